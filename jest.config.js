@@ -1,0 +1,5 @@
+// The whole suite: every workspace package's own jest.config.js, in one run, with one summary line.
+export default {
+  projects: ['<rootDir>/packages/*/jest.config.js', '<rootDir>/services/*/jest.config.js'],
+  maxWorkers: 2,
+};

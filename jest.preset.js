@@ -1,0 +1,19 @@
+// Shared Jest settings: ESM mode, TypeScript through @swc/jest, one config per workspace package.
+// Unit tests sit beside the code (src/**/*.test.ts); integration tests in test/ (*.int.test.ts).
+/** @param {string} rootDir @param {string} displayName */
+export function jestProject(rootDir, displayName) {
+  return {
+    displayName,
+    rootDir,
+    testEnvironment: 'node',
+    extensionsToTreatAsEsm: ['.ts'],
+    testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
+    transform: {
+      '^.+\\.ts$': [
+        '@swc/jest',
+        { jsc: { parser: { syntax: 'typescript' }, target: 'es2024' }, module: { type: 'es6' } },
+      ],
+    },
+    testTimeout: 30_000,
+  };
+}

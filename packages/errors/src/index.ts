@@ -1,0 +1,2 @@
+export { API_ERRORS, ApiError, httpStatusOf, grpcStatusOf, isErrorCode } from './api-error.ts';
+export type { ErrorCode, ErrorBody } from './api-error.ts';

@@ -1,0 +1,25 @@
+import { describe, expect, it } from '@jest/globals';
+import { isId, newId } from './index.ts';
+
+describe('ids', () => {
+  it('carry the prefix of their kind', () => {
+    expect(newId('payment')).toMatch(/^pay_[0-9A-Z]{26}$/);
+    expect(newId('customer')).toMatch(/^cus_/);
+    expect(newId('event')).toMatch(/^evt_/);
+    expect(newId('checkout')).toMatch(/^chk_/);
+  });
+
+  it('sort by creation, also within the same millisecond', () => {
+    const now = Date.now();
+    const ids = Array.from({ length: 1000 }, () => newId('payment', now));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(newId('payment', now + 1) > ids[999]!).toBe(true);
+  });
+
+  it('recognise only well-formed ids of the kind', () => {
+    expect(isId('payment', newId('payment'))).toBe(true);
+    expect(isId('payment', newId('customer'))).toBe(false);
+    expect(isId('payment', 'pay_123')).toBe(false);
+  });
+});

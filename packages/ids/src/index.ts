@@ -1,0 +1,32 @@
+import { monotonicFactory } from 'ulid';
+
+/**
+ * Object ids: a type prefix and a ULID. ULIDs sort by creation time (millisecond precision, and
+ * monotonic within one process), so "newest first" lists order by id and ties never happen.
+ */
+export const ID_PREFIXES = {
+  payment: 'pay_',
+  event: 'evt_',
+  customer: 'cus_',
+  checkout: 'chk_',
+  account: 'acct_',
+  apiKey: 'key_',
+  request: 'req_',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+export type IdPrefix = (typeof ID_PREFIXES)[IdKind];
+
+const nextUlid = monotonicFactory();
+const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** A new id of the given kind, e.g. newId('payment') → "pay_01JD3…". */
+export function newId(kind: IdKind, now: number = Date.now()): string {
+  return ID_PREFIXES[kind] + nextUlid(now);
+}
+
+/** True when `value` has the shape of an id of this kind (it says nothing of whether it exists). */
+export function isId(kind: IdKind, value: string): boolean {
+  const prefix = ID_PREFIXES[kind];
+  return value.startsWith(prefix) && ULID_PATTERN.test(value.slice(prefix.length));
+}
