@@ -1,0 +1,8 @@
+export { createGrpcServer, status } from './server.ts';
+export type { GrpcServer } from './server.ts';
+export { createServiceClient } from './client.ts';
+export type { ServiceClient, CallOptions } from './client.ts';
+export type { ServiceHandlers } from './service.ts';
+export { contextFromMetadata, contextToMetadata } from './call-context.ts';
+export type { CallContext } from './call-context.ts';
+export { toGrpcFailure, fromGrpcError } from './error-mapping.ts';

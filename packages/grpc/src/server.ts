@@ -1,0 +1,79 @@
+import { type DescService } from '@bufbuild/protobuf';
+import { Server, ServerCredentials, status } from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import type { Logger } from 'pino';
+import { contextFromMetadata } from './call-context.ts';
+import { toGrpcFailure } from './error-mapping.ts';
+import { implementation, serviceDefinition, toResponse, type ServiceHandlers, type UnaryAdapter } from './service.ts';
+import { ApiError } from '@hc/errors';
+
+export interface GrpcServer {
+  readonly server: Server;
+  readonly health: HealthImplementation;
+  /** Registers a service's handlers; its health status becomes SERVING once the server listens. */
+  add<S extends DescService>(service: S, handlers: ServiceHandlers<S>): void;
+  /** Binds and starts; returns the port (pass 0 for any free port). */
+  listen(address: string): Promise<number>;
+  /** Reports NOT_SERVING, lets calls in flight finish for up to `graceMs`, then stops. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export function createGrpcServer(logger: Logger): GrpcServer {
+  const server = new Server();
+  const health = new HealthImplementation({ '': 'NOT_SERVING' });
+  health.addToServer(server);
+  const names: string[] = [];
+
+  const adapt: UnaryAdapter = (method, handler) => (call, callback) => {
+    const started = performance.now();
+    let ctx;
+    try {
+      ctx = contextFromMetadata(call.metadata);
+    } catch (error) {
+      callback(toGrpcFailure(error));
+      return;
+    }
+    handler(call.request, ctx).then(
+      (init) => {
+        logger.debug({ rpc: method.name, requestId: ctx.requestId, ms: Math.round(performance.now() - started) }, 'rpc ok');
+        callback(null, toResponse(method.output, init));
+      },
+      (error: unknown) => {
+        if (!(error instanceof ApiError)) {
+          logger.error({ rpc: method.name, requestId: ctx.requestId, err: error }, 'rpc failed with an unexpected error');
+        }
+        callback(toGrpcFailure(error));
+      },
+    );
+  };
+
+  return {
+    server,
+    health,
+    add(service, handlers) {
+      server.addService(serviceDefinition(service), implementation(service, handlers, adapt));
+      names.push(service.typeName);
+    },
+    listen(address) {
+      return new Promise((resolve, reject) => {
+        server.bindAsync(address, ServerCredentials.createInsecure(), (error, port) => {
+          if (error) return reject(error);
+          for (const name of ['', ...names]) health.setStatus(name, 'SERVING');
+          resolve(port);
+        });
+      });
+    },
+    stop(graceMs = 10_000) {
+      for (const name of ['', ...names]) health.setStatus(name, 'NOT_SERVING');
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => server.forceShutdown(), graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
+  };
+}
+
+export { status };

@@ -1,0 +1,49 @@
+import { create, fromBinary, toBinary, type DescMessage, type DescService, type MessageInitShape, type MessageShape } from '@bufbuild/protobuf';
+import type { ServiceDefinition, UntypedServiceImplementation, handleUnaryCall } from '@grpc/grpc-js';
+import type { CallContext } from './call-context.ts';
+
+/** A handler per RPC of a protobuf-es service descriptor, typed from the generated code. */
+export type ServiceHandlers<S extends DescService> = {
+  [K in keyof S['method']]: S['method'][K] extends { input: infer I extends DescMessage; output: infer O extends DescMessage }
+    ? (request: MessageShape<I>, ctx: CallContext) => Promise<MessageInitShape<O>>
+    : never;
+};
+
+/** The grpc-js service definition for a protobuf-es descriptor: paths and binary (de)serializers. */
+export function serviceDefinition(service: DescService): ServiceDefinition {
+  const definition: Record<string, ServiceDefinition[string]> = {};
+  for (const method of service.methods) {
+    if (method.methodKind !== 'unary') throw new Error(`${service.typeName}.${method.name}: only unary RPCs are supported`);
+    definition[method.localName] = {
+      path: `/${service.typeName}/${method.name}`,
+      requestStream: false,
+      responseStream: false,
+      originalName: method.name,
+      requestSerialize: (message: MessageShape<DescMessage>) => Buffer.from(toBinary(method.input, message)),
+      requestDeserialize: (bytes: Buffer) => fromBinary(method.input, bytes),
+      responseSerialize: (message: MessageShape<DescMessage>) => Buffer.from(toBinary(method.output, message)),
+      responseDeserialize: (bytes: Buffer) => fromBinary(method.output, bytes),
+    };
+  }
+  return definition;
+}
+
+export type UnaryAdapter = (
+  method: DescService['methods'][number],
+  handler: (request: MessageShape<DescMessage>, ctx: CallContext) => Promise<MessageInitShape<DescMessage>>,
+) => handleUnaryCall<MessageShape<DescMessage>, MessageShape<DescMessage>>;
+
+export function implementation<S extends DescService>(service: S, handlers: ServiceHandlers<S>, adapt: UnaryAdapter): UntypedServiceImplementation {
+  const impl: UntypedServiceImplementation = {};
+  const byName = handlers as unknown as Record<string, Parameters<UnaryAdapter>[1]>;
+  for (const method of service.methods) {
+    const handler = byName[method.localName];
+    if (!handler) throw new Error(`${service.typeName}.${method.name} has no handler`);
+    impl[method.localName] = adapt(method, handler);
+  }
+  return impl;
+}
+
+export function toResponse(output: DescMessage, init: MessageInitShape<DescMessage>): MessageShape<DescMessage> {
+  return create(output, init);
+}

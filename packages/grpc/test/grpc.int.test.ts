@@ -1,0 +1,97 @@
+// Risk covered: the gRPC plumbing losing the caller's account/mode, an error's code or field, or a
+// deadline, between the gateway and a service; and health checks not reflecting the server's state.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { credentials, Client, Metadata, type ServiceError } from '@grpc/grpc-js';
+import { ApiError } from '@hc/errors';
+import { createLogger } from '@hc/logging';
+import { CheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
+import { createGrpcServer, createServiceClient, type CallContext, type GrpcServer, type ServiceClient } from '../src/index.ts';
+
+const ctx: CallContext = { accountId: 'acct_1', livemode: false, requestId: 'req_1' };
+let server: GrpcServer;
+let client: ServiceClient<typeof CheckoutService>;
+let address: string;
+const seen: CallContext[] = [];
+
+beforeAll(async () => {
+  server = createGrpcServer(createLogger('grpc-test', { level: 'silent' }));
+  server.add(CheckoutService, {
+    async createCheckoutSession(request, callCtx) {
+      seen.push(callCtx);
+      if (request.amount === 'bad') throw new ApiError('invalid_amount', 'amount is bad', 'amount');
+      if (request.amount === 'boom') throw new Error('database exploded with secret details');
+      if (request.amount === 'slow') await new Promise((resolve) => setTimeout(resolve, 500));
+      return { session: { id: 'pay_x', amount: request.amount, status: SessionStatus.OPEN, livemode: callCtx.livemode, created: 1_700_000_000n } };
+    },
+    async getCheckoutSession() {
+      throw new ApiError('not_found');
+    },
+  });
+  const port = await server.listen('127.0.0.1:0');
+  address = `127.0.0.1:${port}`;
+  client = createServiceClient(CheckoutService, address);
+});
+
+afterAll(async () => {
+  client.close();
+  await server.stop(100);
+});
+
+describe('gRPC services from protobuf-es descriptors', () => {
+  it('round-trips messages and passes the call context', async () => {
+    const res = await client.createCheckoutSession({ amount: '10.00', currency: 'USD', description: 'x' }, { ...ctx, livemode: true });
+    expect(res.session?.id).toBe('pay_x');
+    expect(res.session?.status).toBe(SessionStatus.OPEN);
+    expect(res.session?.created).toBe(1_700_000_000n);
+    expect(seen.at(-1)).toEqual({ ...ctx, livemode: true });
+  });
+
+  it('carries an ApiError code and field to the caller', async () => {
+    const failure = client.createCheckoutSession({ amount: 'bad' }, ctx);
+    await expect(failure).rejects.toBeInstanceOf(ApiError);
+    await expect(failure).rejects.toMatchObject({ code: 'invalid_amount', field: 'amount', message: 'amount is bad' });
+    await expect(client.getCheckoutSession({ id: 'pay_y' }, ctx)).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('turns an unexpected failure into internal_error without leaking its text', async () => {
+    const failure = client.createCheckoutSession({ amount: 'boom' }, ctx);
+    await expect(failure).rejects.toMatchObject({ code: 'internal_error' });
+    await expect(failure).rejects.not.toMatchObject({ message: expect.stringContaining('secret') });
+  });
+
+  it('enforces the deadline', async () => {
+    await expect(client.createCheckoutSession({ amount: 'slow' }, ctx, { timeoutMs: 50 })).rejects.toMatchObject({ code: 'service_unavailable' });
+  });
+
+  it('refuses a call without account context', async () => {
+    const raw = new Client(address, credentials.createInsecure());
+    const error = await new Promise<ServiceError>((resolve) => {
+      raw.makeUnaryRequest(
+        '/hc.checkout.v1.CheckoutService/GetCheckoutSession',
+        (b: Buffer) => b,
+        (b: Buffer) => b,
+        Buffer.alloc(0),
+        new Metadata(),
+        (err) => resolve(err!),
+      );
+    });
+    raw.close();
+    expect(error.metadata.get('hc-error-code')).toEqual(['invalid_api_key']);
+  });
+
+  it('answers the standard health check with SERVING', async () => {
+    const raw = new Client(address, credentials.createInsecure());
+    const reply = await new Promise<Buffer>((resolve, reject) => {
+      raw.makeUnaryRequest(
+        '/grpc.health.v1.Health/Check',
+        (b: Buffer) => b,
+        (b: Buffer) => b,
+        Buffer.alloc(0),
+        (err, value) => (err ? reject(err) : resolve(value!)),
+      );
+    });
+    raw.close();
+    // HealthCheckResponse { status = 1 (SERVING) } encodes as field 1, varint 1.
+    expect([...reply]).toEqual([0x08, 0x01]);
+  });
+});
