@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 
 /**
  * Money is a decimal string end to end. Arithmetic goes through decimal.js, never JavaScript numbers.

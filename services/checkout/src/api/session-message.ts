@@ -1,0 +1,36 @@
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { CheckoutSessionSchema, SessionStatus as ProtoStatus } from '@hc/proto/checkout/v1';
+import { hostedPageUrl, type CheckoutSession, type SessionStatus } from '../domain/checkout-session.ts';
+
+const STATUS_TO_PROTO: Record<SessionStatus, ProtoStatus> = {
+  open: ProtoStatus.OPEN,
+  pending: ProtoStatus.PENDING,
+  paid: ProtoStatus.PAID,
+  held: ProtoStatus.HELD,
+  failed: ProtoStatus.FAILED,
+  expired: ProtoStatus.EXPIRED,
+};
+
+function unixSeconds(date: Date): bigint {
+  return BigInt(Math.floor(date.getTime() / 1000));
+}
+
+export function sessionMessage(session: CheckoutSession, publicBaseUrl: string): MessageInitShape<typeof CheckoutSessionSchema> {
+  return {
+    id: session.id,
+    url: hostedPageUrl(publicBaseUrl, session.id),
+    status: STATUS_TO_PROTO[session.status],
+    livemode: session.livemode,
+    amount: session.amount,
+    currency: session.currency,
+    description: session.description,
+    reference: session.reference ?? undefined,
+    customerEmail: session.customerEmail ?? undefined,
+    created: unixSeconds(session.createdAt),
+    expiresAt: unixSeconds(session.expiresAt),
+    startedAt: session.startedAt ? unixSeconds(session.startedAt) : undefined,
+    metadata: session.metadata ? { entries: { ...session.metadata } } : undefined,
+    successUrl: session.successUrl ?? undefined,
+    cancelUrl: session.cancelUrl ?? undefined,
+  };
+}

@@ -1,0 +1,6 @@
+// What other workspace packages (the platform runner, end-to-end tests) may use of this service.
+export { startCheckoutService } from './checkout-service.ts';
+export type { RunningCheckoutService } from './checkout-service.ts';
+export { loadCheckoutConfig } from './config.ts';
+export type { CheckoutConfig } from './config.ts';
+export { CHECKOUT_MIGRATIONS_DIR } from './migrations.ts';

@@ -1,0 +1,95 @@
+// Risk covered: the checkout service, over real gRPC and PostgreSQL, storing a session wrongly,
+// leaking one across accounts or modes, or failing to expire it when read past its expiry.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ApiError } from '@hc/errors';
+import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
+import { createLogger } from '@hc/logging';
+import { CheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
+import { createTestDatabase, TestClock, type TestDatabase } from '@hc/test-kit';
+import { CHECKOUT_MIGRATIONS_DIR, startCheckoutService, type RunningCheckoutService } from '../src/index.ts';
+
+const clock = new TestClock(new Date('2026-03-01T12:00:00.000Z'));
+const test: CallContext = { accountId: 'acct_A', livemode: false, requestId: 'req_t' };
+const live: CallContext = { ...test, livemode: true };
+const otherAccount: CallContext = { ...test, accountId: 'acct_B' };
+let db: TestDatabase;
+let service: RunningCheckoutService;
+let client: ServiceClient<typeof CheckoutService>;
+
+beforeAll(async () => {
+  db = await createTestDatabase('checkout', CHECKOUT_MIGRATIONS_DIR);
+  service = await startCheckoutService(
+    { CHECKOUT_DATABASE_URL: db.url, CHECKOUT_GRPC_ADDRESS: '127.0.0.1:0', PUBLIC_BASE_URL: 'https://pay.example.test', LOG_LEVEL: 'silent' },
+    createLogger('checkout-test', { level: 'silent' }),
+    { now: clock.now },
+  );
+  client = createServiceClient(CheckoutService, service.address);
+});
+
+afterAll(async () => {
+  client.close();
+  await service.stop();
+  await db.drop();
+});
+
+const order = { amount: '25', currency: 'eur', description: 'Blue mug' };
+
+describe('CreateCheckoutSession', () => {
+  it('stores an open session with normalized fields and a 24-hour expiry', async () => {
+    const { session } = await client.createCheckoutSession(
+      { ...order, customerEmail: 'Ann@Example.com', reference: 'ORD-7', metadata: { entries: { sku: 'mug-1' } } },
+      test,
+    );
+    expect(session).toMatchObject({
+      status: SessionStatus.OPEN,
+      livemode: false,
+      amount: '25.00',
+      currency: 'EUR',
+      description: 'Blue mug',
+      reference: 'ORD-7',
+      customerEmail: 'ann@example.com',
+      metadata: { entries: { sku: 'mug-1' } },
+    });
+    expect(session!.id).toMatch(/^pay_/);
+    expect(session!.url).toBe(`https://pay.example.test/pay/${session!.id}`);
+    expect(session!.created).toBe(BigInt(clock.now().getTime() / 1000));
+    expect(session!.expiresAt - session!.created).toBe(86_400n);
+    expect(session!.startedAt).toBeUndefined();
+  });
+
+  it('refuses a Live session when the account has no payout wallet, and stores nothing', async () => {
+    await expect(client.createCheckoutSession(order, live)).rejects.toMatchObject({ code: 'no_payout_wallet' });
+    const { session } = await client.createCheckoutSession({ ...order, account: { payoutWallet: '0xabc' } }, live);
+    expect(session!.livemode).toBe(true);
+  });
+
+  it('names the field at fault', async () => {
+    const failure = client.createCheckoutSession({ ...order, successUrl: 'http://shop.example/ok', account: { payoutWallet: '0xabc' } }, live);
+    await expect(failure).rejects.toBeInstanceOf(ApiError);
+    await expect(failure).rejects.toMatchObject({ code: 'invalid_url', field: 'success_url' });
+  });
+});
+
+describe('GetCheckoutSession', () => {
+  it('returns the caller’s session as stored', async () => {
+    const { session: created } = await client.createCheckoutSession(order, test);
+    const { session } = await client.getCheckoutSession({ id: created!.id }, test);
+    expect(session).toEqual(created);
+  });
+
+  it('hides sessions of another account or the other mode', async () => {
+    const { session } = await client.createCheckoutSession(order, test);
+    await expect(client.getCheckoutSession({ id: session!.id }, otherAccount)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(client.getCheckoutSession({ id: session!.id }, live)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(client.getCheckoutSession({ id: 'pay_nope' }, test)).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('marks an unpaid session expired when read at its expiry, and not a moment before', async () => {
+    const { session } = await client.createCheckoutSession(order, test);
+    clock.advance(86_400_000 - 1);
+    expect((await client.getCheckoutSession({ id: session!.id }, test)).session!.status).toBe(SessionStatus.OPEN);
+    clock.advance(1);
+    const reads = await Promise.all([1, 2, 3].map(() => client.getCheckoutSession({ id: session!.id }, test)));
+    expect(reads.map((r) => r.session!.status)).toEqual([SessionStatus.EXPIRED, SessionStatus.EXPIRED, SessionStatus.EXPIRED]);
+  });
+});
