@@ -27,3 +27,4 @@ if [ "$(pnpm --version 2>/dev/null | cut -d. -f1)" != "10" ]; then
 fi
 unset -f __hc_node_major
 unset __hc_root __hc_tools
+export TURBO_TELEMETRY_DISABLED=1

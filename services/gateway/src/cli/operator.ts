@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+/**
+ * Operator CLI: what the merchant dashboard does with accounts and keys, for operators and scripts.
+ * Talks to the gateway's own database (the gateway owns accounts and keys), never through the API.
+ *
+ *   pnpm operator accounts create --name "Shop" [--payout-wallet 0x…] [--fee-bps 150]
+ *   pnpm operator accounts list | show <account>
+ *   pnpm operator accounts set-payout-wallet <account> <wallet|none>
+ *   pnpm operator accounts suspend|reactivate <account>
+ *   pnpm operator keys create <account> --mode test|live [--label "CI"]   (prints the key once)
+ *   pnpm operator keys list <account>
+ *   pnpm operator keys revoke <key_id>
+ *
+ * Every command takes --json for machine-readable output. Exit codes: 0 done, 1 refused, 2 usage.
+ */
+import { parseArgs } from 'node:util';
+import { ApiError } from '@hc/errors';
+import type { Mode } from '../domain/api-key.ts';
+import type { ApiKeyRecord, MerchantAccount } from '../domain/merchant-account.ts';
+import { loadGatewayConfig } from '../config.ts';
+import { MerchantStore } from '../store/merchant-store.ts';
+import { createGatewayPrisma } from '../store/prisma.ts';
+import { MerchantOperations } from '../use-cases/merchant-operations.ts';
+
+class UsageError extends Error {}
+
+const USAGE = `usage: operator <accounts|keys> <command> [arguments] [--json]
+  accounts create --name NAME [--payout-wallet WALLET] [--fee-bps N]
+  accounts list
+  accounts show ACCOUNT_ID
+  accounts set-payout-wallet ACCOUNT_ID WALLET|none
+  accounts suspend ACCOUNT_ID
+  accounts reactivate ACCOUNT_ID
+  keys create ACCOUNT_ID --mode test|live [--label LABEL]
+  keys list ACCOUNT_ID
+  keys revoke KEY_ID`;
+
+function accountView(a: MerchantAccount): Record<string, unknown> {
+  return { id: a.id, name: a.name, status: a.status, payout_wallet: a.payoutWallet, fee_bps: a.feeBps, created: Math.floor(a.createdAt.getTime() / 1000) };
+}
+
+function keyView(k: ApiKeyRecord): Record<string, unknown> {
+  return {
+    id: k.id,
+    account: k.accountId,
+    mode: k.mode,
+    hint: k.hint,
+    label: k.label,
+    created: Math.floor(k.createdAt.getTime() / 1000),
+    revoked: k.revokedAt ? Math.floor(k.revokedAt.getTime() / 1000) : null,
+  };
+}
+
+function text(value: Record<string, unknown> | Record<string, unknown>[]): string {
+  const rows = Array.isArray(value) ? value : [value];
+  if (rows.length === 0) return '(none)';
+  return rows.map((row) => Object.entries(row).map(([k, v]) => `${k}: ${v === null ? '-' : String(v)}`).join('\n')).join('\n\n');
+}
+
+async function run(ops: MerchantOperations, args: string[]): Promise<Record<string, unknown> | Record<string, unknown>[]> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      'payout-wallet': { type: 'string' },
+      'fee-bps': { type: 'string' },
+      mode: { type: 'string' },
+      label: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const [group, command, first, second] = positionals;
+  const need = (value: string | undefined, what: string): string => {
+    if (!value) throw new UsageError(`missing ${what}`);
+    return value;
+  };
+  switch (`${group} ${command}`) {
+    case 'accounts create': {
+      const feeBps = values['fee-bps'] === undefined ? undefined : Number(values['fee-bps']);
+      return accountView(await ops.createAccount({ name: need(values.name, '--name'), payoutWallet: values['payout-wallet'], feeBps }));
+    }
+    case 'accounts list':
+      return (await ops.listAccounts()).map(accountView);
+    case 'accounts show':
+      return accountView(await ops.getAccount(need(first, 'ACCOUNT_ID')));
+    case 'accounts set-payout-wallet': {
+      const wallet = need(second, 'WALLET (or none)');
+      return accountView(await ops.setPayoutWallet(need(first, 'ACCOUNT_ID'), wallet === 'none' ? null : wallet));
+    }
+    case 'accounts suspend':
+      return accountView(await ops.suspend(need(first, 'ACCOUNT_ID')));
+    case 'accounts reactivate':
+      return accountView(await ops.reactivate(need(first, 'ACCOUNT_ID')));
+    case 'keys create': {
+      const mode = need(values.mode, '--mode test|live');
+      if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live');
+      const { key, secret } = await ops.createKey(need(first, 'ACCOUNT_ID'), mode as Mode, values.label);
+      return { ...keyView(key), secret, notice: 'Store this key now: it is shown only once.' };
+    }
+    case 'keys list':
+      return (await ops.listKeys(need(first, 'ACCOUNT_ID'))).map(keyView);
+    case 'keys revoke':
+      return keyView(await ops.revokeKey(need(first, 'KEY_ID')));
+    default:
+      throw new UsageError(`unknown command: ${positionals.join(' ') || '(none)'}`);
+  }
+}
+
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const prisma = createGatewayPrisma(loadGatewayConfig().GATEWAY_DATABASE_URL);
+try {
+  const result = await run(new MerchantOperations(new MerchantStore(prisma)), args);
+  process.stdout.write(`${json ? JSON.stringify(result, null, 2) : text(result)}\n`);
+} catch (error) {
+  if (error instanceof UsageError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    process.exitCode = 2;
+  } else if (error instanceof ApiError) {
+    process.stderr.write(json ? `${JSON.stringify(error.toBody())}\n` : `error: ${error.message} (${error.code})\n`);
+    process.exitCode = 1;
+  } else {
+    throw error;
+  }
+} finally {
+  await prisma.$disconnect();
+}

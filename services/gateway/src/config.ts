@@ -1,0 +1,33 @@
+import { loadConfig, type JSONSchemaType } from '@hc/config';
+
+export interface GatewayConfig {
+  /** PostgreSQL database owned by the gateway: accounts, API keys (later idempotency, rate limits). */
+  GATEWAY_DATABASE_URL: string;
+  /** Address the HTTP server binds. */
+  GATEWAY_HOST: string;
+  /** Port the HTTP server binds (0 picks a free one). */
+  GATEWAY_PORT: number;
+  /** host:port of the checkout gRPC service. */
+  CHECKOUT_GRPC_ADDRESS: string;
+  /** Deadline of each gRPC call the gateway makes, in milliseconds. */
+  GRPC_TIMEOUT_MS: number;
+  LOG_LEVEL: string;
+}
+
+const schema: JSONSchemaType<GatewayConfig> = {
+  type: 'object',
+  properties: {
+    GATEWAY_DATABASE_URL: { type: 'string', format: 'uri', default: 'postgresql://postgres@127.0.0.1:5432/hc_gateway' },
+    GATEWAY_HOST: { type: 'string', default: '127.0.0.1' },
+    GATEWAY_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
+    CHECKOUT_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50051' },
+    GRPC_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 5000 },
+    LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+  },
+  required: ['GATEWAY_DATABASE_URL', 'GATEWAY_HOST', 'GATEWAY_PORT', 'CHECKOUT_GRPC_ADDRESS', 'GRPC_TIMEOUT_MS', 'LOG_LEVEL'],
+  additionalProperties: false,
+};
+
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  return loadConfig(schema, env);
+}

@@ -1,0 +1,56 @@
+import express, { type Express } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { ServiceClient } from '@hc/grpc';
+import type { Logger } from '@hc/logging';
+import type { CheckoutService } from '@hc/proto/checkout/v1';
+import type { MerchantStore } from '../store/merchant-store.ts';
+import { locals } from './locals.ts';
+import { requireApiKey } from './middleware/authenticate.ts';
+import { errorResponder, unknownRoute } from './middleware/errors.ts';
+import { requestId, securityHeaders } from './middleware/response-headers.ts';
+import { checkoutSessionRoutes } from './routes/checkout-sessions.ts';
+
+export interface GatewayApp {
+  readonly merchants: MerchantStore;
+  readonly checkout: ServiceClient<typeof CheckoutService>;
+  readonly logger: Logger;
+  /** Readiness: resolves when the gateway's database and the services answer. */
+  readonly ready: () => Promise<void>;
+}
+
+/**
+ * The HTTP surface. Order matters: request id and headers first (so every answer, errors included,
+ * carries them), then authentication, then the route, which parses its own body.
+ */
+export function createGatewayApp(deps: GatewayApp): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('query parser', 'simple');
+  app.use(requestId, securityHeaders);
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      customProps: (_req, res) => ({ requestId: locals(res as express.Response).requestId }),
+      // Only method, path and status: never headers (keys) nor bodies (personal data).
+      serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }), res: (res: { statusCode: number }) => ({ status: res.statusCode }) },
+    }),
+  );
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    await deps.ready();
+    res.json({ status: 'ready' });
+  });
+
+  const v1 = express.Router();
+  v1.use(requireApiKey(deps.merchants));
+  v1.use(checkoutSessionRoutes(deps.checkout));
+  app.use('/v1', v1);
+
+  app.use(unknownRoute);
+  app.use(errorResponder(deps.logger));
+  return app;
+}

@@ -1,0 +1,56 @@
+import { SessionStatus, type CheckoutSession } from '@hc/proto/checkout/v1';
+
+/** The checkout session object of the API, field for field as the spec lists it. */
+export interface CheckoutSessionObject {
+  id: string;
+  object: 'checkout_session';
+  url: string;
+  status: ApiStatus;
+  livemode: boolean;
+  amount: string;
+  currency: string;
+  description: string;
+  reference: string | null;
+  customer_email: string | null;
+  created: number;
+  expires_at: number;
+  started_at: number | null;
+  metadata: Record<string, string> | null;
+}
+
+type ApiStatus = 'open' | 'pending' | 'paid' | 'held' | 'failed' | 'expired';
+
+const STATUS_NAMES: Record<SessionStatus, ApiStatus | undefined> = {
+  [SessionStatus.UNSPECIFIED]: undefined,
+  [SessionStatus.OPEN]: 'open',
+  [SessionStatus.PENDING]: 'pending',
+  [SessionStatus.PAID]: 'paid',
+  [SessionStatus.HELD]: 'held',
+  [SessionStatus.FAILED]: 'failed',
+  [SessionStatus.EXPIRED]: 'expired',
+};
+
+export function apiStatus(status: SessionStatus): ApiStatus {
+  const name = STATUS_NAMES[status];
+  if (!name) throw new Error(`checkout service sent session status ${status}`);
+  return name;
+}
+
+export function checkoutSessionObject(session: CheckoutSession): CheckoutSessionObject {
+  return {
+    id: session.id,
+    object: 'checkout_session',
+    url: session.url,
+    status: apiStatus(session.status),
+    livemode: session.livemode,
+    amount: session.amount,
+    currency: session.currency,
+    description: session.description,
+    reference: session.reference ?? null,
+    customer_email: session.customerEmail ?? null,
+    created: Number(session.created),
+    expires_at: Number(session.expiresAt),
+    started_at: session.startedAt === undefined ? null : Number(session.startedAt),
+    metadata: session.metadata ? { ...session.metadata.entries } : null,
+  };
+}

@@ -1,0 +1,24 @@
+import { ApiError } from '@hc/errors';
+import { bearerToken, hashApiKey, isWellFormedApiKey, sameHash } from '../domain/api-key.ts';
+import type { MerchantAccount } from '../domain/merchant-account.ts';
+import type { MerchantStore } from '../store/merchant-store.ts';
+
+export interface Caller {
+  readonly account: MerchantAccount;
+  readonly livemode: boolean;
+  readonly keyId: string;
+}
+
+/**
+ * Resolves an Authorization header to (account, mode). The key alone decides both. Nothing is
+ * cached: a revocation or suspension takes effect on the very next request.
+ */
+export async function authenticate(store: MerchantStore, authorization: string | undefined): Promise<Caller> {
+  const token = bearerToken(authorization);
+  if (token === undefined || !isWellFormedApiKey(token)) throw new ApiError('invalid_api_key');
+  const keyHash = hashApiKey(token);
+  const found = await store.findKeyByHash(keyHash);
+  if (!found || !sameHash(found.keyHash, keyHash) || found.key.revokedAt !== null) throw new ApiError('invalid_api_key');
+  if (found.account.status === 'suspended') throw new ApiError('suspended');
+  return { account: found.account, livemode: found.key.mode === 'live', keyId: found.key.id };
+}
