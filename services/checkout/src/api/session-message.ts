@@ -1,5 +1,5 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import { CheckoutSessionSchema, SessionStatus as ProtoStatus } from '@hc/proto/checkout/v1';
+import { SessionStatus as ProtoStatus, type CheckoutSessionSchema } from '@hc/proto/checkout/v1';
 import { hostedPageUrl, type CheckoutSession, type SessionStatus } from '../domain/checkout-session.ts';
 
 const STATUS_TO_PROTO: Record<SessionStatus, ProtoStatus> = {

@@ -1,0 +1,30 @@
+// ESLint for the whole monorepo: typescript-eslint's recommended rules with type information.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/gen/**', '**/generated/**', '.tools/**', '.turbo/**', 'deploy/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TSEnumDeclaration', message: 'Node runs TypeScript by type stripping: use a union of string literals.' },
+        { selector: 'TSParameterProperty', message: 'Node runs TypeScript by type stripping: declare the field explicitly.' },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js'],
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', require: 'readonly' } },
+  },
+);
