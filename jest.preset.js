@@ -13,10 +13,7 @@ export function jestProject(rootDir, displayName) {
     extensionsToTreatAsEsm: ['.ts'],
     testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
     transform: {
-      '^.+\\.ts$': [
-        '@swc/jest',
-        { jsc: { parser: { syntax: 'typescript' }, target: 'es2024' }, module: { type: 'es6' } },
-      ],
+      '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2024' }, module: { type: 'es6' } }],
     },
     globalSetup: join(testKit, 'global-setup.ts'),
     globalTeardown: join(testKit, 'global-teardown.ts'),

@@ -44,7 +44,9 @@ for (const [name, url, dir] of [
 //    the previous demo keys are revoked so that only the printed one works).
 const prisma = createGatewayPrisma(gatewayConfig.GATEWAY_DATABASE_URL);
 const operations = new MerchantOperations(new MerchantStore(prisma));
-const demo = (await operations.listAccounts()).find((a) => a.name === DEMO_ACCOUNT) ?? (await operations.createAccount({ name: DEMO_ACCOUNT, payoutWallet: DEMO_WALLET }));
+const demo =
+  (await operations.listAccounts()).find((a) => a.name === DEMO_ACCOUNT) ??
+  (await operations.createAccount({ name: DEMO_ACCOUNT, payoutWallet: DEMO_WALLET }));
 if (demo.status !== 'active') await operations.reactivate(demo.id);
 for (const key of await operations.listKeys(demo.id)) {
   if (key.label === DEMO_KEY_LABEL && key.revokedAt === null) await operations.revokeKey(key.id);
@@ -105,7 +107,10 @@ start('gateway', 'services/gateway/src/main.ts', {
 // 4. Ready when the gateway says its database and every service answer.
 const deadline = Date.now() + 60_000;
 for (;;) {
-  const ready = await fetch(`${gatewayUrl}/readyz`).then((r) => r.ok, () => false);
+  const ready = await fetch(`${gatewayUrl}/readyz`).then(
+    (r) => r.ok,
+    () => false,
+  );
   if (ready) break;
   if (Date.now() > deadline) {
     say('the platform did not become ready within 60 s; see .platform/logs/');

@@ -27,7 +27,9 @@ export function loadConfig<T>(schema: JSONSchemaType<T>, env: NodeJS.ProcessEnv 
     if (value !== undefined && value !== '') candidate[name] = value;
   }
   if (!validate(candidate)) {
-    const problems = (validate.errors ?? []).map((e) => `${e.instancePath.slice(1) || e.params['missingProperty'] || '(root)'} ${e.message ?? 'is invalid'}`);
+    const problems = (validate.errors ?? []).map(
+      (e) => `${e.instancePath.slice(1) || e.params['missingProperty'] || '(root)'} ${e.message ?? 'is invalid'}`,
+    );
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   return candidate as T;

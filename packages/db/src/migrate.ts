@@ -21,7 +21,10 @@ export interface MigrationFile {
 
 export async function readMigrations(migrationsDir: string): Promise<MigrationFile[]> {
   const entries = await readdir(migrationsDir, { withFileTypes: true });
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(join(migrationsDir, name, 'migration.sql'), 'utf8');

@@ -24,12 +24,20 @@ interface ErrorSpec {
 export const API_ERRORS = {
   // Request validation (400).
   invalid_json: { http: 400, grpc: INVALID_ARGUMENT, message: 'The request body is not a JSON object.' },
-  invalid_amount: { http: 400, grpc: INVALID_ARGUMENT, message: 'amount must be a decimal string from 1.00 to 100000.00 with at most two decimals.' },
+  invalid_amount: {
+    http: 400,
+    grpc: INVALID_ARGUMENT,
+    message: 'amount must be a decimal string from 1.00 to 100000.00 with at most two decimals.',
+  },
   invalid_currency: { http: 400, grpc: INVALID_ARGUMENT, message: 'currency must be one of USD, EUR, GBP, CAD, AUD.' },
   invalid_description: { http: 400, grpc: INVALID_ARGUMENT, message: 'description must be a string of 1 to 120 characters.' },
   invalid_reference: { http: 400, grpc: INVALID_ARGUMENT, message: 'reference must be null or a string of 1 to 120 characters.' },
   invalid_metadata: { http: 400, grpc: INVALID_ARGUMENT, message: 'metadata must be null or an object of at most 20 string values.' },
-  invalid_url: { http: 400, grpc: INVALID_ARGUMENT, message: 'The URL must be a full http(s) address of at most 1000 characters without credentials.' },
+  invalid_url: {
+    http: 400,
+    grpc: INVALID_ARGUMENT,
+    message: 'The URL must be a full http(s) address of at most 1000 characters without credentials.',
+  },
   invalid_email: { http: 400, grpc: INVALID_ARGUMENT, message: 'A valid email address is required.' },
   invalid_country: { http: 400, grpc: INVALID_ARGUMENT, message: 'country must be a two-letter country code.' },
   invalid_limit: { http: 400, grpc: INVALID_ARGUMENT, message: 'limit must be an integer from 1 to 100.' },
@@ -44,7 +52,11 @@ export const API_ERRORS = {
   // Lookup.
   not_found: { http: 404, grpc: NOT_FOUND, message: 'No such object.' },
   // State conflicts.
-  idempotency_conflict: { http: 409, grpc: ABORTED, message: 'This Idempotency-Key was used with a different request, or its first request is still running.' },
+  idempotency_conflict: {
+    http: 409,
+    grpc: ABORTED,
+    message: 'This Idempotency-Key was used with a different request, or its first request is still running.',
+  },
   no_payout_wallet: { http: 409, grpc: FAILED_PRECONDITION, message: 'Set a payout wallet before creating Live sessions.' },
   no_providers: { http: 409, grpc: FAILED_PRECONDITION, message: 'No provider can take this amount and currency now.' },
   already_paid: { http: 409, grpc: FAILED_PRECONDITION, message: 'The payment is already paid.' },

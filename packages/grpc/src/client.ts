@@ -17,7 +17,11 @@ export type ServiceClient<S extends DescService> = {
     : never;
 } & { close(): void };
 
-export function createServiceClient<S extends DescService>(service: S, address: string, defaults: { timeoutMs?: number } = {}): ServiceClient<S> {
+export function createServiceClient<S extends DescService>(
+  service: S,
+  address: string,
+  defaults: { timeoutMs?: number } = {},
+): ServiceClient<S> {
   const client = new Client(address, credentials.createInsecure());
   const definition = serviceDefinition(service);
   const stub: Record<string, unknown> = { close: () => client.close() };

@@ -1,4 +1,12 @@
-import { create, fromBinary, toBinary, type DescMessage, type DescService, type MessageInitShape, type MessageShape } from '@bufbuild/protobuf';
+import {
+  create,
+  fromBinary,
+  toBinary,
+  type DescMessage,
+  type DescService,
+  type MessageInitShape,
+  type MessageShape,
+} from '@bufbuild/protobuf';
 import type { ServiceDefinition, UntypedServiceImplementation, handleUnaryCall } from '@grpc/grpc-js';
 import type { CallContext } from './call-context.ts';
 
@@ -33,7 +41,11 @@ export type UnaryAdapter = (
   handler: (request: MessageShape<DescMessage>, ctx: CallContext) => Promise<MessageInitShape<DescMessage>>,
 ) => handleUnaryCall<MessageShape<DescMessage>, MessageShape<DescMessage>>;
 
-export function implementation<S extends DescService>(service: S, handlers: ServiceHandlers<S>, adapt: UnaryAdapter): UntypedServiceImplementation {
+export function implementation<S extends DescService>(
+  service: S,
+  handlers: ServiceHandlers<S>,
+  adapt: UnaryAdapter,
+): UntypedServiceImplementation {
   const impl: UntypedServiceImplementation = {};
   const byName = handlers as unknown as Record<string, Parameters<UnaryAdapter>[1]>;
   for (const method of service.methods) {

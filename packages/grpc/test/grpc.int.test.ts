@@ -21,7 +21,9 @@ beforeAll(async () => {
       if (request.amount === 'bad') throw new ApiError('invalid_amount', 'amount is bad', 'amount');
       if (request.amount === 'boom') throw new Error('database exploded with secret details');
       if (request.amount === 'slow') await new Promise((resolve) => setTimeout(resolve, 500));
-      return { session: { id: 'pay_x', amount: request.amount, status: SessionStatus.OPEN, livemode: callCtx.livemode, created: 1_700_000_000n } };
+      return {
+        session: { id: 'pay_x', amount: request.amount, status: SessionStatus.OPEN, livemode: callCtx.livemode, created: 1_700_000_000n },
+      };
     },
     async getCheckoutSession() {
       throw new ApiError('not_found');
@@ -60,7 +62,9 @@ describe('gRPC services from protobuf-es descriptors', () => {
   });
 
   it('enforces the deadline', async () => {
-    await expect(client.createCheckoutSession({ amount: 'slow' }, ctx, { timeoutMs: 50 })).rejects.toMatchObject({ code: 'service_unavailable' });
+    await expect(client.createCheckoutSession({ amount: 'slow' }, ctx, { timeoutMs: 50 })).rejects.toMatchObject({
+      code: 'service_unavailable',
+    });
   });
 
   it('refuses a call without account context', async () => {

@@ -17,7 +17,10 @@ export interface TestDatabase {
 export async function createTestDatabase(service: string, migrationsDir: string): Promise<TestDatabase> {
   const server = testDatabaseServerUrl();
   const migrations = await readMigrations(migrationsDir);
-  const fingerprint = createHash('sha256').update(migrations.map((m) => `${m.name}:${m.checksum}`).join('\n')).digest('hex').slice(0, 12);
+  const fingerprint = createHash('sha256')
+    .update(migrations.map((m) => `${m.name}:${m.checksum}`).join('\n'))
+    .digest('hex')
+    .slice(0, 12);
   const template = `hc_tpl_${service}_${fingerprint}`;
   const name = `t_${service}_${randomBytes(5).toString('hex')}`;
   await withServer(server, async (client) => {

@@ -20,7 +20,11 @@ export async function startCheckoutService(
 ): Promise<RunningCheckoutService> {
   const prisma = createCheckoutPrisma(config.CHECKOUT_DATABASE_URL);
   await prisma.$connect();
-  const deps = { sessions: new CheckoutSessionStore(prisma), now: options.now ?? (() => new Date()), publicBaseUrl: config.PUBLIC_BASE_URL };
+  const deps = {
+    sessions: new CheckoutSessionStore(prisma),
+    now: options.now ?? (() => new Date()),
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+  };
   const server = createGrpcServer(logger);
   server.add(CheckoutService, checkoutHandlers(deps));
   const port = await server.listen(config.CHECKOUT_GRPC_ADDRESS);

@@ -19,7 +19,12 @@ let client: ServiceClient<typeof CheckoutService>;
 beforeAll(async () => {
   db = await createTestDatabase('checkout', CHECKOUT_MIGRATIONS_DIR);
   service = await startCheckoutService(
-    { CHECKOUT_DATABASE_URL: db.url, CHECKOUT_GRPC_ADDRESS: '127.0.0.1:0', PUBLIC_BASE_URL: 'https://pay.example.test', LOG_LEVEL: 'silent' },
+    {
+      CHECKOUT_DATABASE_URL: db.url,
+      CHECKOUT_GRPC_ADDRESS: '127.0.0.1:0',
+      PUBLIC_BASE_URL: 'https://pay.example.test',
+      LOG_LEVEL: 'silent',
+    },
     createLogger('checkout-test', { level: 'silent' }),
     { now: clock.now },
   );
@@ -64,7 +69,10 @@ describe('CreateCheckoutSession', () => {
   });
 
   it('names the field at fault', async () => {
-    const failure = client.createCheckoutSession({ ...order, successUrl: 'http://shop.example/ok', account: { payoutWallet: '0xabc' } }, live);
+    const failure = client.createCheckoutSession(
+      { ...order, successUrl: 'http://shop.example/ok', account: { payoutWallet: '0xabc' } },
+      live,
+    );
     await expect(failure).rejects.toBeInstanceOf(ApiError);
     await expect(failure).rejects.toMatchObject({ code: 'invalid_url', field: 'success_url' });
   });

@@ -84,10 +84,18 @@ function checkMetadata(metadata: Record<string, string>): Record<string, string>
   }
   for (const key of keys) {
     if (length(key) < 1 || length(key) > LIMITS.metadataKeyLength || key.startsWith('__')) {
-      throw new ApiError('invalid_metadata', `metadata keys must be 1 to ${LIMITS.metadataKeyLength} characters and not start with "__" (${JSON.stringify(key)}).`, 'metadata');
+      throw new ApiError(
+        'invalid_metadata',
+        `metadata keys must be 1 to ${LIMITS.metadataKeyLength} characters and not start with "__" (${JSON.stringify(key)}).`,
+        'metadata',
+      );
     }
     if (length(metadata[key]!) > LIMITS.metadataValueLength) {
-      throw new ApiError('invalid_metadata', `metadata values must be at most ${LIMITS.metadataValueLength} characters (key ${JSON.stringify(key)}).`, 'metadata');
+      throw new ApiError(
+        'invalid_metadata',
+        `metadata values must be at most ${LIMITS.metadataValueLength} characters (key ${JSON.stringify(key)}).`,
+        'metadata',
+      );
     }
   }
   return { ...metadata };

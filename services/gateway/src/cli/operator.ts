@@ -36,7 +36,14 @@ const USAGE = `usage: operator <accounts|keys> <command> [arguments] [--json]
   keys revoke KEY_ID`;
 
 function accountView(a: MerchantAccount): Record<string, unknown> {
-  return { id: a.id, name: a.name, status: a.status, payout_wallet: a.payoutWallet, fee_bps: a.feeBps, created: Math.floor(a.createdAt.getTime() / 1000) };
+  return {
+    id: a.id,
+    name: a.name,
+    status: a.status,
+    payout_wallet: a.payoutWallet,
+    fee_bps: a.feeBps,
+    created: Math.floor(a.createdAt.getTime() / 1000),
+  };
 }
 
 function keyView(k: ApiKeyRecord): Record<string, unknown> {
@@ -54,7 +61,13 @@ function keyView(k: ApiKeyRecord): Record<string, unknown> {
 function text(value: Record<string, unknown> | Record<string, unknown>[]): string {
   const rows = Array.isArray(value) ? value : [value];
   if (rows.length === 0) return '(none)';
-  return rows.map((row) => Object.entries(row).map(([k, v]) => `${k}: ${v === null ? '-' : String(v)}`).join('\n')).join('\n\n');
+  return rows
+    .map((row) =>
+      Object.entries(row)
+        .map(([k, v]) => `${k}: ${v === null ? '-' : String(v)}`)
+        .join('\n'),
+    )
+    .join('\n\n');
 }
 
 async function run(ops: MerchantOperations, args: string[]): Promise<Record<string, unknown> | Record<string, unknown>[]> {

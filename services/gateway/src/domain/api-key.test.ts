@@ -11,12 +11,15 @@ describe('API keys', () => {
     expect(isWellFormedApiKey(key)).toBe(true);
   });
 
-  it.each(['', 'sk_test_short', 'pk_test_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'sk_prod_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'sk_test_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!'])(
-    'recognise %j as malformed',
-    (value) => {
-      expect(isWellFormedApiKey(value)).toBe(false);
-    },
-  );
+  it.each([
+    '',
+    'sk_test_short',
+    'pk_test_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+    'sk_prod_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+    'sk_test_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!',
+  ])('recognise %j as malformed', (value) => {
+    expect(isWellFormedApiKey(value)).toBe(false);
+  });
 
   it('are stored as sha256 hashes compared in constant time', () => {
     const key = generateApiKey('live');

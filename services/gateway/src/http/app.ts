@@ -33,7 +33,10 @@ export function createGatewayApp(deps: GatewayApp): Express {
       logger: deps.logger,
       customProps: (_req, res) => ({ requestId: locals(res as express.Response).requestId }),
       // Only method, path and status: never headers (keys) nor bodies (personal data).
-      serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }), res: (res: { statusCode: number }) => ({ status: res.statusCode }) },
+      serializers: {
+        req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
+        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      },
     }),
   );
 

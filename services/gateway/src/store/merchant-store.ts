@@ -26,7 +26,15 @@ function toAccount(row: AccountRow): MerchantAccount {
 }
 
 function toKey(row: KeyRow): ApiKeyRecord {
-  return { id: row.id, accountId: row.accountId, mode: row.mode as Mode, hint: row.hint, label: row.label, createdAt: row.createdAt, revokedAt: row.revokedAt };
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    mode: row.mode as Mode,
+    hint: row.hint,
+    label: row.label,
+    createdAt: row.createdAt,
+    revokedAt: row.revokedAt,
+  };
 }
 
 /** The only code that knows the merchant_accounts and api_keys tables. */

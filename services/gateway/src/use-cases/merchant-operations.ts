@@ -53,7 +53,15 @@ export class MerchantOperations {
   async createKey(accountId: string, mode: Mode, label?: string): Promise<{ key: ApiKeyRecord; secret: string }> {
     this.found(await this.store.findAccount(accountId));
     const secret = generateApiKey(mode);
-    const key: ApiKeyRecord = { id: newId('apiKey'), accountId, mode, hint: keyHint(secret), label: label ?? null, createdAt: this.now(), revokedAt: null };
+    const key: ApiKeyRecord = {
+      id: newId('apiKey'),
+      accountId,
+      mode,
+      hint: keyHint(secret),
+      label: label ?? null,
+      createdAt: this.now(),
+      revokedAt: null,
+    };
     await this.store.insertKey(key, hashApiKey(secret));
     return { key, secret };
   }
@@ -78,7 +86,8 @@ export class MerchantOperations {
   }
 
   private checkWallet(wallet: string): void {
-    if (!isPayoutWallet(wallet)) throw new ApiError('invalid_request', 'The payout wallet must be a Polygon address (0x and 40 hex digits).', 'payout_wallet');
+    if (!isPayoutWallet(wallet))
+      throw new ApiError('invalid_request', 'The payout wallet must be a Polygon address (0x and 40 hex digits).', 'payout_wallet');
   }
 
   private found(account: MerchantAccount | null): MerchantAccount {

@@ -7,11 +7,23 @@ export const unknownRoute: RequestHandler = (_req, _res, next) => {
   next(new ApiError('not_found', 'Unrecognized request URL or method.'));
 };
 
+/**
+ * The API error a failure stands for, if it is not a bug. A path parameter that is not valid
+ * percent-encoding (e.g. /v1/checkout_sessions/%E0%A4%A) makes the router throw a URIError marked
+ * 400; such an id names none of the caller's objects, so it is not_found like any other unknown id.
+ */
+function knownError(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  if (error instanceof URIError && (error as URIError & { status?: unknown }).status === 400) return new ApiError('not_found', 'No such object.');
+  return undefined;
+}
+
 /** Every failure leaves as the spec's error body. Anything not an ApiError is a bug: logged, 500. */
 export function errorResponder(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
-    const apiError = error instanceof ApiError ? error : new ApiError('internal_error');
-    if (!(error instanceof ApiError)) {
+    const known = knownError(error);
+    const apiError = known ?? new ApiError('internal_error');
+    if (!known) {
       logger.error({ err: error, requestId: locals(res).requestId, method: req.method, path: req.path }, 'unhandled error');
     }
     if (apiError.code === 'rate_limited') res.setHeader('Retry-After', '60');
