@@ -14,7 +14,8 @@ export const unknownRoute: RequestHandler = (_req, _res, next) => {
  */
 function knownError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
-  if (error instanceof URIError && (error as URIError & { status?: unknown }).status === 400) return new ApiError('not_found', 'No such object.');
+  if (error instanceof URIError && (error as URIError & { status?: unknown }).status === 400)
+    return new ApiError('not_found', 'No such object.');
   return undefined;
 }
 

@@ -3,7 +3,15 @@ import { ApiError } from '@hc/errors';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: false, type: () => true });
+const parseJson = express.json({
+  limit: MAX_BODY_BYTES,
+  strict: false,
+  type: () => true,
+  // body-parser reads an empty body as {}; an empty body is not a JSON object, so it is invalid_json.
+  verify: (_req, _res, raw) => {
+    if (raw.length === 0) throw Object.assign(new Error('The request body is empty.'), { type: 'entity.empty' });
+  },
+});
 
 /**
  * For requests that carry a body: Content-Type must be application/json (415 otherwise), the body at
@@ -35,6 +43,8 @@ function bodyError(error: unknown): ApiError {
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new ApiError('unsupported_media_type', 'The body must be JSON encoded as UTF-8.');
+    case 'entity.empty':
+      return new ApiError('invalid_json');
     default:
       return new ApiError('invalid_json', 'The request body is not valid JSON.');
   }

@@ -1,0 +1,186 @@
+{{/*
+Helpers. Most take a "service context": (dict "root" $ "name" "<service key>" "svc" <its values block>),
+optionally with "component" (labels of a pod that is not the service itself, e.g. a migration Job).
+*/}}
+
+{{/* Chart name, unless nameOverride. */}}
+{{- define "hc.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Prefix of every resource name: "<release>-<chart>", or the release name when it contains the chart name. */}}
+{{- define "hc.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Name of one service's Deployment, Service, ConfigMap...: "<fullname>-<service>". */}}
+{{- define "hc.componentName" -}}
+{{- printf "%s-%s" (include "hc.fullname" .root) .name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Name of one service's migration Job (kept within 63 characters, the limit of its pods' job-name label). */}}
+{{- define "hc.migrationJobName" -}}
+{{- printf "%s-migrate" (include "hc.componentName" . | trunc 55 | trimSuffix "-") -}}
+{{- end -}}
+
+{{/* Prefix of a service's environment variables: "checkout" -> "CHECKOUT". Takes (dict "name" ...). */}}
+{{- define "hc.envPrefix" -}}
+{{- .name | upper | replace "-" "_" -}}
+{{- end -}}
+
+{{/* Labels that select a service's pods (Service, PodDisruptionBudget, spread constraints). */}}
+{{- define "hc.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "hc.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component | default .name }}
+{{- end -}}
+
+{{/* Labels of every resource. */}}
+{{- define "hc.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{ include "hc.selectorLabels" . }}
+app.kubernetes.io/version: {{ include "hc.imageTag" . | trunc 63 | quote }}
+app.kubernetes.io/part-of: hosted-checkout
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+{{- end -}}
+
+{{/* Image tag of a service: its own image.tag, else image.tag, else the chart's appVersion. */}}
+{{- define "hc.imageTag" -}}
+{{- .svc.image.tag | default .root.Values.image.tag | default .root.Chart.AppVersion -}}
+{{- end -}}
+
+{{/* Full image reference of a service. */}}
+{{- define "hc.image" -}}
+{{- $repository := .svc.image.repository -}}
+{{- with .root.Values.image.registry -}}
+{{- $repository = printf "%s/%s" (trimSuffix "/" .) $repository -}}
+{{- end -}}
+{{- printf "%s:%s" $repository (include "hc.imageTag" .) -}}
+{{- end -}}
+
+{{/* Address at which other pods reach a gRPC service: its Service's DNS name and port. */}}
+{{- define "hc.grpcAddress" -}}
+{{- printf "%s.%s.svc:%v" (include "hc.componentName" .) .root.Release.Namespace .svc.port -}}
+{{- end -}}
+
+{{/*
+Non-secret environment of a service (its ConfigMap's data), as YAML. In order, later wins:
+LOG_LEVEL, PUBLIC_BASE_URL and <SERVICE>_GRPC_ADDRESS of every enabled gRPC service; then the
+service's own `env` values; then where the service itself listens (0.0.0.0, for the probes and the Service).
+*/}}
+{{- define "hc.config" -}}
+{{- $root := .root -}}
+{{- $config := dict "LOG_LEVEL" $root.Values.logLevel -}}
+{{- $_ := set $config "PUBLIC_BASE_URL" (required "publicBaseUrl is required, e.g. --set publicBaseUrl=https://pay.example.com" $root.Values.publicBaseUrl) -}}
+{{- range $name, $svc := $root.Values.grpcServices -}}
+{{- if $svc.enabled -}}
+{{- $_ := set $config (printf "%s_GRPC_ADDRESS" (include "hc.envPrefix" (dict "name" $name))) (include "hc.grpcAddress" (dict "root" $root "name" $name "svc" $svc)) -}}
+{{- end -}}
+{{- end -}}
+{{- range $key, $value := .svc.env -}}
+{{- $_ := set $config $key (toString $value) -}}
+{{- end -}}
+{{- if eq .name "gateway" -}}
+{{- $_ := set $config "GATEWAY_HOST" "0.0.0.0" -}}
+{{- $_ := set $config "GATEWAY_PORT" (toString .svc.port) -}}
+{{- else -}}
+{{- $_ := set $config (printf "%s_GRPC_ADDRESS" (include "hc.envPrefix" .)) (printf "0.0.0.0:%v" .svc.port) -}}
+{{- end -}}
+{{- toYaml $config -}}
+{{- end -}}
+
+{{/*
+A service's database URL, from its existing Secret (never from values). Set "migration" true in the
+context to prefer database.migrationSecretName.
+*/}}
+{{- define "hc.databaseEnv" -}}
+{{- $secretName := required (printf "%s.database.secretName is required" .name) .svc.database.secretName -}}
+{{- if .migration -}}
+{{- $secretName = .svc.database.migrationSecretName | default $secretName -}}
+{{- end -}}
+- name: {{ include "hc.envPrefix" . }}_DATABASE_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ $secretName }}
+      key: {{ .svc.database.secretKey | default "url" }}
+{{- end -}}
+
+{{/* Pod-spec fields shared by every pod of the chart (Deployments and migration Jobs). */}}
+{{- define "hc.podSpec" -}}
+automountServiceAccountToken: false
+enableServiceLinks: false
+terminationGracePeriodSeconds: {{ .root.Values.terminationGracePeriodSeconds }}
+securityContext:
+  {{- toYaml .root.Values.podSecurityContext | nindent 2 }}
+{{- with .root.Values.image.pullSecrets }}
+imagePullSecrets:
+  {{- range . }}
+  - name: {{ . }}
+  {{- end }}
+{{- end }}
+{{- with .root.Values.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .root.Values.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .root.Values.affinity }}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+volumes:
+  # The root filesystem is read-only; /tmp stays writable for libraries that need scratch space.
+  - name: tmp
+    emptyDir:
+      sizeLimit: 64Mi
+{{- end -}}
+
+{{/* Container fields shared by every container of the chart. */}}
+{{- define "hc.container" -}}
+image: {{ include "hc.image" . | quote }}
+imagePullPolicy: {{ .root.Values.image.pullPolicy }}
+securityContext:
+  {{- toYaml .root.Values.containerSecurityContext | nindent 2 }}
+volumeMounts:
+  - name: tmp
+    mountPath: /tmp
+{{- end -}}
+
+{{/* Rolling update that never lowers capacity: a new pod must be ready before an old one stops. */}}
+{{- define "hc.deploymentStrategy" -}}
+strategy:
+  type: RollingUpdate
+  rollingUpdate:
+    maxSurge: 1
+    maxUnavailable: 0
+{{- end -}}
+
+{{/* Spread a service's pods over nodes when the cluster allows it. */}}
+{{- define "hc.topologySpread" -}}
+topologySpreadConstraints:
+  - maxSkew: 1
+    topologyKey: kubernetes.io/hostname
+    whenUnsatisfiable: ScheduleAnyway
+    labelSelector:
+      matchLabels:
+        {{- include "hc.selectorLabels" . | nindent 8 }}
+{{- end -}}
+
+{{/* Pause before SIGTERM, so that endpoints drop the pod before it stops accepting work (see values). */}}
+{{- define "hc.preStop" -}}
+lifecycle:
+  preStop:
+    exec:
+      command: ['sleep', '{{ .root.Values.preStopSleepSeconds }}']
+{{- end -}}

@@ -1,0 +1,47 @@
+/**
+ * Small assertions shared by the end-to-end tests: reading JSON bodies as plain objects and checking
+ * the spec's error body ({ error: { code, message, field? } }) together with the HTTP status.
+ */
+import { expect } from '@jest/globals';
+import type { Platform } from './platform-harness.ts';
+
+export type Json = Record<string, unknown>;
+
+/** A valid create body; tests override single fields. */
+export const VALID_BODY: Readonly<Json> = { amount: '25.00', currency: 'USD', description: 'Blue mug' };
+
+export async function bodyOf(response: Response): Promise<Json> {
+  const body: unknown = await response.json();
+  expect(typeof body === 'object' && body !== null && !Array.isArray(body)).toBe(true);
+  return body as Json;
+}
+
+/**
+ * The response is the error `code` with `status`; the body is exactly { error: { code, message } },
+ * plus `field` when one is expected (and no `field` when none is).
+ */
+export async function expectError(response: Response, status: number, code: string, field?: string): Promise<Json> {
+  const body = await bodyOf(response);
+  expect({ status: response.status, body }).toEqual({
+    status,
+    body: { error: { code, message: expect.any(String), ...(field === undefined ? {} : { field }) } },
+  });
+  return body;
+}
+
+/** POST /v1/checkout_sessions with `body` (objects as JSON). */
+export function create(platform: Platform, key: string, body: unknown): Promise<Response> {
+  return platform.request('POST', '/v1/checkout_sessions', { key, body });
+}
+
+/** Creates a session that must succeed and returns its object. */
+export async function createSession(platform: Platform, key: string, body: Json = VALID_BODY): Promise<Json> {
+  const response = await create(platform, key, body);
+  const session = await bodyOf(response);
+  expect({ status: response.status, session }).toEqual({ status: 201, session: expect.objectContaining({ object: 'checkout_session' }) });
+  return session;
+}
+
+export function retrieve(platform: Platform, key: string, id: string): Promise<Response> {
+  return platform.request('GET', `/v1/checkout_sessions/${id}`, { key });
+}

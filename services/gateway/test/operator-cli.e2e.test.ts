@@ -1,0 +1,179 @@
+// Risk covered: the operator CLI, run as a real process, mishandles accounts and keys: a secret shown twice or never, a revoke or suspension not stored, bad input not refused, or wrong exit codes.
+import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
+import { GATEWAY_MIGRATIONS_DIR, createGatewayPrisma, MerchantOperations, MerchantStore } from '../src/index.ts';
+import { hashApiKey } from '../src/domain/api-key.ts';
+import { WALLET } from './platform-harness.ts';
+
+const run = promisify(execFile);
+const OPERATOR = fileURLToPath(new URL('../src/cli/operator.ts', import.meta.url));
+// Node's on-disk compile cache: every run after the first skips compiling (and type-stripping) again.
+const COMPILE_CACHE = join(tmpdir(), 'hc-operator-cli-compile-cache');
+
+let database: TestDatabase;
+let prisma: ReturnType<typeof createGatewayPrisma>;
+let store: MerchantStore;
+
+beforeAll(async () => {
+  database = await createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR);
+  prisma = createGatewayPrisma(database.url);
+  store = new MerchantStore(prisma);
+});
+afterAll(async () => {
+  await prisma.$disconnect();
+  await database.drop();
+});
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the operator CLI as a child process against this file's database. */
+async function operator(...args: string[]): Promise<Outcome> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [OPERATOR, ...args], {
+      env: { ...process.env, GATEWAY_DATABASE_URL: database.url, LOG_LEVEL: 'silent', NODE_COMPILE_CACHE: COMPILE_CACHE },
+      timeout: 20_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw error;
+    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+/** Runs a command that must succeed with --json and returns its parsed output. */
+async function operatorJson(...args: string[]): Promise<Record<string, unknown>> {
+  const outcome = await operator(...args, '--json');
+  expect({ code: outcome.code, stderr: outcome.stderr }).toEqual({ code: 0, stderr: '' });
+  return JSON.parse(outcome.stdout) as Record<string, unknown>;
+}
+
+/** Runs a command that must succeed with --json and prints a JSON array. */
+async function operatorJsonList(...args: string[]): Promise<Record<string, unknown>[]> {
+  const outcome = await operator(...args, '--json');
+  expect({ code: outcome.code, stderr: outcome.stderr }).toEqual({ code: 0, stderr: '' });
+  const parsed: unknown = JSON.parse(outcome.stdout);
+  expect(Array.isArray(parsed)).toBe(true);
+  return parsed as Record<string, unknown>[];
+}
+
+/** An account made in-process (fast); the CLI is then run against it. */
+async function account(payoutWallet: string | undefined = WALLET): Promise<string> {
+  return (await new MerchantOperations(store).createAccount({ name: 'Mug shop', payoutWallet })).id;
+}
+
+// Each test has an account of its own, so they run concurrently: every CLI run is a Node process.
+describe('operator CLI', () => {
+  it.concurrent('accounts create --json makes an active account with the payout wallet and the default fee', async () => {
+    const created = await operatorJson('accounts', 'create', '--name', 'Mug shop', '--payout-wallet', WALLET);
+    expect(created).toEqual({
+      id: expect.stringMatching(/^acct_/),
+      name: 'Mug shop',
+      status: 'active',
+      payout_wallet: WALLET,
+      fee_bps: 150,
+      created: expect.any(Number),
+    });
+    expect(await store.findAccount(String(created['id']))).toMatchObject({ name: 'Mug shop', status: 'active', payoutWallet: WALLET });
+  });
+
+  it.concurrent(
+    'keys create --mode test --json prints the secret once; only its hash is stored and keys list shows only the hint',
+    async () => {
+      const accountId = await account();
+      const created = await operatorJson('keys', 'create', accountId, '--mode', 'test', '--label', 'CI');
+      const secret = String(created['secret']);
+      expect(secret).toMatch(/^sk_test_[0-9A-Za-z]{32}$/);
+      expect(created).toMatchObject({
+        id: expect.stringMatching(/^key_/),
+        account: accountId,
+        mode: 'test',
+        label: 'CI',
+        revoked: null,
+        hint: `sk_test_…${secret.slice(-4)}`,
+      });
+
+      const found = await store.findKeyByHash(hashApiKey(secret));
+      expect(found?.key).toMatchObject({ id: created['id'], mode: 'test', revokedAt: null });
+      const rows = JSON.stringify(await prisma.apiKey.findMany({ where: { accountId } }));
+      expect(rows).not.toContain(secret.slice('sk_test_'.length));
+
+      const [listed, text] = await Promise.all([operator('keys', 'list', accountId, '--json'), operator('keys', 'list', accountId)]);
+      expect([listed.code, text.code]).toEqual([0, 0]);
+      for (const output of [listed.stdout, text.stdout]) {
+        expect(output).not.toContain(secret.slice('sk_test_'.length));
+      }
+      const keys = JSON.parse(listed.stdout) as Record<string, unknown>[];
+      expect(keys).toEqual([
+        {
+          id: created['id'],
+          account: accountId,
+          mode: 'test',
+          hint: created['hint'],
+          label: 'CI',
+          created: expect.any(Number),
+          revoked: null,
+        },
+      ]);
+      expect(text.stdout).toContain(`hint: ${String(created['hint'])}`);
+    },
+  );
+
+  it.concurrent('keys create --mode live makes a live key and any other mode exits 2 without making one', async () => {
+    const accountId = await account();
+    const [live, refused] = await Promise.all([
+      operatorJson('keys', 'create', accountId, '--mode', 'live'),
+      operator('keys', 'create', accountId, '--mode', 'prod', '--json'),
+    ]);
+    expect(String(live['secret'])).toMatch(/^sk_live_[0-9A-Za-z]{32}$/);
+    expect(refused.code).toBe(2);
+    expect((await store.listKeys(accountId)).map((key) => key.mode)).toEqual(['live']);
+  });
+
+  it.concurrent('keys revoke stores the key as revoked and keys list shows it revoked', async () => {
+    const accountId = await account();
+    const { key, secret } = await new MerchantOperations(store).createKey(accountId, 'test');
+    const revoked = await operatorJson('keys', 'revoke', key.id);
+    expect(revoked).toMatchObject({ id: key.id, revoked: expect.any(Number) });
+    expect((await store.findKeyByHash(hashApiKey(secret)))?.key.revokedAt).toBeInstanceOf(Date);
+    const keys = await operatorJsonList('keys', 'list', accountId);
+    expect(keys).toEqual([expect.objectContaining({ id: key.id, revoked: revoked['revoked'] })]);
+  });
+
+  it.concurrent('accounts suspend and accounts reactivate store the status', async () => {
+    const accountId = await account();
+    expect(await operatorJson('accounts', 'suspend', accountId)).toMatchObject({ id: accountId, status: 'suspended' });
+    expect(await store.findAccount(accountId)).toMatchObject({ status: 'suspended' });
+    expect(await operatorJson('accounts', 'reactivate', accountId)).toMatchObject({ id: accountId, status: 'active' });
+    expect(await store.findAccount(accountId)).toMatchObject({ status: 'active' });
+  });
+
+  it.concurrent('accounts set-payout-wallet with an invalid wallet exits 1 with the error and leaves the wallet unchanged', async () => {
+    const accountId = await account();
+    const outcome = await operator('accounts', 'set-payout-wallet', accountId, '0x1234', '--json');
+    expect(outcome.code).toBe(1);
+    expect(outcome.stdout).toBe('');
+    expect(JSON.parse(outcome.stderr)).toEqual({ error: { code: 'invalid_request', message: expect.any(String), field: 'payout_wallet' } });
+    expect(await store.findAccount(accountId)).toMatchObject({ payoutWallet: WALLET });
+  });
+
+  it.concurrent('an unknown command, an unknown option or a missing argument exits 2 with the usage', async () => {
+    const usages: string[][] = [
+      ['accounts', 'explode'],
+      ['accounts', 'list', '--colour'],
+      ['accounts', 'suspend'],
+    ];
+    const outcomes = await Promise.all(usages.map((args) => operator(...args)));
+    expect(outcomes.map(({ code }, i) => ({ args: usages[i], code }))).toEqual(usages.map((args) => ({ args, code: 2 })));
+    for (const outcome of outcomes) expect(outcome.stderr).toContain('usage: operator');
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * The platform for end-to-end tests: the real checkout gRPC service and the real gateway, each with
+ * a database of this test file's own, talking over real gRPC and real HTTP on free local ports.
+ * Merchants and keys are made through the same operations the operator CLI uses.
+ */
+import { createLogger } from '@hc/logging';
+import { createTestDatabase, TestClock, type TestDatabase } from '@hc/test-kit';
+import { CHECKOUT_MIGRATIONS_DIR, startCheckoutService, type RunningCheckoutService } from '@hc/checkout';
+import {
+  GATEWAY_MIGRATIONS_DIR,
+  createGatewayPrisma,
+  MerchantOperations,
+  MerchantStore,
+  startGateway,
+  type RunningGateway,
+} from '../src/index.ts';
+
+export const PUBLIC_BASE_URL = 'https://pay.example.test';
+
+export interface TestMerchant {
+  accountId: string;
+  testKey: string;
+  liveKey: string;
+}
+
+export interface Platform {
+  /** Gateway base URL, e.g. http://127.0.0.1:39211 */
+  readonly url: string;
+  /** The checkout service's clock: move it to test expiry without waiting. */
+  readonly clock: TestClock;
+  /** Account and key operations, as the operator CLI does them. */
+  readonly operations: MerchantOperations;
+  /** A new active merchant with a Test and a Live key (and a payout wallet unless told otherwise). */
+  merchant(options?: { payoutWallet?: string | null }): Promise<TestMerchant>;
+  /** fetch against the gateway with a bearer key; `body` objects are sent as JSON. */
+  request(
+    method: string,
+    path: string,
+    options?: { key?: string | undefined; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+export const WALLET = '0x2222222222222222222222222222222222222222';
+
+export async function startPlatform(): Promise<Platform> {
+  const logger = createLogger('e2e', { level: 'silent' });
+  const clock = new TestClock();
+  const databases: TestDatabase[] = [];
+  const [gatewayDb, checkoutDb] = await Promise.all([
+    createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR),
+    createTestDatabase('checkout', CHECKOUT_MIGRATIONS_DIR),
+  ]);
+  databases.push(gatewayDb, checkoutDb);
+  const checkout: RunningCheckoutService = await startCheckoutService(
+    { CHECKOUT_DATABASE_URL: checkoutDb.url, CHECKOUT_GRPC_ADDRESS: '127.0.0.1:0', PUBLIC_BASE_URL, LOG_LEVEL: 'silent' },
+    logger,
+    { now: clock.now },
+  );
+  const gateway: RunningGateway = await startGateway(
+    {
+      GATEWAY_DATABASE_URL: gatewayDb.url,
+      GATEWAY_HOST: '127.0.0.1',
+      GATEWAY_PORT: 0,
+      CHECKOUT_GRPC_ADDRESS: checkout.address,
+      GRPC_TIMEOUT_MS: 5000,
+      LOG_LEVEL: 'silent',
+    },
+    logger,
+  );
+  const prisma = createGatewayPrisma(gatewayDb.url);
+  const operations = new MerchantOperations(new MerchantStore(prisma));
+
+  return {
+    url: gateway.url,
+    clock,
+    operations,
+    async merchant(options = {}) {
+      const wallet = options.payoutWallet === undefined ? WALLET : options.payoutWallet;
+      const account = await operations.createAccount({ name: 'Test shop', payoutWallet: wallet ?? undefined });
+      const [test, live] = await Promise.all([operations.createKey(account.id, 'test'), operations.createKey(account.id, 'live')]);
+      return { accountId: account.id, testKey: test.secret, liveKey: live.secret };
+    },
+    request(method, path, options = {}) {
+      const headers: Record<string, string> = { ...(options.headers ?? {}) };
+      if (options.key !== undefined) headers['authorization'] = `Bearer ${options.key}`;
+      let body: string | undefined;
+      if (options.body !== undefined) {
+        body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      return fetch(`${gateway.url}${path}`, { method, headers, body });
+    },
+    async stop() {
+      await gateway.stop();
+      await checkout.stop();
+      await prisma.$disconnect();
+      await Promise.all(databases.map((db) => db.drop()));
+    },
+  };
+}
