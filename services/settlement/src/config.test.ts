@@ -1,0 +1,26 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError } from '@hc/config';
+import { loadSettlementConfig } from './config.ts';
+
+describe('settlement config', () => {
+  it('works on a fresh machine with no variables set', () => {
+    expect(loadSettlementConfig({})).toEqual({
+      SETTLEMENT_DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/hc_settlement',
+      SETTLEMENT_GRPC_ADDRESS: '127.0.0.1:50052',
+      FX_RATES_USD: { USD: '1', EUR: '1.08', GBP: '1.27', CAD: '0.73', AUD: '0.66' },
+      SANDBOX_COIN: 'polygon_usdc',
+      LOG_LEVEL: 'info',
+    });
+  });
+
+  it('reads FX rates as JSON', () => {
+    const FX_RATES_USD = '{"USD":"1","EUR":"1.1","GBP":"1.3","CAD":"0.7","AUD":"0.65"}';
+    expect(loadSettlementConfig({ FX_RATES_USD }).FX_RATES_USD).toEqual({ USD: '1', EUR: '1.1', GBP: '1.3', CAD: '0.7', AUD: '0.65' });
+  });
+
+  it('stops the boot on a bad FX table or sandbox coin', () => {
+    expect(() => loadSettlementConfig({ FX_RATES_USD: '{"USD":"1"}' })).toThrow(ConfigError);
+    expect(() => loadSettlementConfig({ FX_RATES_USD: '{"USD":"1"}' })).toThrow(/EUR is missing/);
+    expect(() => loadSettlementConfig({ SANDBOX_COIN: 'polygon_matic' })).toThrow(ConfigError);
+  });
+});

@@ -1,0 +1,66 @@
+import { parseCurrency } from '@hc/money';
+import type { Scope, SettlementLock } from '../domain/settlement-lock.ts';
+import type { Prisma } from './generated/prisma/client.ts';
+import type { SettlementPrisma } from './prisma.ts';
+
+type Row = Prisma.SettlementLockGetPayload<object>;
+
+function toLock(row: Row): SettlementLock {
+  const currency = parseCurrency(row.currency);
+  if (!currency) throw new Error(`settlement_locks row ${row.paymentId} holds an unknown currency`);
+  return {
+    paymentId: row.paymentId,
+    accountId: row.accountId,
+    livemode: row.livemode,
+    depositAddress: row.depositAddress,
+    payoutWallet: row.payoutWallet,
+    feeBps: row.feeBps,
+    amount: row.amount.toFixed(2),
+    currency,
+    // toFixed() without digits: plain notation, no padding to the column's scale ("1.08", not "1.0800000000").
+    usdRate: row.usdRate.toFixed(),
+    usdValue: row.usdValue.toFixed(2),
+    lockedAt: row.lockedAt,
+  };
+}
+
+/** The only code that knows the settlement_locks table. Every lookup requires the caller's scope. */
+export class SettlementLockStore {
+  private readonly prisma: SettlementPrisma;
+
+  constructor(prisma: SettlementPrisma) {
+    this.prisma = prisma;
+  }
+
+  /**
+   * Writes the lock unless the payment already has one (INSERT … ON CONFLICT DO NOTHING), so
+   * concurrent first calls leave exactly one lock. Returns whether this call wrote it.
+   */
+  async insertIfAbsent(lock: SettlementLock): Promise<boolean> {
+    const { count } = await this.prisma.settlementLock.createMany({
+      data: [
+        {
+          paymentId: lock.paymentId,
+          accountId: lock.accountId,
+          livemode: lock.livemode,
+          depositAddress: lock.depositAddress,
+          payoutWallet: lock.payoutWallet,
+          feeBps: lock.feeBps,
+          amount: lock.amount,
+          currency: lock.currency,
+          usdRate: lock.usdRate,
+          usdValue: lock.usdValue,
+          lockedAt: lock.lockedAt,
+        },
+      ],
+      skipDuplicates: true,
+    });
+    return count === 1;
+  }
+
+  /** The payment's lock if it belongs to the caller's account and mode; another's is simply not there. */
+  async find(scope: Scope, paymentId: string): Promise<SettlementLock | null> {
+    const row = await this.prisma.settlementLock.findFirst({ where: { paymentId, accountId: scope.accountId, livemode: scope.livemode } });
+    return row ? toLock(row) : null;
+  }
+}

@@ -1,0 +1,14 @@
+import type { SettlementProcessor, SimulatingProcessor } from '../processors/settlement-processor.ts';
+import type { FxRateSource } from '../rates/fx-rate-source.ts';
+import type { SettlementLockStore } from '../store/settlement-locks.ts';
+import type { VerdictStore } from '../store/verdicts.ts';
+
+/** What use cases need from the outside world; tests pass real stores, a movable clock and their own processors. */
+export interface SettlementDependencies {
+  readonly locks: SettlementLockStore;
+  readonly verdicts: VerdictStore;
+  readonly fx: FxRateSource;
+  /** Test mode's sandbox, and Live mode's processor. */
+  readonly processors: { readonly test: SimulatingProcessor; readonly live: SettlementProcessor };
+  readonly now: () => Date;
+}
