@@ -1,0 +1,159 @@
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  jetstream,
+  jetstreamManager,
+  PubHeaders,
+  type ConsumerInfo,
+  type JetStreamManager,
+  type JsMsg,
+} from '@nats-io/jetstream';
+import { nanos, type NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from '@hc/logging';
+import { isApiError } from './nats.ts';
+
+export interface ConsumedMessage {
+  /** `Nats-Msg-Id` of the message: the outbox msg_id. The key for markProcessed. */
+  msgId: string;
+  /** Full subject, including any prefix. */
+  subject: string;
+  /** The JSON payload, parsed. */
+  data: unknown;
+  /** True when JetStream delivered it before (a handler failed, or an ack was lost). */
+  redelivered: boolean;
+}
+
+export interface DurableConsumerOptions {
+  nats: NatsConnection;
+  stream: string;
+  /** Durable name: replicas of one service share it (each message goes to one of them). */
+  durable: string;
+  filterSubject: string;
+  logger: Logger;
+  /** Resolve to ack; throw to have the message redelivered later. Must be idempotent (markProcessed). */
+  handle: (message: ConsumedMessage) => Promise<void>;
+  /** Redelivery when a handler neither acks nor naks in time (a hung or crashed process). Default 30 s. */
+  ackWaitMs?: number;
+  /** Deliveries before giving up on a message (-1 = never give up, the default). */
+  maxDeliver?: number;
+  /** First redelivery delay after a handler throws; doubles per attempt up to 30 s. Default 1 s. */
+  retryDelayMs?: number;
+}
+
+export interface DurableConsumer {
+  /** Stops pulling, lets the handler in flight finish and releases buffered messages at once. */
+  stop(): Promise<void>;
+}
+
+// Messages pulled ahead of the handler. Small, because buffered messages' ack_wait is already running.
+const PULL_BATCH = 16;
+const MAX_RETRY_DELAY_MS = 30_000;
+// 10013 "consumer name already in use" / 10148 "consumer already exists": a replica created it first.
+const CONSUMER_EXISTS = [10013, 10148];
+
+/**
+ * A durable pull consumer with explicit acks, created or updated to the given settings, that feeds
+ * messages one at a time to `handle`. A handler error is logged and the message nak'd with a delay,
+ * so it comes back while later messages keep flowing (a retried message can therefore arrive after
+ * later ones; handlers must not depend on strict order across a failure).
+ */
+export async function consumeDurable(options: DurableConsumerOptions): Promise<DurableConsumer> {
+  const { nats, stream, durable, logger, handle } = options;
+  const maxDeliver = options.maxDeliver ?? -1;
+  const retryDelayMs = options.retryDelayMs ?? 1_000;
+  const log = logger.child({ stream, durable });
+
+  await ensureConsumer(await jetstreamManager(nats), stream, durable, {
+    filter_subject: options.filterSubject,
+    ack_wait: nanos(options.ackWaitMs ?? 30_000),
+    max_deliver: maxDeliver,
+  });
+  const consumer = await jetstream(nats).consumers.get(stream, durable);
+  const messages = await consumer.consume({ max_messages: PULL_BATCH });
+  let stopping = false;
+
+  async function process(m: JsMsg): Promise<void> {
+    // Without the header (a message not published by a relay) the stream position is still a stable id.
+    const msgId = m.headers?.get(PubHeaders.MsgIdHdr) || `${m.info.stream}:${m.info.streamSequence}`;
+    const context = { msgId, subject: m.subject, delivery: m.info.deliveryCount };
+    let data: unknown;
+    try {
+      data = m.data.length === 0 ? undefined : m.json<unknown>();
+    } catch (error) {
+      // Retrying cannot fix a payload that is not JSON; terminate instead of looping on it.
+      log.error({ ...context, err: error }, 'event consumer: payload is not JSON; message terminated');
+      m.term('payload is not JSON');
+      return;
+    }
+    try {
+      await handle({ msgId, subject: m.subject, data, redelivered: m.redelivered });
+    } catch (error) {
+      const attempt = m.info.deliveryCount;
+      if (maxDeliver > 0 && attempt >= maxDeliver) {
+        log.error({ ...context, err: error }, 'event consumer: handler failed on the last allowed delivery; message dropped');
+        m.term('max deliveries reached');
+        return;
+      }
+      const retryInMs = Math.min(MAX_RETRY_DELAY_MS, retryDelayMs * 2 ** (attempt - 1));
+      log.warn({ ...context, err: error, retryInMs }, 'event consumer: handler failed; message will be redelivered');
+      m.nak(retryInMs);
+      return;
+    }
+    m.ack();
+  }
+
+  const loop = (async () => {
+    try {
+      for await (const m of messages) {
+        try {
+          // After stop(), buffered messages go straight back to the server for another replica.
+          if (stopping) m.nak();
+          else await process(m);
+        } catch (error) {
+          // ack/nak throw only when the connection is closed; the message will be redelivered.
+          log.warn({ err: error }, 'event consumer: could not acknowledge a message');
+        }
+      }
+    } catch (error) {
+      log.error({ err: error }, 'event consumer: stopped consuming');
+    }
+  })();
+
+  let stopped: Promise<void> | undefined;
+  return {
+    stop() {
+      stopped ??= (async () => {
+        stopping = true;
+        await messages.close();
+        await loop;
+      })();
+      return stopped;
+    },
+  };
+}
+
+async function ensureConsumer(
+  jsm: JetStreamManager,
+  stream: string,
+  durable: string,
+  settings: { filter_subject: string; ack_wait: number; max_deliver: number },
+): Promise<ConsumerInfo> {
+  // update() first: it keeps the consumer's position and merges into its current config.
+  try {
+    return await jsm.consumers.update(stream, durable, settings);
+  } catch (error) {
+    if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
+  }
+  try {
+    return await jsm.consumers.add(stream, {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ...settings,
+    });
+  } catch (error) {
+    if (!CONSUMER_EXISTS.some((code) => isApiError(error, code))) throw error;
+    return jsm.consumers.update(stream, durable, settings);
+  }
+}

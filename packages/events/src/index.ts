@@ -1,0 +1,9 @@
+export { OUTBOX_TABLE_SQL, OUTBOX_CHANNEL, OUTBOX_NOTIFY_SQL, OUTBOX_NOTIFY_TRIGGER_SQL } from './sql.ts';
+export { connectNats, ensureStream, streamName, prefixedSubject, contextSubjects, DEFAULT_DUPLICATE_WINDOW_MS } from './nats.ts';
+export type { NatsConnection, StreamOptions } from './nats.ts';
+export { startOutboxRelay, RELAY_APPLICATION_NAME } from './relay.ts';
+export type { OutboxRelay, OutboxRelayOptions } from './relay.ts';
+export { consumeDurable } from './consumer.ts';
+export type { ConsumedMessage, DurableConsumer, DurableConsumerOptions } from './consumer.ts';
+export { markProcessed, purgePublished, purgeProcessed, MARK_PROCESSED_SQL } from './maintenance.ts';
+export type { SqlClient } from './maintenance.ts';

@@ -1,0 +1,69 @@
+import pg from 'pg';
+
+/** Anything that runs a parameterized statement: pg.Client, pg.PoolClient, pg.Pool, or an adapter. */
+export interface SqlClient {
+  query(sql: string, params: unknown[]): Promise<{ rowCount: number | null }>;
+}
+
+export const MARK_PROCESSED_SQL = 'INSERT INTO processed_messages (consumer, msg_id) VALUES ($1, $2) ON CONFLICT DO NOTHING';
+
+/**
+ * Records that `consumer` applied `msgId`; true the first time, false on any redelivery. Call it
+ * inside the transaction that applies the message's state change and skip the change when it returns
+ * false: both commit together or not at all, so a message is applied exactly once even though
+ * JetStream delivers it at least once. (A concurrent redelivery waits on the primary key until the
+ * first transaction ends, then sees it.)
+ */
+export async function markProcessed(client: SqlClient, consumer: string, msgId: string): Promise<boolean> {
+  const result = await client.query(MARK_PROCESSED_SQL, [consumer, msgId]);
+  return result.rowCount === 1;
+}
+
+// Deleting in slices keeps each statement's locks and WAL burst small on a large table.
+const PURGE_SLICE = 5_000;
+
+/** Deletes outbox rows published more than `olderThanMs` ago; returns how many. Run it periodically. */
+export function purgePublished(database: SqlClient | string, olderThanMs: number): Promise<number> {
+  return purgeSlices(
+    database,
+    `DELETE FROM outbox_messages WHERE seq IN (
+       SELECT seq FROM outbox_messages
+        WHERE published_at IS NOT NULL AND published_at < now() - $1 * interval '1 millisecond'
+        LIMIT ${PURGE_SLICE})`,
+    olderThanMs,
+  );
+}
+
+/**
+ * Deletes processed-message records older than `olderThanMs`. Keep them far longer than any message
+ * can still be redelivered (the stream's retention), or a late redelivery would be applied again.
+ */
+export function purgeProcessed(database: SqlClient | string, olderThanMs: number): Promise<number> {
+  return purgeSlices(
+    database,
+    `DELETE FROM processed_messages WHERE (consumer, msg_id) IN (
+       SELECT consumer, msg_id FROM processed_messages
+        WHERE processed_at < now() - $1 * interval '1 millisecond'
+        LIMIT ${PURGE_SLICE})`,
+    olderThanMs,
+  );
+}
+
+async function purgeSlices(database: SqlClient | string, sql: string, olderThanMs: number): Promise<number> {
+  if (typeof database !== 'string') return deleteInSlices(database, sql, olderThanMs);
+  const pool = new pg.Pool({ connectionString: database, max: 1 });
+  try {
+    return await deleteInSlices(pool, sql, olderThanMs);
+  } finally {
+    await pool.end();
+  }
+}
+
+async function deleteInSlices(client: SqlClient, sql: string, olderThanMs: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = (await client.query(sql, [olderThanMs])).rowCount ?? 0;
+    total += deleted;
+    if (deleted < PURGE_SLICE) return total;
+  }
+}

@@ -1,0 +1,75 @@
+import { JetStreamApiCodes, JetStreamApiError, jetstreamManager, StorageType, type StreamInfo } from '@nats-io/jetstream';
+import { connect, nanos, type NatsConnection, type NodeConnectionOptions } from '@nats-io/transport-node';
+
+export type { NatsConnection };
+
+/**
+ * Connects to NATS for a long-running service. The first connect fails fast (a wrong URL or a
+ * missing server should stop start-up loudly), but once connected the client reconnects forever:
+ * the library's default gives up after 10 attempts and closes the connection for good, which would
+ * turn a NATS restart into a dead relay. `options` overrides anything (tests use short waits).
+ */
+export function connectNats(url: string, name: string, options: Partial<NodeConnectionOptions> = {}): Promise<NatsConnection> {
+  return connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 1_000, ...options });
+}
+
+export interface StreamOptions {
+  name: string;
+  subjects: string[];
+  /** How long the server remembers `Nats-Msg-Id`s to drop re-publishes. Default 2 minutes. */
+  duplicateWindowMs?: number;
+  /** Drop messages older than this (0 = keep forever, the default). Keep processed_messages longer. */
+  maxAgeMs?: number;
+}
+
+export const DEFAULT_DUPLICATE_WINDOW_MS = 120_000;
+
+// 10058 "stream name already in use": another replica created it between our info and add.
+const STREAM_NAME_IN_USE = 10058;
+
+/**
+ * Creates the stream, or brings an existing one's subjects, duplicate window and max age up to date,
+ * so every replica can call it at start-up. File storage: events must survive a NATS restart.
+ * NATS refuses a duplicate window longer than a non-zero max age.
+ */
+export async function ensureStream(nc: NatsConnection, options: StreamOptions): Promise<StreamInfo> {
+  const jsm = await jetstreamManager(nc);
+  const duplicateWindow = nanos(options.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS);
+  const settings = { subjects: options.subjects, duplicate_window: duplicateWindow, max_age: nanos(options.maxAgeMs ?? 0) };
+  const update = () => jsm.streams.update(options.name, settings);
+  try {
+    // update() reads the current config and merges ours into it, so unrelated settings survive.
+    return await update();
+  } catch (error) {
+    if (!isApiError(error, JetStreamApiCodes.StreamNotFound)) throw error;
+  }
+  try {
+    return await jsm.streams.add({ name: options.name, storage: StorageType.File, ...settings });
+  } catch (error) {
+    if (!isApiError(error, STREAM_NAME_IN_USE)) throw error;
+    return update();
+  }
+}
+
+export function isApiError(error: unknown, code: number): boolean {
+  return error instanceof JetStreamApiError && error.code === code;
+}
+
+/**
+ * Naming convention: one stream per bounded context. With prefix "t_x" and context "checkout" the
+ * stream is "T_X_CHECKOUT" and holds "t_x.checkout.>"; production uses the empty prefix
+ * ("CHECKOUT", "checkout.>"). Test files get their own prefix so they can share one server.
+ */
+export function streamName(prefix: string, context: string): string {
+  return (prefix ? `${prefix}_${context}` : context).toUpperCase().replace(/[^A-Z0-9_-]/g, '_');
+}
+
+/** The full subject for a relative one ("checkout.payment.paid"). */
+export function prefixedSubject(prefix: string, subject: string): string {
+  return prefix ? `${prefix}.${subject}` : subject;
+}
+
+/** All subjects of a context: the stream's subject list and a consumer's widest filter. */
+export function contextSubjects(prefix: string, context: string): string {
+  return prefixedSubject(prefix, `${context}.>`);
+}

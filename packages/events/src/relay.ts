@@ -1,0 +1,296 @@
+import { jetstream } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from '@hc/logging';
+import pg from 'pg';
+import { prefixedSubject } from './nats.ts';
+import { OUTBOX_CHANNEL } from './sql.ts';
+
+export interface OutboxRelayOptions {
+  /** The service's own database (the one holding outbox_messages). */
+  databaseUrl: string;
+  /** A connection made with connectNats; the relay uses it but never closes it. */
+  nats: NatsConnection;
+  /** Prepended to each row's relative subject ("" in production). */
+  subjectPrefix: string;
+  logger: Logger;
+  /** Rows per transaction. Default 100. */
+  batchSize?: number;
+  /** Fallback poll when no NOTIFY arrives. Default 100 ms. */
+  pollIntervalMs?: number;
+  /** How long to wait for JetStream's ack of one message. Default 5 s. */
+  publishTimeoutMs?: number;
+  /** Ceiling of the retry back-off after a failure (NATS or database down). Default 2 s. */
+  maxBackoffMs?: number;
+}
+
+export interface OutboxRelay {
+  /** Stops after the batch in flight (its published rows are committed); closes the relay's database connections. */
+  stop(): Promise<void>;
+  /** Resolves once no unpublished row is left in the database (whichever relay published them). */
+  drain(): Promise<void>;
+}
+
+interface OutboxRow {
+  seq: string;
+  msg_id: string;
+  subject: string;
+  payload: string;
+}
+
+interface BatchResult {
+  fetched: number;
+  published: number;
+  /** Another relay holds the publishing turn. */
+  busy: boolean;
+  failure?: unknown;
+}
+
+/**
+ * Relays take turns per database through this transaction-scoped advisory lock. SKIP LOCKED alone
+ * would let two replicas publish rows 1–100 and 101–200 at the same time, interleaving them on the
+ * stream; one publisher at a time keeps each service's events in seq order.
+ */
+const RELAY_LOCK = 'hc-events-outbox-relay';
+const FIRST_BACKOFF_MS = 100;
+export const RELAY_APPLICATION_NAME = 'hc-outbox-relay';
+
+/**
+ * Publishes committed outbox rows to JetStream, in seq order, each with `Nats-Msg-Id` = msg_id.
+ *
+ * A row is marked published in the same transaction that selected it, after JetStream acked it. A
+ * crash between the ack and the commit leaves the row unpublished, so it is published again; the
+ * stream's duplicate window drops that copy, because the msg id is the same. Failures (NATS down,
+ * stream missing, database restarting) are logged and retried with a bounded back-off; the process
+ * never crashes from here.
+ *
+ * Rejects only when the database cannot be reached at start (a misconfiguration should stop start-up).
+ */
+export async function startOutboxRelay(options: OutboxRelayOptions): Promise<OutboxRelay> {
+  const { databaseUrl, logger, subjectPrefix } = options;
+  const batchSize = options.batchSize ?? 100;
+  const pollIntervalMs = options.pollIntervalMs ?? 100;
+  const publishTimeoutMs = options.publishTimeoutMs ?? 5_000;
+  const maxBackoffMs = options.maxBackoffMs ?? 2_000;
+  const js = jetstream(options.nats);
+  // Named so operators can find the relay in pg_stat_activity; bounded connect so a dead host fails fast.
+  const connectionSettings = { connectionString: databaseUrl, application_name: RELAY_APPLICATION_NAME, connectionTimeoutMillis: 5_000 };
+
+  // Two connections: one for batches, one so drain() need not queue behind a batch.
+  const pool = new pg.Pool({ ...connectionSettings, max: 2 });
+  // An idle pooled connection that the server drops emits 'error' on the pool; unhandled, it would crash.
+  pool.on('error', (error) => logger.warn({ err: error }, 'outbox relay: idle database connection lost'));
+
+  let stopped = false;
+  let wakeRequested = false;
+  let interruptSleep: (() => void) | undefined;
+  let iterationWaiters: (() => void)[] = [];
+
+  /** Sleeps; a NOTIFY (or drain) cuts it short when `wakeable`, stop() always does. */
+  function sleep(ms: number, wakeable: boolean): Promise<void> {
+    if (stopped || (wakeable && wakeRequested)) {
+      wakeRequested = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        interruptSleep = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      interruptSleep = () => {
+        if (stopped || wakeable) done();
+      };
+    });
+  }
+
+  function wake(): void {
+    wakeRequested = true;
+    interruptSleep?.();
+  }
+
+  function iterationDone(): void {
+    const waiters = iterationWaiters;
+    iterationWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  async function relayBatch(): Promise<BatchResult> {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    // pg emits 'error' on a checked-out client whose connection dies between queries (here: while we
+    // wait for JetStream); without a listener that event would crash the process.
+    const onConnectionError = (error: Error): void => {
+      broken = error;
+    };
+    client.on('error', onConnectionError);
+    try {
+      await client.query('BEGIN');
+      const turn = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [RELAY_LOCK]);
+      if (!turn.rows[0]?.locked) {
+        await client.query('ROLLBACK');
+        return { fetched: 0, published: 0, busy: true };
+      }
+      const { rows } = await client.query<OutboxRow>(
+        `SELECT seq, msg_id, subject, payload::text AS payload
+           FROM outbox_messages
+          WHERE published_at IS NULL
+          ORDER BY seq
+          LIMIT $1
+          FOR UPDATE SKIP LOCKED`,
+        [batchSize],
+      );
+      const published: string[] = [];
+      let failure: unknown;
+      for (const row of rows) {
+        // Stop between messages; what was acked so far is still committed below.
+        if (stopped) break;
+        try {
+          const ack = await js.publish(prefixedSubject(subjectPrefix, row.subject), row.payload, {
+            msgID: row.msg_id,
+            timeout: publishTimeoutMs,
+          });
+          if (ack.duplicate)
+            logger.info({ msgId: row.msg_id, seq: row.seq }, 'outbox relay: stream already had this message (re-publish after a crash)');
+          published.push(row.seq);
+        } catch (error) {
+          // Keep order: nothing after a failed row goes out before it does.
+          failure = error;
+          break;
+        }
+      }
+      if (published.length > 0) {
+        await client.query('UPDATE outbox_messages SET published_at = now() WHERE seq = ANY($1::bigint[])', [published]);
+      }
+      await client.query('COMMIT');
+      return failure === undefined
+        ? { fetched: rows.length, published: published.length, busy: false }
+        : { fetched: rows.length, published: published.length, busy: false, failure };
+    } catch (error) {
+      broken = error instanceof Error ? error : new Error(String(error));
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.off('error', onConnectionError);
+      // A connection that failed mid-transaction is discarded rather than handed out again.
+      client.release(broken);
+    }
+  }
+
+  async function run(): Promise<void> {
+    let failures = 0;
+    while (!stopped) {
+      let result: BatchResult;
+      try {
+        result = await relayBatch();
+      } catch (error) {
+        result = { fetched: 0, published: 0, busy: false, failure: error };
+      }
+      iterationDone();
+      if (result.failure !== undefined) {
+        failures += 1;
+        const delayMs = Math.min(maxBackoffMs, FIRST_BACKOFF_MS * 2 ** (failures - 1));
+        logger.warn(
+          { err: result.failure, published: result.published, attempt: failures, retryInMs: delayMs },
+          'outbox relay: publishing failed; rows stay unpublished and will be retried',
+        );
+        await sleep(delayMs, false);
+        continue;
+      }
+      if (failures > 0) logger.info({ afterAttempts: failures }, 'outbox relay: publishing again');
+      failures = 0;
+      if (result.published > 0) logger.debug({ published: result.published }, 'outbox relay: published');
+      // A full batch means more rows are probably waiting: go again without sleeping.
+      if (!result.busy && result.fetched === batchSize) continue;
+      await sleep(pollIntervalMs, true);
+    }
+  }
+
+  // LISTEN needs a connection of its own that stays open; it is re-opened if it drops.
+  let listener: pg.Client | undefined;
+  let relistenTimer: NodeJS.Timeout | undefined;
+  let listenFailures = 0;
+
+  async function listen(): Promise<void> {
+    const client = new pg.Client(connectionSettings);
+    let lost = false;
+    const onLost = (error?: Error): void => {
+      if (lost) return;
+      lost = true;
+      if (listener === client) listener = undefined;
+      client.end().catch(() => undefined);
+      if (stopped) return;
+      logger.warn({ err: error }, 'outbox relay: LISTEN connection lost; polling until it is back');
+      scheduleRelisten();
+    };
+    client.on('notification', () => wake());
+    client.on('error', onLost);
+    client.on('end', () => onLost());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    } catch (error) {
+      lost = true;
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    listenFailures = 0;
+    listener = client;
+    // A row committed while we were not listening would otherwise wait for the next poll.
+    wake();
+  }
+
+  function scheduleRelisten(): void {
+    listenFailures += 1;
+    const delayMs = Math.min(maxBackoffMs, FIRST_BACKOFF_MS * 2 ** (listenFailures - 1));
+    relistenTimer = setTimeout(() => {
+      relistenTimer = undefined;
+      if (stopped) return;
+      listen().catch((error: unknown) => {
+        if (stopped) return;
+        logger.warn({ err: error }, 'outbox relay: could not LISTEN; polling meanwhile');
+        scheduleRelisten();
+      });
+    }, delayMs);
+  }
+
+  try {
+    await listen();
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  const loop = run();
+  let stopping: Promise<void> | undefined;
+
+  return {
+    stop() {
+      stopping ??= (async () => {
+        stopped = true;
+        interruptSleep?.();
+        await loop;
+        iterationDone();
+        if (relistenTimer) clearTimeout(relistenTimer);
+        await listener?.end().catch(() => undefined);
+        await pool.end();
+      })();
+      return stopping;
+    },
+
+    async drain() {
+      for (let round = 0; ; round += 1) {
+        if (stopped) throw new Error('outbox relay is stopped');
+        const next = new Promise<void>((resolve) => iterationWaiters.push(resolve));
+        // Only the first round cuts the poll short: when another replica holds the publishing turn,
+        // forcing iterations would just hammer the database until it is done.
+        if (round === 0) wake();
+        await next;
+        if (stopped) throw new Error('outbox relay is stopped');
+        const pending = await pool.query<{ pending: boolean }>(
+          'SELECT EXISTS (SELECT 1 FROM outbox_messages WHERE published_at IS NULL) AS pending',
+        );
+        if (!pending.rows[0]?.pending) return;
+      }
+    },
+  };
+}
