@@ -1,38 +1,88 @@
-import { createGrpcServer } from '@hc/grpc';
+import { connectNats, ensureStream, startOutboxRelay } from '@hc/events';
+import { createGrpcServer, createServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { CheckoutService } from '@hc/proto/checkout/v1';
+import { SettlementService } from '@hc/proto/settlement/v1';
 import { checkoutHandlers } from './api/checkout-handlers.ts';
 import type { CheckoutConfig } from './config.ts';
+import { paymentSnapshot, type PaymentEvent } from './domain/payment-events.ts';
+import { DEFAULT_PROVIDERS, findProvider, type ProviderDefinition } from './domain/providers.ts';
+import { checkoutStream } from './events/checkout-stream.ts';
+import { startExpirySweeper } from './events/sweeper.ts';
 import { CheckoutSessionStore } from './store/checkout-sessions.ts';
 import { createCheckoutPrisma } from './store/prisma.ts';
+import type { CheckoutDependencies } from './use-cases/dependencies.ts';
 
 export interface RunningCheckoutService {
   /** host:port the gRPC server listens on. */
   readonly address: string;
+  /** The wired use-case dependencies (tests drive the sweeper and verdicts through them). */
+  readonly deps: CheckoutDependencies;
   stop(): Promise<void>;
 }
 
-/** Wires config → database → gRPC server. Used by main.ts and by tests (with a test clock). */
+export interface CheckoutOptions {
+  now?: () => Date;
+  providers?: readonly ProviderDefinition[];
+}
+
+/**
+ * Wires config → database → NATS (outbox relay) → settlement client → gRPC server → sweeper.
+ * Used by main.ts and by tests (with a test clock).
+ */
 export async function startCheckoutService(
   config: CheckoutConfig,
   logger: Logger,
-  options: { now?: () => Date } = {},
+  options: CheckoutOptions = {},
 ): Promise<RunningCheckoutService> {
   const prisma = createCheckoutPrisma(config.CHECKOUT_DATABASE_URL);
   await prisma.$connect();
-  const deps = {
-    sessions: new CheckoutSessionStore(prisma),
+  const providers = options.providers ?? DEFAULT_PROVIDERS;
+  const eventFor = (payment: Parameters<typeof paymentSnapshot>[0], type: PaymentEvent['type'], id: string, at: Date): PaymentEvent => ({
+    id,
+    type,
+    occurredAt: at.getTime(),
+    accountId: payment.accountId,
+    livemode: payment.livemode,
+    payment: paymentSnapshot(
+      payment,
+      config.PUBLIC_BASE_URL,
+      payment.provider ? (findProvider(providers, payment.provider)?.name ?? null) : null,
+    ),
+  });
+  const settlement = createServiceClient(SettlementService, config.SETTLEMENT_GRPC_ADDRESS, { timeoutMs: config.SETTLEMENT_TIMEOUT_MS });
+  const deps: CheckoutDependencies = {
+    sessions: new CheckoutSessionStore(prisma, eventFor),
+    settlement,
+    providers,
     now: options.now ?? (() => new Date()),
     publicBaseUrl: config.PUBLIC_BASE_URL,
   };
+
+  const nats = await connectNats(config.NATS_URL, 'checkout');
+  const stream = checkoutStream(config.NATS_SUBJECT_PREFIX);
+  await ensureStream(nats, stream);
+  const relay = await startOutboxRelay({
+    databaseUrl: config.CHECKOUT_DATABASE_URL,
+    nats,
+    subjectPrefix: config.NATS_SUBJECT_PREFIX,
+    logger,
+  });
+
   const server = createGrpcServer(logger);
   server.add(CheckoutService, checkoutHandlers(deps));
   const port = await server.listen(config.CHECKOUT_GRPC_ADDRESS);
+  const sweeper = startExpirySweeper(deps, logger, config.EXPIRY_SWEEP_INTERVAL_MS);
   const host = config.CHECKOUT_GRPC_ADDRESS.slice(0, config.CHECKOUT_GRPC_ADDRESS.lastIndexOf(':'));
   return {
     address: `${host}:${port}`,
+    deps,
     async stop() {
       await server.stop();
+      await sweeper.stop();
+      await relay.stop();
+      await nats.drain();
+      settlement.close();
       await prisma.$disconnect();
     },
   };

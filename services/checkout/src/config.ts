@@ -7,6 +7,16 @@ export interface CheckoutConfig {
   CHECKOUT_GRPC_ADDRESS: string;
   /** Public address of the platform; hosted pages live under {PUBLIC_BASE_URL}/pay/{id}. */
   PUBLIC_BASE_URL: string;
+  /** host:port of the settlement gRPC service. */
+  SETTLEMENT_GRPC_ADDRESS: string;
+  /** Deadline of calls to settlement; past it, start answers 502 network_unavailable. */
+  SETTLEMENT_TIMEOUT_MS: number;
+  /** NATS server with JetStream; payment events are published there through the outbox. */
+  NATS_URL: string;
+  /** Prefix of every subject and stream name (empty in production; per test file in tests). */
+  NATS_SUBJECT_PREFIX: string;
+  /** How often the sweeper expires unpaid payments past expiry (payment.expired within 5 minutes). */
+  EXPIRY_SWEEP_INTERVAL_MS: number;
   LOG_LEVEL: string;
 }
 
@@ -16,9 +26,24 @@ const schema: JSONSchemaType<CheckoutConfig> = {
     CHECKOUT_DATABASE_URL: { type: 'string', format: 'uri', default: 'postgresql://postgres@127.0.0.1:5432/hc_checkout' },
     CHECKOUT_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50051' },
     PUBLIC_BASE_URL: { type: 'string', format: 'uri', pattern: '^https?://', default: 'http://127.0.0.1:8080' },
+    SETTLEMENT_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50052' },
+    SETTLEMENT_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 5000 },
+    NATS_URL: { type: 'string', default: 'nats://127.0.0.1:4222' },
+    NATS_SUBJECT_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9_-]*$', default: '' },
+    EXPIRY_SWEEP_INTERVAL_MS: { type: 'integer', minimum: 100, maximum: 300_000, default: 30_000 },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
   },
-  required: ['CHECKOUT_DATABASE_URL', 'CHECKOUT_GRPC_ADDRESS', 'PUBLIC_BASE_URL', 'LOG_LEVEL'],
+  required: [
+    'CHECKOUT_DATABASE_URL',
+    'CHECKOUT_GRPC_ADDRESS',
+    'PUBLIC_BASE_URL',
+    'SETTLEMENT_GRPC_ADDRESS',
+    'SETTLEMENT_TIMEOUT_MS',
+    'NATS_URL',
+    'NATS_SUBJECT_PREFIX',
+    'EXPIRY_SWEEP_INTERVAL_MS',
+    'LOG_LEVEL',
+  ],
   additionalProperties: false,
 };
 

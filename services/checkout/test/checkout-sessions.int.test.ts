@@ -5,36 +5,24 @@ import { ApiError } from '@hc/errors';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { CheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
-import { createTestDatabase, TestClock, type TestDatabase } from '@hc/test-kit';
-import { CHECKOUT_MIGRATIONS_DIR, startCheckoutService, type RunningCheckoutService } from '../src/index.ts';
+import { startCheckoutStack, type CheckoutStack } from '../src/testing/checkout-stack.ts';
 
-const clock = new TestClock(new Date('2026-03-01T12:00:00.000Z'));
 const test: CallContext = { accountId: 'acct_A', livemode: false, requestId: 'req_t' };
 const live: CallContext = { ...test, livemode: true };
 const otherAccount: CallContext = { ...test, accountId: 'acct_B' };
-let db: TestDatabase;
-let service: RunningCheckoutService;
+let stack: CheckoutStack;
 let client: ServiceClient<typeof CheckoutService>;
+const clock = { now: (): Date => stack.clock.now(), advance: (ms: number): void => stack.clock.advance(ms) };
 
 beforeAll(async () => {
-  db = await createTestDatabase('checkout', CHECKOUT_MIGRATIONS_DIR);
-  service = await startCheckoutService(
-    {
-      CHECKOUT_DATABASE_URL: db.url,
-      CHECKOUT_GRPC_ADDRESS: '127.0.0.1:0',
-      PUBLIC_BASE_URL: 'https://pay.example.test',
-      LOG_LEVEL: 'silent',
-    },
-    createLogger('checkout-test', { level: 'silent' }),
-    { now: clock.now },
-  );
-  client = createServiceClient(CheckoutService, service.address);
+  stack = await startCheckoutStack(createLogger('checkout-test', { level: 'silent' }));
+  stack.clock.set(new Date('2026-03-01T12:00:00.000Z'));
+  client = createServiceClient(CheckoutService, stack.checkout.address);
 });
 
 afterAll(async () => {
   client.close();
-  await service.stop();
-  await db.drop();
+  await stack.stop();
 });
 
 const order = { amount: '25', currency: 'eur', description: 'Blue mug' };

@@ -1,11 +1,12 @@
 /**
- * The platform for end-to-end tests: the real checkout gRPC service and the real gateway, each with
- * a database of this test file's own, talking over real gRPC and real HTTP on free local ports.
+ * The platform for end-to-end tests: the real settlement and checkout gRPC services, NATS, and the
+ * real gateway, each with a database of this test file's own, talking over real gRPC and real HTTP
+ * on free local ports.
  * Merchants and keys are made through the same operations the operator CLI uses.
  */
 import { createLogger } from '@hc/logging';
-import { createTestDatabase, TestClock, type TestDatabase } from '@hc/test-kit';
-import { CHECKOUT_MIGRATIONS_DIR, startCheckoutService, type RunningCheckoutService } from '@hc/checkout';
+import { createTestDatabase, type TestClock } from '@hc/test-kit';
+import { startCheckoutStack, type CheckoutStack } from '@hc/checkout/testing';
 import {
   GATEWAY_MIGRATIONS_DIR,
   createGatewayPrisma,
@@ -26,8 +27,10 @@ export interface TestMerchant {
 export interface Platform {
   /** Gateway base URL, e.g. http://127.0.0.1:39211 */
   readonly url: string;
-  /** The checkout service's clock: move it to test expiry without waiting. */
+  /** The clock of checkout and settlement: move it to test expiry without waiting. */
   readonly clock: TestClock;
+  /** The services behind the gateway (database URLs, NATS stream, use-case dependencies). */
+  readonly stack: CheckoutStack;
   /** Account and key operations, as the operator CLI does them. */
   readonly operations: MerchantOperations;
   /** A new active merchant with a Test and a Live key (and a payout wallet unless told otherwise). */
@@ -45,18 +48,12 @@ export const WALLET = '0x2222222222222222222222222222222222222222';
 
 export async function startPlatform(): Promise<Platform> {
   const logger = createLogger('e2e', { level: 'silent' });
-  const clock = new TestClock();
-  const databases: TestDatabase[] = [];
-  const [gatewayDb, checkoutDb] = await Promise.all([
+  const [gatewayDb, stack] = await Promise.all([
     createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR),
-    createTestDatabase('checkout', CHECKOUT_MIGRATIONS_DIR),
+    startCheckoutStack(logger, { publicBaseUrl: PUBLIC_BASE_URL, label: 'e2e' }),
   ]);
-  databases.push(gatewayDb, checkoutDb);
-  const checkout: RunningCheckoutService = await startCheckoutService(
-    { CHECKOUT_DATABASE_URL: checkoutDb.url, CHECKOUT_GRPC_ADDRESS: '127.0.0.1:0', PUBLIC_BASE_URL, LOG_LEVEL: 'silent' },
-    logger,
-    { now: clock.now },
-  );
+  const checkout = stack.checkout;
+  const clock = stack.clock;
   const gateway: RunningGateway = await startGateway(
     {
       GATEWAY_DATABASE_URL: gatewayDb.url,
@@ -74,6 +71,7 @@ export async function startPlatform(): Promise<Platform> {
   return {
     url: gateway.url,
     clock,
+    stack,
     operations,
     async merchant(options = {}) {
       const wallet = options.payoutWallet === undefined ? WALLET : options.payoutWallet;
@@ -93,9 +91,9 @@ export async function startPlatform(): Promise<Platform> {
     },
     async stop() {
       await gateway.stop();
-      await checkout.stop();
+      await stack.stop();
       await prisma.$disconnect();
-      await Promise.all(databases.map((db) => db.drop()));
+      await gatewayDb.drop();
     },
   };
 }

@@ -1,12 +1,18 @@
 import type { ServiceHandlers } from '@hc/grpc';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
+import { acceptHeldPayment } from '../use-cases/accept-held-payment.ts';
 import { createCheckoutSession } from '../use-cases/create-checkout-session.ts';
 import type { CheckoutDependencies } from '../use-cases/dependencies.ts';
 import { getCheckoutSession } from '../use-cases/get-checkout-session.ts';
+import { listPayments } from '../use-cases/list-payments.ts';
+import { markProviderReached } from '../use-cases/mark-provider-reached.ts';
+import { simulatePayment } from '../use-cases/simulate-payment.ts';
+import { startCheckoutSession } from '../use-cases/start-checkout-session.ts';
 import { sessionMessage } from './session-message.ts';
 
 /** gRPC handlers: proto in, use case, proto out. No rules here. */
 export function checkoutHandlers(deps: CheckoutDependencies): ServiceHandlers<typeof CheckoutService> {
+  const message = (session: Parameters<typeof sessionMessage>[0]) => sessionMessage(session, deps.publicBaseUrl);
   return {
     async createCheckoutSession(request, ctx) {
       const session = await createCheckoutSession(
@@ -22,14 +28,41 @@ export function checkoutHandlers(deps: CheckoutDependencies): ServiceHandlers<ty
           successUrl: request.successUrl,
           cancelUrl: request.cancelUrl,
         },
-        { payoutWallet: request.account?.payoutWallet ?? null },
+        { payoutWallet: request.account?.payoutWallet ?? null, feeBps: request.account?.feeBps ?? 0 },
       );
-      return { session: sessionMessage(session, deps.publicBaseUrl) };
+      return { session: message(session) };
     },
 
     async getCheckoutSession(request, ctx) {
-      const session = await getCheckoutSession(deps, ctx, request.id);
-      return { session: sessionMessage(session, deps.publicBaseUrl) };
+      return { session: message(await getCheckoutSession(deps, ctx, request.id)) };
+    },
+
+    async startCheckoutSession(request, ctx) {
+      const started = await startCheckoutSession(
+        deps,
+        ctx,
+        request.id,
+        { customerEmail: request.customerEmail, country: request.country },
+        { payoutWallet: request.account?.payoutWallet ?? null, feeBps: request.account?.feeBps ?? 0 },
+      );
+      return { session: { ...message(started.session), country: started.country ?? undefined }, providers: started.providers };
+    },
+
+    async listPayments(request, ctx) {
+      const page = await listPayments(deps, ctx, request.limit, request.startingAfter);
+      return { payments: page.payments.map(message), hasMore: page.hasMore };
+    },
+
+    async simulatePayment(request, ctx) {
+      return { payment: message(await simulatePayment(deps, ctx, request.id, request.outcome)) };
+    },
+
+    async markProviderReached(request, ctx) {
+      return { payment: message(await markProviderReached(deps, ctx, request.id, request.provider)) };
+    },
+
+    async acceptHeldPayment(request, ctx) {
+      return { payment: message(await acceptHeldPayment(deps, ctx, request.id)) };
     },
   };
 }

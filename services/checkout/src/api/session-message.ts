@@ -32,5 +32,20 @@ export function sessionMessage(session: CheckoutSession, publicBaseUrl: string):
     metadata: session.metadata ? { entries: { ...session.metadata } } : undefined,
     successUrl: session.successUrl ?? undefined,
     cancelUrl: session.cancelUrl ?? undefined,
+    paidAt: session.paidAt ? unixSeconds(session.paidAt) : undefined,
+    provider: session.provider ?? undefined,
+    holdReason: session.holdReason ?? undefined,
+    holdAcceptable: session.holdAcceptable,
+    canceledAt: session.canceledAt ? unixSeconds(session.canceledAt) : undefined,
+    country: session.country ?? undefined,
+    settlement: {
+      coin: session.settlement.coin ?? undefined,
+      valueCoin: session.settlement.valueCoin ?? undefined,
+      merchantReceived: session.settlement.merchantReceived ?? undefined,
+      txidIn: session.settlement.txidIn ?? undefined,
+      txidOut: session.settlement.txidOut ?? undefined,
+      // Fixed when the buyer started; null before.
+      payoutWallet: session.startedAt ? (session.payoutWallet ?? undefined) : undefined,
+    },
   };
 }

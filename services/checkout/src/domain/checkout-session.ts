@@ -30,6 +30,70 @@ export interface CheckoutSession {
   readonly createdAt: Date;
   readonly expiresAt: Date;
   readonly startedAt: Date | null;
+  /** Payment fields: the session is also the payment. */
+  readonly country: string | null;
+  readonly provider: string | null;
+  readonly paidAt: Date | null;
+  readonly holdReason: string | null;
+  readonly holdAcceptable: boolean;
+  readonly canceledAt: Date | null;
+  readonly source: PaymentSource;
+  /** Locked at start. */
+  readonly feeBps: number | null;
+  readonly depositAddress: string | null;
+  readonly payoutWallet: string | null;
+  readonly usdValue: string | null;
+  readonly settlement: SettlementFields;
+}
+
+export type PaymentSource = 'api' | 'checkout' | 'payment_link';
+
+/** What moved, as the settlement context reported it. Decimal strings in `coin`. */
+export interface SettlementFields {
+  readonly coin: string | null;
+  readonly valueCoin: string | null;
+  readonly merchantReceived: string | null;
+  readonly txidIn: string | null;
+  readonly txidOut: string | null;
+}
+
+export const NO_SETTLEMENT: SettlementFields = { coin: null, valueCoin: null, merchantReceived: null, txidIn: null, txidOut: null };
+
+/** The fields a new, unstarted session has beyond what the merchant sent. */
+export const UNSTARTED: Pick<
+  CheckoutSession,
+  | 'startedAt'
+  | 'country'
+  | 'provider'
+  | 'paidAt'
+  | 'holdReason'
+  | 'holdAcceptable'
+  | 'canceledAt'
+  | 'source'
+  | 'feeBps'
+  | 'depositAddress'
+  | 'payoutWallet'
+  | 'usdValue'
+  | 'settlement'
+> = {
+  startedAt: null,
+  country: null,
+  provider: null,
+  paidAt: null,
+  holdReason: null,
+  holdAcceptable: false,
+  canceledAt: null,
+  source: 'api',
+  feeBps: null,
+  depositAddress: null,
+  payoutWallet: null,
+  usdValue: null,
+  settlement: NO_SETTLEMENT,
+};
+
+/** A payment that has ended for good (a late delivery can still move an expired one). */
+export function isFinished(status: SessionStatus): boolean {
+  return status === 'paid' || status === 'held' || status === 'failed';
 }
 
 export function expiryFor(createdAt: Date): Date {

@@ -1,9 +1,14 @@
 import { parseCurrency } from '@hc/money';
-import { SESSION_STATUSES, type CheckoutSession, type Scope, type SessionStatus } from '../domain/checkout-session.ts';
+import { SESSION_STATUSES, type CheckoutSession, type PaymentSource, type Scope, type SessionStatus } from '../domain/checkout-session.ts';
+import { eventSubject, paymentEventId, type PaymentEvent, type PaymentEventType } from '../domain/payment-events.ts';
+import type { PaymentPatch, Transition } from '../domain/payment-transitions.ts';
 import { Prisma } from './generated/prisma/client.ts';
 import type { CheckoutPrisma } from './prisma.ts';
 
 type Row = Prisma.CheckoutSessionGetPayload<object>;
+type Tx = Prisma.TransactionClient;
+
+const decimalOrNull = (value: Prisma.Decimal | null, places: number): string | null => (value === null ? null : value.toFixed(places));
 
 function toSession(row: Row): CheckoutSession {
   const currency = parseCurrency(row.currency);
@@ -26,36 +31,57 @@ function toSession(row: Row): CheckoutSession {
     createdAt: row.createdAt,
     expiresAt: row.expiresAt,
     startedAt: row.startedAt,
+    country: row.country,
+    provider: row.provider,
+    paidAt: row.paidAt,
+    holdReason: row.holdReason,
+    holdAcceptable: row.holdAcceptable,
+    canceledAt: row.canceledAt,
+    source: row.source as PaymentSource,
+    feeBps: row.feeBps,
+    depositAddress: row.depositAddress,
+    payoutWallet: row.payoutWallet,
+    usdValue: decimalOrNull(row.usdValue, 2),
+    settlement: {
+      coin: row.coin,
+      valueCoin: decimalOrNull(row.valueCoin, 6),
+      merchantReceived: decimalOrNull(row.merchantReceived, 6),
+      txidIn: row.txidIn,
+      txidOut: row.txidOut,
+    },
   };
 }
 
-/** The only code that knows the checkout_sessions table. Every lookup requires the caller's scope. */
+function toData(patch: PaymentPatch): Prisma.CheckoutSessionUpdateInput {
+  const { settlement, metadata, ...rest } = patch;
+  const data: Prisma.CheckoutSessionUpdateInput = { ...rest };
+  if (metadata !== undefined) data.metadata = metadata === null ? Prisma.DbNull : { ...metadata };
+  if (settlement !== undefined) Object.assign(data, settlement);
+  return data;
+}
+
+/** Builds the event published with a state change (snapshot of the payment after the change). */
+export type EventFactory = (payment: CheckoutSession, type: PaymentEventType, id: string, now: Date) => PaymentEvent;
+
+export interface ChangeResult {
+  readonly payment: CheckoutSession;
+  readonly changed: boolean;
+}
+
+/** The only code that knows the checkout tables. Every lookup requires the caller's scope. */
 export class CheckoutSessionStore {
   private readonly prisma: CheckoutPrisma;
+  private readonly eventFor: EventFactory;
 
-  constructor(prisma: CheckoutPrisma) {
+  constructor(prisma: CheckoutPrisma, eventFor: EventFactory) {
     this.prisma = prisma;
+    this.eventFor = eventFor;
   }
 
   async insert(session: CheckoutSession): Promise<void> {
+    const { settlement, metadata, ...fields } = session;
     await this.prisma.checkoutSession.create({
-      data: {
-        id: session.id,
-        accountId: session.accountId,
-        livemode: session.livemode,
-        status: session.status,
-        amount: session.amount,
-        currency: session.currency,
-        description: session.description,
-        reference: session.reference,
-        customerEmail: session.customerEmail,
-        metadata: session.metadata === null ? Prisma.DbNull : session.metadata,
-        successUrl: session.successUrl,
-        cancelUrl: session.cancelUrl,
-        createdAt: session.createdAt,
-        expiresAt: session.expiresAt,
-        startedAt: session.startedAt,
-      },
+      data: { ...fields, ...settlement, metadata: metadata === null ? Prisma.DbNull : { ...metadata } },
     });
   }
 
@@ -65,14 +91,73 @@ export class CheckoutSessionStore {
   }
 
   /**
-   * Moves an unpaid session past its expiry to `expired`. Conditional on the status in the database,
-   * so concurrent readers and a concurrent payment never both win. Returns whether it changed.
+   * Applies `decide` to the payment under a row lock, in one transaction with the event it publishes
+   * (outbox). With `verdictId`, the change happens at most once for that verdict, whichever path
+   * delivers it. Returns null when the payment is not the caller's.
    */
-  async expireIfDue(scope: Scope, id: string, now: Date): Promise<boolean> {
-    const { count } = await this.prisma.checkoutSession.updateMany({
-      where: { id, accountId: scope.accountId, livemode: scope.livemode, status: { in: ['open', 'pending'] }, expiresAt: { lte: now } },
-      data: { status: 'expired' },
+  async change(
+    scope: Scope,
+    id: string,
+    now: Date,
+    decide: (payment: CheckoutSession) => Transition | null,
+    options: { verdictId?: string; eventCause?: string } = {},
+  ): Promise<ChangeResult | null> {
+    return this.prisma.$transaction(async (tx) => {
+      const locked = await tx.$queryRaw<{ id: string }[]>`
+        SELECT id FROM checkout_sessions WHERE id = ${id} AND account_id = ${scope.accountId} AND livemode = ${scope.livemode} FOR UPDATE`;
+      if (locked.length === 0) return null;
+      const current = toSession(await tx.checkoutSession.findUniqueOrThrow({ where: { id } }));
+      if (options.verdictId !== undefined) {
+        const { count } = await tx.appliedVerdict.createMany({
+          data: [{ verdictId: options.verdictId, paymentId: id, appliedAt: now }],
+          skipDuplicates: true,
+        });
+        if (count === 0) return { payment: current, changed: false };
+      }
+      const transition = decide(current);
+      if (!transition) return { payment: current, changed: false };
+      const updated = toSession(await tx.checkoutSession.update({ where: { id }, data: toData(transition.patch) }));
+      if (transition.event) await this.enqueue(tx, updated, transition.event, now, options.verdictId ?? options.eventCause);
+      return { payment: updated, changed: true };
     });
-    return count === 1;
+  }
+
+  private async enqueue(tx: Tx, payment: CheckoutSession, type: PaymentEventType, now: Date, cause: string | undefined): Promise<void> {
+    const msgId = paymentEventId(payment.id, type, cause);
+    const event = this.eventFor(payment, type, msgId, now);
+    await tx.outboxMessage.createMany({
+      data: [{ msgId, subject: eventSubject(type), payload: event as unknown as Prisma.InputJsonValue }],
+      skipDuplicates: true,
+    });
+    // Delivered at commit: wakes the outbox relay without waiting for its next poll.
+    await tx.$executeRaw`NOTIFY outbox`;
+  }
+
+  /** Ids of unpaid payments at or past expiry, oldest first (the sweeper expires them one by one). */
+  async dueForExpiry(now: Date, limit: number, scope?: Scope): Promise<{ id: string; accountId: string; livemode: boolean }[]> {
+    return this.prisma.checkoutSession.findMany({
+      where: {
+        status: { in: ['open', 'pending'] },
+        expiresAt: { lte: now },
+        ...(scope ? { accountId: scope.accountId, livemode: scope.livemode } : {}),
+      },
+      select: { id: true, accountId: true, livemode: true },
+      orderBy: { expiresAt: 'asc' },
+      take: limit,
+    });
+  }
+
+  /** Newest first by creation, ties broken by id; `after` is the previous page's last payment. */
+  async list(scope: Scope, limit: number, after?: CheckoutSession): Promise<CheckoutSession[]> {
+    const rows = await this.prisma.checkoutSession.findMany({
+      where: {
+        accountId: scope.accountId,
+        livemode: scope.livemode,
+        ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+      },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: limit,
+    });
+    return rows.map(toSession);
   }
 }

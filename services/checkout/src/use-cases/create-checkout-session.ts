@@ -1,11 +1,12 @@
 import { ApiError } from '@hc/errors';
 import { newId } from '@hc/ids';
-import { expiryFor, type CheckoutSession, type Scope } from '../domain/checkout-session.ts';
+import { expiryFor, UNSTARTED, type CheckoutSession, type Scope } from '../domain/checkout-session.ts';
 import { newSessionFields, type NewSessionRequest } from '../domain/new-session.ts';
 import type { CheckoutDependencies } from './dependencies.ts';
 
 export interface AccountSnapshot {
   payoutWallet: string | null;
+  feeBps: number;
 }
 
 /** Creates an open session. Nothing is charged and no provider is contacted. */
@@ -26,7 +27,7 @@ export async function createCheckoutSession(
     ...fields,
     createdAt,
     expiresAt: expiryFor(createdAt),
-    startedAt: null,
+    ...UNSTARTED,
   };
   await deps.sessions.insert(session);
   return session;

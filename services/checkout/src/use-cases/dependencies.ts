@@ -1,8 +1,17 @@
+import type { ServiceClient } from '@hc/grpc';
+import type { SettlementService } from '@hc/proto/settlement/v1';
+import type { Scope } from '../domain/checkout-session.ts';
+import type { ProviderDefinition } from '../domain/providers.ts';
 import type { CheckoutSessionStore } from '../store/checkout-sessions.ts';
 
 /** What use cases need from the outside world; tests pass real stores and a movable clock. */
 export interface CheckoutDependencies {
   readonly sessions: CheckoutSessionStore;
+  readonly settlement: ServiceClient<typeof SettlementService>;
+  readonly providers: readonly ProviderDefinition[];
   readonly now: () => Date;
   readonly publicBaseUrl: string;
 }
+
+/** The caller's scope plus the request id that follows the call into other services. */
+export type Caller = Scope & { readonly requestId: string };

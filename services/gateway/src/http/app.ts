@@ -9,6 +9,7 @@ import { requireApiKey } from './middleware/authenticate.ts';
 import { errorResponder, unknownRoute } from './middleware/errors.ts';
 import { requestId, securityHeaders } from './middleware/response-headers.ts';
 import { checkoutSessionRoutes } from './routes/checkout-sessions.ts';
+import { paymentRoutes } from './routes/payments.ts';
 
 export interface GatewayApp {
   readonly merchants: MerchantStore;
@@ -51,6 +52,7 @@ export function createGatewayApp(deps: GatewayApp): Express {
   const v1 = express.Router();
   v1.use(requireApiKey(deps.merchants));
   v1.use(checkoutSessionRoutes(deps.checkout));
+  v1.use(paymentRoutes(deps.checkout));
   app.use('/v1', v1);
 
   app.use(unknownRoute);

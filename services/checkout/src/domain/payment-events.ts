@@ -1,0 +1,117 @@
+import { hostedPageUrl, type CheckoutSession } from './checkout-session.ts';
+
+/**
+ * Events the checkout context publishes on JetStream (subject `checkout.<type>`, e.g.
+ * `checkout.payment.paid`), one per state change, committed with it through the outbox. The payload
+ * carries a snapshot of the payment in the webhook payment shape (camelCase, milliseconds), so the
+ * webhooks context can send it as it is. Documented in docs/events.md.
+ */
+export const PAYMENT_EVENT_TYPES = [
+  'payment.started',
+  'payment.paid',
+  'payment.held',
+  'payment.updated',
+  'payment.failed',
+  'payment.expired',
+  'payment.canceled',
+] as const;
+export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
+
+export interface PaymentSnapshot {
+  id: string;
+  mode: 'live' | 'test';
+  source: CheckoutSession['source'];
+  checkoutId: string | null;
+  planLabel: string | null;
+  description: string;
+  reference: string | null;
+  customerEmail: string | null;
+  amount: string;
+  currency: string;
+  status: CheckoutSession['status'];
+  provider: string | null;
+  providerName: string | null;
+  depositAddress: string | null;
+  payoutWallet: string | null;
+  feeBps: number;
+  valueCoin: string | null;
+  merchantReceived: string | null;
+  coin: string | null;
+  holdReason: string | null;
+  holdAcceptable: boolean;
+  txidIn: string | null;
+  txidOut: string | null;
+  metadata: Record<string, string> | null;
+  customerName: string | null;
+  memo: string | null;
+  trackingUrl: string | null;
+  canceledAt: number | null;
+  successUrl: string | null;
+  createdAt: number;
+  paidAt: number | null;
+  expiresAt: number;
+  url: string;
+}
+
+export interface PaymentEvent {
+  /** Unique per state change and stable across re-publication: the outbox msg id and Nats-Msg-Id. */
+  id: string;
+  type: PaymentEventType;
+  /** Unix milliseconds. */
+  occurredAt: number;
+  accountId: string;
+  livemode: boolean;
+  payment: PaymentSnapshot;
+}
+
+const ms = (date: Date | null): number | null => (date === null ? null : date.getTime());
+
+export function paymentSnapshot(p: CheckoutSession, publicBaseUrl: string, providerName: string | null): PaymentSnapshot {
+  return {
+    id: p.id,
+    mode: p.livemode ? 'live' : 'test',
+    source: p.source,
+    checkoutId: null,
+    planLabel: null,
+    description: p.description,
+    reference: p.reference,
+    customerEmail: p.customerEmail,
+    amount: p.amount,
+    currency: p.currency,
+    status: p.status,
+    provider: p.provider,
+    providerName,
+    depositAddress: p.depositAddress,
+    payoutWallet: p.payoutWallet,
+    feeBps: p.feeBps ?? 0,
+    valueCoin: p.settlement.valueCoin,
+    merchantReceived: p.settlement.merchantReceived,
+    coin: p.settlement.coin,
+    holdReason: p.holdReason,
+    holdAcceptable: p.holdAcceptable,
+    txidIn: p.settlement.txidIn,
+    txidOut: p.settlement.txidOut,
+    metadata: p.metadata === null ? null : { ...p.metadata },
+    customerName: null,
+    memo: null,
+    trackingUrl: null,
+    canceledAt: ms(p.canceledAt),
+    successUrl: p.successUrl,
+    createdAt: p.createdAt.getTime(),
+    paidAt: ms(p.paidAt),
+    expiresAt: p.expiresAt.getTime(),
+    url: hostedPageUrl(publicBaseUrl, p.id),
+  };
+}
+
+/**
+ * The event id of a state change. Deterministic, so re-applying the same change (a redelivered
+ * verdict, a retried request) can never publish a second event: `<payment>.<type>[.<cause>]`.
+ */
+export function paymentEventId(paymentId: string, type: PaymentEventType, cause?: string): string {
+  return cause === undefined ? `${paymentId}.${type}` : `${paymentId}.${type}.${cause}`;
+}
+
+export function eventSubject(type: PaymentEventType): string {
+  return `checkout.${type}`;
+}

@@ -1,0 +1,84 @@
+import { ApiError } from '@hc/errors';
+import type { CheckoutSession, SessionStatus, SettlementFields } from './checkout-session.ts';
+import type { PaymentEventType } from './payment-events.ts';
+
+/**
+ * Every status change of a payment, as pure functions: the current payment in, the change and the
+ * event it publishes out, or null when nothing changes. The store applies a change under a row lock
+ * together with its outbox event, so each transition happens once.
+ */
+export type PaymentPatch = Partial<Omit<CheckoutSession, 'id' | 'accountId' | 'livemode' | 'createdAt' | 'amount' | 'currency'>>;
+
+export interface Transition {
+  readonly patch: PaymentPatch;
+  /** The event published with the change; null for changes the spec gives no event (open → pending). */
+  readonly event: PaymentEventType | null;
+}
+
+/** What settlement decided about a payment. */
+export interface Verdict {
+  readonly id: string;
+  readonly paymentId: string;
+  readonly kind: 'paid' | 'held' | 'failed' | 'details';
+  readonly holdReason: string | null;
+  readonly holdAcceptable: boolean;
+  readonly settlement: SettlementFields & { readonly payoutWallet: string | null };
+}
+
+// Money can still arrive for an unpaid payment, including an expired one (a late delivery).
+const CAN_RECEIVE: readonly SessionStatus[] = ['open', 'pending', 'expired'];
+
+function settlementPatch(verdict: Verdict): PaymentPatch {
+  const { payoutWallet, ...settlement } = verdict.settlement;
+  return payoutWallet === null ? { settlement } : { settlement, payoutWallet };
+}
+
+export function verdictTransition(payment: CheckoutSession, verdict: Verdict, now: Date): Transition | null {
+  switch (verdict.kind) {
+    case 'paid':
+      if (!CAN_RECEIVE.includes(payment.status)) return null;
+      return {
+        patch: { status: 'paid', paidAt: now, holdReason: null, holdAcceptable: false, ...settlementPatch(verdict) },
+        event: 'payment.paid',
+      };
+    case 'held':
+      if (!CAN_RECEIVE.includes(payment.status)) return null;
+      return {
+        patch: { status: 'held', holdReason: verdict.holdReason, holdAcceptable: verdict.holdAcceptable, ...settlementPatch(verdict) },
+        event: 'payment.held',
+      };
+    case 'failed':
+      // A decline ends only a payment still waiting for money; it never undoes an arrival.
+      if (payment.status !== 'open' && payment.status !== 'pending') return null;
+      return { patch: { status: 'failed' }, event: 'payment.failed' };
+    case 'details':
+      // Late settlement details fill a paid payment; an accepted held payment keeps merchant_received null.
+      if (payment.status !== 'paid') return null;
+      return { patch: settlementPatch(verdict), event: 'payment.updated' };
+  }
+}
+
+/** Unpaid and past its expiry (by the sweeper or a read). */
+export function expiryTransition(payment: CheckoutSession, now: Date): Transition | null {
+  if ((payment.status !== 'open' && payment.status !== 'pending') || now.getTime() < payment.expiresAt.getTime()) return null;
+  return { patch: { status: 'expired' }, event: 'payment.expired' };
+}
+
+/** The buyer reached a provider on the hosted page: open → pending; pending may switch provider. */
+export function providerReachedTransition(payment: CheckoutSession, provider: string): Transition | null {
+  if (payment.startedAt === null) throw new ApiError('not_started');
+  if (payment.status !== 'open' && payment.status !== 'pending') return null;
+  if (payment.status === 'pending' && payment.provider === provider) return null;
+  return { patch: { status: 'pending', provider }, event: null };
+}
+
+/** The merchant accepts a held payment as paid: only when acceptable; merchant_received stays null. */
+export function acceptHeldTransition(payment: CheckoutSession, now: Date): Transition {
+  if (payment.status !== 'held') throw new ApiError('unavailable', 'Only a held payment can be accepted as paid.');
+  if (!payment.holdAcceptable)
+    throw new ApiError('unavailable', 'This held payment cannot be accepted: the evidence shows the money went elsewhere.');
+  return {
+    patch: { status: 'paid', paidAt: now, settlement: { ...payment.settlement, merchantReceived: null } },
+    event: 'payment.paid',
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * The checkout context for tests, with everything it talks to real: the settlement gRPC service,
+ * PostgreSQL (a database of the test file's own per service), and NATS with a stream of the test
+ * file's own. Used by checkout's integration tests and by the gateway's end-to-end tests.
+ */
+import { loadSettlementConfig, SETTLEMENT_MIGRATIONS_DIR, startSettlementService, type RunningSettlementService } from '@hc/settlement';
+import type { Logger } from '@hc/logging';
+import { createTestDatabase, TestClock, testNatsPrefix, testNatsUrl, type TestDatabase } from '@hc/test-kit';
+import { checkoutStream } from '../events/checkout-stream.ts';
+import { startCheckoutService, type RunningCheckoutService } from '../checkout-service.ts';
+import { CHECKOUT_MIGRATIONS_DIR } from '../migrations.ts';
+
+export interface CheckoutStack {
+  readonly checkout: RunningCheckoutService;
+  readonly settlement: RunningSettlementService;
+  readonly clock: TestClock;
+  readonly checkoutDatabaseUrl: string;
+  readonly natsUrl: string;
+  /** The prefix of this stack's subjects and stream. */
+  readonly natsPrefix: string;
+  /** The JetStream stream payment events land in. */
+  readonly stream: { name: string; subjects: string[] };
+  stop(): Promise<void>;
+}
+
+export async function startCheckoutStack(logger: Logger, options: { publicBaseUrl?: string; label?: string } = {}): Promise<CheckoutStack> {
+  const clock = new TestClock();
+  const databases: TestDatabase[] = await Promise.all([
+    createTestDatabase('checkout', CHECKOUT_MIGRATIONS_DIR),
+    createTestDatabase('settlement', SETTLEMENT_MIGRATIONS_DIR),
+  ]);
+  const [checkoutDb, settlementDb] = databases as [TestDatabase, TestDatabase];
+  const settlement = await startSettlementService(
+    loadSettlementConfig({ SETTLEMENT_DATABASE_URL: settlementDb.url, SETTLEMENT_GRPC_ADDRESS: '127.0.0.1:0', LOG_LEVEL: 'silent' }),
+    logger,
+    { now: clock.now },
+  );
+  const natsPrefix = testNatsPrefix(options.label ?? 'checkout');
+  const natsUrl = testNatsUrl();
+  const checkout = await startCheckoutService(
+    {
+      CHECKOUT_DATABASE_URL: checkoutDb.url,
+      CHECKOUT_GRPC_ADDRESS: '127.0.0.1:0',
+      PUBLIC_BASE_URL: options.publicBaseUrl ?? 'https://pay.example.test',
+      SETTLEMENT_GRPC_ADDRESS: settlement.address,
+      SETTLEMENT_TIMEOUT_MS: 5000,
+      NATS_URL: natsUrl,
+      NATS_SUBJECT_PREFIX: natsPrefix,
+      // Tests drive the sweeper themselves (expireDuePayments) with the test clock.
+      EXPIRY_SWEEP_INTERVAL_MS: 300_000,
+      LOG_LEVEL: 'silent',
+    },
+    logger,
+    { now: clock.now },
+  );
+  return {
+    checkout,
+    settlement,
+    clock,
+    checkoutDatabaseUrl: checkoutDb.url,
+    natsUrl,
+    natsPrefix,
+    stream: checkoutStream(natsPrefix),
+    async stop() {
+      await checkout.stop();
+      await settlement.stop();
+      await Promise.all(databases.map((db) => db.drop()));
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import { ApiError } from '@hc/errors';
+import type { CheckoutSession, Scope } from '../domain/checkout-session.ts';
+import { verdictTransition, type Verdict } from '../domain/payment-transitions.ts';
+import type { CheckoutDependencies } from './dependencies.ts';
+
+/**
+ * Applies settlement's verdict to the payment, exactly once per verdict id, whether it arrives over
+ * gRPC (simulate) or JetStream (processor notices). A verdict that no longer fits the payment's
+ * status (a decline after money arrived, a second outcome) changes nothing: a paid order is never undone.
+ */
+export async function applyVerdict(deps: CheckoutDependencies, scope: Scope, verdict: Verdict): Promise<CheckoutSession> {
+  const now = deps.now();
+  const result = await deps.sessions.change(scope, verdict.paymentId, now, (payment) => verdictTransition(payment, verdict, now), {
+    verdictId: verdict.id,
+  });
+  if (!result) throw new ApiError('not_found', 'No such payment.');
+  return result.payment;
+}

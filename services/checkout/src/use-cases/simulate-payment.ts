@@ -1,0 +1,58 @@
+import { ApiError } from '@hc/errors';
+import { SimulatedOutcome, VerdictKind, type Verdict as VerdictMessage } from '@hc/proto/settlement/v1';
+import { isFinished, type CheckoutSession } from '../domain/checkout-session.ts';
+import type { Verdict } from '../domain/payment-transitions.ts';
+import { applyVerdict } from './apply-verdict.ts';
+import type { Caller, CheckoutDependencies } from './dependencies.ts';
+import { getCheckoutSession } from './get-checkout-session.ts';
+
+const OUTCOMES: Record<string, SimulatedOutcome> = {
+  paid: SimulatedOutcome.PAID,
+  underpaid: SimulatedOutcome.UNDERPAID,
+  failed: SimulatedOutcome.FAILED,
+};
+
+const KINDS: Partial<Record<VerdictKind, Verdict['kind']>> = {
+  [VerdictKind.PAID]: 'paid',
+  [VerdictKind.HELD]: 'held',
+  [VerdictKind.FAILED]: 'failed',
+  [VerdictKind.DETAILS]: 'details',
+};
+
+export function verdictFromMessage(message: VerdictMessage): Verdict {
+  const kind = KINDS[message.kind];
+  if (!kind) throw new Error(`settlement sent verdict kind ${message.kind}`);
+  const s = message.settlement;
+  return {
+    id: message.id,
+    paymentId: message.paymentId,
+    kind,
+    holdReason: message.holdReason ?? null,
+    holdAcceptable: message.holdAcceptable,
+    settlement: {
+      coin: s?.coin ?? null,
+      valueCoin: s?.valueCoin ?? null,
+      merchantReceived: s?.merchantReceived ?? null,
+      txidIn: s?.txidIn ?? null,
+      txidOut: s?.txidOut ?? null,
+      payoutWallet: s?.payoutWallet ?? null,
+    },
+  };
+}
+
+/**
+ * Test mode: settlement's sandbox processor produces the outcome's arrival, the same settlement checks
+ * as Live decide the verdict, and the verdict is applied like any other. A payment ends only once:
+ * a finished payment is returned unchanged.
+ */
+export async function simulatePayment(deps: CheckoutDependencies, caller: Caller, id: string, outcome: string): Promise<CheckoutSession> {
+  const payment = await getCheckoutSession(deps, caller, id);
+  if (payment.livemode) throw new ApiError('live_payment');
+  const simulated = OUTCOMES[outcome];
+  if (simulated === undefined) throw new ApiError('invalid_outcome', undefined, 'outcome');
+  if (isFinished(payment.status)) return payment;
+  if (payment.startedAt === null) throw new ApiError('not_started');
+  const { verdict } = await deps.settlement.simulateOutcome({ paymentId: id, outcome: simulated }, caller);
+  if (!verdict) throw new ApiError('internal_error');
+  return applyVerdict(deps, caller, verdictFromMessage(verdict));
+}

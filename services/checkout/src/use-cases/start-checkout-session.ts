@@ -1,0 +1,83 @@
+import { ApiError } from '@hc/errors';
+import type { CheckoutSession } from '../domain/checkout-session.ts';
+import { selectProviders, type ProviderOffer } from '../domain/providers.ts';
+import { canTakePayments, startCountry, startEmail, startRefusal } from '../domain/start-rules.ts';
+import type { AccountSnapshot } from './create-checkout-session.ts';
+import type { Caller, CheckoutDependencies } from './dependencies.ts';
+import { getCheckoutSession } from './get-checkout-session.ts';
+
+export interface StartRequest {
+  customerEmail?: string | undefined;
+  country?: string | undefined;
+}
+
+export interface StartedSession {
+  session: CheckoutSession;
+  /** The country sent with this start, uppercased; null when none was sent. */
+  country: string | null;
+  providers: ProviderOffer[];
+}
+
+/**
+ * Starts a session as the buyer would. The first start locks the fee and USD value and assigns the
+ * deposit address (settlement), sets `started_at` and publishes `payment.started`; starting again
+ * keeps all of that and only replaces the email. Nothing is started when no provider fits.
+ */
+export async function startCheckoutSession(
+  deps: CheckoutDependencies,
+  scope: Caller,
+  id: string,
+  request: StartRequest,
+  account: AccountSnapshot,
+): Promise<StartedSession> {
+  const country = startCountry(request.country);
+  const session = await getCheckoutSession(deps, scope, id);
+  const refusal = startRefusal(session, deps.now());
+  if (refusal) throw refusal;
+  const customerEmail = startEmail(session, request.customerEmail);
+  const providers = selectProviders(deps.providers, { id, amount: session.amount, currency: session.currency, country });
+  if (providers.length === 0) throw new ApiError('no_providers');
+  if (!canTakePayments(scope.livemode, account.payoutWallet)) throw new ApiError('unavailable');
+
+  // Idempotent in settlement: a concurrent or repeated start gets the same lock and deposit address.
+  const { lock } = await deps.settlement
+    .lockSettlement(
+      {
+        paymentId: id,
+        amount: session.amount,
+        currency: session.currency,
+        payoutWallet: session.payoutWallet ?? account.payoutWallet ?? undefined,
+        feeBps: session.feeBps ?? account.feeBps,
+      },
+      scope,
+    )
+    .catch((error: unknown) => {
+      throw error instanceof ApiError && error.code === 'service_unavailable' ? new ApiError('network_unavailable') : error;
+    });
+  if (!lock) throw new ApiError('internal_error');
+
+  const now = deps.now();
+  const result = await deps.sessions.change(scope, id, now, (current) => {
+    const refused = startRefusal(current, now);
+    if (refused) throw refused;
+    if (current.startedAt !== null) {
+      return current.customerEmail === customerEmail && current.country === (country ?? current.country)
+        ? null
+        : { patch: { customerEmail, country: country ?? current.country }, event: null };
+    }
+    return {
+      patch: {
+        startedAt: now,
+        customerEmail,
+        country,
+        depositAddress: lock.depositAddress ?? null,
+        payoutWallet: lock.payoutWallet ?? null,
+        feeBps: lock.feeBps,
+        usdValue: lock.usdValue,
+      },
+      event: 'payment.started',
+    };
+  });
+  if (!result) throw new ApiError('not_found', 'No such checkout session.');
+  return { session: result.payment, country, providers };
+}

@@ -1,0 +1,57 @@
+import type { JSONSchemaType } from 'ajv';
+import type { ErrorCode } from '@hc/errors';
+import { ApiError } from '@hc/errors';
+import { bodyValidator } from './validate.ts';
+
+/** Body of POST /v1/checkout_sessions/:id/start; rules (email form, two letters) are checkout's. */
+export interface StartCheckoutSessionBody {
+  customer_email?: string | null;
+  country?: string | null;
+}
+
+const startSchema: JSONSchemaType<StartCheckoutSessionBody> = {
+  type: 'object',
+  properties: {
+    customer_email: { type: 'string', nullable: true },
+    country: { type: 'string', nullable: true },
+  },
+  additionalProperties: true,
+};
+
+const startFieldCodes: Record<keyof StartCheckoutSessionBody, ErrorCode> = {
+  customer_email: 'invalid_email',
+  country: 'invalid_country',
+};
+
+export const validateStartCheckoutSession = bodyValidator(startSchema, startFieldCodes);
+
+/** Body of POST /v1/payments/:id/simulate: the outcome's value is checked by checkout. */
+export interface SimulatePaymentBody {
+  outcome: string;
+}
+
+const simulateSchema: JSONSchemaType<SimulatePaymentBody> = {
+  type: 'object',
+  properties: { outcome: { type: 'string' } },
+  required: ['outcome'],
+  additionalProperties: true,
+};
+
+export const validateSimulatePayment = bodyValidator(simulateSchema, { outcome: 'invalid_outcome' });
+
+/** Query of list endpoints: `limit` 1–100 (default 20, no silent fallback) and `starting_after`. */
+export function listQuery(query: Record<string, unknown>): { limit: number; startingAfter: string | undefined } {
+  const rawLimit = query['limit'];
+  let limit = 20;
+  if (rawLimit !== undefined) {
+    if (typeof rawLimit !== 'string' || !/^[0-9]{1,3}$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > 100) {
+      throw new ApiError('invalid_limit', undefined, 'limit');
+    }
+    limit = Number(rawLimit);
+  }
+  const rawCursor = query['starting_after'];
+  if (rawCursor !== undefined && (typeof rawCursor !== 'string' || rawCursor === '')) {
+    throw new ApiError('invalid_cursor', undefined, 'starting_after');
+  }
+  return { limit, startingAfter: rawCursor };
+}
