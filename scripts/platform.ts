@@ -13,7 +13,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDatabase, migrateDatabase } from '@hc/db';
+import { checkGrpcHealth } from '@hc/grpc';
 import { CHECKOUT_MIGRATIONS_DIR, loadCheckoutConfig } from '@hc/checkout';
+import { loadSettlementConfig, SETTLEMENT_MIGRATIONS_DIR } from '@hc/settlement';
 import { createGatewayPrisma, GATEWAY_MIGRATIONS_DIR, loadGatewayConfig, MerchantOperations, MerchantStore } from '@hc/gateway';
 
 const root = join(import.meta.dirname, '..');
@@ -29,11 +31,13 @@ function say(line: string): void {
 const gatewayConfig = loadGatewayConfig();
 const gatewayUrl = `http://${gatewayConfig.GATEWAY_HOST}:${gatewayConfig.GATEWAY_PORT}`;
 const checkoutConfig = loadCheckoutConfig({ PUBLIC_BASE_URL: gatewayUrl, ...process.env });
+const settlementConfig = loadSettlementConfig();
 
 // 1. Databases and migrations.
 for (const [name, url, dir] of [
   ['gateway', gatewayConfig.GATEWAY_DATABASE_URL, GATEWAY_MIGRATIONS_DIR],
   ['checkout', checkoutConfig.CHECKOUT_DATABASE_URL, CHECKOUT_MIGRATIONS_DIR],
+  ['settlement', settlementConfig.SETTLEMENT_DATABASE_URL, SETTLEMENT_MIGRATIONS_DIR],
 ] as const) {
   await ensureDatabase(url);
   const applied = await migrateDatabase(url, dir);
@@ -92,10 +96,16 @@ async function stopAll(exitCode: number): Promise<never> {
 process.on('SIGINT', () => void stopAll(0));
 process.on('SIGTERM', () => void stopAll(0));
 
+start('settlement', 'services/settlement/src/main.ts', {
+  SETTLEMENT_DATABASE_URL: settlementConfig.SETTLEMENT_DATABASE_URL,
+  SETTLEMENT_GRPC_ADDRESS: settlementConfig.SETTLEMENT_GRPC_ADDRESS,
+});
 start('checkout', 'services/checkout/src/main.ts', {
   CHECKOUT_DATABASE_URL: checkoutConfig.CHECKOUT_DATABASE_URL,
   CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
   PUBLIC_BASE_URL: checkoutConfig.PUBLIC_BASE_URL,
+  SETTLEMENT_GRPC_ADDRESS: settlementConfig.SETTLEMENT_GRPC_ADDRESS,
+  NATS_URL: checkoutConfig.NATS_URL,
 });
 start('gateway', 'services/gateway/src/main.ts', {
   GATEWAY_DATABASE_URL: gatewayConfig.GATEWAY_DATABASE_URL,
@@ -107,10 +117,15 @@ start('gateway', 'services/gateway/src/main.ts', {
 // 4. Ready when the gateway says its database and every service answer.
 const deadline = Date.now() + 60_000;
 for (;;) {
-  const ready = await fetch(`${gatewayUrl}/readyz`).then(
-    (r) => r.ok,
-    () => false,
-  );
+  const ready =
+    (await fetch(`${gatewayUrl}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    )) &&
+    (await checkGrpcHealth(settlementConfig.SETTLEMENT_GRPC_ADDRESS).then(
+      () => true,
+      () => false,
+    ));
   if (ready) break;
   if (Date.now() > deadline) {
     say('the platform did not become ready within 60 s; see .platform/logs/');

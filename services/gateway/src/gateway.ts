@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
-import { createServiceClient } from '@hc/grpc';
+import { checkGrpcHealth, createServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { CheckoutService } from '@hc/proto/checkout/v1';
-import { checkGrpcHealth } from './grpc-health.ts';
+
 import type { GatewayConfig } from './config.ts';
 import { createGatewayApp } from './http/app.ts';
 import { MerchantStore } from './store/merchant-store.ts';
