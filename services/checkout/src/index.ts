@@ -4,3 +4,7 @@ export type { RunningCheckoutService } from './checkout-service.ts';
 export { loadCheckoutConfig } from './config.ts';
 export type { CheckoutConfig } from './config.ts';
 export { CHECKOUT_MIGRATIONS_DIR } from './migrations.ts';
+export { expireDuePayments } from './use-cases/expire-due-payments.ts';
+export { applyVerdict } from './use-cases/apply-verdict.ts';
+export type { Verdict } from './domain/payment-transitions.ts';
+export type { PaymentEvent, PaymentSnapshot, PaymentEventType } from './domain/payment-events.ts';

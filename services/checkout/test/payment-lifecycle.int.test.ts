@@ -1,0 +1,187 @@
+// Risk covered: a payment taking a transition twice, skipping one, or changing without its event —
+// over real gRPC to checkout and settlement, PostgreSQL, and JetStream (the events as published).
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { connectNats, consumeDurable, type DurableConsumer, type NatsConnection } from '@hc/events';
+import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
+import { createLogger } from '@hc/logging';
+import { CheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
+import type { PaymentEvent } from '../src/domain/payment-events.ts';
+import { applyVerdict } from '../src/use-cases/apply-verdict.ts';
+import { expireDuePayments } from '../src/use-cases/expire-due-payments.ts';
+import { startCheckoutStack, type CheckoutStack } from '../src/testing/checkout-stack.ts';
+
+const logger = createLogger('lifecycle-test', { level: 'silent' });
+const test: CallContext = { accountId: 'acct_L', livemode: false, requestId: 'req_l' };
+const account = { payoutWallet: '0x3333333333333333333333333333333333333333', feeBps: 150 };
+let stack: CheckoutStack;
+let client: ServiceClient<typeof CheckoutService>;
+let nats: NatsConnection;
+let consumer: DurableConsumer;
+const events: PaymentEvent[] = [];
+
+beforeAll(async () => {
+  stack = await startCheckoutStack(logger, { label: 'lifecycle' });
+  client = createServiceClient(CheckoutService, stack.checkout.address);
+  nats = await connectNats(stack.natsUrl, 'lifecycle-test');
+  consumer = await consumeDurable({
+    nats,
+    stream: stack.stream.name,
+    durable: 'lifecycle_test',
+    filterSubject: stack.stream.subjects[0]!,
+    logger,
+    handle: async (message) => {
+      events.push(message.data as PaymentEvent);
+    },
+  });
+});
+
+afterAll(async () => {
+  await consumer.stop();
+  await nats.drain();
+  client.close();
+  await stack.stop();
+});
+
+/** The event types published for one payment, once `count` of them have arrived (bounded wait). */
+async function eventsOf(paymentId: string, count: number): Promise<string[]> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const types = events.filter((e) => e.payment.id === paymentId).map((e) => e.type);
+    if (types.length >= count || Date.now() > deadline) return types;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function startedPayment(amount = '10.00'): Promise<string> {
+  const { session } = await client.createCheckoutSession(
+    { amount, currency: 'USD', description: 'Lamp', customerEmail: 'eve@example.com', account },
+    test,
+  );
+  await client.startCheckoutSession({ id: session!.id, account }, test);
+  return session!.id;
+}
+
+describe('buyer reaches a provider', () => {
+  it('moves open to pending with the provider, without an event', async () => {
+    const id = await startedPayment();
+    const { payment } = await client.markProviderReached({ id, provider: 'cardrail' }, test);
+    expect(payment!.status).toBe(SessionStatus.PENDING);
+    expect(payment!.provider).toBe('cardrail');
+    const { payment: paid } = await client.simulatePayment({ id, outcome: 'paid' }, test);
+    expect(paid!.status).toBe(SessionStatus.PAID);
+    expect(await eventsOf(id, 2)).toEqual(['payment.started', 'payment.paid']);
+  });
+
+  it('refuses an unknown provider and an unstarted session', async () => {
+    const id = await startedPayment();
+    await expect(client.markProviderReached({ id, provider: 'nope' }, test)).rejects.toMatchObject({
+      code: 'invalid_request',
+      field: 'provider',
+    });
+    const { session } = await client.createCheckoutSession({ amount: '5', currency: 'USD', description: 'x' }, test);
+    await expect(client.markProviderReached({ id: session!.id, provider: 'cardrail' }, test)).rejects.toMatchObject({
+      code: 'not_started',
+    });
+  });
+});
+
+describe('held payments', () => {
+  it('accepted as paid keep merchant_received null and publish payment.paid', async () => {
+    const id = await startedPayment();
+    const { payment: held } = await client.simulatePayment({ id, outcome: 'underpaid' }, test);
+    expect(held).toMatchObject({ status: SessionStatus.HELD, holdAcceptable: true });
+    const { payment } = await client.acceptHeldPayment({ id }, test);
+    expect(payment!.status).toBe(SessionStatus.PAID);
+    expect(payment!.paidAt).toBeDefined();
+    expect(payment!.settlement?.merchantReceived).toBeUndefined();
+    expect(payment!.settlement?.valueCoin).toBe('5.000000');
+    expect(await eventsOf(id, 3)).toEqual(['payment.started', 'payment.held', 'payment.paid']);
+  });
+
+  it('cannot be accepted unless held and acceptable', async () => {
+    const id = await startedPayment();
+    await expect(client.acceptHeldPayment({ id }, test)).rejects.toMatchObject({ code: 'unavailable' });
+  });
+});
+
+describe('verdicts', () => {
+  it('are applied once per verdict id, and late details publish payment.updated', async () => {
+    const id = await startedPayment();
+    await client.simulatePayment({ id, outcome: 'paid' }, test);
+    const details = {
+      id: `vrd_details_${id}`,
+      paymentId: id,
+      kind: 'details' as const,
+      holdReason: null,
+      holdAcceptable: false,
+      settlement: {
+        coin: 'polygon_usdc',
+        valueCoin: '9.700000',
+        merchantReceived: '9.554500',
+        txidIn: '0xabc',
+        txidOut: '0xdef',
+        payoutWallet: null,
+      },
+    };
+    const first = await applyVerdict(stack.checkout.deps, test, details);
+    const again = await applyVerdict(stack.checkout.deps, test, { ...details, settlement: { ...details.settlement, txidIn: '0xother' } });
+    expect(first.settlement.txidIn).toBe('0xabc');
+    expect(again.settlement.txidIn).toBe('0xabc');
+    expect(await eventsOf(id, 3)).toEqual(['payment.started', 'payment.paid', 'payment.updated']);
+  });
+
+  it('never undo a paid payment', async () => {
+    const id = await startedPayment();
+    await client.simulatePayment({ id, outcome: 'paid' }, test);
+    const after = await applyVerdict(stack.checkout.deps, test, {
+      id: `vrd_fail_${id}`,
+      paymentId: id,
+      kind: 'failed',
+      holdReason: null,
+      holdAcceptable: false,
+      settlement: { coin: null, valueCoin: null, merchantReceived: null, txidIn: null, txidOut: null, payoutWallet: null },
+    });
+    expect(after.status).toBe('paid');
+  });
+});
+
+describe('expiry', () => {
+  it('the sweeper expires unpaid payments past expiry once, with payment.expired, and a late payment still lands', async () => {
+    const started = await startedPayment();
+    const { session } = await client.createCheckoutSession({ amount: '7', currency: 'USD', description: 'Never started' }, test);
+    stack.clock.advance(24 * 60 * 60 * 1000);
+    expect(await expireDuePayments(stack.checkout.deps)).toBeGreaterThanOrEqual(2);
+    expect(await expireDuePayments(stack.checkout.deps)).toBe(0);
+    expect((await client.getCheckoutSession({ id: session!.id }, test)).session!.status).toBe(SessionStatus.EXPIRED);
+    expect(await eventsOf(session!.id, 1)).toEqual(['payment.expired']);
+    const { payment } = await client.simulatePayment({ id: started, outcome: 'paid' }, test);
+    expect(payment!.status).toBe(SessionStatus.PAID);
+    expect(await eventsOf(started, 3)).toEqual(['payment.started', 'payment.expired', 'payment.paid']);
+    await expect(client.startCheckoutSession({ id: session!.id, customerEmail: 'a@b.co', account }, test)).rejects.toMatchObject({
+      code: 'expired',
+    });
+  });
+});
+
+describe('concurrency', () => {
+  it('two starts at once keep one started_at and publish one payment.started', async () => {
+    const { session } = await client.createCheckoutSession(
+      { amount: '12', currency: 'GBP', description: 'Mug', customerEmail: 'c@d.io' },
+      test,
+    );
+    const results = await Promise.all([1, 2, 3, 4].map(() => client.startCheckoutSession({ id: session!.id, account }, test)));
+    expect(new Set(results.map((r) => r.session!.startedAt)).size).toBe(1);
+    const { payment } = await client.simulatePayment({ id: session!.id, outcome: 'failed' }, test);
+    expect(payment!.status).toBe(SessionStatus.FAILED);
+    expect(await eventsOf(session!.id, 2)).toEqual(['payment.started', 'payment.failed']);
+  });
+
+  it('simulates racing give one outcome', async () => {
+    const id = await startedPayment();
+    const outcomes = ['paid', 'failed', 'underpaid', 'paid', 'failed'];
+    const results = await Promise.all(outcomes.map((outcome) => client.simulatePayment({ id, outcome }, test)));
+    const final = (await client.getCheckoutSession({ id }, test)).session!;
+    expect(results.every((r) => r.payment!.status === final.status)).toBe(true);
+    expect((await eventsOf(id, 2)).length).toBe(2);
+  });
+});
