@@ -31,6 +31,8 @@ export interface Platform {
   readonly clock: TestClock;
   /** The services behind the gateway (database URLs, NATS stream, use-case dependencies). */
   readonly stack: CheckoutStack;
+  /** The gateway's own database (accounts and keys), e.g. for the operator CLI. */
+  readonly gatewayDatabaseUrl: string;
   /** Account and key operations, as the operator CLI does them. */
   readonly operations: MerchantOperations;
   /** A new active merchant with a Test and a Live key (and a payout wallet unless told otherwise). */
@@ -72,6 +74,7 @@ export async function startPlatform(): Promise<Platform> {
     url: gateway.url,
     clock,
     stack,
+    gatewayDatabaseUrl: gatewayDb.url,
     operations,
     async merchant(options = {}) {
       const wallet = options.payoutWallet === undefined ? WALLET : options.payoutWallet;

@@ -78,7 +78,14 @@ export function acceptHeldTransition(payment: CheckoutSession, now: Date): Trans
   if (!payment.holdAcceptable)
     throw new ApiError('unavailable', 'This held payment cannot be accepted: the evidence shows the money went elsewhere.');
   return {
-    patch: { status: 'paid', paidAt: now, settlement: { ...payment.settlement, merchantReceived: null } },
+    // hold_reason is null once no longer held (spec: "null otherwise").
+    patch: {
+      status: 'paid',
+      paidAt: now,
+      holdReason: null,
+      holdAcceptable: false,
+      settlement: { ...payment.settlement, merchantReceived: null },
+    },
     event: 'payment.paid',
   };
 }

@@ -10,14 +10,19 @@
  *   pnpm operator keys create <account> --mode test|live [--label "CI"]   (prints the key once)
  *   pnpm operator keys list <account>
  *   pnpm operator keys revoke <key_id>
+ *   pnpm operator payments accept-held <account> <pay_id> --mode test|live   (calls checkout over gRPC)
  *
  * Every command takes --json for machine-readable output. Exit codes: 0 done, 1 refused, 2 usage.
  */
 import { parseArgs } from 'node:util';
 import { ApiError } from '@hc/errors';
+import { createServiceClient } from '@hc/grpc';
+import { newId } from '@hc/ids';
+import { CheckoutService } from '@hc/proto/checkout/v1';
+import { paymentObject } from '../http/presenters/payment.ts';
 import type { Mode } from '../domain/api-key.ts';
 import type { ApiKeyRecord, MerchantAccount } from '../domain/merchant-account.ts';
-import { loadGatewayConfig } from '../config.ts';
+import { loadGatewayConfig, type GatewayConfig } from '../config.ts';
 import { MerchantStore } from '../store/merchant-store.ts';
 import { createGatewayPrisma } from '../store/prisma.ts';
 import { MerchantOperations } from '../use-cases/merchant-operations.ts';
@@ -33,7 +38,8 @@ const USAGE = `usage: operator <accounts|keys> <command> [arguments] [--json]
   accounts reactivate ACCOUNT_ID
   keys create ACCOUNT_ID --mode test|live [--label LABEL]
   keys list ACCOUNT_ID
-  keys revoke KEY_ID`;
+  keys revoke KEY_ID
+  payments accept-held ACCOUNT_ID PAYMENT_ID --mode test|live`;
 
 function accountView(a: MerchantAccount): Record<string, unknown> {
   return {
@@ -70,7 +76,11 @@ function text(value: Record<string, unknown> | Record<string, unknown>[]): strin
     .join('\n\n');
 }
 
-async function run(ops: MerchantOperations, args: string[]): Promise<Record<string, unknown> | Record<string, unknown>[]> {
+async function run(
+  ops: MerchantOperations,
+  config: GatewayConfig,
+  args: string[],
+): Promise<Record<string, unknown> | Record<string, unknown>[]> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -115,6 +125,22 @@ async function run(ops: MerchantOperations, args: string[]): Promise<Record<stri
       return (await ops.listKeys(need(first, 'ACCOUNT_ID'))).map(keyView);
     case 'keys revoke':
       return keyView(await ops.revokeKey(need(first, 'KEY_ID')));
+    case 'payments accept-held': {
+      const mode = need(values.mode, '--mode test|live');
+      if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live');
+      const account = await ops.getAccount(need(first, 'ACCOUNT_ID'));
+      const checkout = createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
+      try {
+        const { payment } = await checkout.acceptHeldPayment(
+          { id: need(second, 'PAYMENT_ID') },
+          { accountId: account.id, livemode: mode === 'live', requestId: newId('request') },
+        );
+        if (!payment) throw new ApiError('internal_error');
+        return paymentObject(payment) as unknown as Record<string, unknown>;
+      } finally {
+        checkout.close();
+      }
+    }
     default:
       throw new UsageError(`unknown command: ${positionals.join(' ') || '(none)'}`);
   }
@@ -122,9 +148,10 @@ async function run(ops: MerchantOperations, args: string[]): Promise<Record<stri
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
-const prisma = createGatewayPrisma(loadGatewayConfig().GATEWAY_DATABASE_URL);
+const config = loadGatewayConfig();
+const prisma = createGatewayPrisma(config.GATEWAY_DATABASE_URL);
 try {
-  const result = await run(new MerchantOperations(new MerchantStore(prisma)), args);
+  const result = await run(new MerchantOperations(new MerchantStore(prisma)), config, args);
   process.stdout.write(`${json ? JSON.stringify(result, null, 2) : text(result)}\n`);
 } catch (error) {
   if (error instanceof UsageError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
