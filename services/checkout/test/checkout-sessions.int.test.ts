@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ApiError } from '@hc/errors';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
+import { newId } from '@hc/ids';
 import { CheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
 import { startCheckoutStack, type CheckoutStack } from '../src/testing/checkout-stack.ts';
 
@@ -87,5 +88,24 @@ describe('GetCheckoutSession', () => {
     clock.advance(1);
     const reads = await Promise.all([1, 2, 3].map(() => client.getCheckoutSession({ id: session!.id }, test)));
     expect(reads.map((r) => r.session!.status)).toEqual([SessionStatus.EXPIRED, SessionStatus.EXPIRED, SessionStatus.EXPIRED]);
+  });
+});
+
+describe('CreateCheckoutSession with a preset id (idempotent creates)', () => {
+  it('makes the session once, also when retries race', async () => {
+    const id = newId('payment');
+    const results = await Promise.all(Array.from({ length: 10 }, () => client.createCheckoutSession({ ...order, id }, test)));
+    expect(new Set(results.map((r) => r.session!.id))).toEqual(new Set([id]));
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    const again = await client.createCheckoutSession({ ...order, id }, test);
+    expect(again.created).toBe(false);
+    expect(again.session).toEqual(results[0]!.session);
+  });
+
+  it('refuses an id that is not a payment id', async () => {
+    await expect(client.createCheckoutSession({ ...order, id: 'cus_123' }, test)).rejects.toMatchObject({
+      code: 'invalid_request',
+      field: 'id',
+    });
   });
 });

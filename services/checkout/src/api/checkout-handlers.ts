@@ -15,7 +15,7 @@ export function checkoutHandlers(deps: CheckoutDependencies): ServiceHandlers<ty
   const message = (session: Parameters<typeof sessionMessage>[0]) => sessionMessage(session, deps.publicBaseUrl);
   return {
     async createCheckoutSession(request, ctx) {
-      const session = await createCheckoutSession(
+      const { session, created } = await createCheckoutSession(
         deps,
         ctx,
         {
@@ -29,8 +29,9 @@ export function checkoutHandlers(deps: CheckoutDependencies): ServiceHandlers<ty
           cancelUrl: request.cancelUrl,
         },
         { payoutWallet: request.account?.payoutWallet ?? null, feeBps: request.account?.feeBps ?? 0 },
+        request.id,
       );
-      return { session: message(session) };
+      return { session: message(session), created };
     },
 
     async getCheckoutSession(request, ctx) {

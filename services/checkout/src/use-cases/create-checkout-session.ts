@@ -1,5 +1,6 @@
 import { ApiError } from '@hc/errors';
-import { newId } from '@hc/ids';
+import { isUniqueViolation } from '@hc/db';
+import { isId, newId } from '@hc/ids';
 import { expiryFor, UNSTARTED, type CheckoutSession, type Scope } from '../domain/checkout-session.ts';
 import { newSessionFields, type NewSessionRequest } from '../domain/new-session.ts';
 import type { CheckoutDependencies } from './dependencies.ts';
@@ -9,18 +10,34 @@ export interface AccountSnapshot {
   feeBps: number;
 }
 
-/** Creates an open session. Nothing is charged and no provider is contacted. */
+export interface CreatedSession {
+  session: CheckoutSession;
+  /** False when `presetId` named a session that already existed: a retried idempotent create. */
+  created: boolean;
+}
+
+/**
+ * Creates an open session. Nothing is charged and no provider is contacted. With `presetId` (the
+ * gateway's idempotent creates) the session gets that id, and creating it again returns the first one,
+ * so a retry after a crash between creating and recording the answer never makes a second session.
+ */
 export async function createCheckoutSession(
   deps: CheckoutDependencies,
   scope: Scope,
   request: NewSessionRequest,
   account: AccountSnapshot,
-): Promise<CheckoutSession> {
+  presetId?: string,
+): Promise<CreatedSession> {
   const fields = newSessionFields(request, scope.livemode);
   if (scope.livemode && !account.payoutWallet) throw new ApiError('no_payout_wallet');
+  if (presetId !== undefined) {
+    if (!isId('payment', presetId)) throw new ApiError('invalid_request', 'The preset id is not a payment id.', 'id');
+    const existing = await deps.sessions.find(scope, presetId);
+    if (existing) return { session: existing, created: false };
+  }
   const createdAt = deps.now();
   const session: CheckoutSession = {
-    id: newId('payment', createdAt.getTime()),
+    id: presetId ?? newId('payment', createdAt.getTime()),
     accountId: scope.accountId,
     livemode: scope.livemode,
     status: 'open',
@@ -29,6 +46,13 @@ export async function createCheckoutSession(
     expiresAt: expiryFor(createdAt),
     ...UNSTARTED,
   };
-  await deps.sessions.insert(session);
-  return session;
+  try {
+    await deps.sessions.insert(session);
+  } catch (error) {
+    // Two retries racing on one preset id: the loser returns the winner's session.
+    const existing = presetId !== undefined && isUniqueViolation(error) ? await deps.sessions.find(scope, presetId) : null;
+    if (!existing) throw error;
+    return { session: existing, created: false };
+  }
+  return { session, created: true };
 }
