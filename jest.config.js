@@ -2,4 +2,6 @@
 export default {
   projects: ['<rootDir>/packages/*/jest.config.js', '<rootDir>/services/*/jest.config.js'],
   maxWorkers: 2,
+  // A global option: per-project values are ignored when projects run together.
+  testTimeout: 30_000,
 };

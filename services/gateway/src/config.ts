@@ -11,6 +11,14 @@ export interface GatewayConfig {
   CHECKOUT_GRPC_ADDRESS: string;
   /** Deadline of each gRPC call the gateway makes, in milliseconds. */
   GRPC_TIMEOUT_MS: number;
+  /** Requests per minute per account, across all its keys and both modes (spec: about 120). */
+  RATE_LIMIT_REQUESTS_PER_MINUTE: number;
+  /** Session starts per minute per account (spec: about 12). */
+  RATE_LIMIT_STARTS_PER_MINUTE: number;
+  /** How long the request owning an Idempotency-Key may run before a retry may take over. */
+  IDEMPOTENCY_LOCK_MS: number;
+  /** How long a duplicate waits for the first request with its key before answering 409. */
+  IDEMPOTENCY_WAIT_MS: number;
   LOG_LEVEL: string;
 }
 
@@ -22,9 +30,24 @@ const schema: JSONSchemaType<GatewayConfig> = {
     GATEWAY_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
     CHECKOUT_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50051' },
     GRPC_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 5000 },
+    RATE_LIMIT_REQUESTS_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 120 },
+    RATE_LIMIT_STARTS_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 12 },
+    IDEMPOTENCY_LOCK_MS: { type: 'integer', minimum: 1000, maximum: 600_000, default: 30_000 },
+    IDEMPOTENCY_WAIT_MS: { type: 'integer', minimum: 0, maximum: 60_000, default: 5000 },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
   },
-  required: ['GATEWAY_DATABASE_URL', 'GATEWAY_HOST', 'GATEWAY_PORT', 'CHECKOUT_GRPC_ADDRESS', 'GRPC_TIMEOUT_MS', 'LOG_LEVEL'],
+  required: [
+    'GATEWAY_DATABASE_URL',
+    'GATEWAY_HOST',
+    'GATEWAY_PORT',
+    'CHECKOUT_GRPC_ADDRESS',
+    'GRPC_TIMEOUT_MS',
+    'RATE_LIMIT_REQUESTS_PER_MINUTE',
+    'RATE_LIMIT_STARTS_PER_MINUTE',
+    'IDEMPOTENCY_LOCK_MS',
+    'IDEMPOTENCY_WAIT_MS',
+    'LOG_LEVEL',
+  ],
   additionalProperties: false,
 };
 

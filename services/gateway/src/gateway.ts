@@ -6,6 +6,8 @@ import { CheckoutService } from '@hc/proto/checkout/v1';
 
 import type { GatewayConfig } from './config.ts';
 import { createGatewayApp } from './http/app.ts';
+import { createRateLimits } from './http/middleware/rate-limit.ts';
+import { IdempotencyStore } from './store/idempotency-store.ts';
 import { MerchantStore } from './store/merchant-store.ts';
 import { createGatewayPrisma } from './store/prisma.ts';
 
@@ -15,14 +17,32 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
-/** Wires config → database → gRPC clients → HTTP server. Used by main.ts and by tests. */
-export async function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
+/** How often expired idempotency records and ended rate-limit windows are deleted. */
+const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
+
+/** Wires config → database → gRPC clients → HTTP server. Used by main.ts and by tests (with a test clock). */
+export async function startGateway(config: GatewayConfig, logger: Logger, options: { now?: () => Date } = {}): Promise<RunningGateway> {
+  const now = options.now ?? (() => new Date());
   const prisma = createGatewayPrisma(config.GATEWAY_DATABASE_URL);
   await prisma.$connect();
   const checkout = createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
+  const idempotency = new IdempotencyStore(prisma);
+  const rateLimits = createRateLimits(config.GATEWAY_DATABASE_URL, {
+    requestsPerMinute: config.RATE_LIMIT_REQUESTS_PER_MINUTE,
+    startsPerMinute: config.RATE_LIMIT_STARTS_PER_MINUTE,
+  });
+  const maintenance = setInterval(() => {
+    Promise.all([idempotency.purgeExpired(now()), rateLimits.purgeExpired(now())]).catch((error: unknown) =>
+      logger.warn({ err: error }, 'purging expired idempotency records or rate-limit windows failed'),
+    );
+  }, MAINTENANCE_INTERVAL_MS);
+  maintenance.unref();
   const app = createGatewayApp({
     merchants: new MerchantStore(prisma),
     checkout,
+    idempotency,
+    idempotencySettings: { now, lockMs: config.IDEMPOTENCY_LOCK_MS, waitMs: config.IDEMPOTENCY_WAIT_MS },
+    rateLimits,
     logger,
     ready: async () => {
       await prisma.$queryRaw`SELECT 1`;
@@ -45,7 +65,9 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      clearInterval(maintenance);
       checkout.close();
+      await rateLimits.close();
       await prisma.$disconnect();
     },
   };

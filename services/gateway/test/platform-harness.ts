@@ -13,6 +13,7 @@ import {
   MerchantOperations,
   MerchantStore,
   startGateway,
+  type GatewayConfig,
   type RunningGateway,
 } from '../src/index.ts';
 
@@ -33,6 +34,8 @@ export interface Platform {
   readonly stack: CheckoutStack;
   /** The gateway's own database (accounts and keys), e.g. for the operator CLI. */
   readonly gatewayDatabaseUrl: string;
+  /** The configuration the in-process gateway runs with (to start a second one like it). */
+  readonly gatewayConfig: GatewayConfig;
   /** Account and key operations, as the operator CLI does them. */
   readonly operations: MerchantOperations;
   /** A new active merchant with a Test and a Live key (and a payout wallet unless told otherwise). */
@@ -48,7 +51,27 @@ export interface Platform {
 
 export const WALLET = '0x2222222222222222222222222222222222222222';
 
-export async function startPlatform(): Promise<Platform> {
+/**
+ * Gateway settings for end-to-end tests: limits high enough that a test file's hundreds of requests
+ * never meet them (rate-limit tests set their own), and a short idempotency lock.
+ */
+export function testGatewayConfig(
+  overrides: Partial<GatewayConfig> & Pick<GatewayConfig, 'GATEWAY_DATABASE_URL' | 'CHECKOUT_GRPC_ADDRESS'>,
+): GatewayConfig {
+  return {
+    GATEWAY_HOST: '127.0.0.1',
+    GATEWAY_PORT: 0,
+    GRPC_TIMEOUT_MS: 5000,
+    RATE_LIMIT_REQUESTS_PER_MINUTE: 1_000_000,
+    RATE_LIMIT_STARTS_PER_MINUTE: 1_000_000,
+    IDEMPOTENCY_LOCK_MS: 5000,
+    IDEMPOTENCY_WAIT_MS: 5000,
+    LOG_LEVEL: 'silent',
+    ...overrides,
+  };
+}
+
+export async function startPlatform(options: { gateway?: Partial<GatewayConfig> } = {}): Promise<Platform> {
   const logger = createLogger('e2e', { level: 'silent' });
   const [gatewayDb, stack] = await Promise.all([
     createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR),
@@ -56,17 +79,12 @@ export async function startPlatform(): Promise<Platform> {
   ]);
   const checkout = stack.checkout;
   const clock = stack.clock;
-  const gateway: RunningGateway = await startGateway(
-    {
-      GATEWAY_DATABASE_URL: gatewayDb.url,
-      GATEWAY_HOST: '127.0.0.1',
-      GATEWAY_PORT: 0,
-      CHECKOUT_GRPC_ADDRESS: checkout.address,
-      GRPC_TIMEOUT_MS: 5000,
-      LOG_LEVEL: 'silent',
-    },
-    logger,
-  );
+  const gatewayConfig = testGatewayConfig({
+    GATEWAY_DATABASE_URL: gatewayDb.url,
+    CHECKOUT_GRPC_ADDRESS: checkout.address,
+    ...options.gateway,
+  });
+  const gateway: RunningGateway = await startGateway(gatewayConfig, logger, { now: clock.now });
   const prisma = createGatewayPrisma(gatewayDb.url);
   const operations = new MerchantOperations(new MerchantStore(prisma));
 
@@ -75,6 +93,7 @@ export async function startPlatform(): Promise<Platform> {
     clock,
     stack,
     gatewayDatabaseUrl: gatewayDb.url,
+    gatewayConfig,
     operations,
     async merchant(options = {}) {
       const wallet = options.payoutWallet === undefined ? WALLET : options.payoutWallet;

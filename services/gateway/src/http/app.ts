@@ -3,7 +3,10 @@ import { pinoHttp } from 'pino-http';
 import type { ServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
+import type { IdempotencyStore } from '../store/idempotency-store.ts';
 import type { MerchantStore } from '../store/merchant-store.ts';
+import type { IdempotencySettings } from '../use-cases/idempotent-create.ts';
+import { rateLimited, type RateLimits } from './middleware/rate-limit.ts';
 import { locals } from './locals.ts';
 import { requireApiKey } from './middleware/authenticate.ts';
 import { errorResponder, unknownRoute } from './middleware/errors.ts';
@@ -14,6 +17,9 @@ import { paymentRoutes } from './routes/payments.ts';
 export interface GatewayApp {
   readonly merchants: MerchantStore;
   readonly checkout: ServiceClient<typeof CheckoutService>;
+  readonly idempotency: IdempotencyStore;
+  readonly idempotencySettings: IdempotencySettings;
+  readonly rateLimits: RateLimits;
   readonly logger: Logger;
   /** Readiness: resolves when the gateway's database and the services answer. */
   readonly ready: () => Promise<void>;
@@ -21,7 +27,8 @@ export interface GatewayApp {
 
 /**
  * The HTTP surface. Order matters: request id and headers first (so every answer, errors included,
- * carries them), then authentication, then the route, which parses its own body.
+ * carries them), then authentication, then the account's rate limit, then the route, which checks its
+ * headers and parses its own body.
  */
 export function createGatewayApp(deps: GatewayApp): Express {
   const app = express();
@@ -50,8 +57,15 @@ export function createGatewayApp(deps: GatewayApp): Express {
   });
 
   const v1 = express.Router();
-  v1.use(requireApiKey(deps.merchants));
-  v1.use(checkoutSessionRoutes(deps.checkout));
+  v1.use(requireApiKey(deps.merchants), rateLimited(deps.rateLimits.requests, deps.logger));
+  v1.use(
+    checkoutSessionRoutes({
+      checkout: deps.checkout,
+      idempotency: deps.idempotency,
+      idempotencySettings: deps.idempotencySettings,
+      startLimit: rateLimited(deps.rateLimits.starts, deps.logger),
+    }),
+  );
   v1.use(paymentRoutes(deps.checkout));
   app.use('/v1', v1);
 

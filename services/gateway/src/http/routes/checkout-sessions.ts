@@ -1,35 +1,74 @@
-import { Router, type Response } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import { ApiError } from '@hc/errors';
 import type { ServiceClient } from '@hc/grpc';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
+import { idempotencyKey, requestHash } from '../../domain/idempotency.ts';
+import type { IdempotencyStore } from '../../store/idempotency-store.ts';
+import { idempotentCreate, type IdempotencySettings } from '../../use-cases/idempotent-create.ts';
 import { callContext, callerOf } from '../locals.ts';
 import { jsonObjectBody } from '../middleware/json-body.ts';
 import { checkoutSessionObject } from '../presenters/checkout-session.ts';
 import { providerEntry } from '../presenters/payment.ts';
+import { validateCreateCheckoutSession, type CreateCheckoutSessionBody } from '../validation/checkout-session-schemas.ts';
 import { validateStartCheckoutSession } from '../validation/payment-schemas.ts';
-import { validateCreateCheckoutSession } from '../validation/checkout-session-schemas.ts';
 
-export function checkoutSessionRoutes(checkout: ServiceClient<typeof CheckoutService>): Router {
+export interface CheckoutSessionRouteDeps {
+  readonly checkout: ServiceClient<typeof CheckoutService>;
+  readonly idempotency: IdempotencyStore;
+  readonly idempotencySettings: IdempotencySettings;
+  /** Limits session starts per account (spec: about 12 a minute). */
+  readonly startLimit: RequestHandler;
+}
+
+/** The fields a create request knows; unknown fields are ignored, so they never make a conflict. */
+const CREATE_FIELDS = [
+  'amount',
+  'currency',
+  'description',
+  'customer_email',
+  'reference',
+  'metadata',
+  'success_url',
+  'cancel_url',
+] as const;
+
+export function checkoutSessionRoutes(deps: CheckoutSessionRouteDeps): Router {
+  const { checkout } = deps;
   const router = Router();
 
-  router.post('/checkout_sessions', jsonObjectBody, async (req, res) => {
+  // The Idempotency-Key is checked before the body: a bad key is refused whatever the body says.
+  const readIdempotencyKey: RequestHandler = (req, res, next) => {
+    res.locals['idempotencyKey'] = idempotencyKey(req.get('idempotency-key'));
+    next();
+  };
+
+  router.post('/checkout_sessions', readIdempotencyKey, jsonObjectBody, async (req, res) => {
     const body = validateCreateCheckoutSession(req.body);
-    const { session } = await checkout.createCheckoutSession(
-      {
-        amount: body.amount,
-        currency: body.currency,
-        description: body.description,
-        customerEmail: body.customer_email ?? undefined,
-        reference: body.reference ?? undefined,
-        metadata: body.metadata ? { entries: body.metadata } : undefined,
-        successUrl: body.success_url ?? undefined,
-        cancelUrl: body.cancel_url ?? undefined,
-        account: accountSnapshot(res),
+    const ctx = callContext(res);
+    const account = accountSnapshot(res);
+    const create = async (id?: string) => {
+      const { session, created } = await checkout.createCheckoutSession(createRequest(body, account, id), ctx);
+      if (!session) throw new ApiError('internal_error');
+      return { value: checkoutSessionObject(session), created };
+    };
+    const key = res.locals['idempotencyKey'] as string | undefined;
+    if (key === undefined) {
+      res.status(201).json((await create()).value);
+      return;
+    }
+    const result = await idempotentCreate(
+      deps.idempotency,
+      deps.idempotencySettings,
+      { accountId: ctx.accountId, livemode: ctx.livemode, key },
+      requestHash(Object.fromEntries(CREATE_FIELDS.map((field) => [field, body[field]]))),
+      create,
+      async (id) => {
+        const { session } = await checkout.getCheckoutSession({ id }, ctx);
+        if (!session) throw new ApiError('internal_error');
+        return checkoutSessionObject(session);
       },
-      callContext(res),
     );
-    if (!session) throw new ApiError('internal_error');
-    res.status(201).json(checkoutSessionObject(session));
+    res.status(result.status).json(result.value);
   });
 
   router.get('/checkout_sessions/:id', async (req, res) => {
@@ -38,7 +77,7 @@ export function checkoutSessionRoutes(checkout: ServiceClient<typeof CheckoutSer
     res.status(200).json(checkoutSessionObject(session));
   });
 
-  router.post('/checkout_sessions/:id/start', jsonObjectBody, async (req, res) => {
+  router.post('/checkout_sessions/:id/start', deps.startLimit, jsonObjectBody, async (req, res) => {
     const body = validateStartCheckoutSession(req.body);
     const { session, providers } = await checkout.startCheckoutSession(
       {
@@ -54,6 +93,21 @@ export function checkoutSessionRoutes(checkout: ServiceClient<typeof CheckoutSer
   });
 
   return router;
+}
+
+function createRequest(body: CreateCheckoutSessionBody, account: ReturnType<typeof accountSnapshot>, id: string | undefined) {
+  return {
+    amount: body.amount,
+    currency: body.currency,
+    description: body.description,
+    customerEmail: body.customer_email ?? undefined,
+    reference: body.reference ?? undefined,
+    metadata: body.metadata ? { entries: body.metadata } : undefined,
+    successUrl: body.success_url ?? undefined,
+    cancelUrl: body.cancel_url ?? undefined,
+    account,
+    id,
+  };
 }
 
 /** What checkout needs to know of the account, from the gateway that owns accounts. */
