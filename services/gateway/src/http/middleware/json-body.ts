@@ -32,9 +32,35 @@ export const jsonObjectBody: RequestHandler = (req, res, next) => {
       next(new ApiError('invalid_json'));
       return;
     }
+    const unsafe = unsafeStructure(body);
+    if (unsafe) {
+      next(new ApiError('invalid_json', unsafe));
+      return;
+    }
     next();
   });
 };
+
+/** No request of the API nests deeper than this; deeper bodies are refused before any code walks them. */
+export const MAX_JSON_DEPTH = 16;
+
+/**
+ * Guards against bodies built to hurt code that walks them: extreme nesting is refused (walked
+ * iteratively here, so a deep body cannot exhaust the stack). Prototype keys need no refusal of their
+ * own: JSON.parse makes `__proto__` a plain own property, bodies are only copied with spread or
+ * Object.fromEntries (which define properties, never set prototypes), unknown fields are ignored, and a
+ * metadata key starting with "__" is invalid_metadata by the spec's rule.
+ */
+export function unsafeStructure(root: object): string | undefined {
+  const stack: { value: unknown; depth: number }[] = [{ value: root, depth: 1 }];
+  while (stack.length > 0) {
+    const { value, depth } = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > MAX_JSON_DEPTH) return `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`;
+    for (const child of Object.values(value)) stack.push({ value: child, depth: depth + 1 });
+  }
+  return undefined;
+}
 
 function bodyError(error: unknown): ApiError {
   switch ((error as { type?: string }).type) {
