@@ -185,3 +185,14 @@ describe('concurrency', () => {
     expect((await eventsOf(id, 2)).length).toBe(2);
   });
 });
+
+describe('a simulated decline after expiry', () => {
+  it('fails a started payment that expired (a started Test payment, simulate failed → failed)', async () => {
+    const id = await startedPayment();
+    stack.clock.advance(24 * 60 * 60 * 1000);
+    expect((await client.getCheckoutSession({ id }, test)).session!.status).toBe(SessionStatus.EXPIRED);
+    const { payment } = await client.simulatePayment({ id, outcome: 'failed' }, test);
+    expect(payment!.status).toBe(SessionStatus.FAILED);
+    expect(await eventsOf(id, 3)).toEqual(['payment.started', 'payment.expired', 'payment.failed']);
+  });
+});

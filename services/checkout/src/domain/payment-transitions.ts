@@ -48,8 +48,10 @@ export function verdictTransition(payment: CheckoutSession, verdict: Verdict, no
         event: 'payment.held',
       };
     case 'failed':
-      // A decline ends only a payment still waiting for money; it never undoes an arrival.
-      if (payment.status !== 'open' && payment.status !== 'pending') return null;
+      // A decline (Test-mode simulation only) ends a started payment still waiting for money, an
+      // expired one included (spec: "started Test payment, simulate failed → failed"); it never
+      // undoes an arrival.
+      if (!CAN_RECEIVE.includes(payment.status)) return null;
       return { patch: { status: 'failed' }, event: 'payment.failed' };
     case 'details':
       // Late settlement details fill a paid payment; an accepted held payment keeps merchant_received null.

@@ -48,7 +48,8 @@ export function verdictFromMessage(message: VerdictMessage): Verdict {
 export async function simulatePayment(deps: CheckoutDependencies, caller: Caller, id: string, outcome: string): Promise<CheckoutSession> {
   const payment = await getCheckoutSession(deps, caller, id);
   if (payment.livemode) throw new ApiError('live_payment');
-  const simulated = OUTCOMES[outcome];
+  // Own keys only: "toString" or "__proto__" are not outcomes.
+  const simulated = Object.hasOwn(OUTCOMES, outcome) ? OUTCOMES[outcome] : undefined;
   if (simulated === undefined) throw new ApiError('invalid_outcome', undefined, 'outcome');
   if (isFinished(payment.status)) return payment;
   if (payment.startedAt === null) throw new ApiError('not_started');
