@@ -45,3 +45,24 @@ export async function createSession(platform: Platform, key: string, body: Json 
 export function retrieve(platform: Platform, key: string, id: string): Promise<Response> {
   return platform.request('GET', `/v1/checkout_sessions/${id}`, { key });
 }
+
+/** The checkout session object's keys, as the spec lists them. */
+export const SESSION_FIELDS = [
+  'id',
+  'object',
+  'url',
+  'status',
+  'livemode',
+  'amount',
+  'currency',
+  'description',
+  'reference',
+  'customer_email',
+  'created',
+  'expires_at',
+  'started_at',
+  'metadata',
+];
+
+/** The payment object's keys: every session key plus the payment's own. */
+export const PAYMENT_FIELDS = [...SESSION_FIELDS, 'paid_at', 'provider', 'hold_reason', 'hold_acceptable', 'canceled_at', 'settlement'];

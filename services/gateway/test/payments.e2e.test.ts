@@ -1,6 +1,6 @@
 // Risk covered: the payment object gains, loses or retypes a field or disagrees with its session; GET /v1/payments skips, repeats or misorders payments while paging (also within one millisecond), falls back silently on a bad limit or cursor, or mixes accounts and modes; a list read past expiry shows unpaid payments as still open.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bodyOf, createSession, expectError, retrieve, VALID_BODY, type Json } from './e2e-helpers.ts';
+import { bodyOf, createSession, expectError, retrieve, SESSION_FIELDS, VALID_BODY, PAYMENT_FIELDS, type Json } from './e2e-helpers.ts';
 import { startPlatform, WALLET, type Platform, type TestMerchant } from './platform-harness.ts';
 
 let platform: Platform;
@@ -16,23 +16,6 @@ afterAll(async () => {
 });
 
 const WITH_EMAIL: Json = { ...VALID_BODY, customer_email: 'buyer@example.com' };
-const SESSION_FIELDS = [
-  'id',
-  'object',
-  'url',
-  'status',
-  'livemode',
-  'amount',
-  'currency',
-  'description',
-  'reference',
-  'customer_email',
-  'created',
-  'expires_at',
-  'started_at',
-  'metadata',
-];
-const PAYMENT_FIELDS = [...SESSION_FIELDS, 'paid_at', 'provider', 'hold_reason', 'hold_acceptable', 'canceled_at', 'settlement'];
 const SETTLEMENT_FIELDS = ['coin', 'value_coin', 'merchant_received', 'txid_in', 'txid_out', 'payout_wallet'];
 const NO_SETTLEMENT = Object.fromEntries(SETTLEMENT_FIELDS.map((field) => [field, null]));
 const STATUSES = ['open', 'pending', 'paid', 'held', 'failed', 'expired'];

@@ -1,6 +1,6 @@
 // Risk covered: the checkout session object gains, loses or retypes a field, GET answers differently from create, or a session read past expires_at is not reported expired.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bodyOf, createSession, retrieve, VALID_BODY, type Json } from './e2e-helpers.ts';
+import { bodyOf, createSession, retrieve, SESSION_FIELDS, VALID_BODY, type Json } from './e2e-helpers.ts';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
 
 let platform: Platform;
@@ -14,22 +14,6 @@ afterAll(async () => {
   await platform.stop();
 });
 
-const SESSION_FIELDS = [
-  'id',
-  'object',
-  'url',
-  'status',
-  'livemode',
-  'amount',
-  'currency',
-  'description',
-  'reference',
-  'customer_email',
-  'created',
-  'expires_at',
-  'started_at',
-  'metadata',
-];
 const STATUSES = ['open', 'pending', 'paid', 'held', 'failed', 'expired'];
 const CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD'];
 const FULL_BODY: Json = {

@@ -1,6 +1,6 @@
 // Risk covered: POST /v1/checkout_sessions/:id/start answers a shape other than the spec's (session + country + providers), starts twice (a second started_at or payout wallet), starts what it must refuse, or names the wrong status, code or field for a refusal.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bodyOf, createSession, expectError, retrieve, VALID_BODY, type Json } from './e2e-helpers.ts';
+import { bodyOf, createSession, expectError, retrieve, SESSION_FIELDS, VALID_BODY, type Json } from './e2e-helpers.ts';
 import { startPlatform, WALLET, type Platform, type TestMerchant } from './platform-harness.ts';
 
 let platform: Platform;
@@ -16,22 +16,6 @@ afterAll(async () => {
 });
 
 const WITH_EMAIL: Json = { ...VALID_BODY, customer_email: 'buyer@example.com' };
-const SESSION_FIELDS = [
-  'id',
-  'object',
-  'url',
-  'status',
-  'livemode',
-  'amount',
-  'currency',
-  'description',
-  'reference',
-  'customer_email',
-  'created',
-  'expires_at',
-  'started_at',
-  'metadata',
-];
 const PROVIDER_FIELDS = ['id', 'name', 'note', 'recommended', 'handoff_url'];
 const DAY_MS = 24 * 60 * 60 * 1000;
 const UNKNOWN_ID = 'pay_01ARZ3NDEKTSV4RRFFQ69G5FAV';
