@@ -81,6 +81,7 @@ service's own `env` values; then where the service itself listens (0.0.0.0, for 
 {{- $root := .root -}}
 {{- $config := dict "LOG_LEVEL" $root.Values.logLevel -}}
 {{- $_ := set $config "PUBLIC_BASE_URL" (required "publicBaseUrl is required, e.g. --set publicBaseUrl=https://pay.example.com" $root.Values.publicBaseUrl) -}}
+{{- $_ := set $config "NATS_URL" (required "natsUrl is required, e.g. --set natsUrl=nats://nats.messaging.svc:4222" $root.Values.natsUrl) -}}
 {{- range $name, $svc := $root.Values.grpcServices -}}
 {{- if $svc.enabled -}}
 {{- $_ := set $config (printf "%s_GRPC_ADDRESS" (include "hc.envPrefix" (dict "name" $name))) (include "hc.grpcAddress" (dict "root" $root "name" $name "svc" $svc)) -}}
