@@ -1,4 +1,5 @@
 import { ApiError } from '@hc/errors';
+import type { SettlementLock } from '@hc/proto/settlement/v1';
 import type { CheckoutSession } from '../domain/checkout-session.ts';
 import { selectProviders, type ProviderOffer } from '../domain/providers.ts';
 import { canTakePayments, startCountry, startEmail, startRefusal } from '../domain/start-rules.ts';
@@ -39,22 +40,8 @@ export async function startCheckoutSession(
   if (providers.length === 0) throw new ApiError('no_providers');
   if (!canTakePayments(scope.livemode, account.payoutWallet)) throw new ApiError('unavailable');
 
-  // Idempotent in settlement: a concurrent or repeated start gets the same lock and deposit address.
-  const { lock } = await deps.settlement
-    .lockSettlement(
-      {
-        paymentId: id,
-        amount: session.amount,
-        currency: session.currency,
-        payoutWallet: session.payoutWallet ?? account.payoutWallet ?? undefined,
-        feeBps: session.feeBps ?? account.feeBps,
-      },
-      scope,
-    )
-    .catch((error: unknown) => {
-      throw error instanceof ApiError && error.code === 'service_unavailable' ? new ApiError('network_unavailable') : error;
-    });
-  if (!lock) throw new ApiError('internal_error');
+  // Only a first start locks; settlement is idempotent, so racing first starts get the same lock.
+  const lock = session.startedAt === null ? await lockSettlement(deps, scope, session, account) : undefined;
 
   const now = deps.now();
   const result = await deps.sessions.change(scope, id, now, (current) => {
@@ -65,6 +52,8 @@ export async function startCheckoutSession(
         ? null
         : { patch: { customerEmail, country: country ?? current.country }, event: null };
     }
+    // started_at is never cleared, so a payment unstarted here was unstarted when `lock` was decided.
+    if (!lock) throw new ApiError('internal_error');
     return {
       patch: {
         startedAt: now,
@@ -80,4 +69,29 @@ export async function startCheckoutSession(
   });
   if (!result) throw new ApiError('not_found', 'No such checkout session.');
   return { session: result.payment, country, providers };
+}
+
+/** Fee and USD value locked and deposit address assigned by settlement; 502 when it does not answer. */
+async function lockSettlement(
+  deps: CheckoutDependencies,
+  caller: Caller,
+  session: CheckoutSession,
+  account: AccountSnapshot,
+): Promise<SettlementLock> {
+  const { lock } = await deps.settlement
+    .lockSettlement(
+      {
+        paymentId: session.id,
+        amount: session.amount,
+        currency: session.currency,
+        payoutWallet: account.payoutWallet ?? undefined,
+        feeBps: account.feeBps,
+      },
+      caller,
+    )
+    .catch((error: unknown) => {
+      throw error instanceof ApiError && error.code === 'service_unavailable' ? new ApiError('network_unavailable') : error;
+    });
+  if (!lock) throw new ApiError('internal_error');
+  return lock;
 }
