@@ -38,6 +38,11 @@ export const API_ERRORS = {
     grpc: INVALID_ARGUMENT,
     message: 'The URL must be a full http(s) address of at most 1000 characters without credentials.',
   },
+  invalid_customer: {
+    http: 400,
+    grpc: INVALID_ARGUMENT,
+    message: 'customer must be null or an object of name, phone, addresses and store account (see the API docs).',
+  },
   invalid_email: { http: 400, grpc: INVALID_ARGUMENT, message: 'A valid email address is required.' },
   invalid_country: { http: 400, grpc: INVALID_ARGUMENT, message: 'country must be a two-letter country code.' },
   invalid_limit: { http: 400, grpc: INVALID_ARGUMENT, message: 'limit must be an integer from 1 to 100.' },
@@ -45,6 +50,11 @@ export const API_ERRORS = {
   invalid_outcome: { http: 400, grpc: INVALID_ARGUMENT, message: 'outcome must be one of paid, underpaid, failed.' },
   invalid_idempotency_key: { http: 400, grpc: INVALID_ARGUMENT, message: 'Idempotency-Key must be 1 to 120 printable ASCII characters.' },
   invalid_request: { http: 400, grpc: INVALID_ARGUMENT, message: 'The request is malformed.' },
+  invalid_event_types: {
+    http: 400,
+    grpc: INVALID_ARGUMENT,
+    message: 'enabled_events must be "*" or a list of known webhook event types.',
+  },
   // Authentication and permission.
   invalid_api_key: { http: 401, grpc: UNAUTHENTICATED, message: 'The API key is missing, malformed or revoked.' },
   suspended: { http: 403, grpc: PERMISSION_DENIED, message: 'This account is suspended.' },
@@ -64,6 +74,7 @@ export const API_ERRORS = {
   failed: { http: 409, grpc: FAILED_PRECONDITION, message: 'The payment has failed.' },
   unavailable: { http: 409, grpc: FAILED_PRECONDITION, message: 'The account cannot take payments now.' },
   not_started: { http: 409, grpc: FAILED_PRECONDITION, message: 'The session has not been started.' },
+  endpoint_disabled: { http: 409, grpc: FAILED_PRECONDITION, message: 'The webhook endpoint is disabled; enable it first.' },
   expired: { http: 410, grpc: FAILED_PRECONDITION, message: 'The session has expired.' },
   canceled: { http: 410, grpc: FAILED_PRECONDITION, message: 'The session was canceled.' },
   // Transport-level request problems.

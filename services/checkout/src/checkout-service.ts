@@ -8,6 +8,7 @@ import type { CheckoutConfig } from './config.ts';
 import { paymentSnapshot, type PaymentEvent } from './domain/payment-events.ts';
 import { DEFAULT_PROVIDERS, findProvider, type ProviderDefinition } from './domain/providers.ts';
 import { checkoutStream } from './events/checkout-stream.ts';
+import { consumeCustomerErasures } from './events/customer-erasure.ts';
 import { startExpirySweeper } from './events/sweeper.ts';
 import { CheckoutSessionStore } from './store/checkout-sessions.ts';
 import { createCheckoutPrisma } from './store/prisma.ts';
@@ -69,6 +70,8 @@ export async function startCheckoutService(
     logger,
   });
 
+  const erasures = await consumeCustomerErasures(nats, config.NATS_SUBJECT_PREFIX, deps.sessions, logger);
+
   const server = createGrpcServer(logger);
   server.add(CheckoutService, checkoutHandlers(deps));
   const port = await server.listen(config.CHECKOUT_GRPC_ADDRESS);
@@ -80,6 +83,7 @@ export async function startCheckoutService(
     async stop() {
       await server.stop();
       await sweeper.stop();
+      await erasures.stop();
       await relay.stop();
       await nats.drain();
       settlement.close();

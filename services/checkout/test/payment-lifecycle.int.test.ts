@@ -27,7 +27,7 @@ beforeAll(async () => {
     nats,
     stream: stack.stream.name,
     durable: 'lifecycle_test',
-    filterSubject: stack.stream.subjects[0]!,
+    filterSubject: stack.paymentEvents,
     logger,
     handle: async (message) => {
       events.push(message.data as PaymentEvent);

@@ -33,8 +33,8 @@ beforeAll(async () => {
   platform = await startPlatform();
   merchant = await platform.merchant();
   nats = await connectNats(platform.stack.natsUrl, 'test');
-  // An ordered consumer over this file's own stream (every subject in it is checkout's payment events).
-  const consumer = await jetstream(nats).consumers.get(platform.stack.stream.name);
+  // An ordered consumer over this file's own stream, payment events only (it also carries checkout.session.*).
+  const consumer = await jetstream(nats).consumers.get(platform.stack.stream.name, { filter_subjects: platform.stack.paymentEvents });
   const stream = await consumer.consume();
   messages = stream;
   reading = (async () => {

@@ -27,6 +27,7 @@ export function checkoutHandlers(deps: CheckoutDependencies): ServiceHandlers<ty
           metadata: request.metadata?.entries,
           successUrl: request.successUrl,
           cancelUrl: request.cancelUrl,
+          customer: request.customer,
         },
         { payoutWallet: request.account?.payoutWallet ?? null, feeBps: request.account?.feeBps ?? 0 },
         request.id,

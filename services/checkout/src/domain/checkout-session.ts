@@ -24,6 +24,8 @@ export interface CheckoutSession {
   readonly description: string;
   readonly reference: string | null;
   readonly customerEmail: string | null;
+  /** Counts changes of the email at start (0 at creation); orders the `session.started` events. */
+  readonly customerRevision: number;
   readonly metadata: Readonly<Record<string, string>> | null;
   readonly successUrl: string | null;
   readonly cancelUrl: string | null;
@@ -63,6 +65,7 @@ export const NO_SETTLEMENT: SettlementFields = { coin: null, valueCoin: null, me
 export const UNSTARTED: Pick<
   CheckoutSession,
   | 'startedAt'
+  | 'customerRevision'
   | 'country'
   | 'provider'
   | 'paidAt'
@@ -77,6 +80,7 @@ export const UNSTARTED: Pick<
   | 'settlement'
 > = {
   startedAt: null,
+  customerRevision: 0,
   country: null,
   provider: null,
   paidAt: null,

@@ -13,6 +13,8 @@ export interface Transition {
   readonly patch: PaymentPatch;
   /** The event published with the change; null for changes the spec gives no event (open → pending). */
   readonly event: PaymentEventType | null;
+  /** The start set or changed the email: also publish the internal `session.started` event. */
+  readonly emailChanged?: boolean;
 }
 
 /** What settlement decided about a payment. */

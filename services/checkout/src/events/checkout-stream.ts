@@ -1,10 +1,21 @@
-import { contextSubjects, streamName } from '@hc/events';
+import { contextSubjects, prefixedSubject, streamName } from '@hc/events';
 
 /**
- * The checkout context's JetStream stream: every payment event, subject `checkout.payment.<type>`.
+ * The checkout context's JetStream stream: payment events (`checkout.payment.<type>`) and the
+ * internal order events (`checkout.session.<type>`).
  * Named by @hc/events' convention: with a prefix (tests, shared servers), subjects become
  * `<prefix>.checkout.…` and the stream `<PREFIX>_CHECKOUT`.
  */
 export function checkoutStream(prefix: string): { name: string; subjects: string[] } {
   return { name: streamName(prefix, 'checkout'), subjects: [contextSubjects(prefix, 'checkout')] };
+}
+
+/** The filter for payment events only (what the webhooks context turns into webhooks). */
+export function paymentEventsFilter(prefix: string): string {
+  return prefixedSubject(prefix, 'checkout.payment.>');
+}
+
+/** The filter for the internal order events only. */
+export function sessionEventsFilter(prefix: string): string {
+  return prefixedSubject(prefix, 'checkout.session.>');
 }

@@ -2,6 +2,7 @@ import { parseCurrency } from '@hc/money';
 import { SESSION_STATUSES, type CheckoutSession, type PaymentSource, type Scope, type SessionStatus } from '../domain/checkout-session.ts';
 import { eventSubject, paymentEventId, type PaymentEvent, type PaymentEventType } from '../domain/payment-events.ts';
 import type { PaymentPatch, Transition } from '../domain/payment-transitions.ts';
+import { sessionEventSubject, sessionStartedEvent, type SessionCreatedEvent, type SessionEvent } from '../domain/session-events.ts';
 import { Prisma } from './generated/prisma/client.ts';
 import type { CheckoutPrisma } from './prisma.ts';
 
@@ -25,6 +26,7 @@ function toSession(row: Row): CheckoutSession {
     description: row.description,
     reference: row.reference,
     customerEmail: row.customerEmail,
+    customerRevision: row.customerRevision,
     metadata: (row.metadata as Record<string, string> | null) ?? null,
     successUrl: row.successUrl,
     cancelUrl: row.cancelUrl,
@@ -68,6 +70,14 @@ export interface ChangeResult {
   readonly changed: boolean;
 }
 
+async function enqueueSessionEvent(tx: Tx, event: SessionEvent): Promise<void> {
+  await tx.outboxMessage.createMany({
+    data: [{ msgId: event.id, subject: sessionEventSubject(event), payload: event as unknown as Prisma.InputJsonValue }],
+    skipDuplicates: true,
+  });
+  await tx.$executeRaw`NOTIFY outbox`;
+}
+
 /** The only code that knows the checkout tables. Every lookup requires the caller's scope. */
 export class CheckoutSessionStore {
   private readonly prisma: CheckoutPrisma;
@@ -78,10 +88,14 @@ export class CheckoutSessionStore {
     this.eventFor = eventFor;
   }
 
-  async insert(session: CheckoutSession): Promise<void> {
+  /** Inserts a new session together with its `session.created` event (outbox). */
+  async insert(session: CheckoutSession, created: SessionCreatedEvent): Promise<void> {
     const { settlement, metadata, ...fields } = session;
-    await this.prisma.checkoutSession.create({
-      data: { ...fields, ...settlement, metadata: metadata === null ? Prisma.DbNull : { ...metadata } },
+    await this.prisma.$transaction(async (tx) => {
+      await tx.checkoutSession.create({
+        data: { ...fields, ...settlement, metadata: metadata === null ? Prisma.DbNull : { ...metadata } },
+      });
+      await enqueueSessionEvent(tx, created);
     });
   }
 
@@ -118,6 +132,7 @@ export class CheckoutSessionStore {
       if (!transition) return { payment: current, changed: false };
       const updated = toSession(await tx.checkoutSession.update({ where: { id }, data: toData(transition.patch) }));
       if (transition.event) await this.enqueue(tx, updated, transition.event, now, options.verdictId ?? options.eventCause);
+      if (transition.emailChanged) await enqueueSessionEvent(tx, sessionStartedEvent(updated, now));
       return { payment: updated, changed: true };
     });
   }
@@ -131,6 +146,22 @@ export class CheckoutSessionStore {
     });
     // Delivered at commit: wakes the outbox relay without waiting for its next poll.
     await tx.$executeRaw`NOTIFY outbox`;
+  }
+
+  /**
+   * Erasure of a customer (customers.customer.erased): the buyer's email leaves the listed payments of
+   * that account and mode. Applied once per message, in the transaction that records it.
+   */
+  async eraseCustomerEmails(scope: Scope, paymentIds: readonly string[], consumer: string, msgId: string): Promise<number> {
+    return this.prisma.$transaction(async (tx) => {
+      const fresh = await tx.processedMessage.createMany({ data: [{ consumer, msgId }], skipDuplicates: true });
+      if (fresh.count === 0) return 0;
+      const { count } = await tx.checkoutSession.updateMany({
+        where: { id: { in: [...paymentIds] }, accountId: scope.accountId, livemode: scope.livemode },
+        data: { customerEmail: null },
+      });
+      return count;
+    });
   }
 
   /** Ids of unpaid payments at or past expiry, oldest first (the sweeper expires them one by one). */

@@ -6,7 +6,7 @@
 import { loadSettlementConfig, SETTLEMENT_MIGRATIONS_DIR, startSettlementService, type RunningSettlementService } from '@hc/settlement';
 import type { Logger } from '@hc/logging';
 import { createTestDatabase, TestClock, testNatsPrefix, testNatsUrl, type TestDatabase } from '@hc/test-kit';
-import { checkoutStream } from '../events/checkout-stream.ts';
+import { checkoutStream, paymentEventsFilter } from '../events/checkout-stream.ts';
 import { startCheckoutService, type RunningCheckoutService } from '../checkout-service.ts';
 import { CHECKOUT_MIGRATIONS_DIR } from '../migrations.ts';
 
@@ -20,6 +20,8 @@ export interface CheckoutStack {
   readonly natsPrefix: string;
   /** The JetStream stream payment events land in. */
   readonly stream: { name: string; subjects: string[] };
+  /** Consumer filter for payment events only (the stream also carries checkout.session.* events). */
+  readonly paymentEvents: string;
   stop(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export async function startCheckoutStack(logger: Logger, options: { publicBaseUr
     natsUrl,
     natsPrefix,
     stream: checkoutStream(natsPrefix),
+    paymentEvents: paymentEventsFilter(natsPrefix),
     async stop() {
       await checkout.stop();
       await settlement.stop();

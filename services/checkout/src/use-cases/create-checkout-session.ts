@@ -3,6 +3,8 @@ import { isUniqueViolation } from '@hc/db';
 import { isId, newId } from '@hc/ids';
 import { expiryFor, UNSTARTED, type CheckoutSession, type Scope } from '../domain/checkout-session.ts';
 import { newSessionFields, type NewSessionRequest } from '../domain/new-session.ts';
+import { orderCustomer, type RawOrderCustomer } from '../domain/order-customer.ts';
+import { sessionCreatedEvent } from '../domain/session-events.ts';
 import type { CheckoutDependencies } from './dependencies.ts';
 
 export interface AccountSnapshot {
@@ -24,11 +26,12 @@ export interface CreatedSession {
 export async function createCheckoutSession(
   deps: CheckoutDependencies,
   scope: Scope,
-  request: NewSessionRequest,
+  request: NewSessionRequest & { customer?: RawOrderCustomer | undefined },
   account: AccountSnapshot,
   presetId?: string,
 ): Promise<CreatedSession> {
   const fields = newSessionFields(request, scope.livemode);
+  const customer = orderCustomer(request.customerEmail, request.customer);
   if (scope.livemode && !account.payoutWallet) throw new ApiError('no_payout_wallet');
   if (presetId !== undefined) {
     if (!isId('payment', presetId)) throw new ApiError('invalid_request', 'The preset id is not a payment id.', 'id');
@@ -42,12 +45,13 @@ export async function createCheckoutSession(
     livemode: scope.livemode,
     status: 'open',
     ...fields,
+    customerEmail: customer.email,
     createdAt,
     expiresAt: expiryFor(createdAt),
     ...UNSTARTED,
   };
   try {
-    await deps.sessions.insert(session);
+    await deps.sessions.insert(session, sessionCreatedEvent(session, customer.details));
   } catch (error) {
     // Two retries racing on one preset id: the loser returns the winner's session.
     const existing = presetId !== undefined && isUniqueViolation(error) ? await deps.sessions.find(scope, presetId) : null;

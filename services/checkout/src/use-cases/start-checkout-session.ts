@@ -47,10 +47,12 @@ export async function startCheckoutSession(
   const result = await deps.sessions.change(scope, id, now, (current) => {
     const refused = startRefusal(current, now);
     if (refused) throw refused;
+    const emailChanged = current.startedAt === null || current.customerEmail !== customerEmail;
+    const customerRevision = emailChanged ? current.customerRevision + 1 : current.customerRevision;
     if (current.startedAt !== null) {
-      return current.customerEmail === customerEmail && current.country === (country ?? current.country)
+      return !emailChanged && current.country === (country ?? current.country)
         ? null
-        : { patch: { customerEmail, country: country ?? current.country }, event: null };
+        : { patch: { customerEmail, customerRevision, country: country ?? current.country }, event: null, emailChanged };
     }
     // started_at is never cleared, so a payment unstarted here was unstarted when `lock` was decided.
     if (!lock) throw new ApiError('internal_error');
@@ -58,6 +60,7 @@ export async function startCheckoutSession(
       patch: {
         startedAt: now,
         customerEmail,
+        customerRevision,
         country,
         depositAddress: lock.depositAddress ?? null,
         payoutWallet: lock.payoutWallet ?? null,
@@ -65,6 +68,7 @@ export async function startCheckoutSession(
         usdValue: lock.usdValue,
       },
       event: 'payment.started',
+      emailChanged: true,
     };
   });
   if (!result) throw new ApiError('not_found', 'No such checkout session.');
