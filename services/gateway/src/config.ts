@@ -9,6 +9,10 @@ export interface GatewayConfig {
   GATEWAY_PORT: number;
   /** host:port of the checkout gRPC service. */
   CHECKOUT_GRPC_ADDRESS: string;
+  /** host:port of the customers gRPC service. */
+  CUSTOMERS_GRPC_ADDRESS: string;
+  /** host:port of the webhooks gRPC service (used by the operator CLI). */
+  WEBHOOKS_GRPC_ADDRESS: string;
   /** Deadline of each gRPC call the gateway makes, in milliseconds. */
   GRPC_TIMEOUT_MS: number;
   /** Requests per minute per account, across all its keys and both modes (spec: about 120). */
@@ -29,6 +33,8 @@ const schema: JSONSchemaType<GatewayConfig> = {
     GATEWAY_HOST: { type: 'string', default: '127.0.0.1' },
     GATEWAY_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
     CHECKOUT_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50051' },
+    CUSTOMERS_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50053' },
+    WEBHOOKS_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50054' },
     GRPC_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 5000 },
     RATE_LIMIT_REQUESTS_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 120 },
     RATE_LIMIT_STARTS_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 12 },
@@ -41,6 +47,8 @@ const schema: JSONSchemaType<GatewayConfig> = {
     'GATEWAY_HOST',
     'GATEWAY_PORT',
     'CHECKOUT_GRPC_ADDRESS',
+    'CUSTOMERS_GRPC_ADDRESS',
+    'WEBHOOKS_GRPC_ADDRESS',
     'GRPC_TIMEOUT_MS',
     'RATE_LIMIT_REQUESTS_PER_MINUTE',
     'RATE_LIMIT_STARTS_PER_MINUTE',

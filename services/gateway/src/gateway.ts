@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { checkGrpcHealth, createServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { CheckoutService } from '@hc/proto/checkout/v1';
+import { CustomersService } from '@hc/proto/customers/v1';
 
 import type { GatewayConfig } from './config.ts';
 import { createGatewayApp } from './http/app.ts';
@@ -26,6 +27,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   const prisma = createGatewayPrisma(config.GATEWAY_DATABASE_URL);
   await prisma.$connect();
   const checkout = createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
+  const customers = createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
   const idempotency = new IdempotencyStore(prisma);
   const rateLimits = createRateLimits(config.GATEWAY_DATABASE_URL, {
     requestsPerMinute: config.RATE_LIMIT_REQUESTS_PER_MINUTE,
@@ -40,13 +42,14 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   const app = createGatewayApp({
     merchants: new MerchantStore(prisma),
     checkout,
+    customers,
     idempotency,
     idempotencySettings: { now, lockMs: config.IDEMPOTENCY_LOCK_MS, waitMs: config.IDEMPOTENCY_WAIT_MS },
     rateLimits,
     logger,
     ready: async () => {
       await prisma.$queryRaw`SELECT 1`;
-      await checkGrpcHealth(config.CHECKOUT_GRPC_ADDRESS);
+      await Promise.all([checkGrpcHealth(config.CHECKOUT_GRPC_ADDRESS), checkGrpcHealth(config.CUSTOMERS_GRPC_ADDRESS)]);
     },
   });
   const server: Server = createServer(app);
@@ -67,6 +70,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
       });
       clearInterval(maintenance);
       checkout.close();
+      customers.close();
       await rateLimits.close();
       await prisma.$disconnect();
     },

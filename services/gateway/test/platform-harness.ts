@@ -61,6 +61,9 @@ export function testGatewayConfig(
   return {
     GATEWAY_HOST: '127.0.0.1',
     GATEWAY_PORT: 0,
+    // Nothing listens there: tests that need these services start them and override the address.
+    CUSTOMERS_GRPC_ADDRESS: '127.0.0.1:1',
+    WEBHOOKS_GRPC_ADDRESS: '127.0.0.1:1',
     GRPC_TIMEOUT_MS: 5000,
     RATE_LIMIT_REQUESTS_PER_MINUTE: 1_000_000,
     RATE_LIMIT_STARTS_PER_MINUTE: 1_000_000,

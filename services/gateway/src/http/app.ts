@@ -3,6 +3,7 @@ import { pinoHttp } from 'pino-http';
 import type { ServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
+import type { CustomersService } from '@hc/proto/customers/v1';
 import type { IdempotencyStore } from '../store/idempotency-store.ts';
 import type { MerchantStore } from '../store/merchant-store.ts';
 import type { IdempotencySettings } from '../use-cases/idempotent-create.ts';
@@ -12,11 +13,13 @@ import { requireApiKey } from './middleware/authenticate.ts';
 import { errorResponder, unknownRoute } from './middleware/errors.ts';
 import { requestId, securityHeaders } from './middleware/response-headers.ts';
 import { checkoutSessionRoutes } from './routes/checkout-sessions.ts';
+import { customerRoutes } from './routes/customers.ts';
 import { paymentRoutes } from './routes/payments.ts';
 
 export interface GatewayApp {
   readonly merchants: MerchantStore;
   readonly checkout: ServiceClient<typeof CheckoutService>;
+  readonly customers: ServiceClient<typeof CustomersService>;
   readonly idempotency: IdempotencyStore;
   readonly idempotencySettings: IdempotencySettings;
   readonly rateLimits: RateLimits;
@@ -67,6 +70,7 @@ export function createGatewayApp(deps: GatewayApp): Express {
     }),
   );
   v1.use(paymentRoutes(deps.checkout));
+  v1.use(customerRoutes(deps.customers));
   app.use('/v1', v1);
 
   app.use(unknownRoute);

@@ -9,7 +9,12 @@ import { callContext, callerOf } from '../locals.ts';
 import { jsonObjectBody } from '../middleware/json-body.ts';
 import { checkoutSessionObject } from '../presenters/checkout-session.ts';
 import { providerEntry } from '../presenters/payment.ts';
-import { validateCreateCheckoutSession, type CreateCheckoutSessionBody } from '../validation/checkout-session-schemas.ts';
+import {
+  validateCreateCheckoutSession,
+  type AddressBody,
+  type CreateCheckoutSessionBody,
+  type CustomerBody,
+} from '../validation/checkout-session-schemas.ts';
 import { validateStartCheckoutSession } from '../validation/payment-schemas.ts';
 
 export interface CheckoutSessionRouteDeps {
@@ -30,6 +35,7 @@ const CREATE_FIELDS = [
   'metadata',
   'success_url',
   'cancel_url',
+  'customer',
 ] as const;
 
 export function checkoutSessionRoutes(deps: CheckoutSessionRouteDeps): Router {
@@ -105,8 +111,44 @@ function createRequest(body: CreateCheckoutSessionBody, account: ReturnType<type
     metadata: body.metadata ? { entries: body.metadata } : undefined,
     successUrl: body.success_url ?? undefined,
     cancelUrl: body.cancel_url ?? undefined,
+    customer: body.customer ? orderCustomer(body.customer) : undefined,
     account,
     id,
+  };
+}
+
+// JSON null and a missing key mean the same: nothing sent.
+const given = (value: string | null | undefined): string | undefined => value ?? undefined;
+
+function address(body: AddressBody | null | undefined) {
+  if (!body) return undefined;
+  return {
+    name: given(body.name),
+    line1: given(body.line1),
+    line2: given(body.line2),
+    city: given(body.city),
+    region: given(body.region),
+    postalCode: given(body.postal_code),
+    country: given(body.country),
+  };
+}
+
+function orderCustomer(body: CustomerBody) {
+  const store = body.store_account;
+  return {
+    email: given(body.email),
+    name: given(body.name),
+    phone: given(body.phone),
+    shippingAddress: address(body.shipping_address),
+    billingAddress: address(body.billing_address),
+    storeAccount: store
+      ? {
+          platform: given(store.platform),
+          storeId: given(store.store_id),
+          storeName: given(store.store_name),
+          customerId: given(store.customer_id),
+        }
+      : undefined,
   };
 }
 

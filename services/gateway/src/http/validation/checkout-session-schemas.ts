@@ -12,9 +12,56 @@ export interface CreateCheckoutSessionBody {
   metadata?: Record<string, string> | null;
   success_url?: string | null;
   cancel_url?: string | null;
+  customer?: CustomerBody | null;
+}
+
+/** The optional `customer` object (docs/customers.md); lengths and formats are checkout's rules. */
+export interface CustomerBody {
+  email?: string | null;
+  name?: string | null;
+  phone?: string | null;
+  shipping_address?: AddressBody | null;
+  billing_address?: AddressBody | null;
+  store_account?: StoreAccountBody | null;
+}
+
+export const ADDRESS_KEYS = ['name', 'line1', 'line2', 'city', 'region', 'postal_code', 'country'] as const;
+export type AddressBody = { [K in (typeof ADDRESS_KEYS)[number]]?: string | null };
+
+export interface StoreAccountBody {
+  platform?: string | null;
+  store_id?: string | null;
+  store_name?: string | null;
+  customer_id?: string | null;
 }
 
 const nullableString = { type: 'string', nullable: true } as const;
+
+const addressSchema = {
+  type: 'object',
+  nullable: true,
+  properties: Object.fromEntries(ADDRESS_KEYS.map((key) => [key, nullableString])),
+  additionalProperties: true,
+} as const;
+
+const customerSchema = {
+  type: 'object',
+  nullable: true,
+  properties: {
+    email: nullableString,
+    name: nullableString,
+    phone: nullableString,
+    shipping_address: addressSchema,
+    billing_address: addressSchema,
+    store_account: {
+      type: 'object',
+      nullable: true,
+      properties: { platform: nullableString, store_id: nullableString, store_name: nullableString, customer_id: nullableString },
+      additionalProperties: true,
+    },
+  },
+  additionalProperties: true,
+} as const;
 
 const createSchema: JSONSchemaType<CreateCheckoutSessionBody> = {
   type: 'object',
@@ -27,13 +74,17 @@ const createSchema: JSONSchemaType<CreateCheckoutSessionBody> = {
     metadata: { type: 'object', nullable: true, required: [], additionalProperties: { type: 'string' } },
     success_url: nullableString,
     cancel_url: nullableString,
+    // The nested shape is typed by CustomerBody; JSONSchemaType cannot follow the generated key lists.
+    customer: customerSchema as unknown as JSONSchemaType<CreateCheckoutSessionBody>['properties']['customer'],
   },
   required: ['amount', 'currency', 'description'],
   // Unknown request fields are ignored (spec: Common conventions).
   additionalProperties: true,
 };
 
-const createFieldCodes: Record<keyof CreateCheckoutSessionBody, ErrorCode> = {
+// The order errors are reported in: the first field listed wins. Nested customer fields are named
+// by their path (`customer.shipping_address.city`).
+const createFieldCodes: Record<string, ErrorCode> = {
   amount: 'invalid_amount',
   currency: 'invalid_currency',
   description: 'invalid_description',
@@ -42,6 +93,20 @@ const createFieldCodes: Record<keyof CreateCheckoutSessionBody, ErrorCode> = {
   metadata: 'invalid_metadata',
   success_url: 'invalid_url',
   cancel_url: 'invalid_url',
+  customer: 'invalid_customer',
+  'customer.email': 'invalid_email',
+  'customer.name': 'invalid_customer',
+  'customer.phone': 'invalid_customer',
+  ...Object.fromEntries(
+    (['shipping_address', 'billing_address'] as const).flatMap((address) => [
+      [`customer.${address}`, 'invalid_customer'],
+      ...ADDRESS_KEYS.map((key) => [`customer.${address}.${key}`, 'invalid_customer']),
+    ]),
+  ),
+  'customer.store_account': 'invalid_customer',
+  ...Object.fromEntries(
+    ['platform', 'store_id', 'store_name', 'customer_id'].map((key) => [`customer.store_account.${key}`, 'invalid_customer']),
+  ),
 };
 
 export const validateCreateCheckoutSession = bodyValidator(createSchema, createFieldCodes);

@@ -55,3 +55,11 @@ export function listQuery(query: Record<string, unknown>): { limit: number; star
   }
   return { limit, startingAfter: rawCursor };
 }
+
+/** An optional, non-empty string query parameter (a repeated one, `?a=1&a=2`, is refused). */
+export function optionalQueryString(query: Record<string, unknown>, name: string, code: ErrorCode): string | undefined {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value === '') throw new ApiError(code, `${name} must be a non-empty string.`, name);
+  return value;
+}

@@ -15,7 +15,7 @@ export function bodyValidator<T>(schema: JSONSchemaType<T>, fieldCodes: Readonly
   const validate: ValidateFunction<T> = ajv.compile(schema);
   const fieldOrder = Object.keys(fieldCodes);
   const rank = (error: ErrorObject): number => {
-    const index = fieldOrder.indexOf(fieldOf(error));
+    const index = fieldOrder.indexOf(fieldOf(error, fieldCodes));
     return index === -1 ? fieldOrder.length : index;
   };
   return (body) => {
@@ -26,14 +26,24 @@ export function bodyValidator<T>(schema: JSONSchemaType<T>, fieldCodes: Readonly
   };
 }
 
-function fieldOf(error: ErrorObject): string {
-  return error.keyword === 'required' ? String(error.params['missingProperty']) : (error.instancePath.split('/')[1] ?? '');
+/**
+ * The documented field an error belongs to: the longest path in `fieldCodes` that the error's path
+ * starts with. `metadata.color` reports `metadata`; `customer.shipping_address.city` reports itself.
+ */
+function fieldOf(error: ErrorObject, fieldCodes: Readonly<Record<string, ErrorCode>>): string {
+  const path = error.instancePath.split('/').slice(1);
+  if (error.keyword === 'required') path.push(String(error.params['missingProperty']));
+  for (let depth = path.length; depth > 0; depth -= 1) {
+    const field = path.slice(0, depth).join('.');
+    if (field in fieldCodes) return field;
+  }
+  return path[0] ?? '';
 }
 
 function toApiError(error: ErrorObject | undefined, fieldCodes: Readonly<Record<string, ErrorCode>>): ApiError {
   if (!error) return new ApiError('invalid_request');
   const missing = error.keyword === 'required' ? String(error.params['missingProperty']) : undefined;
-  const field = fieldOf(error);
+  const field = fieldOf(error, fieldCodes);
   const code = fieldCodes[field] ?? 'invalid_request';
   if (missing) return new ApiError(code, `${field} is required.`, field);
   const expected = error.keyword === 'type' ? ` must be ${describeType(error.params['type'])}` : ` ${error.message ?? 'is invalid'}`;

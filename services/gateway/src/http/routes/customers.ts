@@ -1,0 +1,44 @@
+import { Router } from 'express';
+import { ApiError } from '@hc/errors';
+import type { ServiceClient } from '@hc/grpc';
+import type { CustomersService } from '@hc/proto/customers/v1';
+import { callContext } from '../locals.ts';
+import { customerObject, orderObject } from '../presenters/customer.ts';
+import { listQuery, optionalQueryString } from '../validation/payment-schemas.ts';
+
+/** Customers and orders: read-only (the spec's rule 6), served by the customers context. */
+export function customerRoutes(customers: ServiceClient<typeof CustomersService>): Router {
+  const router = Router();
+
+  router.get('/customers', async (req, res) => {
+    const query = req.query as Record<string, unknown>;
+    const { limit, startingAfter } = listQuery(query);
+    const email = optionalQueryString(query, 'email', 'invalid_email');
+    const page = await customers.listCustomers({ limit, startingAfter, email }, callContext(res));
+    const data = page.customers.map(customerObject);
+    res.json({ data, has_more: page.hasMore, next_cursor: page.hasMore ? (data.at(-1)?.id ?? null) : null });
+  });
+
+  router.get('/customers/:id', async (req, res) => {
+    const { customer } = await customers.getCustomer({ id: req.params.id }, callContext(res));
+    if (!customer) throw new ApiError('internal_error');
+    res.json(customerObject(customer));
+  });
+
+  router.get('/orders', async (req, res) => {
+    const query = req.query as Record<string, unknown>;
+    const { limit, startingAfter } = listQuery(query);
+    const customerId = optionalQueryString(query, 'customer_id', 'invalid_request');
+    const page = await customers.listOrders({ limit, startingAfter, customerId }, callContext(res));
+    const data = page.orders.map(orderObject);
+    res.json({ data, has_more: page.hasMore, next_cursor: page.hasMore ? (data.at(-1)?.id ?? null) : null });
+  });
+
+  router.get('/orders/:id', async (req, res) => {
+    const { order } = await customers.getOrder({ id: req.params.id }, callContext(res));
+    if (!order) throw new ApiError('internal_error');
+    res.json(orderObject(order));
+  });
+
+  return router;
+}
