@@ -1,6 +1,7 @@
 import { parseCurrency } from '@hc/money';
 import { SESSION_STATUSES, type CheckoutSession, type PaymentSource, type Scope, type SessionStatus } from '../domain/checkout-session.ts';
 import { eventSubject, paymentEventId, type PaymentEvent, type PaymentEventType } from '../domain/payment-events.ts';
+import { erasedEventPayload } from '../domain/erasure.ts';
 import type { PaymentPatch, Transition } from '../domain/payment-transitions.ts';
 import { sessionEventSubject, sessionStartedEvent, type SessionCreatedEvent, type SessionEvent } from '../domain/session-events.ts';
 import { Prisma } from './generated/prisma/client.ts';
@@ -150,17 +151,32 @@ export class CheckoutSessionStore {
 
   /**
    * Erasure of a customer (customers.customer.erased): the buyer's email leaves the listed payments of
-   * that account and mode. Applied once per message, in the transaction that records it.
+   * that account and mode, and the outbox rows of their events (kept until purged) lose the buyer's
+   * details too. Applied once per message, in the transaction that records it.
    */
   async eraseCustomerEmails(scope: Scope, paymentIds: readonly string[], consumer: string, msgId: string): Promise<number> {
     return this.prisma.$transaction(async (tx) => {
       const fresh = await tx.processedMessage.createMany({ data: [{ consumer, msgId }], skipDuplicates: true });
       if (fresh.count === 0) return 0;
-      const { count } = await tx.checkoutSession.updateMany({
+      const owned = await tx.checkoutSession.findMany({
         where: { id: { in: [...paymentIds] }, accountId: scope.accountId, livemode: scope.livemode },
-        data: { customerEmail: null },
+        select: { id: true },
       });
-      return count;
+      const ids = owned.map((row) => row.id);
+      if (ids.length === 0) return 0;
+      await tx.checkoutSession.updateMany({ where: { id: { in: ids } }, data: { customerEmail: null } });
+      // Event ids start with the payment id (`<pay>.<type>…`, docs/events.md).
+      const rows = await tx.outboxMessage.findMany({
+        where: { OR: ids.map((id) => ({ msgId: { startsWith: `${id}.` } })) },
+        select: { seq: true, payload: true },
+      });
+      for (const row of rows) {
+        await tx.outboxMessage.update({
+          where: { seq: row.seq },
+          data: { payload: erasedEventPayload(row.payload) as Prisma.InputJsonValue },
+        });
+      }
+      return ids.length;
     });
   }
 
