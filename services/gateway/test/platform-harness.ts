@@ -1,12 +1,13 @@
 /**
- * The platform for end-to-end tests: the real settlement and checkout gRPC services, NATS, and the
- * real gateway, each with a database of this test file's own, talking over real gRPC and real HTTP
- * on free local ports.
+ * The platform for end-to-end tests: the real settlement, checkout and customers gRPC services
+ * (webhooks when asked for), NATS, and the real gateway, each with a database of this test file's
+ * own, talking over real gRPC and real HTTP on free local ports.
  * Merchants and keys are made through the same operations the operator CLI uses.
  */
 import { createLogger } from '@hc/logging';
 import { createTestDatabase, type TestClock } from '@hc/test-kit';
 import { startCheckoutStack, type CheckoutStack } from '@hc/checkout/testing';
+import { CUSTOMERS_MIGRATIONS_DIR, loadCustomersConfig, startCustomersService, type RunningCustomersService } from '@hc/customers';
 import {
   GATEWAY_MIGRATIONS_DIR,
   createGatewayPrisma,
@@ -32,6 +33,8 @@ export interface Platform {
   readonly clock: TestClock;
   /** The services behind the gateway (database URLs, NATS stream, use-case dependencies). */
   readonly stack: CheckoutStack;
+  /** The customers service (its database URL for reading the store directly, restartable). */
+  readonly customers: CustomersHandle;
   /** The gateway's own database (accounts and keys), e.g. for the operator CLI. */
   readonly gatewayDatabaseUrl: string;
   /** The configuration the in-process gateway runs with (to start a second one like it). */
@@ -47,6 +50,13 @@ export interface Platform {
     options?: { key?: string | undefined; body?: unknown; headers?: Record<string, string> },
   ): Promise<Response>;
   stop(): Promise<void>;
+}
+
+export interface CustomersHandle {
+  readonly address: string;
+  readonly databaseUrl: string;
+  /** Stops the service (its consumer stops mid-stream) and starts it again on the same port. */
+  restart(): Promise<void>;
 }
 
 export const WALLET = '0x2222222222222222222222222222222222222222';
@@ -82,9 +92,21 @@ export async function startPlatform(options: { gateway?: Partial<GatewayConfig> 
   ]);
   const checkout = stack.checkout;
   const clock = stack.clock;
+  const customersDb = await createTestDatabase('customers', CUSTOMERS_MIGRATIONS_DIR);
+  const customersConfig = (address: string) =>
+    loadCustomersConfig({
+      CUSTOMERS_DATABASE_URL: customersDb.url,
+      CUSTOMERS_GRPC_ADDRESS: address,
+      NATS_URL: stack.natsUrl,
+      NATS_SUBJECT_PREFIX: stack.natsPrefix,
+      LOG_LEVEL: 'silent',
+    });
+  let customers: RunningCustomersService = await startCustomersService(customersConfig('127.0.0.1:0'), logger, { now: clock.now });
+  const customersAddress = customers.address;
   const gatewayConfig = testGatewayConfig({
     GATEWAY_DATABASE_URL: gatewayDb.url,
     CHECKOUT_GRPC_ADDRESS: checkout.address,
+    CUSTOMERS_GRPC_ADDRESS: customersAddress,
     ...options.gateway,
   });
   const gateway: RunningGateway = await startGateway(gatewayConfig, logger, { now: clock.now });
@@ -95,6 +117,14 @@ export async function startPlatform(options: { gateway?: Partial<GatewayConfig> 
     url: gateway.url,
     clock,
     stack,
+    customers: {
+      address: customersAddress,
+      databaseUrl: customersDb.url,
+      async restart() {
+        await customers.stop();
+        customers = await startCustomersService(customersConfig(customersAddress), logger, { now: clock.now });
+      },
+    },
     gatewayDatabaseUrl: gatewayDb.url,
     gatewayConfig,
     operations,
@@ -116,9 +146,10 @@ export async function startPlatform(options: { gateway?: Partial<GatewayConfig> 
     },
     async stop() {
       await gateway.stop();
+      await customers.stop();
       await stack.stop();
       await prisma.$disconnect();
-      await gatewayDb.drop();
+      await Promise.all([gatewayDb.drop(), customersDb.drop()]);
     },
   };
 }

@@ -11,6 +11,8 @@
  *   pnpm operator keys list <account>
  *   pnpm operator keys revoke <key_id>
  *   pnpm operator payments accept-held <account> <pay_id> --mode test|live   (calls checkout over gRPC)
+ *   pnpm operator customers erase <account> <cus_id> --mode test|live       (irreversible; customers gRPC)
+ *   pnpm operator customers note <account> <cus_id> --mode test|live [--set TEXT]
  *
  * Every command takes --json for machine-readable output. Exit codes: 0 done, 1 refused, 2 usage.
  */
@@ -19,6 +21,8 @@ import { ApiError } from '@hc/errors';
 import { createServiceClient } from '@hc/grpc';
 import { newId } from '@hc/ids';
 import { CheckoutService } from '@hc/proto/checkout/v1';
+import { CustomersService } from '@hc/proto/customers/v1';
+import { customerObject } from '../http/presenters/customer.ts';
 import { paymentObject } from '../http/presenters/payment.ts';
 import type { Mode } from '../domain/api-key.ts';
 import type { ApiKeyRecord, MerchantAccount } from '../domain/merchant-account.ts';
@@ -39,7 +43,9 @@ const USAGE = `usage: operator <accounts|keys> <command> [arguments] [--json]
   keys create ACCOUNT_ID --mode test|live [--label LABEL]
   keys list ACCOUNT_ID
   keys revoke KEY_ID
-  payments accept-held ACCOUNT_ID PAYMENT_ID --mode test|live`;
+  payments accept-held ACCOUNT_ID PAYMENT_ID --mode test|live
+  customers erase ACCOUNT_ID CUSTOMER_ID --mode test|live   (irreversible)
+  customers note ACCOUNT_ID CUSTOMER_ID --mode test|live [--set TEXT]   (private; empty TEXT clears)`;
 
 function accountView(a: MerchantAccount): Record<string, unknown> {
   return {
@@ -90,6 +96,7 @@ async function run(
       'fee-bps': { type: 'string' },
       mode: { type: 'string' },
       label: { type: 'string' },
+      set: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
@@ -139,6 +146,27 @@ async function run(
         return paymentObject(payment) as unknown as Record<string, unknown>;
       } finally {
         checkout.close();
+      }
+    }
+    case 'customers erase':
+    case 'customers note': {
+      const mode = need(values.mode, '--mode test|live');
+      if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live');
+      const account = await ops.getAccount(need(first, 'ACCOUNT_ID'));
+      const id = need(second, 'CUSTOMER_ID');
+      const ctx = { accountId: account.id, livemode: mode === 'live', requestId: newId('request') };
+      const customers = createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
+      try {
+        if (command === 'erase') {
+          const { customer } = await customers.eraseCustomer({ id }, ctx);
+          if (!customer) throw new ApiError('internal_error');
+          return customerObject(customer) as unknown as Record<string, unknown>;
+        }
+        if (values.set !== undefined) await customers.setCustomerNote({ id, note: values.set }, ctx);
+        const { note } = await customers.getCustomerNote({ id }, ctx);
+        return { customer: id, note: note ?? null };
+      } finally {
+        customers.close();
       }
     }
     default:

@@ -1,0 +1,20 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError } from '@hc/config';
+import { loadCustomersConfig } from './config.ts';
+
+describe('customers config', () => {
+  it('works on a fresh machine with no variables set', () => {
+    expect(loadCustomersConfig({})).toEqual({
+      CUSTOMERS_DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/hc_customers',
+      CUSTOMERS_GRPC_ADDRESS: '127.0.0.1:50053',
+      NATS_URL: 'nats://127.0.0.1:4222',
+      NATS_SUBJECT_PREFIX: '',
+      LOG_LEVEL: 'info',
+    });
+  });
+
+  it('stops the boot on a bad value', () => {
+    expect(() => loadCustomersConfig({ NATS_SUBJECT_PREFIX: 'a.b' })).toThrow(ConfigError);
+    expect(() => loadCustomersConfig({ LOG_LEVEL: 'loud' })).toThrow(ConfigError);
+  });
+});

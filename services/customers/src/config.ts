@@ -1,0 +1,30 @@
+import { loadConfig, type JSONSchemaType } from '@hc/config';
+
+export interface CustomersConfig {
+  /** PostgreSQL database owned by this service alone. */
+  CUSTOMERS_DATABASE_URL: string;
+  /** host:port the gRPC server binds (port 0 picks a free one). */
+  CUSTOMERS_GRPC_ADDRESS: string;
+  /** NATS server with JetStream: checkout events are read there, customer events published there. */
+  NATS_URL: string;
+  /** Prefix of every subject and stream name (empty in production; per test file in tests). */
+  NATS_SUBJECT_PREFIX: string;
+  LOG_LEVEL: string;
+}
+
+const schema: JSONSchemaType<CustomersConfig> = {
+  type: 'object',
+  properties: {
+    CUSTOMERS_DATABASE_URL: { type: 'string', format: 'uri', default: 'postgresql://postgres@127.0.0.1:5432/hc_customers' },
+    CUSTOMERS_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50053' },
+    NATS_URL: { type: 'string', default: 'nats://127.0.0.1:4222' },
+    NATS_SUBJECT_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9_-]*$', default: '' },
+    LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+  },
+  required: ['CUSTOMERS_DATABASE_URL', 'CUSTOMERS_GRPC_ADDRESS', 'NATS_URL', 'NATS_SUBJECT_PREFIX', 'LOG_LEVEL'],
+  additionalProperties: false,
+};
+
+export function loadCustomersConfig(env: NodeJS.ProcessEnv = process.env): CustomersConfig {
+  return loadConfig(schema, env);
+}

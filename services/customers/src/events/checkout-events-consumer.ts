@@ -1,0 +1,49 @@
+import { consumeDurable, ensureStream, type DurableConsumer, type NatsConnection } from '@hc/events';
+import type { Logger } from '@hc/logging';
+import { MalformedEventError } from '../domain/checkout-events.ts';
+import { applyCheckoutEvent } from '../use-cases/apply-checkout-event.ts';
+import type { CustomersDependencies } from '../use-cases/dependencies.ts';
+import { checkoutStream } from './streams.ts';
+
+/** Durable name on the checkout stream; replicas share it, so each event goes to one of them. */
+export const CHECKOUT_EVENTS_CONSUMER = 'customers';
+
+/**
+ * Feeds every event of the checkout stream to applyCheckoutEvent. The stream is ensured first, so
+ * this service can start before checkout ever published. A handler failure (database down, an order
+ * event before its session.created) makes JetStream redeliver the message later.
+ */
+export async function startCheckoutEventsConsumer(
+  deps: CustomersDependencies,
+  nats: NatsConnection,
+  subjectPrefix: string,
+  logger: Logger,
+  options: { durable?: string | undefined; ackWaitMs?: number | undefined } = {},
+): Promise<DurableConsumer> {
+  const durable = options.durable ?? CHECKOUT_EVENTS_CONSUMER;
+  const stream = checkoutStream(subjectPrefix);
+  await ensureStream(nats, stream);
+  return consumeDurable({
+    nats,
+    stream: stream.name,
+    durable,
+    filterSubject: stream.subjects[0]!,
+    logger,
+    ackWaitMs: options.ackWaitMs,
+    // Short first retry: an order event that overtook its session.created is usually fine 200 ms later.
+    retryDelayMs: 200,
+    handle: async (message) => {
+      try {
+        const result = await applyCheckoutEvent(deps, durable, message);
+        logger.debug({ msgId: message.msgId, subject: message.subject, result }, 'checkout event');
+      } catch (error) {
+        if (!(error instanceof MalformedEventError)) throw error;
+        // Redelivering cannot fix a payload that breaks the contract; log it loudly and move on.
+        logger.error(
+          { msgId: message.msgId, subject: message.subject, err: error },
+          'checkout event does not match docs/events.md; skipped',
+        );
+      }
+    },
+  });
+}

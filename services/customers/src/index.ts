@@ -1,0 +1,8 @@
+// What other workspace packages (the platform runner, the gateway, end-to-end tests) may use of this service.
+export { startCustomersService } from './customers-service.ts';
+export type { RunningCustomersService, CustomersOptions } from './customers-service.ts';
+export { loadCustomersConfig } from './config.ts';
+export type { CustomersConfig } from './config.ts';
+export { CUSTOMERS_MIGRATIONS_DIR } from './migrations.ts';
+export { customersStream } from './events/streams.ts';
+export type { CustomerErasedEvent } from './domain/erasure.ts';

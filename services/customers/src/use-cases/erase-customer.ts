@@ -1,0 +1,29 @@
+import { ApiError } from '@hc/errors';
+import { isId } from '@hc/ids';
+import type { Customer, Scope } from '../domain/customer.ts';
+import { CUSTOMER_ERASED_SUBJECT, customerErasedEvent } from '../domain/erasure.ts';
+import type { CustomersDependencies } from './dependencies.ts';
+
+/**
+ * Rule 7, a dashboard action: in one transaction the customer's and its orders' personal data become
+ * null here, and `customers.customer.erased` (with the orders' payment ids) is queued for the other
+ * contexts, which remove theirs. Irreversible; erasing again returns the erased customer unchanged.
+ */
+export async function eraseCustomer(deps: CustomersDependencies, scope: Scope, id: string): Promise<Customer> {
+  if (!isId('customer', id)) throw new ApiError('not_found', 'No such customer.');
+  const erased = await deps.store.transaction(async (tx) => {
+    const customer = await tx.lockCustomer(id, scope);
+    if (!customer) return null;
+    if (customer.erased) return customer;
+    const now = deps.now();
+    const paymentIds = await tx.eraseCustomerData(customer.id, now);
+    const event = customerErasedEvent(customer, paymentIds, now);
+    await tx.enqueue(event.id, CUSTOMER_ERASED_SUBJECT, event);
+    return null;
+  });
+  if (erased) return erased;
+  // Read after commit, so the answer shows the erased state as stored.
+  const customer = await deps.store.findCustomer(scope, id);
+  if (!customer) throw new ApiError('not_found', 'No such customer.');
+  return customer;
+}

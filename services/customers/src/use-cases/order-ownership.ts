@@ -1,0 +1,31 @@
+import { contactDetailsOf, type Customer, type Order } from '../domain/customer.ts';
+import { withOrderAdded, withOrderRemoved } from '../domain/counters.ts';
+import { mergeContactDetails, mergeStoreAccounts } from '../domain/details.ts';
+import type { CustomersTransaction } from '../store/customers-store.ts';
+
+/**
+ * Makes `order` one of `customer`'s orders: the customer takes the order's details (rules 3 and 4)
+ * and store account, and counts the order with whatever it was paid so far. Both rows are locked by
+ * the caller; returns the order with its new customer id (saved too).
+ */
+export async function attachOrder(tx: CustomersTransaction, customer: Customer, order: Order, at: Date): Promise<Order> {
+  const attached: Order = { ...order, customerId: customer.id };
+  const updated: Customer = {
+    ...customer,
+    ...mergeContactDetails(contactDetailsOf(customer), contactDetailsOf(order)),
+    ...withOrderAdded(customer, order),
+    storeAccounts: mergeStoreAccounts(customer.storeAccounts, order.storeAccount),
+  };
+  await tx.saveCustomer(updated, at);
+  await tx.saveOrder(attached);
+  return attached;
+}
+
+/**
+ * Takes `order` away from `customer` (rule 5): its counts and paid amount come off the customer. The
+ * details it brought stay, as earlier values the customer had (there is no "previous value" to restore).
+ */
+export async function detachOrder(tx: CustomersTransaction, customer: Customer, order: Order, at: Date): Promise<void> {
+  const lastOrderAt = await tx.latestOrderCreatedAt(customer.id, order.id);
+  await tx.saveCustomer({ ...customer, ...withOrderRemoved(customer, order, lastOrderAt) }, at);
+}

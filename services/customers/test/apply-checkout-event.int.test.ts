@@ -1,0 +1,165 @@
+// Risk covered: counters that drift from the orders they count — a redelivered message applied twice,
+// an order event overtaking its session.created, two replicas creating the same customer at once, a
+// paid order moving between customers. Use-case level over real PostgreSQL, with events shaped
+// exactly as docs/events.md documents them (the NATS path is covered by customers-api.int.test.ts).
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { ConsumedMessage } from '@hc/events';
+import { newId } from '@hc/ids';
+import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
+import pg from 'pg';
+import { CUSTOMERS_MIGRATIONS_DIR } from '../src/migrations.ts';
+import { CustomersStore } from '../src/store/customers-store.ts';
+import { createCustomersPrisma, type CustomersPrisma } from '../src/store/prisma.ts';
+import { applyCheckoutEvent, OrderNotYetKnownError } from '../src/use-cases/apply-checkout-event.ts';
+import type { CustomersDependencies } from '../src/use-cases/dependencies.ts';
+import { getCustomer, listCustomers } from '../src/use-cases/read-customers.ts';
+
+const CONSUMER = 'customers';
+const scope = { accountId: 'acct_apply', livemode: false };
+let db: TestDatabase;
+let prisma: CustomersPrisma;
+let deps: CustomersDependencies;
+let clockMs = Date.UTC(2026, 2, 1);
+
+beforeAll(async () => {
+  db = await createTestDatabase('customers', CUSTOMERS_MIGRATIONS_DIR);
+  prisma = createCustomersPrisma(db.url);
+  deps = { store: new CustomersStore(prisma), now: () => new Date() };
+});
+afterAll(async () => {
+  await prisma.$disconnect();
+  await db.drop();
+});
+
+function message(data: { id: string }): ConsumedMessage {
+  return { msgId: data.id, subject: 'checkout.x', data, redelivered: false };
+}
+
+function sessionCreated(email: string | null, amount = '40.00', currency = 'EUR', details: { name?: string; phone?: string } = {}) {
+  clockMs += 1000;
+  const id = newId('payment', clockMs);
+  return {
+    id: `${id}.session.created`,
+    type: 'session.created',
+    occurredAt: clockMs,
+    ...scope,
+    session: { id, amount, currency, status: 'open', createdAt: clockMs, customerEmail: email },
+    customer: {
+      name: details.name ?? 'Ada Lovelace',
+      phone: details.phone ?? null,
+      shippingAddress: null,
+      billingAddress: null,
+      storeAccount: null,
+    },
+  };
+}
+
+function sessionStarted(sessionId: string, email: string, revision: number) {
+  clockMs += 1000;
+  return {
+    id: `${sessionId}.session.started.${revision}`,
+    type: 'session.started',
+    occurredAt: clockMs,
+    ...scope,
+    sessionId,
+    customerEmail: email,
+    revision,
+  };
+}
+
+function paymentPaid(sessionId: string, cause: string, amount = '40.00', currency = 'EUR') {
+  clockMs += 1000;
+  return {
+    id: `${sessionId}.payment.paid.${cause}`,
+    type: 'payment.paid',
+    occurredAt: clockMs,
+    ...scope,
+    payment: { id: sessionId, amount, currency, status: 'paid', paidAt: clockMs, customerEmail: 'someone@example.com' },
+  };
+}
+
+const apply = (data: Record<string, unknown> & { id: string }) => applyCheckoutEvent(deps, CONSUMER, message(data));
+
+async function customerByEmail(email: string) {
+  const page = await listCustomers(deps, scope, { limit: 1, email });
+  return page.items[0];
+}
+
+describe('applying checkout events exactly once', () => {
+  it('a redelivered message changes nothing', async () => {
+    const created = sessionCreated('once@example.com');
+    const paid = paymentPaid(created.session.id, 'vrd_1');
+    expect(await apply(created)).toBe('applied');
+    expect(await apply(created)).toBe('duplicate');
+    expect(await apply(paid)).toBe('applied');
+    expect(await apply(paid)).toBe('duplicate');
+    expect(await customerByEmail('once@example.com')).toMatchObject({ ordersCount: 1, paidOrdersCount: 1, spent: { EUR: '40.00' } });
+  });
+
+  it('ignores event types it does not read', async () => {
+    expect(await apply({ ...sessionCreated('x@example.com'), type: 'session.renamed' })).toBe('ignored');
+  });
+
+  it('an order event before its session.created fails (to be redelivered) and leaves no trace', async () => {
+    const created = sessionCreated(null);
+    const started = sessionStarted(created.session.id, 'early@example.com', 1);
+    await expect(apply(started)).rejects.toBeInstanceOf(OrderNotYetKnownError);
+    await expect(apply(paymentPaid(created.session.id, 'vrd_early'))).rejects.toBeInstanceOf(OrderNotYetKnownError);
+    await apply(created);
+    expect(await apply(started)).toBe('applied');
+    expect(await customerByEmail('early@example.com')).toMatchObject({ ordersCount: 1, paidOrdersCount: 0 });
+  });
+});
+
+describe('race safety', () => {
+  it('replicas creating orders of one new email at once make one customer with exact counts', async () => {
+    const events = Array.from({ length: 12 }, () => sessionCreated('Race@Example.com'));
+    // A second store = a second connection pool, like a second replica.
+    const otherPrisma = createCustomersPrisma(db.url);
+    const replicas = [deps, { store: new CustomersStore(otherPrisma), now: deps.now }];
+    await Promise.all(events.map((e, i) => applyCheckoutEvent(replicas[i % 2]!, CONSUMER, message(e))));
+    await otherPrisma.$disconnect();
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    const { rows } = await client.query<{ count: string }>("SELECT count(*) FROM customers WHERE email = 'race@example.com'");
+    await client.end();
+    expect(rows[0]!.count).toBe('1');
+    expect(await customerByEmail('race@example.com')).toMatchObject({ ordersCount: 12, lastOrderAt: new Date(events.at(-1)!.occurredAt) });
+  });
+});
+
+describe('orders that change customer', () => {
+  it('a paid order without a customer brings its paid state and amounts when it gets one (rule 4)', async () => {
+    const created = sessionCreated(null, '15.50', 'GBP', { name: 'Kept On The Order', phone: '+44 5' });
+    await apply(created);
+    await apply(paymentPaid(created.session.id, 'vrd_a', '15.50', 'GBP'));
+    await apply(paymentPaid(created.session.id, 'vrd_b', '15.50', 'GBP'));
+    await apply(sessionStarted(created.session.id, 'later@example.com', 1));
+    expect(await customerByEmail('later@example.com')).toMatchObject({
+      name: 'Kept On The Order',
+      phone: '+44 5',
+      ordersCount: 1,
+      paidOrdersCount: 1,
+      spent: { GBP: '31.00' },
+    });
+  });
+
+  it('a paid order moving to another email takes exactly its counts along (rule 5), and a stale start changes nothing', async () => {
+    const keep = sessionCreated('mover@example.com', '10.00', 'USD');
+    const move = sessionCreated('mover@example.com', '25.00', 'USD');
+    for (const e of [keep, move, paymentPaid(keep.session.id, 'v1', '10.00', 'USD'), paymentPaid(move.session.id, 'v2', '25.00', 'USD')]) {
+      await apply(e);
+    }
+    await apply(sessionStarted(move.session.id, 'moved@example.com', 2));
+    await apply(sessionStarted(move.session.id, 'mover@example.com', 1));
+    const mover = await customerByEmail('mover@example.com');
+    expect(mover).toMatchObject({
+      ordersCount: 1,
+      paidOrdersCount: 1,
+      spent: { USD: '10.00' },
+      lastOrderAt: new Date(keep.session.createdAt),
+    });
+    expect(await customerByEmail('moved@example.com')).toMatchObject({ ordersCount: 1, paidOrdersCount: 1, spent: { USD: '25.00' } });
+    expect((await getCustomer(deps, scope, mover!.id)).id).toBe(mover!.id);
+  });
+});

@@ -1,0 +1,174 @@
+// Risk covered: an erased buyer's personal data surviving anywhere the platform keeps it, the erased
+// customer still found by email or blocking the address for good; and a restart of the customers
+// service mid-burst losing or doubling orders or payments in the counters.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import { bodyOf, createSession, VALID_BODY, type Json } from './e2e-helpers.ts';
+import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
+
+const run = promisify(execFile);
+const OPERATOR = fileURLToPath(new URL('../src/cli/operator.ts', import.meta.url));
+let platform: Platform;
+let merchant: TestMerchant;
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  merchant = await platform.merchant();
+});
+afterAll(async () => {
+  await platform.stop();
+});
+
+async function get(path: string, key = merchant.testKey): Promise<Json> {
+  return bodyOf(await platform.request('GET', path, { key }));
+}
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const byEmail = (address: string, until: (c: Json | undefined) => boolean = (c) => c !== undefined) =>
+  eventually(async () => ((await get(`/v1/customers?email=${encodeURIComponent(address)}`))['data'] as Json[])[0], until);
+
+/** Every row of every table of a database, as text: where personal data could hide. */
+async function everyRow(databaseUrl: string): Promise<string> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const tables = await client.query<{ name: string }>(
+      `SELECT quote_ident(table_name) AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
+    );
+    const dumps = await Promise.all(
+      tables.rows.map(async ({ name }) => (await client.query<{ row: string }>(`SELECT t::text AS row FROM ${name} t`)).rows),
+    );
+    return dumps
+      .flat()
+      .map((r) => r.row)
+      .join('\n');
+  } finally {
+    await client.end();
+  }
+}
+
+async function operator(...args: string[]): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout } = await run(process.execPath, [OPERATOR, ...args, '--json'], {
+      env: {
+        ...process.env,
+        GATEWAY_DATABASE_URL: platform.gatewayDatabaseUrl,
+        CUSTOMERS_GRPC_ADDRESS: platform.customers.address,
+        LOG_LEVEL: 'silent',
+      },
+    });
+    return { code: 0, out: stdout };
+  } catch (error) {
+    const failed = error as { code: number; stderr: string };
+    return { code: failed.code, out: failed.stderr };
+  }
+}
+
+describe('erasing a customer (operator CLI)', () => {
+  it('removes name, email, phone and addresses from every store; the customer keeps its id and orders', async () => {
+    const address = 'Erase.Me@Example.com';
+    const personal = ['erase.me@example.com', 'Erin Erasable', '+1 555 0142', '77 Forget Lane', 'Oblivion Park', 'store-cust-9'];
+    const details = {
+      email: address,
+      name: 'Erin Erasable',
+      phone: '+1 555 0142',
+      shipping_address: { line1: '77 Forget Lane', city: 'Oblivion Park', country: 'US' },
+      billing_address: { line1: '77 Forget Lane', country: 'US' },
+      store_account: { platform: 'shopify', store_id: 'shop-e', customer_id: 'store-cust-9' },
+    };
+    const paid = await createSession(platform, merchant.testKey, { ...VALID_BODY, customer: details });
+    const open = await createSession(platform, merchant.testKey, { ...VALID_BODY, customer: details });
+    await platform.request('POST', `/v1/checkout_sessions/${String(paid['id'])}/start`, { key: merchant.testKey, body: {} });
+    await platform.request('POST', `/v1/payments/${String(paid['id'])}/simulate`, { key: merchant.testKey, body: { outcome: 'paid' } });
+    const customer = await byEmail(address, (c) => c?.['paid_orders_count'] === 1);
+    const id = String(customer!['id']);
+    await operator('customers', 'note', merchant.accountId, id, '--mode', 'test', '--set', 'Asked to be forgotten');
+
+    const result = await operator('customers', 'erase', merchant.accountId, id, '--mode', 'test');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.out)).toMatchObject({ id, erased: true, email: null, name: null, phone: null, shipping_address: null });
+
+    // The API: same id, erased, counters kept, contact details null; orders keep customer_id.
+    expect(await get(`/v1/customers/${id}`)).toMatchObject({
+      id,
+      erased: true,
+      email: null,
+      name: null,
+      phone: null,
+      shipping_address: null,
+      billing_address: null,
+      orders_count: 2,
+      paid_orders_count: 1,
+      spent: { USD: '25.00' },
+    });
+    for (const order of [paid, open]) {
+      expect(await get(`/v1/orders/${String(order['id'])}`)).toMatchObject({ customer_id: id, email: null, name: null, phone: null });
+    }
+    // Checkout, through the erasure event: the payments' customer_email becomes null.
+    const payments = await eventually(
+      () => Promise.all([paid, open].map((s) => get(`/v1/payments/${String(s['id'])}`))),
+      (all) => all.every((p) => p['customer_email'] === null),
+    );
+    expect(payments.map((p) => p['customer_email'])).toEqual([null, null]);
+    // Every row of every store of both contexts holding it.
+    for (const databaseUrl of [platform.customers.databaseUrl, platform.stack.checkoutDatabaseUrl]) {
+      const rows = await everyRow(databaseUrl);
+      for (const value of personal) expect(rows.toLowerCase()).not.toContain(value.toLowerCase());
+    }
+    // Listing by that email finds nothing; the same email later starts a new customer.
+    expect((await get(`/v1/customers?email=${encodeURIComponent(address)}`))['data']).toEqual([]);
+    await createSession(platform, merchant.testKey, { ...VALID_BODY, customer_email: address });
+    const fresh = await byEmail(address);
+    expect(fresh).toMatchObject({ email: 'erase.me@example.com', erased: false, orders_count: 1 });
+    expect(fresh!['id']).not.toBe(id);
+  });
+
+  it('refuses an unknown customer or one of the other mode (exit 1, not_found)', async () => {
+    const address = 'kept@example.com';
+    await createSession(platform, merchant.testKey, { ...VALID_BODY, customer_email: address });
+    const customer = await byEmail(address);
+    const other = await operator('customers', 'erase', merchant.accountId, String(customer!['id']), '--mode', 'live');
+    expect(other.code).toBe(1);
+    expect(JSON.parse(other.out)).toMatchObject({ error: { code: 'not_found' } });
+    expect((await operator('customers', 'erase', merchant.accountId, 'cus_nope', '--mode', 'test')).code).toBe(1);
+    expect(await get(`/v1/customers/${String(customer!['id'])}`)).toMatchObject({ erased: false, email: address });
+  });
+});
+
+describe('a restart of the customers service in the middle of a burst of orders', () => {
+  it('loses and doubles nothing: counters are exact afterwards', async () => {
+    const address = 'burst@example.com';
+    const orders = 40;
+    const burst = (async () => {
+      for (let i = 0; i < orders; i += 1) {
+        const session = await createSession(platform, merchant.testKey, { ...VALID_BODY, amount: '1.25', customer_email: address });
+        const id = String(session['id']);
+        await platform.request('POST', `/v1/checkout_sessions/${id}/start`, { key: merchant.testKey, body: {} });
+        if (i % 2 === 0)
+          await platform.request('POST', `/v1/payments/${id}/simulate`, { key: merchant.testKey, body: { outcome: 'paid' } });
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await platform.customers.restart();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await platform.customers.restart();
+    await burst;
+    const customer = await byEmail(address, (c) => c?.['orders_count'] === orders && c['paid_orders_count'] === orders / 2);
+    expect(customer).toMatchObject({ orders_count: 40, paid_orders_count: 20, spent: { USD: '25.00' } });
+    // And it stays exact: nothing arrives twice later.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await byEmail(address)).toMatchObject({ orders_count: 40, paid_orders_count: 20, spent: { USD: '25.00' } });
+    expect((await get(`/v1/orders?customer_id=${String(customer!['id'])}&limit=100`))['data']).toHaveLength(40);
+  });
+});
