@@ -219,6 +219,32 @@ describe('rule 5: a start with another email moves the order', () => {
   });
 });
 
+describe('rule 5 with details', () => {
+  it("takes the moved order's details and store account away from the first customer", async () => {
+    const typo = email('bob.typo');
+    const real = email('bob.real');
+    const session = await createSession(platform, merchant.testKey, {
+      ...VALID_BODY,
+      customer: {
+        email: typo,
+        name: 'Bob Real',
+        phone: '555-0100',
+        store_account: { platform: 'shopify', store_id: 's9', customer_id: 'bob-9' },
+      },
+    });
+    expect(await customerByEmail(typo)).toMatchObject({ name: 'Bob Real' });
+    await start(String(session['id']), { customer_email: real });
+    const moved = await customerByEmail(real);
+    expect(moved).toMatchObject({
+      name: 'Bob Real',
+      phone: '555-0100',
+      store_accounts: [{ platform: 'shopify', store_id: 's9', customer_id: 'bob-9' }],
+    });
+    const left = await customerByEmail(typo, merchant.testKey, (c) => c?.['orders_count'] === 0);
+    expect(left).toMatchObject({ orders_count: 0, name: null, phone: null, shipping_address: null, store_accounts: [] });
+  });
+});
+
 describe('rule 6: the API does not create, edit or delete customers', () => {
   it.each(['POST', 'PUT', 'PATCH', 'DELETE'])('answers %s /v1/customers with 404 not_found', async (method) => {
     const address = email('ro');

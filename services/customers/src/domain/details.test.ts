@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Address, ContactDetails } from './customer.ts';
-import { mergeContactDetails, mergeStoreAccounts, normalizeEmail } from './details.ts';
+import { detailsFromOrders, mergeContactDetails, mergeStoreAccounts, normalizeEmail } from './details.ts';
 
 const london: Address = { name: 'Ada', line1: '12 St James', line2: null, city: 'London', region: null, postalCode: 'SW1Y', country: 'GB' };
 const paris: Address = { name: null, line1: '1 Rue', line2: null, city: 'Paris', region: null, postalCode: null, country: 'FR' };
@@ -48,5 +48,30 @@ describe('store accounts', () => {
 
   it('changes nothing without a store account', () => {
     expect(mergeStoreAccounts([shop], null)).toEqual([shop]);
+  });
+});
+
+describe('detailsFromOrders', () => {
+  const address = { name: null, line1: '1 Main St', line2: null, city: 'Springfield', region: null, postalCode: null, country: 'US' };
+  it('applies the orders oldest first, later details replacing earlier ones', () => {
+    const older = { name: 'Old', phone: '1', shippingAddress: address, billingAddress: null, storeAccount: null };
+    const newer = {
+      name: 'New',
+      phone: null,
+      shippingAddress: null,
+      billingAddress: null,
+      storeAccount: { platform: 'shopify', storeId: 's1', storeName: null, customerId: 'c1' },
+    };
+    expect(detailsFromOrders([older, newer])).toEqual({
+      name: 'New',
+      phone: '1',
+      shippingAddress: address,
+      billingAddress: null,
+      storeAccounts: [{ platform: 'shopify', storeId: 's1', storeName: null, customerId: 'c1' }],
+    });
+  });
+
+  it('is empty when no order is left', () => {
+    expect(detailsFromOrders([])).toEqual({ name: null, phone: null, shippingAddress: null, billingAddress: null, storeAccounts: [] });
   });
 });

@@ -39,3 +39,20 @@ export function mergeStoreAccounts(saved: readonly StoreAccount[], order: StoreA
   };
   return saved.map((account, i) => (i === index ? merged : account));
 }
+
+/**
+ * A customer's details and store accounts as its orders give them, applied oldest first (rule 3).
+ * Used when an order moves away (rule 5): what it brought must leave with it, or the buyer's
+ * details would stay on a customer that no longer has their order (and survive their erasure).
+ */
+export function detailsFromOrders(orders: readonly (ContactDetails & { storeAccount: StoreAccount | null })[]): ContactDetails & {
+  storeAccounts: StoreAccount[];
+} {
+  let details: ContactDetails = { name: null, phone: null, shippingAddress: null, billingAddress: null };
+  let storeAccounts: StoreAccount[] = [];
+  for (const order of orders) {
+    details = mergeContactDetails(details, order);
+    storeAccounts = mergeStoreAccounts(storeAccounts, order.storeAccount);
+  }
+  return { ...details, storeAccounts };
+}

@@ -218,6 +218,13 @@ export class CustomersTransaction {
         update: { amount },
       });
     }
+    // Store accounts not in the list are gone (a moved order took its own away).
+    await this.tx.customerStoreAccount.deleteMany({
+      where: {
+        customerId: id,
+        NOT: customer.storeAccounts.map((account) => ({ platform: account.platform, storeId: account.storeId })),
+      },
+    });
     for (const account of customer.storeAccounts) {
       const values = { storeName: account.storeName, storeCustomerId: account.customerId };
       await this.tx.customerStoreAccount.upsert({
@@ -228,14 +235,13 @@ export class CustomersTransaction {
     }
   }
 
-  /** Creation time of the customer's latest order other than `exceptOrderId` (its last_order_at after a move). */
-  async latestOrderCreatedAt(customerId: string, exceptOrderId: string): Promise<Date | null> {
-    const latest = await this.tx.order.findFirst({
+  /** The customer's orders other than `exceptOrderId`, oldest first (ties by id). */
+  async ordersOfCustomer(customerId: string, exceptOrderId: string): Promise<Order[]> {
+    const rows = await this.tx.order.findMany({
       where: { customerId, id: { not: exceptOrderId } },
-      orderBy: { createdAt: 'desc' },
-      select: { createdAt: true },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     });
-    return latest?.createdAt ?? null;
+    return rows.map(toOrder);
   }
 
   /**

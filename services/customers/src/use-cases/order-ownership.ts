@@ -1,6 +1,6 @@
 import { contactDetailsOf, type Customer, type Order } from '../domain/customer.ts';
 import { withOrderAdded, withOrderRemoved } from '../domain/counters.ts';
-import { mergeContactDetails, mergeStoreAccounts } from '../domain/details.ts';
+import { detailsFromOrders, mergeContactDetails, mergeStoreAccounts } from '../domain/details.ts';
 import type { CustomersTransaction } from '../store/customers-store.ts';
 
 /**
@@ -22,10 +22,12 @@ export async function attachOrder(tx: CustomersTransaction, customer: Customer, 
 }
 
 /**
- * Takes `order` away from `customer` (rule 5): its counts and paid amount come off the customer. The
- * details it brought stay, as earlier values the customer had (there is no "previous value" to restore).
+ * Takes `order` away from `customer` (rule 5): its counts and paid amount come off the customer, and
+ * the customer's details and store accounts are rebuilt from the orders it keeps, so nothing the
+ * moved order brought stays behind.
  */
 export async function detachOrder(tx: CustomersTransaction, customer: Customer, order: Order, at: Date): Promise<void> {
-  const lastOrderAt = await tx.latestOrderCreatedAt(customer.id, order.id);
-  await tx.saveCustomer({ ...customer, ...withOrderRemoved(customer, order, lastOrderAt) }, at);
+  const remaining = await tx.ordersOfCustomer(customer.id, order.id);
+  const lastOrderAt = remaining.at(-1)?.createdAt ?? null;
+  await tx.saveCustomer({ ...customer, ...withOrderRemoved(customer, order, lastOrderAt), ...detailsFromOrders(remaining) }, at);
 }
