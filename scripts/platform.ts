@@ -15,7 +15,9 @@ import { join } from 'node:path';
 import { ensureDatabase, migrateDatabase } from '@hc/db';
 import { checkGrpcHealth } from '@hc/grpc';
 import { CHECKOUT_MIGRATIONS_DIR, loadCheckoutConfig } from '@hc/checkout';
+import { CUSTOMERS_MIGRATIONS_DIR, loadCustomersConfig } from '@hc/customers';
 import { loadSettlementConfig, SETTLEMENT_MIGRATIONS_DIR } from '@hc/settlement';
+import { loadWebhooksConfig, WEBHOOKS_MIGRATIONS_DIR } from '@hc/webhooks';
 import { createGatewayPrisma, GATEWAY_MIGRATIONS_DIR, loadGatewayConfig, MerchantOperations, MerchantStore } from '@hc/gateway';
 
 const root = join(import.meta.dirname, '..');
@@ -32,12 +34,17 @@ const gatewayConfig = loadGatewayConfig();
 const gatewayUrl = `http://${gatewayConfig.GATEWAY_HOST}:${gatewayConfig.GATEWAY_PORT}`;
 const checkoutConfig = loadCheckoutConfig({ PUBLIC_BASE_URL: gatewayUrl, ...process.env });
 const settlementConfig = loadSettlementConfig();
+const customersConfig = loadCustomersConfig();
+// Local development: webhook endpoints on this machine (http://127.0.0.1:…) are allowed.
+const webhooksConfig = loadWebhooksConfig({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true', ...process.env });
 
 // 1. Databases and migrations.
 for (const [name, url, dir] of [
   ['gateway', gatewayConfig.GATEWAY_DATABASE_URL, GATEWAY_MIGRATIONS_DIR],
   ['checkout', checkoutConfig.CHECKOUT_DATABASE_URL, CHECKOUT_MIGRATIONS_DIR],
   ['settlement', settlementConfig.SETTLEMENT_DATABASE_URL, SETTLEMENT_MIGRATIONS_DIR],
+  ['customers', customersConfig.CUSTOMERS_DATABASE_URL, CUSTOMERS_MIGRATIONS_DIR],
+  ['webhooks', webhooksConfig.WEBHOOKS_DATABASE_URL, WEBHOOKS_MIGRATIONS_DIR],
 ] as const) {
   await ensureDatabase(url);
   const applied = await migrateDatabase(url, dir);
@@ -107,25 +114,41 @@ start('checkout', 'services/checkout/src/main.ts', {
   SETTLEMENT_GRPC_ADDRESS: settlementConfig.SETTLEMENT_GRPC_ADDRESS,
   NATS_URL: checkoutConfig.NATS_URL,
 });
+start('customers', 'services/customers/src/main.ts', {
+  CUSTOMERS_DATABASE_URL: customersConfig.CUSTOMERS_DATABASE_URL,
+  CUSTOMERS_GRPC_ADDRESS: customersConfig.CUSTOMERS_GRPC_ADDRESS,
+  NATS_URL: customersConfig.NATS_URL,
+});
+start('webhooks', 'services/webhooks/src/main.ts', {
+  WEBHOOKS_DATABASE_URL: webhooksConfig.WEBHOOKS_DATABASE_URL,
+  WEBHOOKS_GRPC_ADDRESS: webhooksConfig.WEBHOOKS_GRPC_ADDRESS,
+  WEBHOOKS_ALLOW_PRIVATE_TARGETS: String(webhooksConfig.WEBHOOKS_ALLOW_PRIVATE_TARGETS),
+  NATS_URL: webhooksConfig.NATS_URL,
+});
 start('gateway', 'services/gateway/src/main.ts', {
   GATEWAY_DATABASE_URL: gatewayConfig.GATEWAY_DATABASE_URL,
   GATEWAY_HOST: gatewayConfig.GATEWAY_HOST,
   GATEWAY_PORT: String(gatewayConfig.GATEWAY_PORT),
   CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
+  CUSTOMERS_GRPC_ADDRESS: customersConfig.CUSTOMERS_GRPC_ADDRESS,
+  WEBHOOKS_GRPC_ADDRESS: webhooksConfig.WEBHOOKS_GRPC_ADDRESS,
 });
 
 // 4. Ready when the gateway says its database and every service answer.
 const deadline = Date.now() + 60_000;
 for (;;) {
+  const answers = (address: string) =>
+    checkGrpcHealth(address).then(
+      () => true,
+      () => false,
+    );
   const ready =
     (await fetch(`${gatewayUrl}/readyz`).then(
       (r) => r.ok,
       () => false,
     )) &&
-    (await checkGrpcHealth(settlementConfig.SETTLEMENT_GRPC_ADDRESS).then(
-      () => true,
-      () => false,
-    ));
+    (await answers(settlementConfig.SETTLEMENT_GRPC_ADDRESS)) &&
+    (await answers(webhooksConfig.WEBHOOKS_GRPC_ADDRESS));
   if (ready) break;
   if (Date.now() > deadline) {
     say('the platform did not become ready within 60 s; see .platform/logs/');

@@ -12,6 +12,9 @@ export const ID_PREFIXES = {
   account: 'acct_',
   apiKey: 'key_',
   request: 'req_',
+  webhookEndpoint: 'we_',
+  webhookDelivery: 'whd_',
+  deliveryAttempt: 'wha_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -8,6 +8,7 @@ import { createLogger } from '@hc/logging';
 import { createTestDatabase, type TestClock } from '@hc/test-kit';
 import { startCheckoutStack, type CheckoutStack } from '@hc/checkout/testing';
 import { CUSTOMERS_MIGRATIONS_DIR, loadCustomersConfig, startCustomersService, type RunningCustomersService } from '@hc/customers';
+import { loadWebhooksConfig, startWebhooksService, WEBHOOKS_MIGRATIONS_DIR, type RunningWebhooksService } from '@hc/webhooks';
 import {
   GATEWAY_MIGRATIONS_DIR,
   createGatewayPrisma,
@@ -35,6 +36,8 @@ export interface Platform {
   readonly stack: CheckoutStack;
   /** The customers service (its database URL for reading the store directly, restartable). */
   readonly customers: CustomersHandle;
+  /** The webhooks service, when the platform was started with `webhooks: true`. */
+  readonly webhooks: { readonly address: string; readonly databaseUrl: string } | undefined;
   /** The gateway's own database (accounts and keys), e.g. for the operator CLI. */
   readonly gatewayDatabaseUrl: string;
   /** The configuration the in-process gateway runs with (to start a second one like it). */
@@ -84,7 +87,19 @@ export function testGatewayConfig(
   };
 }
 
-export async function startPlatform(options: { gateway?: Partial<GatewayConfig> } = {}): Promise<Platform> {
+/**
+ * Webhook delivery settings for end-to-end tests: endpoints on this machine allowed (the receiver
+ * listens on 127.0.0.1) and a short retry schedule, so no test waits on real back-off.
+ */
+const TEST_WEBHOOKS_ENV = {
+  WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+  WEBHOOKS_RETRY_SCHEDULE: '0s,100ms,100ms',
+  WEBHOOKS_DELIVERY_TIMEOUT: '1s',
+  WEBHOOKS_POLL_INTERVAL: '50ms',
+  LOG_LEVEL: 'silent',
+};
+
+export async function startPlatform(options: { gateway?: Partial<GatewayConfig>; webhooks?: boolean } = {}): Promise<Platform> {
   const logger = createLogger('e2e', { level: 'silent' });
   const [gatewayDb, stack] = await Promise.all([
     createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR),
@@ -103,10 +118,24 @@ export async function startPlatform(options: { gateway?: Partial<GatewayConfig> 
     });
   let customers: RunningCustomersService = await startCustomersService(customersConfig('127.0.0.1:0'), logger, { now: clock.now });
   const customersAddress = customers.address;
+  const webhooksDb = options.webhooks ? await createTestDatabase('webhooks', WEBHOOKS_MIGRATIONS_DIR) : undefined;
+  const webhooks: RunningWebhooksService | undefined = webhooksDb
+    ? await startWebhooksService(
+        loadWebhooksConfig({
+          ...TEST_WEBHOOKS_ENV,
+          WEBHOOKS_DATABASE_URL: webhooksDb.url,
+          WEBHOOKS_GRPC_ADDRESS: '127.0.0.1:0',
+          NATS_URL: stack.natsUrl,
+          NATS_SUBJECT_PREFIX: stack.natsPrefix,
+        }),
+        logger,
+      )
+    : undefined;
   const gatewayConfig = testGatewayConfig({
     GATEWAY_DATABASE_URL: gatewayDb.url,
     CHECKOUT_GRPC_ADDRESS: checkout.address,
     CUSTOMERS_GRPC_ADDRESS: customersAddress,
+    ...(webhooks ? { WEBHOOKS_GRPC_ADDRESS: webhooks.address } : {}),
     ...options.gateway,
   });
   const gateway: RunningGateway = await startGateway(gatewayConfig, logger, { now: clock.now });
@@ -125,6 +154,7 @@ export async function startPlatform(options: { gateway?: Partial<GatewayConfig> 
         customers = await startCustomersService(customersConfig(customersAddress), logger, { now: clock.now });
       },
     },
+    webhooks: webhooks && webhooksDb ? { address: webhooks.address, databaseUrl: webhooksDb.url } : undefined,
     gatewayDatabaseUrl: gatewayDb.url,
     gatewayConfig,
     operations,
@@ -147,9 +177,10 @@ export async function startPlatform(options: { gateway?: Partial<GatewayConfig> 
     async stop() {
       await gateway.stop();
       await customers.stop();
+      await webhooks?.stop();
       await stack.stop();
       await prisma.$disconnect();
-      await Promise.all([gatewayDb.drop(), customersDb.drop()]);
+      await Promise.all([gatewayDb.drop(), customersDb.drop(), webhooksDb?.drop()]);
     },
   };
 }

@@ -13,6 +13,7 @@
  *   pnpm operator payments accept-held <account> <pay_id> --mode test|live   (calls checkout over gRPC)
  *   pnpm operator customers erase <account> <cus_id> --mode test|live       (irreversible; customers gRPC)
  *   pnpm operator customers note <account> <cus_id> --mode test|live [--set TEXT]
+ *   pnpm operator webhooks …   (endpoints, events, attempts, resend, ping: see cli/webhook-commands.ts)
  *
  * Every command takes --json for machine-readable output. Exit codes: 0 done, 1 refused, 2 usage.
  */
@@ -23,6 +24,7 @@ import { newId } from '@hc/ids';
 import { CheckoutService } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { customerObject } from '../http/presenters/customer.ts';
+import { runWebhookCommand, splitWebhookArguments, USAGE as WEBHOOK_USAGE, WebhookUsageError } from './webhook-commands.ts';
 import { paymentObject } from '../http/presenters/payment.ts';
 import type { Mode } from '../domain/api-key.ts';
 import type { ApiKeyRecord, MerchantAccount } from '../domain/merchant-account.ts';
@@ -33,7 +35,7 @@ import { MerchantOperations } from '../use-cases/merchant-operations.ts';
 
 class UsageError extends Error {}
 
-const USAGE = `usage: operator <accounts|keys> <command> [arguments] [--json]
+const USAGE = `usage: operator <accounts|keys|payments|customers|webhooks> <command> [arguments] [--json]
   accounts create --name NAME [--payout-wallet WALLET] [--fee-bps N]
   accounts list
   accounts show ACCOUNT_ID
@@ -45,7 +47,8 @@ const USAGE = `usage: operator <accounts|keys> <command> [arguments] [--json]
   keys revoke KEY_ID
   payments accept-held ACCOUNT_ID PAYMENT_ID --mode test|live
   customers erase ACCOUNT_ID CUSTOMER_ID --mode test|live   (irreversible)
-  customers note ACCOUNT_ID CUSTOMER_ID --mode test|live [--set TEXT]   (private; empty TEXT clears)`;
+  customers note ACCOUNT_ID CUSTOMER_ID --mode test|live [--set TEXT]   (private; empty TEXT clears)
+${WEBHOOK_USAGE.split('\n').slice(1).join('\n')}`;
 
 function accountView(a: MerchantAccount): Record<string, unknown> {
   return {
@@ -97,6 +100,12 @@ async function run(
       mode: { type: 'string' },
       label: { type: 'string' },
       set: { type: 'string' },
+      url: { type: 'string' },
+      events: { type: 'string' },
+      description: { type: 'string' },
+      endpoint: { type: 'string' },
+      limit: { type: 'string' },
+      'starting-after': { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
@@ -105,6 +114,15 @@ async function run(
     if (!value) throw new UsageError(`missing ${what}`);
     return value;
   };
+  if (group === 'webhooks') {
+    const split = splitWebhookArguments(positionals.slice(1));
+    const account = await ops.getAccount(need(split.accountId, 'ACCOUNT_ID'));
+    return runWebhookCommand(split.command, split.positionals, values, {
+      accountId: account.id,
+      webhooksAddress: config.WEBHOOKS_GRPC_ADDRESS,
+      timeoutMs: config.GRPC_TIMEOUT_MS,
+    });
+  }
   switch (`${group} ${command}`) {
     case 'accounts create': {
       const feeBps = values['fee-bps'] === undefined ? undefined : Number(values['fee-bps']);
@@ -182,7 +200,11 @@ try {
   const result = await run(new MerchantOperations(new MerchantStore(prisma)), config, args);
   process.stdout.write(`${json ? JSON.stringify(result, null, 2) : text(result)}\n`);
 } catch (error) {
-  if (error instanceof UsageError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+  if (
+    error instanceof UsageError ||
+    error instanceof WebhookUsageError ||
+    (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+  ) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     process.exitCode = 2;
   } else if (error instanceof ApiError) {

@@ -1,0 +1,192 @@
+/**
+ * Operator CLI: the `webhooks …` commands, over gRPC to the webhooks service. The operator wires
+ * them in (operator.ts): it parses the arguments, then calls runWebhookCommand with the words after
+ * `webhooks` split by splitWebhookArguments, and prints the result like its other commands.
+ */
+import { ApiError } from '@hc/errors';
+import { createServiceClient, type CallContext } from '@hc/grpc';
+import { newId } from '@hc/ids';
+import { WebhooksService, type DeliveryAttempt, type Endpoint, type Event } from '@hc/proto/webhooks/v1';
+
+export const USAGE = `usage: operator webhooks <command> ACCOUNT_ID [arguments] --mode test|live [--json]
+  webhooks endpoints add ACCOUNT_ID --mode M --url URL [--events TYPE,TYPE|*] [--description TEXT]   (prints the secret once)
+  webhooks endpoints list ACCOUNT_ID --mode M
+  webhooks endpoints show ACCOUNT_ID WE_ID --mode M
+  webhooks endpoints update ACCOUNT_ID WE_ID --mode M [--url URL] [--events TYPE,TYPE|*] [--description TEXT]
+  webhooks endpoints disable ACCOUNT_ID WE_ID --mode M
+  webhooks endpoints enable ACCOUNT_ID WE_ID --mode M
+  webhooks endpoints delete ACCOUNT_ID WE_ID --mode M
+  webhooks endpoints rotate-secret ACCOUNT_ID WE_ID --mode M   (prints the new secret once)
+  webhooks events list ACCOUNT_ID --mode M [--limit N] [--starting-after EVT_ID]
+  webhooks events resend ACCOUNT_ID EVT_ID --mode M [--endpoint WE_ID]
+  webhooks attempts list ACCOUNT_ID EVT_ID --mode M
+  webhooks ping ACCOUNT_ID WE_ID --mode M`;
+
+/** A command line the webhooks commands cannot run (the operator prints USAGE and exits 2). */
+export class WebhookUsageError extends Error {
+  override name = 'WebhookUsageError';
+}
+
+export interface WebhookCommandOptions {
+  mode?: string;
+  url?: string;
+  events?: string;
+  description?: string;
+  endpoint?: string;
+  limit?: string;
+  'starting-after'?: string;
+  json?: boolean;
+}
+
+export interface WebhookCommandContext {
+  accountId: string;
+  webhooksAddress: string;
+  timeoutMs: number;
+}
+
+const TWO_WORD_GROUPS = new Set(['endpoints', 'events', 'attempts']);
+
+/**
+ * The words after `webhooks` → the command ("endpoints add", "ping"…), the account, and the rest.
+ * E.g. ["endpoints", "show", "acct_1", "we_1"] → { command: "endpoints show", accountId: "acct_1", positionals: ["we_1"] }.
+ */
+export function splitWebhookArguments(words: readonly string[]): { command: string; accountId: string | undefined; positionals: string[] } {
+  const width = TWO_WORD_GROUPS.has(words[0] ?? '') ? 2 : 1;
+  return { command: words.slice(0, width).join(' '), accountId: words[width], positionals: words.slice(width + 1) };
+}
+
+const seconds = (value: bigint | undefined): number | null => (value === undefined ? null : Number(value));
+
+function endpointView(e: Endpoint | undefined): Record<string, unknown> {
+  if (!e) throw new ApiError('internal_error');
+  return {
+    id: e.id,
+    url: e.url,
+    description: e.description ?? null,
+    enabled_events: e.enabledEvents.join(','),
+    status: e.status,
+    disabled_reason: e.disabledReason ?? null,
+    disabled_at: seconds(e.disabledAt),
+    livemode: e.livemode,
+    created: Number(e.created),
+    failing_since: seconds(e.failingSince),
+    last_success_at: seconds(e.lastSuccessAt),
+  };
+}
+
+function eventView(e: Event | undefined): Record<string, unknown> {
+  if (!e) throw new ApiError('internal_error');
+  return { id: e.id, type: e.type, created: Number(e.created), livemode: e.livemode, payment: e.paymentId ?? null };
+}
+
+function attemptView(a: DeliveryAttempt): Record<string, unknown> {
+  return {
+    id: a.id,
+    endpoint: a.endpointId,
+    delivery: a.deliveryId,
+    attempt: a.attemptNumber,
+    at: new Date(Number(a.attemptedAt)).toISOString(),
+    status: a.statusCode ?? null,
+    error: a.error ?? null,
+    succeeded: a.succeeded,
+    latency_ms: a.latencyMs,
+    response: a.responseSnippet ?? null,
+    next_attempt_at: a.nextAttemptAt === undefined ? null : new Date(Number(a.nextAttemptAt)).toISOString(),
+    request_body: a.requestBody,
+  };
+}
+
+const eventTypes = (value: string | undefined): string[] | undefined =>
+  value === undefined
+    ? undefined
+    : value
+        .split(',')
+        .map((t) => t.trim())
+        .filter((t) => t !== '');
+
+/**
+ * Runs one `webhooks …` command for `context.accountId` in `--mode`. `command` and `positionals`
+ * as splitWebhookArguments gives them. Throws WebhookUsageError for a bad command line and ApiError
+ * for what the service refused.
+ */
+export async function runWebhookCommand(
+  command: string,
+  positionals: string[],
+  options: WebhookCommandOptions,
+  context: WebhookCommandContext,
+): Promise<Record<string, unknown> | Record<string, unknown>[]> {
+  const mode = options.mode;
+  if (mode !== 'test' && mode !== 'live') throw new WebhookUsageError('--mode must be test or live');
+  const need = (value: string | undefined, what: string): string => {
+    if (!value) throw new WebhookUsageError(`missing ${what}`);
+    return value;
+  };
+  const ctx: CallContext = { accountId: context.accountId, livemode: mode === 'live', requestId: newId('request') };
+  const client = createServiceClient(WebhooksService, context.webhooksAddress, { timeoutMs: context.timeoutMs });
+  try {
+    switch (command) {
+      case 'endpoints add': {
+        const created = await client.createEndpoint(
+          { url: need(options.url, '--url'), description: options.description, enabledEvents: eventTypes(options.events) ?? [] },
+          ctx,
+        );
+        return {
+          ...endpointView(created.endpoint),
+          secret: created.secret,
+          notice: 'Store this signing secret now: it is shown only once.',
+        };
+      }
+      case 'endpoints list':
+        return (await client.listEndpoints({}, ctx)).endpoints.map(endpointView);
+      case 'endpoints show':
+        return endpointView((await client.getEndpoint({ id: need(positionals[0], 'WE_ID') }, ctx)).endpoint);
+      case 'endpoints update': {
+        const events = eventTypes(options.events);
+        const updated = await client.updateEndpoint(
+          {
+            id: need(positionals[0], 'WE_ID'),
+            url: options.url,
+            description: options.description,
+            enabledEvents: events ?? [],
+            replaceEnabledEvents: events !== undefined,
+          },
+          ctx,
+        );
+        return endpointView(updated.endpoint);
+      }
+      case 'endpoints disable':
+        return endpointView((await client.disableEndpoint({ id: need(positionals[0], 'WE_ID') }, ctx)).endpoint);
+      case 'endpoints enable':
+        return endpointView((await client.enableEndpoint({ id: need(positionals[0], 'WE_ID') }, ctx)).endpoint);
+      case 'endpoints delete':
+        return { id: (await client.deleteEndpoint({ id: need(positionals[0], 'WE_ID') }, ctx)).id, deleted: true };
+      case 'endpoints rotate-secret': {
+        const rotated = await client.rotateEndpointSecret({ id: need(positionals[0], 'WE_ID') }, ctx);
+        return {
+          ...endpointView(rotated.endpoint),
+          secret: rotated.secret,
+          previous_secret_expires_at: Number(rotated.previousSecretExpiresAt),
+          notice:
+            'Store this signing secret now: it is shown only once. The previous secret keeps signing until previous_secret_expires_at.',
+        };
+      }
+      case 'events list': {
+        const limit = options.limit === undefined ? 0 : Number(options.limit);
+        const page = await client.listEvents({ limit, startingAfter: options['starting-after'] }, ctx);
+        return page.events.map(eventView);
+      }
+      case 'events resend': {
+        const resent = await client.resendEvent({ eventId: need(positionals[0], 'EVT_ID'), endpointId: options.endpoint }, ctx);
+        return { ...eventView(resent.event), resent_to: resent.endpointIds.join(',') || null };
+      }
+      case 'attempts list':
+        return (await client.listDeliveryAttempts({ eventId: need(positionals[0], 'EVT_ID') }, ctx)).attempts.map(attemptView);
+      case 'ping':
+        return eventView((await client.sendPing({ endpointId: need(positionals[0], 'WE_ID') }, ctx)).event);
+      default:
+        throw new WebhookUsageError(`unknown command: webhooks ${command || '(none)'}`);
+    }
+  } finally {
+    client.close();
+  }
+}

@@ -1,0 +1,203 @@
+// Risk covered: a merchant who registered a Test endpoint not receiving, or not being able to verify,
+// the webhooks of a payment made through the API; the operator CLI's webhook commands not working
+// end to end; and an erased buyer's details surviving in the delivery log.
+import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import { Webhook } from 'standardwebhooks';
+import { bodyOf, createSession, VALID_BODY, type Json } from './e2e-helpers.ts';
+import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
+
+const run = promisify(execFile);
+const OPERATOR = fileURLToPath(new URL('../src/cli/operator.ts', import.meta.url));
+
+interface Delivery {
+  headers: Record<string, string>;
+  raw: string;
+  event: { id: string; type: string; created: number; livemode: boolean; data: { payment: Json | null } };
+}
+
+let platform: Platform;
+let merchant: TestMerchant;
+let server: Server;
+let receiverUrl: string;
+const delivered: Delivery[] = [];
+
+beforeAll(async () => {
+  platform = await startPlatform({ webhooks: true });
+  merchant = await platform.merchant();
+  // The merchant's server: keeps the RAW body, as the merchant guide says (docs/webhooks.md).
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      delivered.push({ headers: req.headers as Record<string, string>, raw, event: JSON.parse(raw) as Delivery['event'] });
+      res.writeHead(204).end();
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+});
+afterAll(async () => {
+  server.close();
+  await platform.stop();
+});
+
+async function operator(...args: string[]): Promise<Json & { length?: number }> {
+  const { stdout } = await run(process.execPath, [OPERATOR, ...args, '--json'], {
+    env: {
+      ...process.env,
+      GATEWAY_DATABASE_URL: platform.gatewayDatabaseUrl,
+      CUSTOMERS_GRPC_ADDRESS: platform.customers.address,
+      WEBHOOKS_GRPC_ADDRESS: platform.webhooks!.address,
+      LOG_LEVEL: 'silent',
+    },
+  });
+  return JSON.parse(stdout) as Json;
+}
+
+async function waitFor(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`not delivered within ${timeoutMs} ms (${delivered.length} deliveries)`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const ofPayment = (id: string) => delivered.filter((d) => d.event.data.payment?.['id'] === id);
+
+let secret: string;
+let endpointId: string;
+
+describe('a registered Test endpoint', () => {
+  it('is added with the operator CLI, its signing secret shown once', async () => {
+    const endpoint = await operator('webhooks', 'endpoints', 'add', merchant.accountId, '--mode', 'test', '--url', receiverUrl);
+    expect(endpoint).toMatchObject({ url: receiverUrl, livemode: false, status: 'enabled', secret: expect.stringMatching(/^whsec_/) });
+    secret = String(endpoint['secret']);
+    endpointId = String(endpoint['id']);
+    const listed = (await operator('webhooks', 'endpoints', 'list', merchant.accountId, '--mode', 'test')) as unknown as Json[];
+    expect(listed.map((e) => e['id'])).toEqual([endpointId]);
+    expect(JSON.stringify(listed)).not.toContain(secret);
+  });
+
+  it('receives payment.started and payment.paid of create → start → simulate paid, verifiable with standardwebhooks', async () => {
+    const session = await createSession(platform, merchant.testKey, { ...VALID_BODY, customer_email: 'hooked@example.com' });
+    const id = String(session['id']);
+    expect((await platform.request('POST', `/v1/checkout_sessions/${id}/start`, { key: merchant.testKey, body: {} })).status).toBe(200);
+    const paid = await bodyOf(
+      await platform.request('POST', `/v1/payments/${id}/simulate`, { key: merchant.testKey, body: { outcome: 'paid' } }),
+    );
+    expect(paid['status']).toBe('paid');
+    await waitFor(() => ofPayment(id).length >= 2);
+
+    const verifier = new Webhook(secret);
+    const events = ofPayment(id).map((d) => {
+      // Throws unless webhook-id, webhook-timestamp and webhook-signature sign exactly this raw body.
+      verifier.verify(d.raw, d.headers);
+      expect(d.headers['webhook-id']).toBe(d.event.id);
+      return d.event;
+    });
+    expect(events.map((e) => e.type)).toEqual(['payment.started', 'payment.paid']);
+    for (const event of events) {
+      expect(event).toMatchObject({ id: expect.stringMatching(/^evt_/), livemode: false, created: expect.any(Number) });
+      expect(String(event.created)).toHaveLength(10); // seconds
+    }
+    expect(events[1]!.data.payment).toMatchObject({
+      id,
+      mode: 'test',
+      source: 'api',
+      status: 'paid',
+      amount: '25.00',
+      currency: 'USD',
+      customerEmail: 'hooked@example.com',
+      coin: 'polygon_usdc',
+      feeBps: expect.any(Number),
+      paidAt: expect.any(Number),
+      merchantReceived: paid['settlement'] ? (paid['settlement'] as Json)['merchant_received'] : undefined,
+    });
+    expect(String(events[1]!.data.payment!['createdAt'])).toHaveLength(13); // milliseconds
+    const tampered = ofPayment(id)[1]!;
+    expect(() => verifier.verify(tampered.raw.replace('"paid"', '"held"'), tampered.headers)).toThrow();
+  });
+
+  it('lists events and attempts, resends with the same evt_ id, and pings with data.payment null', async () => {
+    const events = (await operator('webhooks', 'events', 'list', merchant.accountId, '--mode', 'test')) as unknown as Json[];
+    expect(events.length).toBeGreaterThanOrEqual(2);
+    const paidEvent = events.find((e) => e['type'] === 'payment.paid')!;
+    const attempts = (await operator(
+      'webhooks',
+      'attempts',
+      'list',
+      merchant.accountId,
+      String(paidEvent['id']),
+      '--mode',
+      'test',
+    )) as unknown as Json[];
+    expect(attempts[0]).toMatchObject({ endpoint: endpointId, status: 204, succeeded: true, latency_ms: expect.any(Number) });
+
+    const before = delivered.length;
+    await operator('webhooks', 'events', 'resend', merchant.accountId, String(paidEvent['id']), '--mode', 'test');
+    await waitFor(() => delivered.length > before);
+    expect(delivered.at(-1)!.event.id).toBe(paidEvent['id']);
+
+    const ping = await operator('webhooks', 'ping', merchant.accountId, endpointId, '--mode', 'test');
+    await waitFor(() => delivered.some((d) => d.event.type === 'ping'));
+    const pinged = delivered.find((d) => d.event.type === 'ping')!;
+    expect(pinged.event).toMatchObject({ id: ping['id'], livemode: false, data: { payment: null } });
+    new Webhook(secret).verify(pinged.raw, pinged.headers);
+  });
+
+  it('gets no Live events', async () => {
+    const live = await createSession(platform, merchant.liveKey, { ...VALID_BODY, customer_email: 'live@example.com' });
+    await platform.request('POST', `/v1/checkout_sessions/${String(live['id'])}/start`, { key: merchant.liveKey, body: {} });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(ofPayment(String(live['id']))).toEqual([]);
+  });
+});
+
+describe('erasing a customer', () => {
+  it("removes the buyer's details from the webhook delivery log", async () => {
+    const email = 'forget.webhooks@example.com';
+    const session = await createSession(platform, merchant.testKey, { ...VALID_BODY, customer_email: email });
+    const id = String(session['id']);
+    await platform.request('POST', `/v1/checkout_sessions/${id}/start`, { key: merchant.testKey, body: {} });
+    await waitFor(() => ofPayment(id).length >= 1);
+    const deadline = Date.now() + 5000;
+    let customer: Json | undefined;
+    while (!customer && Date.now() < deadline) {
+      customer = (
+        (await bodyOf(await platform.request('GET', `/v1/customers?email=${email}`, { key: merchant.testKey })))['data'] as Json[]
+      )[0];
+    }
+    await operator('customers', 'erase', merchant.accountId, String(customer!['id']), '--mode', 'test');
+
+    const rows = async () => {
+      const client = new pg.Client({ connectionString: platform.webhooks!.databaseUrl });
+      await client.connect();
+      try {
+        const tables = await client.query<{ name: string }>(
+          `SELECT quote_ident(table_name) AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
+        );
+        const all = await Promise.all(
+          tables.rows.map(async ({ name }) => (await client.query<{ row: string }>(`SELECT t::text AS row FROM ${name} t`)).rows),
+        );
+        return all
+          .flat()
+          .map((r) => r.row)
+          .join('\n');
+      } finally {
+        await client.end();
+      }
+    };
+    const until = Date.now() + 5000;
+    while ((await rows()).includes(email) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await rows()).not.toContain(email);
+  });
+});

@@ -1,0 +1,155 @@
+import type { Logger } from '@hc/logging';
+import type { DeliverySettings } from '../config.ts';
+import { judgeAttempt, type AttemptResult } from '../domain/attempt-outcome.ts';
+import { nextAttemptDelay } from '../domain/retry-schedule.ts';
+import { parseRetryAfter } from '../domain/retry-after.ts';
+import { signatureHeaders } from '../domain/signing.ts';
+import type { DeliveryStore, ClaimedDelivery } from '../store/deliveries.ts';
+import type { EndpointStore } from '../store/endpoints.ts';
+import { sendHttpAttempt } from './http-sender.ts';
+import { resolveTarget, TargetRefused, type HostResolver } from './target-resolver.ts';
+
+export interface DeliveryWorkerOptions {
+  readonly deliveries: DeliveryStore;
+  readonly endpoints: EndpointStore;
+  readonly settings: DeliverySettings;
+  readonly resolver: HostResolver;
+  readonly now: () => Date;
+  readonly logger: Logger;
+  /** Extra trusted CA certificates (PEM) for https endpoints; tests use a self-signed receiver. */
+  readonly ca?: string | undefined;
+}
+
+export interface DeliveryWorker {
+  /** Look for due deliveries now instead of at the next poll (a new event, a resend). */
+  wake(): void;
+  /** Claims nothing more and waits for the attempts in flight (each bounded by the timeout). */
+  stop(): Promise<void>;
+}
+
+export const USER_AGENT = 'hc-webhooks/1';
+
+/**
+ * Sends due deliveries. All state is in PostgreSQL: a claim is a lease on a delivery row, so
+ * any number of workers (replicas) share the work, and a restart picks up where the last process
+ * stopped — a lease left by a killed process runs out and the delivery is taken again.
+ *
+ * Up to `concurrency` attempts run at once, at most `concurrencyPerEndpoint` of them to one
+ * endpoint, so a slow or timing-out endpoint holds only its own slots while others are served.
+ */
+export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
+  const { deliveries, endpoints, settings, resolver, now, logger } = options;
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  let wakeRequested = false;
+  let interruptSleep: (() => void) | undefined;
+
+  function wake(): void {
+    wakeRequested = true;
+    interruptSleep?.();
+  }
+
+  function sleep(ms: number): Promise<void> {
+    if (stopped || wakeRequested) {
+      wakeRequested = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        interruptSleep = undefined;
+        wakeRequested = false;
+        resolve();
+      }
+      interruptSleep = done;
+    });
+  }
+
+  async function attempt(delivery: ClaimedDelivery): Promise<void> {
+    const log = logger.child({ deliveryId: delivery.deliveryId, eventId: delivery.eventId, endpointId: delivery.endpointId });
+    const attemptedAt = now();
+    const requestBody = JSON.stringify(delivery.body);
+    const secrets = await endpoints.signingSecrets(delivery.endpointId, attemptedAt);
+    const started = performance.now();
+    let result: AttemptResult;
+    try {
+      const url = new URL(delivery.endpointUrl);
+      // Resolved and checked at every attempt: a name may point elsewhere than at registration.
+      const address = await resolveTarget(url, resolver, settings.allowPrivateTargets);
+      const headers = {
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+        ...signatureHeaders(secrets, delivery.eventId, attemptedAt, requestBody),
+      };
+      result = await sendHttpAttempt({ url, address, headers, body: requestBody, timeoutMs: settings.timeoutMs, ca: options.ca });
+    } catch (error) {
+      if (!(error instanceof TargetRefused)) throw error;
+      result = { kind: 'error', error: `refused: ${error.message}` };
+    }
+    const latencyMs = Math.round(performance.now() - started);
+    const finishedAt = now();
+    const verdict = judgeAttempt(result);
+    const retryAfterMs = result.kind === 'response' ? parseRetryAfter(result.retryAfter, finishedAt, settings.retryAfterMaxMs) : null;
+    const delay = verdict === 'failed' ? nextAttemptDelay(settings.retrySchedule, delivery.attemptNumber, retryAfterMs) : null;
+    await deliveries.recordAttempt({
+      delivery,
+      attemptedAt,
+      finishedAt,
+      verdict,
+      statusCode: result.kind === 'response' ? result.statusCode : null,
+      error: result.kind === 'error' ? result.error : null,
+      latencyMs,
+      requestBody,
+      responseSnippet: result.kind === 'response' ? result.snippet : null,
+      nextAttemptAt: delay === null ? null : new Date(finishedAt.getTime() + delay),
+      disableAfterFailingMs: settings.disableAfterFailingMs,
+    });
+    log.debug(
+      { attempt: delivery.attemptNumber, verdict, latencyMs, status: result.kind === 'response' ? result.statusCode : result.error },
+      'webhook attempt',
+    );
+  }
+
+  async function run(): Promise<void> {
+    while (!stopped) {
+      const free = settings.concurrency - inFlight.size;
+      let claimed: ClaimedDelivery[] = [];
+      try {
+        claimed = await deliveries.claimDue(now(), free, settings.concurrencyPerEndpoint, settings.leaseMs);
+      } catch (error) {
+        logger.warn({ err: error }, 'delivery worker: could not claim deliveries; retrying');
+      }
+      for (const delivery of claimed) {
+        const running: Promise<void> = attempt(delivery)
+          .catch((error: unknown) => {
+            // The lease runs out and the delivery is tried again; nothing is lost.
+            logger.error({ err: error, deliveryId: delivery.deliveryId }, 'delivery worker: attempt could not be completed');
+          })
+          .finally(() => {
+            inFlight.delete(running);
+            wake();
+          });
+        inFlight.add(running);
+      }
+      // A full claim means more may be due: go again at once.
+      if (claimed.length > 0 && claimed.length === free) continue;
+      await sleep(settings.pollIntervalMs);
+    }
+  }
+
+  const loop = run();
+  let stopping: Promise<void> | undefined;
+  return {
+    wake,
+    stop() {
+      stopping ??= (async () => {
+        stopped = true;
+        interruptSleep?.();
+        await loop;
+        await Promise.allSettled([...inFlight]);
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,7 @@
+// What other workspace packages (the platform runner, end-to-end tests) may use of this service.
+export { startWebhooksService } from './webhooks-service.ts';
+export type { RunningWebhooksService, WebhooksOptions } from './webhooks-service.ts';
+export { loadWebhooksConfig } from './config.ts';
+export type { WebhooksConfig } from './config.ts';
+export { WEBHOOKS_MIGRATIONS_DIR } from './migrations.ts';
+export type { HostResolver } from './delivery/target-resolver.ts';

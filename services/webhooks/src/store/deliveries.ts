@@ -1,0 +1,208 @@
+import { newId } from '@hc/ids';
+import { isFailingTooLong, type AttemptVerdict } from '../domain/attempt-outcome.ts';
+import type { Scope } from '../domain/endpoint.ts';
+import type { WebhookEventBody } from '../domain/webhook-event.ts';
+import { disableEndpoint } from './endpoints.ts';
+import { isErased, scrubRequestBody } from './erasures.ts';
+import type { Prisma } from './generated/prisma/client.ts';
+import type { WebhooksPrisma } from './prisma.ts';
+
+/** A delivery this worker holds the lease of: one attempt to make. */
+export interface ClaimedDelivery {
+  readonly deliveryId: string;
+  readonly eventId: string;
+  readonly endpointId: string;
+  readonly endpointUrl: string;
+  readonly scope: Scope;
+  readonly paymentId: string | null;
+  /** 1 for the first attempt. */
+  readonly attemptNumber: number;
+  readonly body: WebhookEventBody;
+}
+
+export interface AttemptRecord {
+  readonly delivery: ClaimedDelivery;
+  readonly attemptedAt: Date;
+  readonly finishedAt: Date;
+  readonly verdict: AttemptVerdict;
+  readonly statusCode: number | null;
+  readonly error: string | null;
+  readonly latencyMs: number;
+  readonly requestBody: string;
+  readonly responseSnippet: string | null;
+  /** When to try again after a failure; null when the schedule is used up. */
+  readonly nextAttemptAt: Date | null;
+  readonly disableAfterFailingMs: number;
+}
+
+export interface AttemptLogEntry {
+  readonly id: string;
+  readonly deliveryId: string;
+  readonly eventId: string;
+  readonly endpointId: string;
+  readonly attemptNumber: number;
+  readonly attemptedAt: Date;
+  readonly statusCode: number | null;
+  readonly error: string | null;
+  readonly succeeded: boolean;
+  readonly latencyMs: number;
+  readonly requestBody: string;
+  readonly responseSnippet: string | null;
+  readonly nextAttemptAt: Date | null;
+}
+
+interface ClaimRow {
+  id: string;
+  status: string;
+  attempt_count: number;
+}
+
+/** What an attempt cut short by a crash leaves in the log when its lease runs out. */
+export const INTERRUPTED_ERROR = 'interrupted: the worker stopped before the attempt finished';
+
+/** The only code that knows the webhook_deliveries and delivery_attempts tables. */
+export class DeliveryStore {
+  private readonly prisma: WebhooksPrisma;
+
+  constructor(prisma: WebhooksPrisma) {
+    this.prisma = prisma;
+  }
+
+  /**
+   * Takes up to `limit` due deliveries, each with a lease until now + leaseMs, and no more than
+   * `perEndpoint` in flight per endpoint (counting leases held elsewhere). SKIP LOCKED lets several
+   * workers claim at once without waiting on each other or taking the same delivery. A delivery
+   * still "delivering" past its lease belonged to a worker that died: it is due again, and its lost
+   * attempt is logged as interrupted.
+   */
+  async claimDue(now: Date, limit: number, perEndpoint: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    if (limit <= 0) return [];
+    const leaseUntil = new Date(now.getTime() + leaseMs);
+    return this.prisma.$transaction(async (tx) => {
+      const rows = await tx.$queryRaw<ClaimRow[]>`
+        WITH in_flight AS (
+          SELECT endpoint_id, count(*)::int AS n FROM webhook_deliveries
+           WHERE status = 'delivering' AND lease_expires_at > ${now}
+           GROUP BY endpoint_id
+        ), due AS (
+          SELECT d.id, row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) + coalesce(f.n, 0) AS slot
+            FROM webhook_deliveries d
+            JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.status = 'enabled' AND e.deleted_at IS NULL
+            LEFT JOIN in_flight f ON f.endpoint_id = d.endpoint_id
+           WHERE (d.status = 'pending' AND d.next_attempt_at <= ${now})
+              OR (d.status = 'delivering' AND d.lease_expires_at <= ${now})
+        )
+        SELECT d.id, d.status, d.attempt_count FROM webhook_deliveries d
+         WHERE d.id IN (SELECT id FROM due WHERE slot <= ${perEndpoint})
+         ORDER BY d.next_attempt_at, d.id
+         LIMIT ${limit}
+         FOR UPDATE OF d SKIP LOCKED`;
+      if (rows.length === 0) return [];
+      const ids = rows.map((r) => r.id);
+      const interrupted = rows.filter((r) => r.status === 'delivering');
+      if (interrupted.length > 0) await this.logInterrupted(tx, interrupted, now);
+      await tx.$executeRaw`
+        UPDATE webhook_deliveries SET status = 'delivering', attempt_count = attempt_count + 1, lease_expires_at = ${leaseUntil}
+         WHERE id = ANY(${ids})`;
+      const claimed = await tx.webhookDelivery.findMany({
+        where: { id: { in: ids } },
+        include: { event: true, endpoint: { select: { url: true } } },
+        orderBy: { nextAttemptAt: 'asc' },
+      });
+      return claimed.map((d) => ({
+        deliveryId: d.id,
+        eventId: d.eventId,
+        endpointId: d.endpointId,
+        endpointUrl: d.endpoint.url,
+        scope: { accountId: d.event.accountId, livemode: d.event.livemode },
+        paymentId: d.event.paymentId,
+        attemptNumber: d.attemptCount,
+        body: d.event.body as unknown as WebhookEventBody,
+      }));
+    });
+  }
+
+  private async logInterrupted(tx: Prisma.TransactionClient, rows: ClaimRow[], now: Date): Promise<void> {
+    const deliveries = await tx.webhookDelivery.findMany({ where: { id: { in: rows.map((r) => r.id) } }, include: { event: true } });
+    await tx.deliveryAttempt.createMany({
+      data: deliveries.map((d) => ({
+        id: newId('deliveryAttempt', now.getTime()),
+        deliveryId: d.id,
+        eventId: d.eventId,
+        endpointId: d.endpointId,
+        attemptNumber: d.attemptCount,
+        attemptedAt: now,
+        error: INTERRUPTED_ERROR,
+        succeeded: false,
+        latencyMs: 0,
+        requestBody: JSON.stringify(d.event.body),
+      })),
+    });
+  }
+
+  /**
+   * Logs one attempt and moves its delivery and endpoint on, in one transaction: success ends the
+   * delivery and clears the endpoint's failing streak; 410 disables the endpoint; another failure
+   * schedules the next attempt or, with the schedule used up, fails the delivery and disables an
+   * endpoint failing for too long. If the lease was lost meanwhile (another worker took the
+   * delivery over), only the log entry is written.
+   */
+  async recordAttempt(record: AttemptRecord): Promise<void> {
+    const { delivery, finishedAt: now } = record;
+    await this.prisma.$transaction(async (tx) => {
+      // An erasure that committed while the request was in flight must not be undone by this log entry.
+      const erased = delivery.paymentId !== null && (await isErased(tx, delivery.scope, delivery.paymentId));
+      await tx.deliveryAttempt.create({
+        data: {
+          id: newId('deliveryAttempt', record.attemptedAt.getTime()),
+          deliveryId: delivery.deliveryId,
+          eventId: delivery.eventId,
+          endpointId: delivery.endpointId,
+          attemptNumber: delivery.attemptNumber,
+          attemptedAt: record.attemptedAt,
+          statusCode: record.statusCode,
+          error: record.error,
+          succeeded: record.verdict === 'succeeded',
+          latencyMs: record.latencyMs,
+          requestBody: erased ? scrubRequestBody(record.requestBody) : record.requestBody,
+          responseSnippet: record.responseSnippet,
+          nextAttemptAt: record.verdict === 'failed' ? record.nextAttemptAt : null,
+        },
+      });
+      const stillOurs = { id: delivery.deliveryId, status: 'delivering', attemptCount: delivery.attemptNumber };
+      if (record.verdict === 'succeeded') {
+        await tx.webhookDelivery.updateMany({ where: stillOurs, data: { status: 'succeeded', completedAt: now, leaseExpiresAt: null } });
+        await tx.webhookEndpoint.update({ where: { id: delivery.endpointId }, data: { lastSuccessAt: now, failingSince: null } });
+        return;
+      }
+      // The first failure since the last success starts the endpoint's failing streak.
+      await tx.webhookEndpoint.updateMany({
+        where: { id: delivery.endpointId, failingSince: null },
+        data: { failingSince: record.attemptedAt },
+      });
+      const endpoint = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: delivery.endpointId } });
+      if (record.verdict === 'failed' && record.nextAttemptAt !== null) {
+        await tx.webhookDelivery.updateMany({
+          where: stillOurs,
+          data: { status: 'pending', nextAttemptAt: record.nextAttemptAt, leaseExpiresAt: null },
+        });
+        return;
+      }
+      await tx.webhookDelivery.updateMany({ where: stillOurs, data: { status: 'failed', completedAt: now, leaseExpiresAt: null } });
+      if (endpoint.status !== 'enabled') return;
+      if (record.verdict === 'gone') await disableEndpoint(tx, delivery.endpointId, 'gone', now);
+      else if (isFailingTooLong(endpoint.failingSince, now, record.disableAfterFailingMs))
+        await disableEndpoint(tx, delivery.endpointId, 'failing', now);
+    });
+  }
+
+  /** Every attempt of one event of the scope, oldest first; null when the event is not the caller's. */
+  async listAttempts(scope: Scope, eventId: string): Promise<AttemptLogEntry[] | null> {
+    const event = await this.prisma.webhookEvent.findFirst({
+      where: { id: eventId, accountId: scope.accountId, livemode: scope.livemode },
+      select: { id: true },
+    });
+    if (!event) return null;
+    return this.prisma.deliveryAttempt.findMany({ where: { eventId }, orderBy: [{ attemptedAt: 'asc' }, { id: 'asc' }] });
+  }
+}

@@ -1,0 +1,140 @@
+import type { DisabledReason, EndpointStatus, Scope, WebhookEndpoint } from '../domain/endpoint.ts';
+import type { Prisma } from './generated/prisma/client.ts';
+import type { WebhooksPrisma } from './prisma.ts';
+
+type Row = Prisma.WebhookEndpointGetPayload<object>;
+type Tx = Prisma.TransactionClient;
+
+export function toEndpoint(row: Row): WebhookEndpoint {
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    livemode: row.livemode,
+    url: row.url,
+    description: row.description,
+    enabledEvents: row.enabledEvents,
+    status: row.status as EndpointStatus,
+    disabledReason: row.disabledReason as DisabledReason | null,
+    disabledAt: row.disabledAt,
+    failingSince: row.failingSince,
+    lastSuccessAt: row.lastSuccessAt,
+    createdAt: row.createdAt,
+  };
+}
+
+/** Stops an endpoint's unfinished deliveries: a disabled or deleted endpoint is sent nothing more. */
+export async function cancelOpenDeliveries(tx: Tx, endpointId: string, now: Date): Promise<void> {
+  await tx.webhookDelivery.updateMany({
+    where: { endpointId, status: { in: ['pending', 'delivering'] } },
+    data: { status: 'canceled', completedAt: now, leaseExpiresAt: null },
+  });
+}
+
+/** Disables an endpoint (inside a caller's transaction) and cancels its unfinished deliveries. */
+export async function disableEndpoint(tx: Tx, endpointId: string, reason: DisabledReason, now: Date): Promise<void> {
+  await tx.webhookEndpoint.update({
+    where: { id: endpointId },
+    data: { status: 'disabled', disabledReason: reason, disabledAt: now, updatedAt: now },
+  });
+  await cancelOpenDeliveries(tx, endpointId, now);
+}
+
+export interface EndpointPatch {
+  url?: string;
+  description?: string | null;
+  enabledEvents?: string[];
+}
+
+/** The only code that knows the webhook_endpoints and endpoint_secrets tables. */
+export class EndpointStore {
+  private readonly prisma: WebhooksPrisma;
+
+  constructor(prisma: WebhooksPrisma) {
+    this.prisma = prisma;
+  }
+
+  async create(
+    scope: Scope,
+    endpoint: { id: string; url: string; description: string | null; enabledEvents: string[] },
+    secret: string,
+    now: Date,
+  ): Promise<WebhookEndpoint> {
+    const row = await this.prisma.webhookEndpoint.create({
+      data: {
+        ...endpoint,
+        accountId: scope.accountId,
+        livemode: scope.livemode,
+        status: 'enabled',
+        createdAt: now,
+        updatedAt: now,
+        secrets: { create: { secret, createdAt: now } },
+      },
+    });
+    return toEndpoint(row);
+  }
+
+  async list(scope: Scope): Promise<WebhookEndpoint[]> {
+    const rows = await this.prisma.webhookEndpoint.findMany({
+      where: { accountId: scope.accountId, livemode: scope.livemode, deletedAt: null },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+    return rows.map(toEndpoint);
+  }
+
+  /** The endpoint when it is the caller's, in the caller's mode, and not deleted. */
+  async find(scope: Scope, id: string): Promise<WebhookEndpoint | null> {
+    const row = await this.prisma.webhookEndpoint.findFirst({
+      where: { id, accountId: scope.accountId, livemode: scope.livemode, deletedAt: null },
+    });
+    return row ? toEndpoint(row) : null;
+  }
+
+  async update(id: string, patch: EndpointPatch, now: Date): Promise<WebhookEndpoint> {
+    return toEndpoint(await this.prisma.webhookEndpoint.update({ where: { id }, data: { ...patch, updatedAt: now } }));
+  }
+
+  async setStatus(id: string, status: EndpointStatus, now: Date): Promise<WebhookEndpoint> {
+    return this.prisma.$transaction(async (tx) => {
+      if (status === 'disabled') await disableEndpoint(tx, id, 'operator', now);
+      else {
+        await tx.webhookEndpoint.update({
+          where: { id },
+          data: { status: 'enabled', disabledReason: null, disabledAt: null, failingSince: null, updatedAt: now },
+        });
+      }
+      return toEndpoint(await tx.webhookEndpoint.findUniqueOrThrow({ where: { id } }));
+    });
+  }
+
+  async softDelete(id: string, now: Date): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      await tx.webhookEndpoint.update({ where: { id }, data: { deletedAt: now, updatedAt: now } });
+      await cancelOpenDeliveries(tx, id, now);
+    });
+  }
+
+  /**
+   * Adds `secret` as the current one. Secrets still signing keep signing until `previousExpiresAt`
+   * at the latest (one that already ends sooner keeps its end).
+   */
+  async rotateSecret(id: string, secret: string, now: Date, previousExpiresAt: Date): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      await tx.endpointSecret.updateMany({ where: { endpointId: id, expiresAt: null }, data: { expiresAt: previousExpiresAt } });
+      await tx.endpointSecret.updateMany({
+        where: { endpointId: id, expiresAt: { gt: previousExpiresAt } },
+        data: { expiresAt: previousExpiresAt },
+      });
+      await tx.endpointSecret.create({ data: { endpointId: id, secret, createdAt: now } });
+    });
+  }
+
+  /** Secrets that sign at `now`, newest first. */
+  async signingSecrets(endpointId: string, now: Date): Promise<string[]> {
+    const rows = await this.prisma.endpointSecret.findMany({
+      where: { endpointId, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+      orderBy: { id: 'desc' },
+      select: { secret: true },
+    });
+    return rows.map((r) => r.secret);
+  }
+}

@@ -1,0 +1,9 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from './generated/prisma/client.ts';
+
+export type WebhooksPrisma = PrismaClient;
+
+/** Prisma without native engines: queries go through node-postgres (docs/adr/0003). */
+export function createWebhooksPrisma(databaseUrl: string): WebhooksPrisma {
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
+}

@@ -1,0 +1,19 @@
+import type { DeliverySettings } from '../config.ts';
+import type { HostResolver } from '../delivery/target-resolver.ts';
+import type { DeliveryStore } from '../store/deliveries.ts';
+import type { EndpointStore } from '../store/endpoints.ts';
+import type { ErasureStore } from '../store/erasures.ts';
+import type { EventStore } from '../store/events.ts';
+
+/** What use cases need from the outside world; tests pass real stores, their own resolver or clock. */
+export interface WebhooksDependencies {
+  readonly endpoints: EndpointStore;
+  readonly events: EventStore;
+  readonly deliveries: DeliveryStore;
+  readonly erasures: ErasureStore;
+  readonly settings: DeliverySettings;
+  readonly resolver: HostResolver;
+  readonly now: () => Date;
+  /** Tells the delivery worker that deliveries were queued. */
+  readonly wakeWorker: () => void;
+}

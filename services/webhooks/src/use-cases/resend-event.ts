@@ -1,0 +1,31 @@
+import { ApiError } from '@hc/errors';
+import type { Scope } from '../domain/endpoint.ts';
+import type { StoredEvent } from '../store/events.ts';
+import { getEndpoint } from './manage-endpoints.ts';
+import type { WebhooksDependencies } from './dependencies.ts';
+
+/**
+ * Delivers an event again — the same body, the same `evt_` id — to one endpoint of the scope (its
+ * filter notwithstanding: the merchant asked for it), or to every enabled endpoint whose filter
+ * matches now. Each gets a new delivery with a fresh retry schedule.
+ */
+export async function resendEvent(
+  deps: WebhooksDependencies,
+  scope: Scope,
+  eventId: string,
+  endpointId: string | undefined,
+): Promise<{ event: StoredEvent; endpointIds: string[] }> {
+  const event = await deps.events.find(scope, eventId);
+  if (!event) throw new ApiError('not_found', 'No such event.', 'event_id');
+  let endpointIds: string[];
+  if (endpointId !== undefined) {
+    const endpoint = await getEndpoint(deps, scope, endpointId);
+    if (endpoint.status !== 'enabled') throw new ApiError('endpoint_disabled', undefined, 'endpoint_id');
+    endpointIds = [endpoint.id];
+  } else {
+    endpointIds = await deps.events.matching(scope, event.type);
+  }
+  await deps.events.resend(event.id, endpointIds, deps.now());
+  if (endpointIds.length > 0) deps.wakeWorker();
+  return { event, endpointIds };
+}

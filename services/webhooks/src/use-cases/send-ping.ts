@@ -1,0 +1,18 @@
+import { ApiError } from '@hc/errors';
+import { newId } from '@hc/ids';
+import type { Scope } from '../domain/endpoint.ts';
+import { webhookEventBody } from '../domain/webhook-event.ts';
+import type { StoredEvent } from '../store/events.ts';
+import { getEndpoint } from './manage-endpoints.ts';
+import type { WebhooksDependencies } from './dependencies.ts';
+
+/** A `ping` event (data.payment null, a new `evt_` id) delivered to one endpoint, Test or Live alike. */
+export async function sendPing(deps: WebhooksDependencies, scope: Scope, endpointId: string): Promise<StoredEvent> {
+  const endpoint = await getEndpoint(deps, scope, endpointId);
+  if (endpoint.status !== 'enabled') throw new ApiError('endpoint_disabled', undefined, 'endpoint_id');
+  const now = deps.now();
+  const body = webhookEventBody(newId('event', now.getTime()), 'ping', now.getTime(), scope.livemode, null);
+  const event = await deps.events.recordPing(scope, endpoint.id, body, now);
+  deps.wakeWorker();
+  return event;
+}

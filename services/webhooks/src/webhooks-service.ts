@@ -1,0 +1,79 @@
+import { connectNats } from '@hc/events';
+import { createGrpcServer } from '@hc/grpc';
+import type { Logger } from '@hc/logging';
+import { WebhooksService } from '@hc/proto/webhooks/v1';
+import { webhooksHandlers } from './api/webhooks-handlers.ts';
+import { deliverySettings, type WebhooksConfig } from './config.ts';
+import { startDeliveryWorker } from './delivery/delivery-worker.ts';
+import { systemResolver, type HostResolver } from './delivery/target-resolver.ts';
+import { startConsumers } from './events/consumers.ts';
+import { DeliveryStore } from './store/deliveries.ts';
+import { EndpointStore } from './store/endpoints.ts';
+import { ErasureStore } from './store/erasures.ts';
+import { EventStore } from './store/events.ts';
+import { createWebhooksPrisma } from './store/prisma.ts';
+import type { WebhooksDependencies } from './use-cases/dependencies.ts';
+
+export interface RunningWebhooksService {
+  /** host:port the gRPC server listens on. */
+  readonly address: string;
+  /** The wired use-case dependencies (tests read and drive through them). */
+  readonly deps: WebhooksDependencies;
+  stop(): Promise<void>;
+}
+
+export interface WebhooksOptions {
+  now?: () => Date;
+  /** How endpoint host names are resolved, at registration and at delivery (tests make names resolve where they like). */
+  resolver?: HostResolver;
+  /** Extra trusted CA certificates (PEM) for https endpoints (tests: a self-signed receiver). */
+  ca?: string;
+}
+
+/**
+ * Wires config → database → NATS consumers (payment events, erasures) → delivery worker → gRPC
+ * server. Used by main.ts and by tests.
+ */
+export async function startWebhooksService(
+  config: WebhooksConfig,
+  logger: Logger,
+  options: WebhooksOptions = {},
+): Promise<RunningWebhooksService> {
+  const settings = deliverySettings(config);
+  const prisma = createWebhooksPrisma(config.WEBHOOKS_DATABASE_URL);
+  await prisma.$connect();
+  const now = options.now ?? (() => new Date());
+  const resolver = options.resolver ?? systemResolver;
+  const endpoints = new EndpointStore(prisma);
+  const deliveries = new DeliveryStore(prisma);
+  const worker = startDeliveryWorker({ deliveries, endpoints, settings, resolver, now, logger, ca: options.ca });
+  const deps: WebhooksDependencies = {
+    endpoints,
+    events: new EventStore(prisma),
+    deliveries,
+    erasures: new ErasureStore(prisma),
+    settings,
+    resolver,
+    now,
+    wakeWorker: () => worker.wake(),
+  };
+
+  const nats = await connectNats(config.NATS_URL, 'webhooks');
+  const consumers = await startConsumers(nats, config.NATS_SUBJECT_PREFIX, deps, logger);
+
+  const server = createGrpcServer(logger);
+  server.add(WebhooksService, webhooksHandlers(deps));
+  const port = await server.listen(config.WEBHOOKS_GRPC_ADDRESS);
+  const host = config.WEBHOOKS_GRPC_ADDRESS.slice(0, config.WEBHOOKS_GRPC_ADDRESS.lastIndexOf(':'));
+  return {
+    address: `${host}:${port}`,
+    deps,
+    async stop() {
+      await server.stop();
+      await Promise.all(consumers.map((c) => c.stop()));
+      await worker.stop();
+      await nats.drain();
+      await prisma.$disconnect();
+    },
+  };
+}

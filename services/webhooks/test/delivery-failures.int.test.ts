@@ -1,0 +1,159 @@
+// Risk covered: a failing, slow, redirecting or vanished endpoint — retries keep the same evt_ id on
+// a shortened schedule (configuration, no long waits), Retry-After is honoured, 410 and a long
+// failing streak disable the endpoint, redirects are not followed, and a slow endpoint holds back
+// no other. Pings make the deliveries: the failure handling is the same for every event.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createLogger } from '@hc/logging';
+import { testNatsPrefix } from '@hc/test-kit';
+import { WebhookReceiver } from './support/receiver.ts';
+import { startWebhooksStack, testScope, type WebhooksStack } from './support/webhooks-stack.ts';
+
+const logger = createLogger('webhooks-failures-test', { level: 'silent' });
+const ctx = testScope('acct_F');
+let webhooks: WebhooksStack;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  receiver = await new WebhookReceiver().start();
+  // Schedule: at once, then 100 ms three times (4 attempts); an attempt times out after 500 ms.
+  webhooks = await startWebhooksStack(logger, testNatsPrefix('webhooks_failures'), { WEBHOOKS_DISABLE_AFTER_FAILING: '1500ms' });
+});
+
+afterAll(async () => {
+  await webhooks.stop();
+  await receiver.stop();
+});
+
+async function endpointAt(path: string): Promise<string> {
+  const { endpoint, secret } = await webhooks.client.createEndpoint({ url: receiver.url(path) }, ctx);
+  receiver.trust(secret);
+  return endpoint!.id;
+}
+
+async function ping(endpointId: string): Promise<string> {
+  return (await webhooks.client.sendPing({ endpointId }, ctx)).event!.id;
+}
+
+/** Waits until the delivery of `eventId` is finished (succeeded, failed or canceled). */
+async function settled(eventId: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const open = await webhooks.prisma.webhookDelivery.count({ where: { eventId, status: { in: ['pending', 'delivering'] } } });
+    if (open === 0) return;
+    if (Date.now() > deadline) throw new Error(`delivery of ${eventId} did not finish`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const attemptsOf = async (eventId: string) => (await webhooks.client.listDeliveryAttempts({ eventId }, ctx)).attempts;
+
+describe('retries', () => {
+  it('after 500s, with the same evt_ id and a valid signature each time, until a 2xx', async () => {
+    const id = await endpointAt('/flaky');
+    receiver.respond('/flaky', (_d, nth) => (nth <= 2 ? { status: 500, body: 'boom' } : { status: 204 }));
+    const eventId = await ping(id);
+    await settled(eventId);
+    const received = receiver.at('/flaky');
+    expect(received.map((d) => d.body.id)).toEqual([eventId, eventId, eventId]);
+    expect(received.every((d) => d.verifiedBy.length === 1 && d.headers['webhook-id'] === eventId)).toBe(true);
+    const attempts = await attemptsOf(eventId);
+    expect(attempts.map((a) => [a.attemptNumber, a.statusCode, a.succeeded])).toEqual([
+      [1, 500, false],
+      [2, 500, false],
+      [3, 204, true],
+    ]);
+    expect(attempts[0]!.responseSnippet).toBe('boom');
+    expect(attempts[0]!.nextAttemptAt).toBeGreaterThan(Number(attempts[0]!.attemptedAt));
+  });
+
+  it('after a timeout', async () => {
+    const id = await endpointAt('/slow-once');
+    receiver.respond('/slow-once', (_d, nth) => (nth === 1 ? { status: 200, delayMs: 1500 } : { status: 200 }));
+    const eventId = await ping(id);
+    await settled(eventId);
+    const attempts = await attemptsOf(eventId);
+    expect(attempts.map((a) => [a.error ?? null, a.statusCode ?? null, a.succeeded])).toEqual([
+      ['timeout after 500 ms', null, false],
+      [null, 200, true],
+    ]);
+    expect(receiver.at('/slow-once').map((d) => d.body.id)).toEqual([eventId, eventId]);
+  });
+
+  it('honours Retry-After (in seconds) over the shorter schedule', async () => {
+    const id = await endpointAt('/busy');
+    receiver.respond('/busy', (_d, nth) => (nth === 1 ? { status: 503, headers: { 'retry-after': '1' } } : { status: 200 }));
+    const eventId = await ping(id);
+    await settled(eventId);
+    const [first, second] = receiver.at('/busy');
+    expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(950);
+  });
+
+  it('gives up after the schedule, refusing to follow redirects', async () => {
+    const id = await endpointAt('/moved');
+    receiver.respond('/moved', () => ({ status: 302, headers: { location: receiver.url('/elsewhere') } }));
+    const eventId = await ping(id);
+    await settled(eventId);
+    expect(receiver.at('/moved')).toHaveLength(4);
+    expect(receiver.at('/elsewhere')).toHaveLength(0);
+    expect((await attemptsOf(eventId)).map((a) => a.statusCode)).toEqual([302, 302, 302, 302]);
+    const delivery = await webhooks.prisma.webhookDelivery.findFirstOrThrow({ where: { eventId } });
+    expect(delivery.status).toBe('failed');
+    // The streak is shorter than WEBHOOKS_DISABLE_AFTER_FAILING (1.5 s here): still enabled.
+    expect((await webhooks.client.getEndpoint({ id }, ctx)).endpoint!.status).toBe('enabled');
+  });
+});
+
+describe('disabling', () => {
+  it('410 Gone disables the endpoint at once and says why', async () => {
+    const id = await endpointAt('/gone');
+    receiver.respond('/gone', () => ({ status: 410 }));
+    const eventId = await ping(id);
+    await settled(eventId);
+    expect(receiver.at('/gone')).toHaveLength(1);
+    const { endpoint } = await webhooks.client.getEndpoint({ id }, ctx);
+    expect(endpoint).toMatchObject({ status: 'disabled', disabledReason: 'gone' });
+    expect(endpoint!.disabledAt).toBeDefined();
+    await expect(webhooks.client.sendPing({ endpointId: id }, ctx)).rejects.toMatchObject({ code: 'endpoint_disabled' });
+  });
+
+  it('an endpoint failing longer than the threshold is disabled when a delivery runs out of attempts', async () => {
+    const id = await endpointAt('/down');
+    receiver.respond('/down', () => ({ status: 500 }));
+    const first = await ping(id);
+    await settled(first);
+    const afterFirst = (await webhooks.client.getEndpoint({ id }, ctx)).endpoint!;
+    expect(afterFirst.status).toBe('enabled');
+    expect(afterFirst.failingSince).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    const second = await ping(id);
+    await settled(second);
+    const { endpoint } = await webhooks.client.getEndpoint({ id }, ctx);
+    expect(endpoint).toMatchObject({ status: 'disabled', disabledReason: 'failing' });
+    expect((await webhooks.client.listEndpoints({}, ctx)).endpoints.find((e) => e.id === id)!.disabledReason).toBe('failing');
+    // Enabling clears the reason and the streak.
+    receiver.respond('/down', () => ({ status: 200 }));
+    const enabled = await webhooks.client.enableEndpoint({ id }, ctx);
+    expect(enabled.endpoint!.disabledReason).toBeUndefined();
+    expect(enabled.endpoint!.failingSince).toBeUndefined();
+  });
+});
+
+describe('parallel delivery', () => {
+  it('a slow endpoint holds only its own slots: a fast endpoint is served meanwhile', async () => {
+    const slow = await endpointAt('/slow');
+    const fast = await endpointAt('/fast');
+    receiver.respond('/slow', () => ({ status: 200, delayMs: 400 }));
+    const slowEvents = await Promise.all(Array.from({ length: 12 }, () => ping(slow)));
+    await receiver.waitFor(() => receiver.at('/slow').length >= 1);
+    const sentFast = Date.now();
+    const fastEvent = await ping(fast);
+    await receiver.waitFor((all) => all.some((d) => d.body.id === fastEvent));
+    const fastArrived = receiver.at('/fast')[0]!.receivedAt;
+    expect(fastArrived - sentFast).toBeLessThan(300);
+    await Promise.all(slowEvents.map(settled));
+    const slowArrivals = receiver.at('/slow').map((d) => d.receivedAt);
+    // 12 deliveries, 4 at a time (WEBHOOKS_CONCURRENCY_PER_ENDPOINT), 400 ms each: the fast one came first.
+    expect(Math.max(...slowArrivals)).toBeGreaterThan(fastArrived);
+    expect(new Set(receiver.at('/slow').map((d) => d.body.id)).size).toBe(12);
+  });
+});

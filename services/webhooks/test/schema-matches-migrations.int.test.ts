@@ -1,0 +1,22 @@
+// Risk covered: hand-written migrations and schema.prisma drifting apart (a column the client
+// expects that no migration creates, or one the migrations create that the schema does not know).
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { schemaDrift, type PrismaDataModel } from '@hc/db';
+import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
+import { WEBHOOKS_MIGRATIONS_DIR } from '../src/migrations.ts';
+import { createWebhooksPrisma } from '../src/store/prisma.ts';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase('webhooks', WEBHOOKS_MIGRATIONS_DIR);
+});
+afterAll(async () => {
+  await db.drop();
+});
+
+it('the migrated database has exactly the tables and columns of schema.prisma', async () => {
+  const prisma = createWebhooksPrisma(db.url);
+  const dataModel = (prisma as unknown as { _runtimeDataModel: PrismaDataModel })._runtimeDataModel;
+  expect(await schemaDrift(db.url, dataModel)).toEqual([]);
+  await prisma.$disconnect();
+});
