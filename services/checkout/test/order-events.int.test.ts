@@ -135,7 +135,7 @@ describe('session.started', () => {
 });
 
 describe('customers.customer.erased', () => {
-  it('removes the email from the listed payments of that account and mode only, once', async () => {
+  it('removes the email from the listed payments of that account and mode only, up to the revision it names', async () => {
     const create = (ctx: CallContext) =>
       client.createCheckoutSession(
         { amount: '10.00', currency: 'USD', description: 'Mug', customerEmail: 'erase.me@example.com', account },
@@ -143,6 +143,10 @@ describe('customers.customer.erased', () => {
       );
     const mine = (await create(test)).session!.id;
     const kept = (await create(test)).session!.id;
+    // Restarted with another buyer's email (revision 2) after the customers context listed it at revision 1.
+    const restarted = (await create(test)).session!.id;
+    await client.startCheckoutSession({ id: restarted, account }, test);
+    await client.startCheckoutSession({ id: restarted, customerEmail: 'someone.else@example.com', account }, test);
     const live: CallContext = { ...test, livemode: true };
     const otherMode = (await create(live)).session!.id;
 
@@ -155,7 +159,8 @@ describe('customers.customer.erased', () => {
       accountId: 'acct_O',
       livemode: false,
       customerId: 'cus_erased',
-      paymentIds: [mine, otherMode],
+      paymentIds: [mine, otherMode, restarted],
+      emailRevisions: { [mine]: 0, [otherMode]: 0, [restarted]: 1 },
     };
     const h = headers();
     h.set('Nats-Msg-Id', msgId);
@@ -169,6 +174,7 @@ describe('customers.customer.erased', () => {
     while ((await emailOf(mine, test)) !== null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
     expect(await emailOf(mine, test)).toBeNull();
     expect(await emailOf(kept, test)).toBe('erase.me@example.com');
+    expect(await emailOf(restarted, test)).toBe('someone.else@example.com');
     // The erasure names a Test customer: a Live payment with that id is someone else's data.
     expect(await emailOf(otherMode, live)).toBe('erase.me@example.com');
   });

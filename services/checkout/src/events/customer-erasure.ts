@@ -19,6 +19,8 @@ interface CustomerErasedEvent {
   livemode: boolean;
   customerId: string;
   paymentIds: string[];
+  /** Per payment, the email revision the customers context erased (absent: erase whatever is there). */
+  emailRevisions?: Record<string, number>;
 }
 
 function isCustomerErased(data: unknown): data is CustomerErasedEvent {
@@ -58,7 +60,13 @@ export async function consumeCustomerErasures(
         return;
       }
       const event = message.data;
-      const erased = await sessions.eraseCustomerEmails(event, event.paymentIds, ERASURE_CONSUMER, message.msgId);
+      const erased = await sessions.eraseCustomerEmails(
+        event,
+        event.paymentIds,
+        event.emailRevisions ?? {},
+        ERASURE_CONSUMER,
+        message.msgId,
+      );
       logger.info({ customerId: event.customerId, payments: erased }, 'customer erasure: emails removed from payments');
     },
   });

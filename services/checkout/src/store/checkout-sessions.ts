@@ -151,18 +151,27 @@ export class CheckoutSessionStore {
 
   /**
    * Erasure of a customer (customers.customer.erased): the buyer's email leaves the listed payments of
-   * that account and mode, and the outbox rows of their events (kept until purged) lose the buyer's
-   * details too. Applied once per message, in the transaction that records it.
+   * that account and mode (unless restarted since with another buyer's email, see `emailRevisions`),
+   * and the outbox rows of their events (kept until purged) lose the buyer's details too. Applied once
+   * per message, in the transaction that records it.
    */
-  async eraseCustomerEmails(scope: Scope, paymentIds: readonly string[], consumer: string, msgId: string): Promise<number> {
+  async eraseCustomerEmails(
+    scope: Scope,
+    paymentIds: readonly string[],
+    emailRevisions: Readonly<Record<string, number>>,
+    consumer: string,
+    msgId: string,
+  ): Promise<number> {
     return this.prisma.$transaction(async (tx) => {
       const fresh = await tx.processedMessage.createMany({ data: [{ consumer, msgId }], skipDuplicates: true });
       if (fresh.count === 0) return 0;
       const owned = await tx.checkoutSession.findMany({
         where: { id: { in: [...paymentIds] }, accountId: scope.accountId, livemode: scope.livemode },
-        select: { id: true },
+        select: { id: true, customerRevision: true },
       });
-      const ids = owned.map((row) => row.id);
+      // A payment restarted with another email since the customers context saw it holds someone
+      // else's email now: the erasure stops at the revision it knew.
+      const ids = owned.filter((row) => row.customerRevision <= (emailRevisions[row.id] ?? row.customerRevision)).map((row) => row.id);
       if (ids.length === 0) return 0;
       await tx.checkoutSession.updateMany({ where: { id: { in: ids } }, data: { customerEmail: null } });
       // Event ids start with the payment id (`<pay>.<type>…`, docs/events.md).

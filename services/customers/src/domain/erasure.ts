@@ -12,11 +12,21 @@ export interface CustomerErasedEvent extends Scope {
   customerId: string;
   /** The pay_ ids of the customer's orders. */
   paymentIds: string[];
+  /**
+   * Per payment, the email revision this context knew the order under (checkout's customer_revision).
+   * A payment restarted since with another email (a revision this context had not applied yet) holds
+   * another buyer's email, which the erasure must not touch.
+   */
+  emailRevisions: Record<string, number>;
 }
 
 export const CUSTOMER_ERASED_SUBJECT = 'customers.customer.erased';
 
-export function customerErasedEvent(customer: Scope & { id: string }, paymentIds: readonly string[], at: Date): CustomerErasedEvent {
+export function customerErasedEvent(
+  customer: Scope & { id: string },
+  orders: readonly { id: string; emailRevision: number }[],
+  at: Date,
+): CustomerErasedEvent {
   return {
     // Deterministic: erasing again can never publish a second event.
     id: `${customer.id}.erased`,
@@ -25,6 +35,7 @@ export function customerErasedEvent(customer: Scope & { id: string }, paymentIds
     accountId: customer.accountId,
     livemode: customer.livemode,
     customerId: customer.id,
-    paymentIds: [...paymentIds],
+    paymentIds: orders.map((order) => order.id),
+    emailRevisions: Object.fromEntries(orders.map((order) => [order.id, order.emailRevision])),
   };
 }

@@ -90,7 +90,14 @@ describe('payment events', () => {
 
 describe('erasure event', () => {
   it('carries ids only, with a deterministic id', () => {
-    const event = customerErasedEvent({ id: 'cus_1', accountId: 'acct_1', livemode: true }, ['pay_1', 'pay_2'], t0);
+    const event = customerErasedEvent(
+      { id: 'cus_1', accountId: 'acct_1', livemode: true },
+      [
+        { id: 'pay_1', emailRevision: 0 },
+        { id: 'pay_2', emailRevision: 2 },
+      ],
+      t0,
+    );
     expect(event).toEqual({
       id: 'cus_1.erased',
       type: 'customer.erased',
@@ -99,6 +106,7 @@ describe('erasure event', () => {
       livemode: true,
       customerId: 'cus_1',
       paymentIds: ['pay_1', 'pay_2'],
+      emailRevisions: { pay_1: 0, pay_2: 2 },
     });
   });
 });

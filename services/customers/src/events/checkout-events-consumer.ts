@@ -7,6 +7,7 @@ import { checkoutStream } from './streams.ts';
 
 /** Durable name on the checkout stream; replicas share it, so each event goes to one of them. */
 export const CHECKOUT_EVENTS_CONSUMER = 'customers';
+export const CHECKOUT_EVENT_MAX_DELIVER = 50;
 
 /**
  * Feeds every event of the checkout stream to applyCheckoutEvent. The stream is ensured first, so
@@ -32,6 +33,10 @@ export async function startCheckoutEventsConsumer(
     ackWaitMs: options.ackWaitMs,
     // Short first retry: an order event that overtook its session.created is usually fine 200 ms later.
     retryDelayMs: 200,
+    // An event whose order never arrives (e.g. payments from before checkout published session.created)
+    // must not be retried forever: unacknowledged messages count against the consumer's max_ack_pending
+    // (1,000) and would at length stop all delivery. About 20 minutes of retries, then it is logged and dropped.
+    maxDeliver: CHECKOUT_EVENT_MAX_DELIVER,
     handle: async (message) => {
       try {
         const result = await applyCheckoutEvent(deps, durable, message);

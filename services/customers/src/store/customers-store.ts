@@ -246,9 +246,9 @@ export class CustomersTransaction {
 
   /**
    * Rule 7 in this store: the customer's contact details, note and store customer ids, and the
-   * personal details of its orders, become null. Returns the ids of its orders, oldest first.
+   * personal details of its orders, become null. Returns its orders (id, email revision), oldest first.
    */
-  async eraseCustomerData(customerId: string, at: Date): Promise<string[]> {
+  async eraseCustomerData(customerId: string, at: Date): Promise<{ id: string; emailRevision: number }[]> {
     await this.tx.customer.update({
       where: { id: customerId },
       data: {
@@ -267,12 +267,11 @@ export class CustomersTransaction {
       where: { customerId },
       data: { email: null, name: null, phone: null, shippingAddress: Prisma.DbNull, billingAddress: Prisma.DbNull, storeCustomerId: null },
     });
-    const orders = await this.tx.order.findMany({
+    return this.tx.order.findMany({
       where: { customerId },
-      select: { id: true },
+      select: { id: true, emailRevision: true },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     });
-    return orders.map((o) => o.id);
   }
 
   /** Queues an event for the outbox relay, published once this transaction commits. */

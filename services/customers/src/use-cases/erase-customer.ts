@@ -16,8 +16,8 @@ export async function eraseCustomer(deps: CustomersDependencies, scope: Scope, i
     if (!customer) return null;
     if (customer.erased) return customer;
     const now = deps.now();
-    const paymentIds = await tx.eraseCustomerData(customer.id, now);
-    const event = customerErasedEvent(customer, paymentIds, now);
+    const orders = await tx.eraseCustomerData(customer.id, now);
+    const event = customerErasedEvent(customer, orders, now);
     await tx.enqueue(event.id, CUSTOMER_ERASED_SUBJECT, event);
     return null;
   });
