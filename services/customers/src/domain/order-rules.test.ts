@@ -86,6 +86,18 @@ describe('payment events', () => {
     const lateStarted = applyPayment(paid, paymentEvent('payment.started', 'pending', later(1000)));
     expect(lateStarted.order.status).toBe('paid');
   });
+
+  it('keeps the later stage of two events in the same millisecond, whatever order they come in', () => {
+    const paid = applyPayment(order, paymentEvent('payment.paid', 'paid', later(1000), later(1000))).order;
+    expect(applyPayment(paid, paymentEvent('payment.started', 'open', later(1000))).order.status).toBe('paid');
+    const started = applyPayment(order, paymentEvent('payment.started', 'open', later(1000))).order;
+    expect(applyPayment(started, paymentEvent('payment.paid', 'paid', later(1000), later(1000))).order.status).toBe('paid');
+  });
+
+  it('never moves a paid order back, even for a later event', () => {
+    const paid = applyPayment(order, paymentEvent('payment.paid', 'paid', later(1000), later(1000))).order;
+    expect(applyPayment(paid, paymentEvent('payment.expired', 'expired', later(5000))).order.status).toBe('paid');
+  });
 });
 
 describe('erasure event', () => {

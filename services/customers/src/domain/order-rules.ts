@@ -29,6 +29,22 @@ export function decideStart(
   return { kind: 'move' };
 }
 
+// How far along its life a status is: of two events in the same millisecond (a start and a simulated
+// payment often are), the later stage wins, whatever order they are processed in.
+const STAGE: Readonly<Record<string, number>> = { open: 0, pending: 1, expired: 2, failed: 3, held: 3, paid: 4 };
+
+/**
+ * Whether the event's status replaces the order's: a later event does, a redelivered older one does
+ * not, and nothing moves a paid order back (spec: a paid order is never undone by a later event).
+ */
+function supersedes(event: PaymentChanged, order: Order): boolean {
+  if (order.status === 'paid' && event.payment.status !== 'paid') return false;
+  const at = event.occurredAt.getTime();
+  const current = order.statusAt.getTime();
+  if (at !== current) return at > current;
+  return (STAGE[event.payment.status] ?? 0) >= (STAGE[order.status] ?? 0);
+}
+
 /** How a payment event changes an order, and what it adds to the order's customer. */
 export interface PaymentOutcome {
   order: Order;
@@ -43,7 +59,7 @@ export interface PaymentOutcome {
  * both payments in `spent`, while `paid` only ever turns true once.
  */
 export function applyPayment(order: Order, event: PaymentChanged): PaymentOutcome {
-  const newer = event.occurredAt >= order.statusAt;
+  const newer = supersedes(event, order);
   const updated: Order = newer
     ? { ...order, status: event.payment.status, statusAt: event.occurredAt, paidAt: event.payment.paidAt ?? order.paidAt }
     : { ...order, paidAt: order.paidAt ?? event.payment.paidAt };
