@@ -62,6 +62,7 @@ receiver.trust(secret);
 
 // When each source event happened, read off the stream by a consumer of the bench's own.
 const occurredAt = new Map<string, number>();
+const onStream = new Map<string, number>();
 const nats = await connectNats(testNatsUrl(), 'delivery-lag-bench');
 const tap = await consumeDurable({
   nats,
@@ -71,6 +72,7 @@ const tap = await consumeDurable({
   logger,
   handle: async (m) => {
     occurredAt.set(webhookEventId(m.msgId), (m.data as { occurredAt: number }).occurredAt);
+    onStream.set(webhookEventId(m.msgId), Date.now());
   },
 });
 
@@ -104,6 +106,30 @@ console.log(
   `delivery lag over ${lags.length} webhooks (${payments} payments, ${concurrency} at a time, ${elapsedS.toFixed(1)} s, ${(expected / elapsedS).toFixed(0)} webhooks/s):`,
 );
 console.log(`  p50 ${pct(50)} ms   p90 ${pct(90)} ms   p99 ${pct(99)} ms   max ${lags.at(-1)} ms`);
+// Where the time goes: source event → read off the stream by the tap (outbox relay, JetStream) →
+// webhook event stored (the webhooks consumer) → first
+// attempt started (delivery worker queue) → received (signing, HTTP).
+const stages = await webhooks.prisma.$queryRaw<{ id: string; stored: Date; attempted: Date | null }[]>`
+  SELECT e.id, e.created_at AS stored, min(a.attempted_at) AS attempted
+    FROM webhook_events e LEFT JOIN delivery_attempts a ON a.event_id = e.id
+   GROUP BY e.id, e.created_at`;
+const median = (xs: number[]): number => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const toStream: number[] = [];
+const toStored: number[] = [];
+const toAttempt: number[] = [];
+const toReceived: number[] = [];
+for (const s of stages) {
+  const at = occurredAt.get(s.id);
+  const received = firstArrival.get(s.id);
+  if (at === undefined || received === undefined || s.attempted === null) continue;
+  toStream.push(onStream.get(s.id)! - at);
+  toStored.push(s.stored.getTime() - onStream.get(s.id)!);
+  toAttempt.push(s.attempted.getTime() - s.stored.getTime());
+  toReceived.push(received - s.attempted.getTime());
+}
+console.log(
+  `  p50 by stage: source → read off the stream ${median(toStream)} ms, → stored ${median(toStored)} ms, stored → attempt ${median(toAttempt)} ms, attempt → received ${median(toReceived)} ms`,
+);
 console.log(
   `  duplicates at the receiver: ${receiver.deliveries.length - firstArrival.size}; all verified: ${receiver.deliveries.every((d) => d.verifiedBy.length === 1)}`,
 );

@@ -4,7 +4,7 @@ import { judgeAttempt, type AttemptResult } from '../domain/attempt-outcome.ts';
 import { nextAttemptDelay } from '../domain/retry-schedule.ts';
 import { parseRetryAfter } from '../domain/retry-after.ts';
 import { signatureHeaders } from '../domain/signing.ts';
-import type { DeliveryStore, ClaimedDelivery } from '../store/deliveries.ts';
+import type { AttemptRecord, DeliveryStore, ClaimedDelivery } from '../store/deliveries.ts';
 import type { EndpointStore } from '../store/endpoints.ts';
 import { sendHttpAttempt } from './http-sender.ts';
 import { resolveTarget, TargetRefused, type HostResolver } from './target-resolver.ts';
@@ -66,6 +66,35 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     });
   }
 
+  // Group commit of successful attempts: those that finish while a transaction records others wait
+  // for the next one, which takes all of them. Each attempt's promise settles once its record committed.
+  let successes: { record: AttemptRecord; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  let recording = false;
+
+  async function recordSuccesses(): Promise<void> {
+    recording = true;
+    while (successes.length > 0) {
+      const batch = successes;
+      successes = [];
+      try {
+        await deliveries.recordSuccesses(batch.map((s) => s.record));
+        for (const s of batch) s.resolve();
+      } catch (error) {
+        if (batch.length === 1) batch[0]!.reject(error);
+        // One record must not hold the others back: each on its own.
+        else for (const s of batch) await deliveries.recordAttempt(s.record).then(s.resolve, s.reject);
+      }
+    }
+    recording = false;
+  }
+
+  function recordSuccess(record: AttemptRecord): Promise<void> {
+    return new Promise((resolve, reject) => {
+      successes.push({ record, resolve, reject });
+      if (!recording) void recordSuccesses();
+    });
+  }
+
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
     const log = logger.child({ deliveryId: delivery.deliveryId, eventId: delivery.eventId, endpointId: delivery.endpointId });
     const attemptedAt = now();
@@ -92,7 +121,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     const verdict = judgeAttempt(result);
     const retryAfterMs = result.kind === 'response' ? parseRetryAfter(result.retryAfter, finishedAt, settings.retryAfterMaxMs) : null;
     const delay = verdict === 'failed' ? nextAttemptDelay(settings.retrySchedule, delivery.attemptNumber, retryAfterMs) : null;
-    await deliveries.recordAttempt({
+    const record: AttemptRecord = {
       delivery,
       attemptedAt,
       finishedAt,
@@ -104,7 +133,10 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
       responseSnippet: result.kind === 'response' ? result.snippet : null,
       nextAttemptAt: delay === null ? null : new Date(finishedAt.getTime() + delay),
       disableAfterFailingMs: settings.disableAfterFailingMs,
-    });
+    };
+    // Successes (nearly all attempts) are logged together, by group commit; a failure alone.
+    if (verdict === 'succeeded') await recordSuccess(record);
+    else await deliveries.recordAttempt(record);
     log.debug(
       { attempt: delivery.attemptNumber, verdict, latencyMs, status: result.kind === 'response' ? result.statusCode : result.error },
       'webhook attempt',

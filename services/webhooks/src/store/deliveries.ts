@@ -3,6 +3,7 @@ import { isFailingTooLong, type AttemptVerdict } from '../domain/attempt-outcome
 import type { Scope } from '../domain/endpoint.ts';
 import type { WebhookEventBody } from '../domain/webhook-event.ts';
 import { disableEndpoint } from './endpoints.ts';
+import { lockPayment } from './events.ts';
 import { isErased, scrubRequestBody } from './erasures.ts';
 import type { Prisma } from './generated/prisma/client.ts';
 import type { WebhooksPrisma } from './prisma.ts';
@@ -59,6 +60,25 @@ interface ClaimRow {
 
 /** What an attempt cut short by a crash leaves in the log when its lease runs out. */
 export const INTERRUPTED_ERROR = 'interrupted: the worker stopped before the attempt finished';
+
+function attemptRow(record: AttemptRecord, erased: boolean): Prisma.DeliveryAttemptCreateManyInput {
+  const { delivery } = record;
+  return {
+    id: newId('deliveryAttempt', record.attemptedAt.getTime()),
+    deliveryId: delivery.deliveryId,
+    eventId: delivery.eventId,
+    endpointId: delivery.endpointId,
+    attemptNumber: delivery.attemptNumber,
+    attemptedAt: record.attemptedAt,
+    statusCode: record.statusCode,
+    error: record.error,
+    succeeded: record.verdict === 'succeeded',
+    latencyMs: record.latencyMs,
+    requestBody: erased ? scrubRequestBody(record.requestBody) : record.requestBody,
+    responseSnippet: record.responseSnippet,
+    nextAttemptAt: record.verdict === 'failed' ? record.nextAttemptAt : null,
+  };
+}
 
 /** The only code that knows the webhook_deliveries and delivery_attempts tables. */
 export class DeliveryStore {
@@ -150,25 +170,14 @@ export class DeliveryStore {
   async recordAttempt(record: AttemptRecord): Promise<void> {
     const { delivery, finishedAt: now } = record;
     await this.prisma.$transaction(async (tx) => {
-      // An erasure that committed while the request was in flight must not be undone by this log entry.
-      const erased = delivery.paymentId !== null && (await isErased(tx, delivery.scope, delivery.paymentId));
-      await tx.deliveryAttempt.create({
-        data: {
-          id: newId('deliveryAttempt', record.attemptedAt.getTime()),
-          deliveryId: delivery.deliveryId,
-          eventId: delivery.eventId,
-          endpointId: delivery.endpointId,
-          attemptNumber: delivery.attemptNumber,
-          attemptedAt: record.attemptedAt,
-          statusCode: record.statusCode,
-          error: record.error,
-          succeeded: record.verdict === 'succeeded',
-          latencyMs: record.latencyMs,
-          requestBody: erased ? scrubRequestBody(record.requestBody) : record.requestBody,
-          responseSnippet: record.responseSnippet,
-          nextAttemptAt: record.verdict === 'failed' ? record.nextAttemptAt : null,
-        },
-      });
+      // An erasure that committed while the request was in flight must not be undone by this log
+      // entry; the payment's lock makes an erasure committing meanwhile wait for this entry (and scrub it).
+      let erased = false;
+      if (delivery.paymentId !== null) {
+        await lockPayment(tx, delivery.paymentId);
+        erased = await isErased(tx, delivery.scope, delivery.paymentId);
+      }
+      await tx.deliveryAttempt.create({ data: attemptRow(record, erased) });
       const stillOurs = { id: delivery.deliveryId, status: 'delivering', attemptCount: delivery.attemptNumber };
       if (record.verdict === 'succeeded') {
         await tx.webhookDelivery.updateMany({ where: stillOurs, data: { status: 'succeeded', completedAt: now, leaseExpiresAt: null } });
@@ -193,6 +202,45 @@ export class DeliveryStore {
       if (record.verdict === 'gone') await disableEndpoint(tx, delivery.endpointId, 'gone', now);
       else if (isFailingTooLong(endpoint.failingSince, now, record.disableAfterFailingMs))
         await disableEndpoint(tx, delivery.endpointId, 'failing', now);
+    });
+  }
+
+  /**
+   * recordAttempt for successful attempts only, several in one transaction (the worker's group
+   * commit): logs them, ends the deliveries still held by these attempts, and clears their
+   * endpoints' failing streaks.
+   */
+  async recordSuccesses(records: readonly AttemptRecord[]): Promise<void> {
+    if (records.some((r) => r.verdict !== 'succeeded')) throw new Error('recordSuccesses takes successful attempts only');
+    if (records.length === 0) return;
+    await this.prisma.$transaction(async (tx) => {
+      const paymentIds = [...new Set(records.flatMap((r) => (r.delivery.paymentId === null ? [] : [r.delivery.paymentId])))].sort();
+      for (const paymentId of paymentIds) await lockPayment(tx, paymentId);
+      const erased =
+        paymentIds.length === 0
+          ? []
+          : await tx.erasedPayment.findMany({
+              where: { paymentId: { in: paymentIds } },
+              select: { paymentId: true, accountId: true, livemode: true },
+            });
+      const isErasedFor = ({ paymentId, scope }: ClaimedDelivery): boolean =>
+        erased.some((e) => e.paymentId === paymentId && e.accountId === scope.accountId && e.livemode === scope.livemode);
+      await tx.deliveryAttempt.createMany({ data: records.map((r) => attemptRow(r, isErasedFor(r.delivery))) });
+      await tx.$executeRaw`
+        UPDATE webhook_deliveries d
+           SET status = 'succeeded', completed_at = v.finished_at::timestamptz, lease_expires_at = NULL
+          FROM unnest(${records.map((r) => r.delivery.deliveryId)}::text[],
+                      ${records.map((r) => r.delivery.attemptNumber)}::int[],
+                      ${records.map((r) => r.finishedAt.toISOString())}::text[]) AS v(id, attempt_count, finished_at)
+         WHERE d.id = v.id AND d.status = 'delivering' AND d.attempt_count = v.attempt_count`;
+      const lastSuccess = new Map<string, Date>();
+      for (const r of records) {
+        const seen = lastSuccess.get(r.delivery.endpointId);
+        if (!seen || seen < r.finishedAt) lastSuccess.set(r.delivery.endpointId, r.finishedAt);
+      }
+      for (const [endpointId, at] of [...lastSuccess].sort(([a], [b]) => a.localeCompare(b))) {
+        await tx.webhookEndpoint.update({ where: { id: endpointId }, data: { lastSuccessAt: at, failingSince: null } });
+      }
     });
   }
 

@@ -1,4 +1,4 @@
-import { markProcessed, type SqlClient } from '@hc/events';
+import type { SqlClient } from '@hc/events';
 import { newId } from '@hc/ids';
 import type { Scope } from '../domain/endpoint.ts';
 import { filterMatches, type WebhookEventType } from '../domain/event-types.ts';
@@ -45,9 +45,17 @@ export async function lockPayment(tx: Tx, paymentId: string): Promise<void> {
 
 /** Queues a delivery of `eventId` to each endpoint, due at once. */
 export async function queueDeliveries(tx: Tx, eventId: string, endpointIds: readonly string[], now: Date): Promise<void> {
-  if (endpointIds.length === 0) return;
+  await queueDeliveryRows(
+    tx,
+    endpointIds.map((endpointId) => ({ eventId, endpointId })),
+    now,
+  );
+}
+
+async function queueDeliveryRows(tx: Tx, rows: readonly { eventId: string; endpointId: string }[], now: Date): Promise<void> {
+  if (rows.length === 0) return;
   await tx.webhookDelivery.createMany({
-    data: endpointIds.map((endpointId) => ({
+    data: rows.map(({ eventId, endpointId }) => ({
       id: newId('webhookDelivery', now.getTime()),
       eventId,
       endpointId,
@@ -55,6 +63,31 @@ export async function queueDeliveries(tx: Tx, eventId: string, endpointIds: read
       nextAttemptAt: now,
       createdAt: now,
     })),
+  });
+}
+
+function sameScope(row: { accountId: string; livemode: boolean }, scope: Scope): boolean {
+  return row.accountId === scope.accountId && row.livemode === scope.livemode;
+}
+
+/**
+ * markProcessed (@hc/events) for many message ids in one statement: the ids not seen before by
+ * `consumer` (the others were applied already, or are being applied by a transaction this one waits for).
+ */
+async function markProcessedMany(tx: Tx, consumer: string, msgIds: readonly string[]): Promise<Set<string>> {
+  const rows = await tx.$queryRaw<{ msg_id: string }[]>`
+    INSERT INTO processed_messages (consumer, msg_id) SELECT ${consumer}, unnest(${msgIds}::text[])
+    ON CONFLICT DO NOTHING RETURNING msg_id`;
+  return new Set(rows.map((r) => r.msg_id));
+}
+
+/** Enabled endpoints of any of the scopes, oldest first. */
+async function enabledEndpointsOf(tx: Tx, scopes: readonly Scope[]) {
+  const distinct = [...new Map(scopes.map((s) => [`${s.accountId}\u0000${s.livemode}`, s])).values()];
+  return tx.webhookEndpoint.findMany({
+    where: { OR: distinct.map((s) => ({ accountId: s.accountId, livemode: s.livemode })), status: 'enabled', deletedAt: null },
+    select: { id: true, accountId: true, livemode: true, enabledEvents: true },
+    orderBy: { createdAt: 'asc' },
   });
 }
 
@@ -90,35 +123,69 @@ export class EventStore {
    * number of deliveries queued, or null for a source event already applied.
    */
   async recordPaymentEvent(consumer: string, event: NewPaymentEvent, now: Date): Promise<number | null> {
+    const [queued] = await this.recordPaymentEvents(consumer, [event], now);
+    return queued ?? null;
+  }
+
+  /**
+   * recordPaymentEvent for several source events in one transaction (the consumer's group commit:
+   * a handful of statements for the whole batch instead of a transaction per message). All of them
+   * are applied, or — when the transaction fails — none. Results are in the order of `events`.
+   */
+  async recordPaymentEvents(consumer: string, events: readonly NewPaymentEvent[], now: Date): Promise<(number | null)[]> {
+    if (events.length === 0) return [];
     return this.prisma.$transaction(async (tx) => {
-      if (!(await markProcessed(sqlOf(tx), consumer, event.sourceMsgId))) return null;
-      await lockPayment(tx, event.paymentId);
-      const erased = await tx.erasedPayment.findFirst({
-        where: { paymentId: event.paymentId, accountId: event.scope.accountId, livemode: event.scope.livemode },
+      const results: (number | null)[] = events.map(() => null);
+      const fresh = await markProcessedMany(tx, consumer, [...new Set(events.map((e) => e.sourceMsgId))]);
+      // A message id twice in one batch (a redelivery beside its original) is applied once, by its first copy.
+      const todo = events.map((event, index) => ({ event, index })).filter(({ event }) => fresh.delete(event.sourceMsgId));
+      if (todo.length === 0) return results;
+      // Sorted as erasures sort them, so the two never wait on each other in opposite orders.
+      const paymentIds = [...new Set(todo.map(({ event }) => event.paymentId))].sort();
+      for (const paymentId of paymentIds) await lockPayment(tx, paymentId);
+      const erased = await tx.erasedPayment.findMany({
+        where: { paymentId: { in: paymentIds } },
+        select: { paymentId: true, accountId: true, livemode: true },
       });
-      const body = erased ? withoutCustomerDetails(event.body) : event.body;
-      const { count } = await tx.webhookEvent.createMany({
-        data: [
-          {
-            id: body.id,
-            accountId: event.scope.accountId,
-            livemode: event.scope.livemode,
-            type: body.type,
-            sourceMsgId: event.sourceMsgId,
-            paymentId: event.paymentId,
-            created: new Date(body.created * 1000),
-            body: body as unknown as Prisma.InputJsonValue,
-            createdAt: now,
-          },
-        ],
+      const items = todo.map(({ event, index }) => {
+        const isErased = erased.some((r) => r.paymentId === event.paymentId && sameScope(r, event.scope));
+        return { event, index, body: isErased ? withoutCustomerDetails(event.body) : event.body };
+      });
+      const inserted = await tx.webhookEvent.createManyAndReturn({
+        data: items.map(({ event, body }) => ({
+          id: body.id,
+          accountId: event.scope.accountId,
+          livemode: event.scope.livemode,
+          type: body.type,
+          sourceMsgId: event.sourceMsgId,
+          paymentId: event.paymentId,
+          created: new Date(body.created * 1000),
+          body: body as unknown as Prisma.InputJsonValue,
+          createdAt: now,
+        })),
         // The derived evt_ id and the unique source_msg_id: a second copy of the source event (one the
         // processed-message record no longer remembers) still makes no second webhook event.
         skipDuplicates: true,
+        select: { id: true },
       });
-      if (count === 0) return 0;
-      const endpointIds = await matchingEndpointIds(tx, event.scope, body.type);
-      await queueDeliveries(tx, body.id, endpointIds, now);
-      return endpointIds.length;
+      const insertedIds = new Set(inserted.map((r) => r.id));
+      const created = items.filter(({ body }) => insertedIds.has(body.id));
+      for (const { index } of items) results[index] = 0;
+      if (created.length === 0) return results;
+      const endpoints = await enabledEndpointsOf(
+        tx,
+        created.map(({ event }) => event.scope),
+      );
+      const deliveries: { eventId: string; endpointId: string }[] = [];
+      for (const { event, index, body } of created) {
+        const endpointIds = endpoints
+          .filter((e) => sameScope(e, event.scope) && filterMatches(e.enabledEvents, body.type))
+          .map((e) => e.id);
+        for (const endpointId of endpointIds) deliveries.push({ eventId: body.id, endpointId });
+        results[index] = endpointIds.length;
+      }
+      await queueDeliveryRows(tx, deliveries, now);
+      return results;
     });
   }
 

@@ -1,5 +1,6 @@
 import { webhookEventId } from '../domain/event-id.ts';
 import { parseSourcePaymentEvent, webhookEventBody } from '../domain/webhook-event.ts';
+import type { NewPaymentEvent } from '../store/events.ts';
 import type { WebhooksDependencies } from './dependencies.ts';
 
 /** The processed-messages name of the payment events consumer. */
@@ -8,21 +9,47 @@ export const PAYMENT_EVENTS_CONSUMER = 'webhooks_payment_events';
 export type RecordOutcome =
   { readonly kind: 'recorded'; readonly deliveries: number } | { readonly kind: 'duplicate' } | { readonly kind: 'ignored' };
 
+export interface SourceMessage {
+  readonly msgId: string;
+  readonly data: unknown;
+}
+
 /**
  * Turns one checkout payment event into one webhook event, with the `evt_` id derived from the
  * source message id, and queues a delivery to each matching endpoint of its account and mode.
  * A payload that is not a payment event is ignored (retrying cannot fix it).
  */
 export async function recordPaymentEvent(deps: WebhooksDependencies, sourceMsgId: string, data: unknown): Promise<RecordOutcome> {
-  const source = parseSourcePaymentEvent(data);
-  if (!source) return { kind: 'ignored' };
-  const body = webhookEventBody(webhookEventId(sourceMsgId), source.type, source.occurredAt, source.livemode, { ...source.payment });
-  const deliveries = await deps.events.recordPaymentEvent(
+  const [outcome] = await recordPaymentEvents(deps, [{ msgId: sourceMsgId, data }]);
+  return outcome!;
+}
+
+/**
+ * recordPaymentEvent for several source events in one transaction (all applied, or none when it
+ * throws). Outcomes are in the order of `messages`.
+ */
+export async function recordPaymentEvents(deps: WebhooksDependencies, messages: readonly SourceMessage[]): Promise<RecordOutcome[]> {
+  const outcomes: RecordOutcome[] = messages.map(() => ({ kind: 'ignored' }));
+  const events: { index: number; event: NewPaymentEvent }[] = [];
+  messages.forEach(({ msgId, data }, index) => {
+    const source = parseSourcePaymentEvent(data);
+    if (!source) return;
+    const body = webhookEventBody(webhookEventId(msgId), source.type, source.occurredAt, source.livemode, { ...source.payment });
+    events.push({
+      index,
+      event: { scope: { accountId: source.accountId, livemode: source.livemode }, sourceMsgId: msgId, paymentId: source.payment.id, body },
+    });
+  });
+  if (events.length === 0) return outcomes;
+  const queued = await deps.events.recordPaymentEvents(
     PAYMENT_EVENTS_CONSUMER,
-    { scope: { accountId: source.accountId, livemode: source.livemode }, sourceMsgId, paymentId: source.payment.id, body },
+    events.map((e) => e.event),
     deps.now(),
   );
-  if (deliveries === null) return { kind: 'duplicate' };
-  if (deliveries > 0) deps.wakeWorker();
-  return { kind: 'recorded', deliveries };
+  events.forEach(({ index }, i) => {
+    const deliveries = queued[i] ?? null;
+    outcomes[index] = deliveries === null ? { kind: 'duplicate' } : { kind: 'recorded', deliveries };
+  });
+  if (queued.some((n) => n !== null && n > 0)) deps.wakeWorker();
+  return outcomes;
 }
