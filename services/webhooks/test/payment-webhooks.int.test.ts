@@ -69,8 +69,13 @@ const paymentDeliveries = (r: WebhookReceiver, path: string, paymentId: string):
 async function deliveredTypes(paymentId: string, count: number, path = '/a-test', r = receiver): Promise<string[]> {
   await r.waitFor(() => new Set(paymentDeliveries(r, path, paymentId).map((d) => d.body.id)).size >= count);
   const byId = new Map(paymentDeliveries(r, path, paymentId).map((d) => [d.body.id, d.body.type]));
-  // Deliveries run in parallel and may arrive out of order (as the spec warns); the log keeps the order made.
-  const rows = await webhooks.prisma.webhookEvent.findMany({ where: { paymentId }, orderBy: { seq: 'asc' }, select: { id: true } });
+  // Deliveries run in parallel and events are stored by parallel pulls, so both may be out of order (as
+  // the spec warns); the events' own time (the checkout change, in ms) gives the sequence.
+  const rows = await webhooks.prisma.webhookEvent.findMany({
+    where: { paymentId },
+    orderBy: [{ created: 'asc' }, { seq: 'asc' }],
+    select: { id: true },
+  });
   expect(new Set(rows.map((r) => r.id))).toEqual(new Set(byId.keys()));
   return rows.map((row) => byId.get(row.id)!);
 }

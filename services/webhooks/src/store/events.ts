@@ -105,6 +105,8 @@ export interface NewPaymentEvent {
   readonly scope: Scope;
   readonly sourceMsgId: string;
   readonly paymentId: string;
+  /** When the change happened in checkout, in milliseconds (the body's `created` is in seconds). */
+  readonly occurredAt: Date;
   readonly body: WebhookEventBody;
 }
 
@@ -159,7 +161,8 @@ export class EventStore {
           type: body.type,
           sourceMsgId: event.sourceMsgId,
           paymentId: event.paymentId,
-          created: new Date(body.created * 1000),
+          // Millisecond precision: events of one payment in one second keep their order here.
+          created: event.occurredAt,
           body: body as unknown as Prisma.InputJsonValue,
           createdAt: now,
         })),

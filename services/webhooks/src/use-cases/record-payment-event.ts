@@ -37,7 +37,13 @@ export async function recordPaymentEvents(deps: WebhooksDependencies, messages: 
     const body = webhookEventBody(webhookEventId(msgId), source.type, source.occurredAt, source.livemode, { ...source.payment });
     events.push({
       index,
-      event: { scope: { accountId: source.accountId, livemode: source.livemode }, sourceMsgId: msgId, paymentId: source.payment.id, body },
+      event: {
+        scope: { accountId: source.accountId, livemode: source.livemode },
+        sourceMsgId: msgId,
+        paymentId: source.payment.id,
+        occurredAt: new Date(source.occurredAt),
+        body,
+      },
     });
   });
   if (events.length === 0) return outcomes;
