@@ -5,8 +5,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import pg from 'pg';
-import { bodyOf, createSession, VALID_BODY, type Json } from './e2e-helpers.ts';
+import { bodyOf, createSession, eventually, everyRowOf, VALID_BODY, type Json } from './e2e-helpers.ts';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
 
 const run = promisify(execFile);
@@ -26,37 +25,8 @@ async function get(path: string, key = merchant.testKey): Promise<Json> {
   return bodyOf(await platform.request('GET', path, { key }));
 }
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 const byEmail = (address: string, until: (c: Json | undefined) => boolean = (c) => c !== undefined) =>
   eventually(async () => ((await get(`/v1/customers?email=${encodeURIComponent(address)}`))['data'] as Json[])[0], until);
-
-/** Every row of every table of a database, as text: where personal data could hide. */
-async function everyRow(databaseUrl: string): Promise<string> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const tables = await client.query<{ name: string }>(
-      `SELECT quote_ident(table_name) AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
-    );
-    const dumps = await Promise.all(
-      tables.rows.map(async ({ name }) => (await client.query<{ row: string }>(`SELECT t::text AS row FROM ${name} t`)).rows),
-    );
-    return dumps
-      .flat()
-      .map((r) => r.row)
-      .join('\n');
-  } finally {
-    await client.end();
-  }
-}
 
 async function operator(...args: string[]): Promise<{ code: number; out: string }> {
   try {
@@ -123,7 +93,7 @@ describe('erasing a customer (operator CLI)', () => {
     expect(payments.map((p) => p['customer_email'])).toEqual([null, null]);
     // Every row of every store of both contexts holding it.
     for (const databaseUrl of [platform.customers.databaseUrl, platform.stack.checkoutDatabaseUrl]) {
-      const rows = await everyRow(databaseUrl);
+      const rows = await everyRowOf(databaseUrl);
       for (const value of personal) expect(rows.toLowerCase()).not.toContain(value.toLowerCase());
     }
     // Listing by that email finds nothing; the same email later starts a new customer.

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServiceClient } from '@hc/grpc';
 import { CheckoutService } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
-import { bodyOf, createSession, expectError, VALID_BODY, type Json } from './e2e-helpers.ts';
+import { bodyOf, createSession, eventually, expectError, VALID_BODY, type Json } from './e2e-helpers.ts';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
 
 let platform: Platform;
@@ -45,16 +45,6 @@ const email = (name: string): string => `${name}.${Date.now()}.${(counter += 1)}
 async function get(path: string, key = merchant.testKey): Promise<{ status: number; body: Json }> {
   const response = await platform.request('GET', path, { key });
   return { status: response.status, body: await bodyOf(response) };
-}
-
-/** Polls `read` until `done` holds (customers trail checkout by milliseconds); returns the last read. */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 /** The customer with this email (any case), once it exists (null when it never appears). */

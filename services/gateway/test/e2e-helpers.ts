@@ -3,6 +3,7 @@
  * the spec's error body ({ error: { code, message, field? } }) together with the HTTP status.
  */
 import { expect } from '@jest/globals';
+import pg from 'pg';
 import type { Platform } from './platform-harness.ts';
 
 export type Json = Record<string, unknown>;
@@ -66,3 +67,36 @@ export const SESSION_FIELDS = [
 
 /** The payment object's keys: every session key plus the payment's own. */
 export const PAYMENT_FIELDS = [...SESSION_FIELDS, 'paid_at', 'provider', 'hold_reason', 'hold_acceptable', 'canceled_at', 'settlement'];
+
+/**
+ * Polls `read` until `done` holds, at most `timeoutMs`; returns the last value read. For the
+ * eventually consistent parts (customers, webhooks): they trail checkout by milliseconds.
+ */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Every row of every table of a database, as text: where personal data could hide after an erasure. */
+export async function everyRowOf(databaseUrl: string): Promise<string> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const tables = await client.query<{ name: string }>(
+      `SELECT quote_ident(table_name) AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
+    );
+    const rows = await Promise.all(
+      tables.rows.map(async ({ name }) => (await client.query<{ row: string }>(`SELECT t::text AS row FROM ${name} t`)).rows),
+    );
+    return rows
+      .flat()
+      .map((r) => r.row)
+      .join('\n');
+  } finally {
+    await client.end();
+  }
+}

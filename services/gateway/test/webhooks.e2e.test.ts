@@ -8,9 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { bodyOf, createSession, VALID_BODY, type Json } from './e2e-helpers.ts';
+import { bodyOf, createSession, everyRowOf, VALID_BODY, type Json } from './e2e-helpers.ts';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
 
 const run = promisify(execFile);
@@ -180,24 +179,7 @@ describe('erasing a customer', () => {
     }
     await operator('customers', 'erase', merchant.accountId, String(customer!['id']), '--mode', 'test');
 
-    const rows = async () => {
-      const client = new pg.Client({ connectionString: platform.webhooks!.databaseUrl });
-      await client.connect();
-      try {
-        const tables = await client.query<{ name: string }>(
-          `SELECT quote_ident(table_name) AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
-        );
-        const all = await Promise.all(
-          tables.rows.map(async ({ name }) => (await client.query<{ row: string }>(`SELECT t::text AS row FROM ${name} t`)).rows),
-        );
-        return all
-          .flat()
-          .map((r) => r.row)
-          .join('\n');
-      } finally {
-        await client.end();
-      }
-    };
+    const rows = () => everyRowOf(platform.webhooks!.databaseUrl);
     const until = Date.now() + 5000;
     while ((await rows()).includes(email) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await rows()).not.toContain(email);
