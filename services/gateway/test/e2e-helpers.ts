@@ -89,13 +89,12 @@ export async function everyRowOf(databaseUrl: string): Promise<string> {
     const tables = await client.query<{ name: string }>(
       `SELECT quote_ident(table_name) AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
     );
-    const rows = await Promise.all(
-      tables.rows.map(async ({ name }) => (await client.query<{ row: string }>(`SELECT t::text AS row FROM ${name} t`)).rows),
-    );
-    return rows
-      .flat()
-      .map((r) => r.row)
-      .join('\n');
+    const rows: string[] = [];
+    // One query at a time: a pg client runs its queries in sequence anyway.
+    for (const { name } of tables.rows) {
+      rows.push(...(await client.query<{ row: string }>(`SELECT t::text AS row FROM ${name} t`)).rows.map((r) => r.row));
+    }
+    return rows.join('\n');
   } finally {
     await client.end();
   }
