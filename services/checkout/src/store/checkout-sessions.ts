@@ -1,3 +1,4 @@
+import { MARK_PROCESSED_SQL } from '@hc/events';
 import { parseCurrency } from '@hc/money';
 import { SESSION_STATUSES, type CheckoutSession, type PaymentSource, type Scope, type SessionStatus } from '../domain/checkout-session.ts';
 import { eventSubject, paymentEventId, type PaymentEvent, type PaymentEventType } from '../domain/payment-events.ts';
@@ -163,8 +164,7 @@ export class CheckoutSessionStore {
     msgId: string,
   ): Promise<number> {
     return this.prisma.$transaction(async (tx) => {
-      const fresh = await tx.processedMessage.createMany({ data: [{ consumer, msgId }], skipDuplicates: true });
-      if (fresh.count === 0) return 0;
+      if ((await tx.$executeRawUnsafe(MARK_PROCESSED_SQL, consumer, msgId)) === 0) return 0;
       const owned = await tx.checkoutSession.findMany({
         where: { id: { in: [...paymentIds] }, accountId: scope.accountId, livemode: scope.livemode },
         select: { id: true, customerRevision: true },
