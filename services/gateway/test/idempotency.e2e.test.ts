@@ -102,6 +102,20 @@ describe('the idempotency table', () => {
     expect(reordered.json['id']).toBe(first.json['id']);
   });
 
+  it('a field sent as null and one left out are the same request, inside customer too', async () => {
+    const key = uniqueKey();
+    const first = await create(key, { ...body, customer: { name: 'Ann', phone: null, shipping_address: { city: 'Oslo' } } });
+    expect(first.status).toBe(201);
+    const again = await create(key, {
+      ...body,
+      reference: null,
+      customer: { name: 'Ann', nickname: 'A', shipping_address: { city: 'Oslo', line2: null } },
+    });
+    expect(again.status).toBe(200);
+    expect(again.json['id']).toBe(first.json['id']);
+    expect((await create(key, { ...body, customer: { name: 'Bob' } })).status).toBe(409);
+  });
+
   it.each([
     ['blank', '   '],
     ['empty', ''],

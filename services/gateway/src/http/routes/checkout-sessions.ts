@@ -25,19 +25,6 @@ export interface CheckoutSessionRouteDeps {
   readonly startLimit: RequestHandler;
 }
 
-/** The fields a create request knows; unknown fields are ignored, so they never make a conflict. */
-const CREATE_FIELDS = [
-  'amount',
-  'currency',
-  'description',
-  'customer_email',
-  'reference',
-  'metadata',
-  'success_url',
-  'cancel_url',
-  'customer',
-] as const;
-
 export function checkoutSessionRoutes(deps: CheckoutSessionRouteDeps): Router {
   const { checkout } = deps;
   const router = Router();
@@ -66,7 +53,7 @@ export function checkoutSessionRoutes(deps: CheckoutSessionRouteDeps): Router {
       deps.idempotency,
       deps.idempotencySettings,
       { accountId: ctx.accountId, livemode: ctx.livemode, key },
-      requestHash(Object.fromEntries(CREATE_FIELDS.map((field) => [field, body[field]]))),
+      requestHash(sentFields(body)),
       create,
       async (id) => {
         const { session } = await checkout.getCheckoutSession({ id }, ctx);
@@ -102,6 +89,15 @@ export function checkoutSessionRoutes(deps: CheckoutSessionRouteDeps): Router {
 }
 
 function createRequest(body: CreateCheckoutSessionBody, account: ReturnType<typeof accountSnapshot>, id: string | undefined) {
+  return { ...sentFields(body), account, id };
+}
+
+/**
+ * What a create asks checkout for. Also what retries are compared on: the known fields at every
+ * depth, null and absent alike (the mapping drops both), so unknown fields and nulls never make an
+ * idempotency conflict; the account snapshot is not part of it.
+ */
+function sentFields(body: CreateCheckoutSessionBody) {
   return {
     amount: body.amount,
     currency: body.currency,
@@ -112,8 +108,6 @@ function createRequest(body: CreateCheckoutSessionBody, account: ReturnType<type
     successUrl: body.success_url ?? undefined,
     cancelUrl: body.cancel_url ?? undefined,
     customer: body.customer ? orderCustomer(body.customer) : undefined,
-    account,
-    id,
   };
 }
 
