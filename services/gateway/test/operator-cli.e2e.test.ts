@@ -139,6 +139,14 @@ describe('operator CLI', () => {
     expect((await store.listKeys(accountId)).map((key) => key.mode)).toEqual(['live']);
   });
 
+  it.concurrent('an option without its value, or a flag given a value, exits 2 with the usage', async () => {
+    const [noName, flagValue] = await Promise.all([operator('accounts', 'create', '--name'), operator('accounts', 'list', '--json=1')]);
+    for (const outcome of [noName, flagValue]) {
+      expect(outcome.code).toBe(2);
+      expect(outcome.stderr).toContain('usage: operator');
+    }
+  });
+
   it.concurrent('keys revoke stores the key as revoked and keys list shows it revoked', async () => {
     const accountId = await account();
     const { key, secret } = await new MerchantOperations(store).createKey(accountId, 'test');

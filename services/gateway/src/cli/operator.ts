@@ -203,7 +203,7 @@ try {
   if (
     error instanceof UsageError ||
     error instanceof WebhookUsageError ||
-    (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+    String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS_')
   ) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     process.exitCode = 2;
