@@ -98,6 +98,31 @@ describe('held payments', () => {
     expect(await eventsOf(id, 3)).toEqual(['payment.started', 'payment.held', 'payment.paid']);
   });
 
+  it('once accepted, late settlement details neither fill merchant_received nor publish payment.updated', async () => {
+    const id = await startedPayment();
+    await client.simulatePayment({ id, outcome: 'underpaid' }, test);
+    await client.acceptHeldPayment({ id }, test);
+    const late = await applyVerdict(stack.checkout.deps, test, {
+      id: `vrd_late_details_${id}`,
+      paymentId: id,
+      kind: 'details',
+      holdReason: null,
+      holdAcceptable: false,
+      settlement: {
+        coin: 'polygon_usdc',
+        valueCoin: '5.000000',
+        merchantReceived: '4.925000',
+        txidIn: '0xin',
+        txidOut: '0xout',
+        payoutWallet: null,
+      },
+    });
+    expect(late.settlement.merchantReceived).toBeNull();
+    expect(await eventsOf(id, 3)).toEqual(['payment.started', 'payment.held', 'payment.paid']);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await eventsOf(id, 0)).toHaveLength(3);
+  });
+
   it('cannot be accepted unless held and acceptable', async () => {
     const id = await startedPayment();
     await expect(client.acceptHeldPayment({ id }, test)).rejects.toMatchObject({ code: 'unavailable' });

@@ -39,6 +39,8 @@ export interface CheckoutSession {
   readonly holdReason: string | null;
   readonly holdAcceptable: boolean;
   readonly canceledAt: Date | null;
+  /** Set when the merchant accepted a held payment as paid. */
+  readonly acceptedAt: Date | null;
   readonly source: PaymentSource;
   /** Locked at start. */
   readonly feeBps: number | null;
@@ -72,6 +74,7 @@ export const UNSTARTED: Pick<
   | 'holdReason'
   | 'holdAcceptable'
   | 'canceledAt'
+  | 'acceptedAt'
   | 'source'
   | 'feeBps'
   | 'depositAddress'
@@ -87,6 +90,7 @@ export const UNSTARTED: Pick<
   holdReason: null,
   holdAcceptable: false,
   canceledAt: null,
+  acceptedAt: null,
   source: 'api',
   feeBps: null,
   depositAddress: null,

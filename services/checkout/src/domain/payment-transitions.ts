@@ -56,8 +56,9 @@ export function verdictTransition(payment: CheckoutSession, verdict: Verdict, no
       if (!CAN_RECEIVE.includes(payment.status)) return null;
       return { patch: { status: 'failed' }, event: 'payment.failed' };
     case 'details':
-      // Late settlement details fill a paid payment; an accepted held payment keeps merchant_received null.
-      if (payment.status !== 'paid') return null;
+      // Late settlement details fill a paid payment; an accepted held payment keeps merchant_received
+      // null and gets no payment.updated (spec, state table).
+      if (payment.status !== 'paid' || payment.acceptedAt !== null) return null;
       return { patch: settlementPatch(verdict), event: 'payment.updated' };
   }
 }
@@ -86,6 +87,7 @@ export function acceptHeldTransition(payment: CheckoutSession, now: Date): Trans
     patch: {
       status: 'paid',
       paidAt: now,
+      acceptedAt: now,
       holdReason: null,
       holdAcceptable: false,
       settlement: { ...payment.settlement, merchantReceived: null },

@@ -41,6 +41,7 @@ function toSession(row: Row): CheckoutSession {
     holdReason: row.holdReason,
     holdAcceptable: row.holdAcceptable,
     canceledAt: row.canceledAt,
+    acceptedAt: row.acceptedAt,
     source: row.source as PaymentSource,
     feeBps: row.feeBps,
     depositAddress: row.depositAddress,
