@@ -137,7 +137,7 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
           WHERE published_at IS NULL
           ORDER BY seq
           LIMIT $1
-          FOR UPDATE SKIP LOCKED`,
+          FOR UPDATE`,
         [batchSize],
       );
       const published: string[] = [];
