@@ -1,5 +1,13 @@
 export { OUTBOX_TABLE_SQL, OUTBOX_CHANNEL, OUTBOX_NOTIFY_SQL, OUTBOX_NOTIFY_TRIGGER_SQL } from './sql.ts';
-export { connectNats, ensureStream, streamName, prefixedSubject, contextSubjects, DEFAULT_DUPLICATE_WINDOW_MS } from './nats.ts';
+export {
+  connectNats,
+  ensureStream,
+  streamName,
+  prefixedSubject,
+  contextSubjects,
+  contextStream,
+  DEFAULT_DUPLICATE_WINDOW_MS,
+} from './nats.ts';
 export type { NatsConnection, StreamOptions } from './nats.ts';
 export { startOutboxRelay, RELAY_APPLICATION_NAME } from './relay.ts';
 export type { OutboxRelay, OutboxRelayOptions } from './relay.ts';

@@ -69,6 +69,14 @@ export function prefixedSubject(prefix: string, subject: string): string {
   return prefix ? `${prefix}.${subject}` : subject;
 }
 
+/**
+ * The stream of a bounded context: `contextStream('t_x', 'checkout')` is "T_X_CHECKOUT" holding
+ * "t_x.checkout.>". Producers and consumers both ensure it (whoever starts first creates it).
+ */
+export function contextStream(prefix: string, context: string): StreamOptions {
+  return { name: streamName(prefix, context), subjects: [contextSubjects(prefix, context)] };
+}
+
 /** All subjects of a context: the stream's subject list and a consumer's widest filter. */
 export function contextSubjects(prefix: string, context: string): string {
   return prefixedSubject(prefix, `${context}.>`);

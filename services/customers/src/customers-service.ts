@@ -1,11 +1,10 @@
-import { connectNats, ensureStream, startOutboxRelay } from '@hc/events';
+import { connectNats, contextStream, ensureStream, startOutboxRelay } from '@hc/events';
 import { createGrpcServer } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { customersHandlers } from './api/customers-handlers.ts';
 import type { CustomersConfig } from './config.ts';
 import { CHECKOUT_EVENTS_CONSUMER, startCheckoutEventsConsumer } from './events/checkout-events-consumer.ts';
-import { customersStream } from './events/streams.ts';
 import { CustomersStore } from './store/customers-store.ts';
 import { createCustomersPrisma } from './store/prisma.ts';
 import type { CustomersDependencies } from './use-cases/dependencies.ts';
@@ -43,7 +42,7 @@ export async function startCustomersService(
   const deps: CustomersDependencies = { store: new CustomersStore(prisma), now: options.now ?? (() => new Date()) };
 
   const nats = await connectNats(config.NATS_URL, 'customers');
-  await ensureStream(nats, customersStream(config.NATS_SUBJECT_PREFIX));
+  await ensureStream(nats, contextStream(config.NATS_SUBJECT_PREFIX, 'customers'));
   const relay = await startOutboxRelay({
     databaseUrl: config.CUSTOMERS_DATABASE_URL,
     nats,

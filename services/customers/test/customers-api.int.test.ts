@@ -3,13 +3,12 @@
 // payments, pages and filters that leak across accounts or modes, a private note in the public
 // object, and an erasure that leaves personal data behind or never tells the other contexts.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { connectNats, consumeDurable, type DurableConsumer, type NatsConnection } from '@hc/events';
+import { connectNats, consumeDurable, contextStream, type DurableConsumer, type NatsConnection } from '@hc/events';
 import type { CallContext } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import type { Customer } from '@hc/proto/customers/v1';
 import pg from 'pg';
 import type { CustomerErasedEvent } from '../src/domain/erasure.ts';
-import { customersStream } from '../src/events/streams.ts';
 import { ACCOUNT_SNAPSHOT, eventually, startCustomersEnv, type CustomersEnv } from './customers-env.ts';
 
 const logger = createLogger('customers-api-test', { level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -24,7 +23,7 @@ const erasedEvents: CustomerErasedEvent[] = [];
 beforeAll(async () => {
   env = await startCustomersEnv(logger, 'customers_api');
   nats = await connectNats(env.stack.natsUrl, 'customers-api-test');
-  const stream = customersStream(env.stack.natsPrefix);
+  const stream = contextStream(env.stack.natsPrefix, 'customers');
   erasedConsumer = await consumeDurable({
     nats,
     stream: stream.name,

@@ -1,4 +1,4 @@
-import { contextSubjects, prefixedSubject, streamName } from '@hc/events';
+import { contextStream, prefixedSubject, type StreamOptions } from '@hc/events';
 
 /**
  * The checkout context's JetStream stream: payment events (`checkout.payment.<type>`) and the
@@ -6,8 +6,8 @@ import { contextSubjects, prefixedSubject, streamName } from '@hc/events';
  * Named by @hc/events' convention: with a prefix (tests, shared servers), subjects become
  * `<prefix>.checkout.…` and the stream `<PREFIX>_CHECKOUT`.
  */
-export function checkoutStream(prefix: string): { name: string; subjects: string[] } {
-  return { name: streamName(prefix, 'checkout'), subjects: [contextSubjects(prefix, 'checkout')] };
+export function checkoutStream(prefix: string): StreamOptions {
+  return contextStream(prefix, 'checkout');
 }
 
 /** The filter for payment events only (what the webhooks context turns into webhooks). */

@@ -1,12 +1,4 @@
-import {
-  consumeDurable,
-  contextSubjects,
-  ensureStream,
-  prefixedSubject,
-  streamName,
-  type DurableConsumer,
-  type NatsConnection,
-} from '@hc/events';
+import { consumeDurable, contextStream, ensureStream, prefixedSubject, type DurableConsumer, type NatsConnection } from '@hc/events';
 import type { Logger } from '@hc/logging';
 import type { CheckoutSessionStore } from '../store/checkout-sessions.ts';
 
@@ -46,7 +38,7 @@ export async function consumeCustomerErasures(
   sessions: CheckoutSessionStore,
   logger: Logger,
 ): Promise<DurableConsumer> {
-  const stream = { name: streamName(prefix, 'customers'), subjects: [contextSubjects(prefix, 'customers')] };
+  const stream = contextStream(prefix, 'customers');
   await ensureStream(nats, stream);
   return consumeDurable({
     nats,

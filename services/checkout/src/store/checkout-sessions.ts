@@ -1,4 +1,4 @@
-import { MARK_PROCESSED_SQL } from '@hc/events';
+import { MARK_PROCESSED_SQL, OUTBOX_NOTIFY_SQL } from '@hc/events';
 import { parseCurrency } from '@hc/money';
 import { SESSION_STATUSES, type CheckoutSession, type PaymentSource, type Scope, type SessionStatus } from '../domain/checkout-session.ts';
 import { eventSubject, paymentEventId, type PaymentEvent, type PaymentEventType } from '../domain/payment-events.ts';
@@ -78,7 +78,7 @@ async function enqueueSessionEvent(tx: Tx, event: SessionEvent): Promise<void> {
     data: [{ msgId: event.id, subject: sessionEventSubject(event), payload: event as unknown as Prisma.InputJsonValue }],
     skipDuplicates: true,
   });
-  await tx.$executeRaw`NOTIFY outbox`;
+  await tx.$executeRawUnsafe(OUTBOX_NOTIFY_SQL);
 }
 
 /** The only code that knows the checkout tables. Every lookup requires the caller's scope. */
@@ -148,7 +148,7 @@ export class CheckoutSessionStore {
       skipDuplicates: true,
     });
     // Delivered at commit: wakes the outbox relay without waiting for its next poll.
-    await tx.$executeRaw`NOTIFY outbox`;
+    await tx.$executeRawUnsafe(OUTBOX_NOTIFY_SQL);
   }
 
   /**

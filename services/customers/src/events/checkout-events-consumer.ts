@@ -1,9 +1,8 @@
-import { consumeDurable, ensureStream, type DurableConsumer, type NatsConnection } from '@hc/events';
+import { consumeDurable, contextStream, ensureStream, type DurableConsumer, type NatsConnection } from '@hc/events';
 import type { Logger } from '@hc/logging';
 import { MalformedEventError } from '../domain/checkout-events.ts';
 import { applyCheckoutEvent } from '../use-cases/apply-checkout-event.ts';
 import type { CustomersDependencies } from '../use-cases/dependencies.ts';
-import { checkoutStream } from './streams.ts';
 
 /** Durable name on the checkout stream; replicas share it, so each event goes to one of them. */
 export const CHECKOUT_EVENTS_CONSUMER = 'customers';
@@ -22,7 +21,7 @@ export async function startCheckoutEventsConsumer(
   options: { durable?: string | undefined; ackWaitMs?: number | undefined } = {},
 ): Promise<DurableConsumer> {
   const durable = options.durable ?? CHECKOUT_EVENTS_CONSUMER;
-  const stream = checkoutStream(subjectPrefix);
+  const stream = contextStream(subjectPrefix, 'checkout');
   await ensureStream(nats, stream);
   return consumeDurable({
     nats,

@@ -1,15 +1,15 @@
-import { contextSubjects, prefixedSubject, streamName, type StreamOptions } from '@hc/events';
+import { contextStream, prefixedSubject, type StreamOptions } from '@hc/events';
 
 /**
  * The streams this context reads, named by @hc/events' convention. Both are ensured at start (the
  * producer may start later); ensureStream with the producer's own subjects changes nothing.
  */
 export function checkoutStream(prefix: string): StreamOptions {
-  return { name: streamName(prefix, 'checkout'), subjects: [contextSubjects(prefix, 'checkout')] };
+  return contextStream(prefix, 'checkout');
 }
 
 export function customersStream(prefix: string): StreamOptions {
-  return { name: streamName(prefix, 'customers'), subjects: [contextSubjects(prefix, 'customers')] };
+  return contextStream(prefix, 'customers');
 }
 
 /** Payment events only: the checkout stream also carries internal `checkout.session.*` events, never webhooks. */
