@@ -3,3 +3,4 @@ export type { TestDatabase } from './database.ts';
 export { testNatsPrefix } from './nats.ts';
 export { testDatabaseServerUrl, testNatsUrl, LOCAL_DATABASE_URL, LOCAL_NATS_URL } from './infrastructure.ts';
 export { TestClock } from './clock.ts';
+export { eventually } from './eventually.ts';

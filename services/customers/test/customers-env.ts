@@ -86,15 +86,4 @@ export async function startCustomersEnv(logger: Logger, label: string): Promise<
   return env;
 }
 
-/**
- * Polls `read` until `done` holds (events reach the customers context asynchronously); returns the
- * last value read either way, so the test's own expectation reports what was seen.
- */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 8_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+export { eventually } from '@hc/test-kit';

@@ -68,18 +68,7 @@ export const SESSION_FIELDS = [
 /** The payment object's keys: every session key plus the payment's own. */
 export const PAYMENT_FIELDS = [...SESSION_FIELDS, 'paid_at', 'provider', 'hold_reason', 'hold_acceptable', 'canceled_at', 'settlement'];
 
-/**
- * Polls `read` until `done` holds, at most `timeoutMs`; returns the last value read. For the
- * eventually consistent parts (customers, webhooks): they trail checkout by milliseconds.
- */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+export { eventually } from '@hc/test-kit';
 
 /** Every row of every table of a database, as text: where personal data could hide after an erasure. */
 export async function everyRowOf(databaseUrl: string): Promise<string> {
