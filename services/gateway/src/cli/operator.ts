@@ -20,20 +20,17 @@
 import { parseArgs } from 'node:util';
 import { ApiError } from '@hc/errors';
 import { createServiceClient } from '@hc/grpc';
-import { newId } from '@hc/ids';
 import { CheckoutService } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { customerObject } from '../http/presenters/customer.ts';
-import { runWebhookCommand, splitWebhookArguments, USAGE as WEBHOOK_USAGE, WebhookUsageError } from './webhook-commands.ts';
+import { need, operatorContext, parseMode, UsageError } from './arguments.ts';
+import { runWebhookCommand, splitWebhookArguments, USAGE as WEBHOOK_USAGE } from './webhook-commands.ts';
 import { paymentObject } from '../http/presenters/payment.ts';
-import type { Mode } from '../domain/api-key.ts';
 import type { ApiKeyRecord, MerchantAccount } from '../domain/merchant-account.ts';
 import { loadGatewayConfig, type GatewayConfig } from '../config.ts';
 import { MerchantStore } from '../store/merchant-store.ts';
 import { createGatewayPrisma } from '../store/prisma.ts';
 import { MerchantOperations } from '../use-cases/merchant-operations.ts';
-
-class UsageError extends Error {}
 
 const USAGE = `usage: operator <accounts|keys|payments|customers|webhooks> <command> [arguments] [--json]
   accounts create --name NAME [--payout-wallet WALLET] [--fee-bps N]
@@ -110,10 +107,6 @@ async function run(
     },
   });
   const [group, command, first, second] = positionals;
-  const need = (value: string | undefined, what: string): string => {
-    if (!value) throw new UsageError(`missing ${what}`);
-    return value;
-  };
   if (group === 'webhooks') {
     const split = splitWebhookArguments(positionals.slice(1));
     const account = await ops.getAccount(need(split.accountId, 'ACCOUNT_ID'));
@@ -141,9 +134,7 @@ async function run(
     case 'accounts reactivate':
       return accountView(await ops.reactivate(need(first, 'ACCOUNT_ID')));
     case 'keys create': {
-      const mode = need(values.mode, '--mode test|live');
-      if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live');
-      const { key, secret } = await ops.createKey(need(first, 'ACCOUNT_ID'), mode as Mode, values.label);
+      const { key, secret } = await ops.createKey(need(first, 'ACCOUNT_ID'), parseMode(values.mode), values.label);
       return { ...keyView(key), secret, notice: 'Store this key now: it is shown only once.' };
     }
     case 'keys list':
@@ -151,15 +142,11 @@ async function run(
     case 'keys revoke':
       return keyView(await ops.revokeKey(need(first, 'KEY_ID')));
     case 'payments accept-held': {
-      const mode = need(values.mode, '--mode test|live');
-      if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live');
+      const mode = parseMode(values.mode);
       const account = await ops.getAccount(need(first, 'ACCOUNT_ID'));
       const checkout = createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
       try {
-        const { payment } = await checkout.acceptHeldPayment(
-          { id: need(second, 'PAYMENT_ID') },
-          { accountId: account.id, livemode: mode === 'live', requestId: newId('request') },
-        );
+        const { payment } = await checkout.acceptHeldPayment({ id: need(second, 'PAYMENT_ID') }, operatorContext(account.id, mode));
         if (!payment) throw new ApiError('internal_error');
         return paymentObject(payment) as unknown as Record<string, unknown>;
       } finally {
@@ -168,11 +155,10 @@ async function run(
     }
     case 'customers erase':
     case 'customers note': {
-      const mode = need(values.mode, '--mode test|live');
-      if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live');
+      const mode = parseMode(values.mode);
       const account = await ops.getAccount(need(first, 'ACCOUNT_ID'));
       const id = need(second, 'CUSTOMER_ID');
-      const ctx = { accountId: account.id, livemode: mode === 'live', requestId: newId('request') };
+      const ctx = operatorContext(account.id, mode);
       const customers = createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
       try {
         if (command === 'erase') {
@@ -200,11 +186,7 @@ try {
   const result = await run(new MerchantOperations(new MerchantStore(prisma)), config, args);
   process.stdout.write(`${json ? JSON.stringify(result, null, 2) : text(result)}\n`);
 } catch (error) {
-  if (
-    error instanceof UsageError ||
-    error instanceof WebhookUsageError ||
-    String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS_')
-  ) {
+  if (error instanceof UsageError || String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS_')) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     process.exitCode = 2;
   } else if (error instanceof ApiError) {

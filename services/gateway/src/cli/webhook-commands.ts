@@ -4,8 +4,8 @@
  * `webhooks` split by splitWebhookArguments, and prints the result like its other commands.
  */
 import { ApiError } from '@hc/errors';
-import { createServiceClient, type CallContext } from '@hc/grpc';
-import { newId } from '@hc/ids';
+import { createServiceClient } from '@hc/grpc';
+import { need, operatorContext, parseMode, UsageError } from './arguments.ts';
 import { WebhooksService, type DeliveryAttempt, type Endpoint, type Event } from '@hc/proto/webhooks/v1';
 
 export const USAGE = `usage: operator webhooks <command> ACCOUNT_ID [arguments] --mode test|live [--json]
@@ -22,11 +22,6 @@ export const USAGE = `usage: operator webhooks <command> ACCOUNT_ID [arguments] 
   webhooks attempts list ACCOUNT_ID EVT_ID --mode M
   webhooks ping ACCOUNT_ID WE_ID --mode M`;
 
-/** A command line the webhooks commands cannot run (the operator prints USAGE and exits 2). */
-export class WebhookUsageError extends Error {
-  override name = 'WebhookUsageError';
-}
-
 export interface WebhookCommandOptions {
   mode?: string;
   url?: string;
@@ -35,7 +30,6 @@ export interface WebhookCommandOptions {
   endpoint?: string;
   limit?: string;
   'starting-after'?: string;
-  json?: boolean;
 }
 
 export interface WebhookCommandContext {
@@ -106,7 +100,7 @@ const eventTypes = (value: string | undefined): string[] | undefined =>
 
 /**
  * Runs one `webhooks …` command for `context.accountId` in `--mode`. `command` and `positionals`
- * as splitWebhookArguments gives them. Throws WebhookUsageError for a bad command line and ApiError
+ * as splitWebhookArguments gives them. Throws UsageError for a bad command line and ApiError
  * for what the service refused.
  */
 export async function runWebhookCommand(
@@ -115,13 +109,7 @@ export async function runWebhookCommand(
   options: WebhookCommandOptions,
   context: WebhookCommandContext,
 ): Promise<Record<string, unknown> | Record<string, unknown>[]> {
-  const mode = options.mode;
-  if (mode !== 'test' && mode !== 'live') throw new WebhookUsageError('--mode must be test or live');
-  const need = (value: string | undefined, what: string): string => {
-    if (!value) throw new WebhookUsageError(`missing ${what}`);
-    return value;
-  };
-  const ctx: CallContext = { accountId: context.accountId, livemode: mode === 'live', requestId: newId('request') };
+  const ctx = operatorContext(context.accountId, parseMode(options.mode));
   const client = createServiceClient(WebhooksService, context.webhooksAddress, { timeoutMs: context.timeoutMs });
   try {
     switch (command) {
@@ -184,7 +172,7 @@ export async function runWebhookCommand(
       case 'ping':
         return eventView((await client.sendPing({ endpointId: need(positionals[0], 'WE_ID') }, ctx)).event);
       default:
-        throw new WebhookUsageError(`unknown command: webhooks ${command || '(none)'}`);
+        throw new UsageError(`unknown command: webhooks ${command || '(none)'}`);
     }
   } finally {
     client.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { bearerToken, generateApiKey, hashApiKey, isWellFormedApiKey, keyHint, sameHash } from './api-key.ts';
+import { bearerToken, generateApiKey, hashApiKey, isWellFormedApiKey, keyHint } from './api-key.ts';
 import { isPayoutWallet } from './merchant-account.ts';
 
 describe('API keys', () => {
@@ -21,11 +21,11 @@ describe('API keys', () => {
     expect(isWellFormedApiKey(value)).toBe(false);
   });
 
-  it('are stored as sha256 hashes compared in constant time', () => {
+  it('are stored as sha256 hashes, one per key', () => {
     const key = generateApiKey('live');
     expect(hashApiKey(key)).toMatch(/^[0-9a-f]{64}$/);
-    expect(sameHash(hashApiKey(key), hashApiKey(key))).toBe(true);
-    expect(sameHash(hashApiKey(key), hashApiKey(generateApiKey('live')))).toBe(false);
+    expect(hashApiKey(key)).toBe(hashApiKey(key));
+    expect(hashApiKey(key)).not.toBe(hashApiKey(generateApiKey('live')));
   });
 
   it('show only a hint after creation', () => {

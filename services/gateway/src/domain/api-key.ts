@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 export type Mode = 'test' | 'live';
 
@@ -27,13 +27,6 @@ export function isWellFormedApiKey(value: string): boolean {
 
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
-}
-
-/** Constant-time comparison of two hex hashes. */
-export function sameHash(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 /** What the dashboard shows of a key after creation: "sk_test_…a1b2". */

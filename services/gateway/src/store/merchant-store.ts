@@ -54,11 +54,6 @@ export class MerchantStore {
     return row ? toAccount(row) : null;
   }
 
-  async findAccountsByName(name: string): Promise<MerchantAccount[]> {
-    const rows = await this.prisma.merchantAccount.findMany({ where: { name }, orderBy: { id: 'asc' } });
-    return rows.map(toAccount);
-  }
-
   async listAccounts(): Promise<MerchantAccount[]> {
     const rows = await this.prisma.merchantAccount.findMany({ orderBy: { id: 'asc' } });
     return rows.map(toAccount);
@@ -87,8 +82,8 @@ export class MerchantStore {
   }
 
   /** The key with this hash and its account, in one query: the hot path of every request. */
-  async findKeyByHash(keyHash: string): Promise<{ key: ApiKeyRecord; keyHash: string; account: MerchantAccount } | null> {
+  async findKeyByHash(keyHash: string): Promise<{ key: ApiKeyRecord; account: MerchantAccount } | null> {
     const row = await this.prisma.apiKey.findUnique({ where: { keyHash }, include: { account: true } });
-    return row ? { key: toKey(row), keyHash: row.keyHash, account: toAccount(row.account) } : null;
+    return row ? { key: toKey(row), account: toAccount(row.account) } : null;
   }
 }

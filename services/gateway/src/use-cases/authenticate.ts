@@ -1,5 +1,5 @@
 import { ApiError } from '@hc/errors';
-import { bearerToken, hashApiKey, isWellFormedApiKey, sameHash } from '../domain/api-key.ts';
+import { bearerToken, hashApiKey, isWellFormedApiKey } from '../domain/api-key.ts';
 import type { MerchantAccount } from '../domain/merchant-account.ts';
 import type { MerchantStore } from '../store/merchant-store.ts';
 
@@ -17,8 +17,9 @@ export async function authenticate(store: MerchantStore, authorization: string |
   const token = bearerToken(authorization);
   if (token === undefined || !isWellFormedApiKey(token)) throw new ApiError('invalid_api_key');
   const keyHash = hashApiKey(token);
+  // Looked up by its sha256: the secret itself is never compared, so its bytes cannot leak by timing.
   const found = await store.findKeyByHash(keyHash);
-  if (!found || !sameHash(found.keyHash, keyHash) || found.key.revokedAt !== null) throw new ApiError('invalid_api_key');
+  if (!found || found.key.revokedAt !== null) throw new ApiError('invalid_api_key');
   if (found.account.status === 'suspended') throw new ApiError('suspended');
   return { account: found.account, livemode: found.key.mode === 'live', keyId: found.key.id };
 }
