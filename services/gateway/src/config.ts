@@ -1,7 +1,7 @@
 import { loadConfig, type JSONSchemaType } from '@hc/config';
 
 export interface GatewayConfig {
-  /** PostgreSQL database owned by the gateway: accounts, API keys (later idempotency, rate limits). */
+  /** PostgreSQL database owned by the gateway: accounts, API keys, idempotency records, rate-limit windows. */
   GATEWAY_DATABASE_URL: string;
   /** Address the HTTP server binds. */
   GATEWAY_HOST: string;
