@@ -4,7 +4,7 @@ import type { Logger } from '@hc/logging';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { customersHandlers } from './api/customers-handlers.ts';
 import type { CustomersConfig } from './config.ts';
-import { CHECKOUT_EVENTS_CONSUMER, startCheckoutEventsConsumer } from './events/checkout-events-consumer.ts';
+import { startCheckoutEventsConsumer } from './events/checkout-events-consumer.ts';
 import { CustomersStore } from './store/customers-store.ts';
 import { createCustomersPrisma } from './store/prisma.ts';
 import type { CustomersDependencies } from './use-cases/dependencies.ts';
@@ -19,8 +19,6 @@ export interface RunningCustomersService {
 
 export interface CustomersOptions {
   now?: () => Date;
-  /** Durable consumer name on the checkout stream (and processed-message key). Default `customers`. */
-  consumerName?: string;
   /**
    * How long JetStream waits for an ack before redelivering (default 30 s). Messages a stopping
    * replica had pulled but not handled come back after this; tests that restart use a short one.
@@ -50,7 +48,6 @@ export async function startCustomersService(
     logger,
   });
   const consumer = await startCheckoutEventsConsumer(deps, nats, config.NATS_SUBJECT_PREFIX, logger, {
-    durable: options.consumerName ?? CHECKOUT_EVENTS_CONSUMER,
     ackWaitMs: options.ackWaitMs,
   });
 

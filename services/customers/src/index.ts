@@ -4,4 +4,3 @@ export type { RunningCustomersService, CustomersOptions } from './customers-serv
 export { loadCustomersConfig } from './config.ts';
 export type { CustomersConfig } from './config.ts';
 export { CUSTOMERS_MIGRATIONS_DIR } from './migrations.ts';
-export type { CustomerErasedEvent } from './domain/erasure.ts';

@@ -77,7 +77,3 @@ export interface Order extends Scope, ContactDetails {
 }
 
 export const NO_CONTACT_DETAILS: ContactDetails = { name: null, phone: null, shippingAddress: null, billingAddress: null };
-
-export function contactDetailsOf(source: ContactDetails): ContactDetails {
-  return { name: source.name, phone: source.phone, shippingAddress: source.shippingAddress, billingAddress: source.billingAddress };
-}

@@ -1,4 +1,4 @@
-import type { ContactDetails, StoreAccount } from './customer.ts';
+import { NO_CONTACT_DETAILS, type ContactDetails, type StoreAccount } from './customer.ts';
 
 /**
  * Emails identify customers whatever their letter case (rule 1). Checkout already lowercases them;
@@ -48,7 +48,7 @@ export function mergeStoreAccounts(saved: readonly StoreAccount[], order: StoreA
 export function detailsFromOrders(orders: readonly (ContactDetails & { storeAccount: StoreAccount | null })[]): ContactDetails & {
   storeAccounts: StoreAccount[];
 } {
-  let details: ContactDetails = { name: null, phone: null, shippingAddress: null, billingAddress: null };
+  let details: ContactDetails = NO_CONTACT_DETAILS;
   let storeAccounts: StoreAccount[] = [];
   for (const order of orders) {
     details = mergeContactDetails(details, order);

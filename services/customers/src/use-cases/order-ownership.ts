@@ -1,4 +1,4 @@
-import { contactDetailsOf, type Customer, type Order } from '../domain/customer.ts';
+import type { Customer, Order } from '../domain/customer.ts';
 import { withOrderAdded, withOrderRemoved } from '../domain/counters.ts';
 import { detailsFromOrders, mergeContactDetails, mergeStoreAccounts } from '../domain/details.ts';
 import type { CustomersTransaction } from '../store/customers-store.ts';
@@ -12,7 +12,7 @@ export async function attachOrder(tx: CustomersTransaction, customer: Customer, 
   const attached: Order = { ...order, customerId: customer.id };
   const updated: Customer = {
     ...customer,
-    ...mergeContactDetails(contactDetailsOf(customer), contactDetailsOf(order)),
+    ...mergeContactDetails(customer, order),
     ...withOrderAdded(customer, order),
     storeAccounts: mergeStoreAccounts(customer.storeAccounts, order.storeAccount),
   };
