@@ -16,7 +16,7 @@ import { CheckoutService } from '@hc/proto/checkout/v1';
 import { loadSettlementConfig, SETTLEMENT_MIGRATIONS_DIR, startSettlementService } from '@hc/settlement';
 import { createTestDatabase, testNatsPrefix, testNatsUrl } from '@hc/test-kit';
 import { webhookEventId } from '../src/domain/event-id.ts';
-import { checkoutStream } from '../src/events/streams.ts';
+import { checkoutStream, paymentEventsFilter } from '../src/events/streams.ts';
 import { WebhookReceiver } from '../test/support/receiver.ts';
 import { startWebhooksStack } from '../test/support/webhooks-stack.ts';
 
@@ -68,7 +68,7 @@ const tap = await consumeDurable({
   nats,
   stream: checkoutStream(prefix).name,
   durable: 'bench_tap',
-  filterSubject: `${prefix}.checkout.payment.>`,
+  filterSubject: paymentEventsFilter(prefix),
   logger,
   handle: async (m) => {
     occurredAt.set(webhookEventId(m.msgId), (m.data as { occurredAt: number }).occurredAt);

@@ -119,20 +119,12 @@ export class EventStore {
   }
 
   /**
-   * Records the webhook event of a source event and queues its deliveries, in one transaction with
-   * the consumer's processed-message mark: applied once however often JetStream delivers it. A
-   * payment whose customer was erased gets its event without the customer's details. Returns the
-   * number of deliveries queued, or null for a source event already applied.
-   */
-  async recordPaymentEvent(consumer: string, event: NewPaymentEvent, now: Date): Promise<number | null> {
-    const [queued] = await this.recordPaymentEvents(consumer, [event], now);
-    return queued ?? null;
-  }
-
-  /**
-   * recordPaymentEvent for several source events in one transaction (the consumer's group commit:
-   * a handful of statements for the whole batch instead of a transaction per message). All of them
-   * are applied, or — when the transaction fails — none. Results are in the order of `events`.
+   * Records the webhook events of source events and queues their deliveries, in one transaction with
+   * the consumer's processed-message marks (the consumer's group commit: a handful of statements for
+   * the whole batch): each applied once however often JetStream delivers it. A payment whose customer
+   * was erased gets its event without the customer's details. All are applied, or — when the
+   * transaction fails — none. Results are in the order of `events`: the number of deliveries queued,
+   * or null for a source event already applied.
    */
   async recordPaymentEvents(consumer: string, events: readonly NewPaymentEvent[], now: Date): Promise<(number | null)[]> {
     if (events.length === 0) return [];
@@ -201,7 +193,7 @@ export class EventStore {
           accountId: scope.accountId,
           livemode: scope.livemode,
           type: body.type,
-          created: new Date(body.created * 1000),
+          created: now,
           body: body as unknown as Prisma.InputJsonValue,
           createdAt: now,
         },

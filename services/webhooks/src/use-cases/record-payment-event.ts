@@ -15,18 +15,10 @@ export interface SourceMessage {
 }
 
 /**
- * Turns one checkout payment event into one webhook event, with the `evt_` id derived from the
- * source message id, and queues a delivery to each matching endpoint of its account and mode.
- * A payload that is not a payment event is ignored (retrying cannot fix it).
- */
-export async function recordPaymentEvent(deps: WebhooksDependencies, sourceMsgId: string, data: unknown): Promise<RecordOutcome> {
-  const [outcome] = await recordPaymentEvents(deps, [{ msgId: sourceMsgId, data }]);
-  return outcome!;
-}
-
-/**
- * recordPaymentEvent for several source events in one transaction (all applied, or none when it
- * throws). Outcomes are in the order of `messages`.
+ * Turns checkout payment events into webhook events, each with the `evt_` id derived from its source
+ * message id, and queues a delivery to each matching endpoint of its account and mode, in one
+ * transaction (all applied, or none when it throws). A payload that is not a payment event is
+ * ignored (retrying cannot fix it). Outcomes are in the order of `messages`.
  */
 export async function recordPaymentEvents(deps: WebhooksDependencies, messages: readonly SourceMessage[]): Promise<RecordOutcome[]> {
   const outcomes: RecordOutcome[] = messages.map(() => ({ kind: 'ignored' }));
