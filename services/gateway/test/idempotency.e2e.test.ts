@@ -152,6 +152,15 @@ describe('the idempotency table', () => {
     expect(live.json['id']).not.toBe(test.json['id']);
   });
 
+  it('the same key on two accounts is two keys', async () => {
+    const key = uniqueKey();
+    const other = await platform.merchant();
+    const mine = await create(key);
+    const theirs = await create(key, body, { apiKey: other.testKey });
+    expect([mine.status, theirs.status]).toEqual([201, 201]);
+    expect(theirs.json['id']).not.toBe(mine.json['id']);
+  });
+
   it('without the header every create makes a new session', async () => {
     const [a, b] = [await create(undefined), await create(undefined)];
     expect([a.status, b.status]).toEqual([201, 201]);
