@@ -1,15 +1,10 @@
 // Risk covered: an erased buyer's personal data surviving anywhere the platform keeps it, the erased
 // customer still found by email or blocking the address for good; and a restart of the customers
 // service mid-burst losing or doubling orders or payments in the counters.
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bodyOf, createSession, eventually, everyRowOf, VALID_BODY, type Json } from './e2e-helpers.ts';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
 
-const run = promisify(execFile);
-const OPERATOR = fileURLToPath(new URL('../src/cli/operator.ts', import.meta.url));
 let platform: Platform;
 let merchant: TestMerchant;
 
@@ -28,21 +23,10 @@ async function get(path: string, key = merchant.testKey): Promise<Json> {
 const byEmail = (address: string, until: (c: Json | undefined) => boolean = (c) => c !== undefined) =>
   eventually(async () => ((await get(`/v1/customers?email=${encodeURIComponent(address)}`))['data'] as Json[])[0], until);
 
+/** The CLI's exit code and what it printed (stdout on success, stderr on refusal). */
 async function operator(...args: string[]): Promise<{ code: number; out: string }> {
-  try {
-    const { stdout } = await run(process.execPath, [OPERATOR, ...args, '--json'], {
-      env: {
-        ...process.env,
-        GATEWAY_DATABASE_URL: platform.gatewayDatabaseUrl,
-        CUSTOMERS_GRPC_ADDRESS: platform.customers.address,
-        LOG_LEVEL: 'silent',
-      },
-    });
-    return { code: 0, out: stdout };
-  } catch (error) {
-    const failed = error as { code: number; stderr: string };
-    return { code: failed.code, out: failed.stderr };
-  }
+  const { code, stdout, stderr } = await platform.operator(...args);
+  return { code, out: code === 0 ? stdout : stderr };
 }
 
 describe('erasing a customer (operator CLI)', () => {

@@ -1,14 +1,9 @@
 // Risk covered: the dashboard action "accept a held payment as paid", run through the operator CLI
 // as a real process against the real checkout service: accepting what must not be accepted, or a
 // payment of another account or mode.
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
 
-const run = promisify(execFile);
-const OPERATOR = fileURLToPath(new URL('../src/cli/operator.ts', import.meta.url));
 let platform: Platform;
 let merchant: TestMerchant;
 
@@ -21,15 +16,8 @@ afterAll(async () => {
 });
 
 async function acceptHeld(accountId: string, paymentId: string, mode: string): Promise<{ code: number; out: string }> {
-  try {
-    const { stdout } = await run(process.execPath, [OPERATOR, 'payments', 'accept-held', accountId, paymentId, '--mode', mode, '--json'], {
-      env: { ...process.env, GATEWAY_DATABASE_URL: platform.gatewayDatabaseUrl, CHECKOUT_GRPC_ADDRESS: platform.stack.checkout.address },
-    });
-    return { code: 0, out: stdout };
-  } catch (error) {
-    const failed = error as { code: number; stderr: string };
-    return { code: failed.code, out: failed.stderr };
-  }
+  const { code, stdout, stderr } = await platform.operator('payments', 'accept-held', accountId, paymentId, '--mode', mode);
+  return { code, out: code === 0 ? stdout : stderr };
 }
 
 async function heldPayment(outcome: 'underpaid' | 'paid'): Promise<string> {

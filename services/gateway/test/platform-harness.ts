@@ -4,6 +4,9 @@
  * own, talking over real gRPC and real HTTP on free local ports.
  * Merchants and keys are made through the same operations the operator CLI uses.
  */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { createLogger } from '@hc/logging';
 import { createTestDatabase, type TestClock } from '@hc/test-kit';
 import { startCheckoutStack, type CheckoutStack } from '@hc/checkout/testing';
@@ -46,6 +49,11 @@ export interface Platform {
   readonly operations: MerchantOperations;
   /** A new active merchant with a Test and a Live key (and a payout wallet unless told otherwise). */
   merchant(options?: { payoutWallet?: string | null }): Promise<TestMerchant>;
+  /**
+   * Runs the operator CLI as a real process against this platform (its database and every service's
+   * address), with `--json`; a non-zero exit is returned, not thrown.
+   */
+  operator(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
   /** fetch against the gateway with a bearer key; `body` objects are sent as JSON. */
   request(
     method: string,
@@ -63,6 +71,9 @@ export interface CustomersHandle {
 }
 
 export const WALLET = '0x2222222222222222222222222222222222222222';
+
+const runFile = promisify(execFile);
+const OPERATOR = fileURLToPath(new URL('../src/cli/operator.ts', import.meta.url));
 
 /**
  * Gateway settings for end-to-end tests: limits high enough that a test file's hundreds of requests
@@ -163,6 +174,24 @@ export async function startPlatform(options: { gateway?: Partial<GatewayConfig>;
       const account = await operations.createAccount({ name: 'Test shop', payoutWallet: wallet ?? undefined });
       const [test, live] = await Promise.all([operations.createKey(account.id, 'test'), operations.createKey(account.id, 'live')]);
       return { accountId: account.id, testKey: test.secret, liveKey: live.secret };
+    },
+    async operator(...args) {
+      const env = {
+        ...process.env,
+        GATEWAY_DATABASE_URL: gatewayDb.url,
+        CHECKOUT_GRPC_ADDRESS: checkout.address,
+        CUSTOMERS_GRPC_ADDRESS: customersAddress,
+        ...(webhooks ? { WEBHOOKS_GRPC_ADDRESS: webhooks.address } : {}),
+        LOG_LEVEL: 'silent',
+      };
+      try {
+        const { stdout, stderr } = await runFile(process.execPath, [OPERATOR, ...args, '--json'], { env });
+        return { code: 0, stdout, stderr };
+      } catch (error) {
+        const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+        if (typeof failed.code !== 'number') throw error;
+        return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+      }
     },
     request(method, path, options = {}) {
       const headers: Record<string, string> = { ...(options.headers ?? {}) };

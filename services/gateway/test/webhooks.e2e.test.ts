@@ -1,19 +1,13 @@
 // Risk covered: a merchant who registered a Test endpoint not receiving, or not being able to verify,
 // the webhooks of a payment made through the API; the operator CLI's webhook commands not working
 // end to end; and an erased buyer's details surviving in the delivery log.
-import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
 import { bodyOf, createSession, everyRowOf, VALID_BODY, type Json } from './e2e-helpers.ts';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
-
-const run = promisify(execFile);
-const OPERATOR = fileURLToPath(new URL('../src/cli/operator.ts', import.meta.url));
 
 interface Delivery {
   headers: Record<string, string>;
@@ -49,16 +43,10 @@ afterAll(async () => {
   await platform.stop();
 });
 
-async function operator(...args: string[]): Promise<Json & { length?: number }> {
-  const { stdout } = await run(process.execPath, [OPERATOR, ...args, '--json'], {
-    env: {
-      ...process.env,
-      GATEWAY_DATABASE_URL: platform.gatewayDatabaseUrl,
-      CUSTOMERS_GRPC_ADDRESS: platform.customers.address,
-      WEBHOOKS_GRPC_ADDRESS: platform.webhooks!.address,
-      LOG_LEVEL: 'silent',
-    },
-  });
+/** A CLI command that must succeed; its JSON output. */
+async function operator(...args: string[]): Promise<Json> {
+  const { code, stdout, stderr } = await platform.operator(...args);
+  if (code !== 0) throw new Error(`operator ${args.join(' ')} exited ${code}: ${stderr}`);
   return JSON.parse(stdout) as Json;
 }
 
