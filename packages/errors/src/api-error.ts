@@ -6,6 +6,7 @@
 
 // gRPC status numbers (from the gRPC spec), kept here so this package has no gRPC dependency.
 const INVALID_ARGUMENT = 3;
+const DEADLINE_EXCEEDED = 4;
 const NOT_FOUND = 5;
 const PERMISSION_DENIED = 7;
 const RESOURCE_EXHAUSTED = 8;
@@ -77,7 +78,10 @@ export const API_ERRORS = {
   endpoint_disabled: { http: 409, grpc: FAILED_PRECONDITION, message: 'The webhook endpoint is disabled; enable it first.' },
   expired: { http: 410, grpc: FAILED_PRECONDITION, message: 'The session has expired.' },
   canceled: { http: 410, grpc: FAILED_PRECONDITION, message: 'The session was canceled.' },
-  // Transport-level request problems.
+  // Transport-level request problems. The first two are answered from Node's HTTP parser (clientError).
+  request_timeout: { http: 408, grpc: DEADLINE_EXCEEDED, message: 'The request did not arrive whole in time.' },
+  headers_too_large: { http: 431, grpc: INVALID_ARGUMENT, message: 'The request line or headers are larger than 16 KiB.' },
+  expectation_failed: { http: 417, grpc: INVALID_ARGUMENT, message: 'Only "Expect: 100-continue" is supported.' },
   payload_too_large: { http: 413, grpc: INVALID_ARGUMENT, message: 'The request body is larger than 64 KiB.' },
   unsupported_media_type: { http: 415, grpc: INVALID_ARGUMENT, message: 'Content-Type must be application/json.' },
   rate_limited: { http: 429, grpc: RESOURCE_EXHAUSTED, message: 'Too many requests; retry after 60 seconds.' },

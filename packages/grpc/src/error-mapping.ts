@@ -1,4 +1,5 @@
 import { Metadata, status, type ServiceError, type StatusObject } from '@grpc/grpc-js';
+import { badValueError } from '@hc/db';
 import { ApiError, grpcStatusOf, isErrorCode } from '@hc/errors';
 
 /** Trailing metadata keys that carry the API error code and field across gRPC. */
@@ -7,9 +8,19 @@ const FIELD = 'hc-error-field';
 
 export type GrpcFailure = Partial<StatusObject> & { code: status; details: string; metadata: Metadata };
 
-/** Server side: an ApiError keeps its code and field; anything else is an internal error. */
+/**
+ * The API error a service's failure stands for: an ApiError as thrown; a database refusal of a bad
+ * value (SQLSTATE class 22: NUL bytes, too long, out of range) as 400 invalid_request, since every
+ * service's store raises it the same way (docs/adr/0012); anything else is an internal error.
+ */
+export function apiErrorOf(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  return badValueError(error) ?? new ApiError('internal_error');
+}
+
+/** Server side: the failure's API error, its code and field carried in trailing metadata. */
 export function toGrpcFailure(error: unknown): GrpcFailure {
-  const apiError = error instanceof ApiError ? error : new ApiError('internal_error');
+  const apiError = apiErrorOf(error);
   const metadata = new Metadata();
   metadata.set(CODE, apiError.code);
   if (apiError.field !== undefined) metadata.set(FIELD, apiError.field);

@@ -5,5 +5,5 @@ export type { ServiceClient, CallOptions } from './client.ts';
 export type { ServiceHandlers } from './service.ts';
 export { contextFromMetadata, contextToMetadata } from './call-context.ts';
 export type { CallContext } from './call-context.ts';
-export { toGrpcFailure, fromGrpcError } from './error-mapping.ts';
+export { apiErrorOf, toGrpcFailure, fromGrpcError } from './error-mapping.ts';
 export { checkGrpcHealth } from './health-check.ts';

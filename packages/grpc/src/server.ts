@@ -3,7 +3,7 @@ import { Server, ServerCredentials, status } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import { contextFromMetadata } from './call-context.ts';
-import { toGrpcFailure } from './error-mapping.ts';
+import { apiErrorOf, toGrpcFailure } from './error-mapping.ts';
 import { implementation, serviceDefinition, toResponse, type ServiceHandlers, type UnaryAdapter } from './service.ts';
 import { ApiError } from '@hc/errors';
 
@@ -40,7 +40,9 @@ export function createGrpcServer(logger: Logger): GrpcServer {
       },
       (error: unknown) => {
         if (!(error instanceof ApiError)) {
-          logger.error({ rpc: method.name, requestId: ctx.requestId, err: error }, 'rpc failed with an unexpected error');
+          // A refused bad value is the caller's fault but still means the edge let it through: warn.
+          const level = apiErrorOf(error).code === 'internal_error' ? 'error' : 'warn';
+          logger[level]({ rpc: method.name, requestId: ctx.requestId, err: error }, 'rpc failed with an unexpected error');
         }
         callback(toGrpcFailure(error));
       },

@@ -7,6 +7,7 @@ import { CustomersService } from '@hc/proto/customers/v1';
 
 import type { GatewayConfig } from './config.ts';
 import { createGatewayApp } from './http/app.ts';
+import { answerParserRefusals } from './http/client-errors.ts';
 import { createRateLimits } from './http/middleware/rate-limit.ts';
 import { IdempotencyStore } from './store/idempotency-store.ts';
 import { MerchantStore } from './store/merchant-store.ts';
@@ -53,6 +54,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
     },
   });
   const server: Server = createServer(app);
+  answerParserRefusals(server, logger);
   // Slow-client protection: a request must arrive whole within 30 s.
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;

@@ -15,6 +15,7 @@ import { requestId, securityHeaders } from './middleware/response-headers.ts';
 import { checkoutSessionRoutes } from './routes/checkout-sessions.ts';
 import { customerRoutes } from './routes/customers.ts';
 import { paymentRoutes } from './routes/payments.ts';
+import { parseQuery } from './validation/query.ts';
 
 export interface GatewayApp {
   readonly merchants: MerchantStore;
@@ -37,7 +38,7 @@ export function createGatewayApp(deps: GatewayApp): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.set('query parser', 'simple');
+  app.set('query parser', parseQuery);
   app.use(requestId, securityHeaders);
   app.use(
     pinoHttp({

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { badValueError } from '@hc/db';
 import { ApiError } from '@hc/errors';
 import type { Logger } from '@hc/logging';
 import { locals } from '../locals.ts';
@@ -16,16 +17,20 @@ function knownError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (error instanceof URIError && (error as URIError & { status?: unknown }).status === 400)
     return new ApiError('not_found', 'No such object.');
-  return undefined;
+  // The gateway's own store (keys, idempotency records) refusing a value: 400, like every service's.
+  return badValueError(error);
 }
 
-/** Every failure leaves as the spec's error body. Anything not an ApiError is a bug: logged, 500. */
+/** Every failure leaves as the spec's error body. Anything not an API error is a bug: logged, 500. */
 export function errorResponder(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     const known = knownError(error);
     const apiError = known ?? new ApiError('internal_error');
     if (!known) {
       logger.error({ err: error, requestId: locals(res).requestId, method: req.method, path: req.path }, 'unhandled error');
+    } else if (!(error instanceof ApiError) && apiError.code === 'invalid_request') {
+      // A bad value only the database noticed: the caller's fault, but the edge should have refused it.
+      logger.warn({ err: error, requestId: locals(res).requestId, method: req.method, path: req.path }, 'database refused a value');
     }
     if (apiError.code === 'rate_limited') res.setHeader('Retry-After', '60');
     res.status(apiError.httpStatus).json(apiError.toBody());

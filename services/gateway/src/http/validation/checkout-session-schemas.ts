@@ -71,7 +71,8 @@ const createSchema: JSONSchemaType<CreateCheckoutSessionBody> = {
     description: { type: 'string' },
     customer_email: nullableString,
     reference: nullableString,
-    metadata: { type: 'object', nullable: true, required: [], additionalProperties: { type: 'string' } },
+    // Metadata values may hold line breaks and tabs (docs/api-errors.md, "Text"); no other field may.
+    metadata: { type: 'object', nullable: true, required: [], additionalProperties: { type: 'string', text: 'line-breaks' } },
     success_url: nullableString,
     cancel_url: nullableString,
     // The nested shape is typed by CustomerBody; JSONSchemaType cannot follow the generated key lists.

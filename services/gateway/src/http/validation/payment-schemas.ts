@@ -1,6 +1,8 @@
 import type { JSONSchemaType } from 'ajv';
 import type { ErrorCode } from '@hc/errors';
 import { ApiError } from '@hc/errors';
+import { MalformedQueryValue } from './query.ts';
+import { textProblem } from './text.ts';
 import { bodyValidator } from './validate.ts';
 
 /** Body of POST /v1/checkout_sessions/:id/start; rules (email form, two letters) are checkout's. */
@@ -41,25 +43,27 @@ export const validateSimulatePayment = bodyValidator(simulateSchema, { outcome: 
 
 /** Query of list endpoints: `limit` 1–100 (default 20, no silent fallback) and `starting_after`. */
 export function listQuery(query: Record<string, unknown>): { limit: number; startingAfter: string | undefined } {
-  const rawLimit = query['limit'];
+  const rawLimit = optionalQueryString(query, 'limit', 'invalid_limit');
   let limit = 20;
   if (rawLimit !== undefined) {
-    if (typeof rawLimit !== 'string' || !/^[0-9]{1,3}$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > 100) {
+    if (!/^[0-9]{1,3}$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > 100) {
       throw new ApiError('invalid_limit', undefined, 'limit');
     }
     limit = Number(rawLimit);
   }
-  const rawCursor = query['starting_after'];
-  if (rawCursor !== undefined && (typeof rawCursor !== 'string' || rawCursor === '')) {
-    throw new ApiError('invalid_cursor', undefined, 'starting_after');
-  }
-  return { limit, startingAfter: rawCursor };
+  return { limit, startingAfter: optionalQueryString(query, 'starting_after', 'invalid_cursor') };
 }
 
-/** An optional, non-empty string query parameter (a repeated one, `?a=1&a=2`, is refused). */
+/**
+ * An optional, non-empty string query parameter. Refused with `code`: a repeated one (`?a=1&a=2`), one
+ * that is not valid percent-encoded UTF-8, and one that breaks the text rule (text.ts).
+ */
 export function optionalQueryString(query: Record<string, unknown>, name: string, code: ErrorCode): string | undefined {
   const value = query[name];
   if (value === undefined) return undefined;
+  if (value instanceof MalformedQueryValue) throw new ApiError(code, `${name} is not valid percent-encoded UTF-8.`, name);
   if (typeof value !== 'string' || value === '') throw new ApiError(code, `${name} must be a non-empty string.`, name);
+  const problem = textProblem(value);
+  if (problem !== undefined) throw new ApiError(code, `${name} ${problem}.`, name);
   return value;
 }

@@ -1,5 +1,6 @@
-import { Ajv, type ErrorObject, type JSONSchemaType, type ValidateFunction } from 'ajv';
+import { Ajv, type SchemaValidateFunction, type ErrorObject, type JSONSchemaType, type ValidateFunction } from 'ajv';
 import { ApiError, type ErrorCode } from '@hc/errors';
+import { textProblem, type TextRule } from './text.ts';
 
 /**
  * Request bodies are checked against a JSON schema (types and shape); the owning service checks the
@@ -7,16 +8,44 @@ import { ApiError, type ErrorCode } from '@hc/errors';
  */
 const ajv = new Ajv({ allErrors: true, strict: true });
 
+/** The keyword that applies the text rule (text.ts) to a string; its value is the TextRule. */
+const TEXT_KEYWORD = 'text';
+
+const checkText: SchemaValidateFunction = (rule: TextRule, data: string) => {
+  const problem = textProblem(data, rule);
+  if (problem === undefined) return true;
+  checkText.errors = [{ keyword: TEXT_KEYWORD, message: problem, params: {} }];
+  return false;
+};
+ajv.addKeyword({ keyword: TEXT_KEYWORD, type: 'string', schemaType: 'string', validate: checkText, errors: true });
+
+/**
+ * A copy of `schema` in which every string, and every key of a map-like object (metadata), follows the
+ * text rule: strict unless the schema names another rule. Done here, once, so no field can forget it.
+ */
+function withTextRule(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withTextRule);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const copy: Record<string, unknown> = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, withTextRule(value)]));
+  const types = Array.isArray(copy['type']) ? (copy['type'] as unknown[]) : [copy['type']];
+  if (types.includes('string') && !(TEXT_KEYWORD in copy)) copy[TEXT_KEYWORD] = 'strict';
+  if (typeof copy['additionalProperties'] === 'object' && !('propertyNames' in copy)) {
+    copy['propertyNames'] = { type: 'string', [TEXT_KEYWORD]: 'strict' };
+  }
+  return copy;
+}
+
 export interface BodyValidator<T> {
   (body: unknown): T;
 }
 
 export function bodyValidator<T>(schema: JSONSchemaType<T>, fieldCodes: Readonly<Record<string, ErrorCode>>): BodyValidator<T> {
-  const validate: ValidateFunction<T> = ajv.compile(schema);
+  const validate: ValidateFunction<T> = ajv.compile(withTextRule(schema) as JSONSchemaType<T>);
   const fieldOrder = Object.keys(fieldCodes);
+  // A field of the wrong type is reported before a text problem, then fields in the documented order.
   const rank = (error: ErrorObject): number => {
     const index = fieldOrder.indexOf(fieldOf(error, fieldCodes));
-    return index === -1 ? fieldOrder.length : index;
+    return (isTextError(error) ? fieldOrder.length + 1 : 0) + (index === -1 ? fieldOrder.length : index);
   };
   return (body) => {
     if (validate(body)) return body;
@@ -40,8 +69,25 @@ function fieldOf(error: ErrorObject, fieldCodes: Readonly<Record<string, ErrorCo
   return path[0] ?? '';
 }
 
+/** A text-rule error, on a string value or (through propertyNames) on an object's key. */
+function isTextError(error: ErrorObject): boolean {
+  return error.keyword === TEXT_KEYWORD || isKeyError(error);
+}
+
+function isKeyError(error: ErrorObject): boolean {
+  return error.keyword === 'propertyNames' || error.schemaPath.includes('/propertyNames/');
+}
+
 function toApiError(error: ErrorObject | undefined, fieldCodes: Readonly<Record<string, ErrorCode>>): ApiError {
   if (!error) return new ApiError('invalid_request');
+  if (isKeyError(error)) {
+    const field = fieldOf(error, fieldCodes);
+    return new ApiError(
+      fieldCodes[field] ?? 'invalid_request',
+      `A key of ${field} contains a control character or a lone surrogate.`,
+      field,
+    );
+  }
   const missing = error.keyword === 'required' ? String(error.params['missingProperty']) : undefined;
   const field = fieldOf(error, fieldCodes);
   const code = fieldCodes[field] ?? 'invalid_request';

@@ -1,0 +1,61 @@
+/**
+ * Requests written byte for byte to a socket, for what fetch refuses to send (a Content-Length of -1,
+ * two Content-Lengths, control characters in a header, raw non-ASCII in the path), and the answer
+ * parsed back: status line, headers and body as the gateway wrote them.
+ */
+import { connect } from 'node:net';
+import pg from 'pg';
+import type { Platform } from './platform-harness.ts';
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Sends `request` (a whole HTTP/1.1 message) and reads until the gateway closes the connection. */
+export function rawRequest(baseUrl: string, request: string | Buffer): Promise<RawResponse> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const split = text.indexOf('\r\n\r\n');
+      const head = (split === -1 ? text : text.slice(0, split)).split('\r\n');
+      const headers = Object.fromEntries(
+        head.slice(1).map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
+      resolve({ status: Number(head[0]?.split(' ')[1] ?? 0), headers, body: split === -1 ? '' : text.slice(split + 4) });
+    });
+    socket.end(request);
+  });
+}
+
+/**
+ * Row counts of the tables a create or start writes (sessions, their outbox, idempotency records):
+ * equal before and after a refused request proves it wrote nothing.
+ */
+export async function writeCounts(platform: Platform): Promise<Record<string, number>> {
+  const count = async (databaseUrl: string, tables: string[]): Promise<[string, number][]> => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const counts: [string, number][] = [];
+      for (const table of tables) {
+        const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`);
+        counts.push([table, Number(rows[0]?.n)]);
+      }
+      return counts;
+    } finally {
+      await client.end();
+    }
+  };
+  const [checkout, gateway] = await Promise.all([
+    count(platform.stack.checkoutDatabaseUrl, ['checkout_sessions', 'outbox_messages']),
+    count(platform.gatewayDatabaseUrl, ['idempotency_records']),
+  ]);
+  return Object.fromEntries([...checkout, ...gateway]);
+}
