@@ -13,11 +13,17 @@ export interface RawResponse {
   body: string;
 }
 
-/** Sends `request` (a whole HTTP/1.1 message) and reads until the gateway closes the connection. */
+/**
+ * Sends `request` (a whole HTTP/1.1 message) and reads until the gateway closes the connection. The
+ * socket is not half-closed: Node's server drops requests in flight when the client sends FIN, so the
+ * message should ask for `Connection: close` (a parser refusal closes anyway). Gives up after 5 s,
+ * answering status 0, so a request the gateway waits on cannot hang a test.
+ */
 export function rawRequest(baseUrl: string, request: string | Buffer): Promise<RawResponse> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
+    socket.setTimeout(5000, () => socket.destroy());
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', reject);
@@ -30,7 +36,7 @@ export function rawRequest(baseUrl: string, request: string | Buffer): Promise<R
       );
       resolve({ status: Number(head[0]?.split(' ')[1] ?? 0), headers, body: split === -1 ? '' : text.slice(split + 4) });
     });
-    socket.end(request);
+    socket.write(request);
   });
 }
 
