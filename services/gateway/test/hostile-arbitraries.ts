@@ -61,6 +61,13 @@ export const acceptableCreateBody: fc.Arbitrary<Record<string, unknown>> = fc.re
   { requiredKeys: ['amount', 'currency', 'description'] },
 );
 
+/** An email address with hostile text inside it, so it passes a format check and reaches the store. */
+export const hostileEmail: fc.Arbitrary<string> = fc
+  .tuple(fc.string({ unit: hostileUnit, minLength: 1, maxLength: 3 }), fc.constantFrom('start', 'local', 'end'))
+  .map(([bad, where]) =>
+    where === 'start' ? `${bad}ann@example.com` : where === 'local' ? `a${bad}n@example.com` : `ann@example.com${bad}`,
+  );
+
 /** A JSON value of any type, for fields that should be strings (wrong types are refused too). */
 const anyJson: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 6, arbitrary: hostileText },
@@ -92,9 +99,9 @@ export const hostileQuery: fc.Arbitrary<string> = fc
   .array(
     fc.tuple(
       fc.oneof(fc.constantFrom('limit', 'starting_after', 'email', 'customer_id'), hostileUrlComponent),
-      fc.oneof(hostileUrlComponent, fc.integer({ min: -5, max: 200 }).map(String)),
+      fc.oneof(hostileUrlComponent, hostileEmail.map(percentEncode), fc.integer({ min: -5, max: 200 }).map(String)),
     ),
-    { maxLength: 4 },
+    { maxLength: 3 },
   )
   .map((pairs) => pairs.map(([name, value]) => `${name}=${value}`).join('&'));
 
@@ -104,6 +111,42 @@ const address = fc.record(
   { name: anyJson, line1: anyJson, line2: anyJson, city: anyJson, region: anyJson, postal_code: anyJson, country: anyJson },
   { requiredKeys: [] },
 );
+
+/** Paths of a create body's text fields, for bodies valid but for one of them. */
+const TEXT_PATHS = [
+  'description',
+  'reference',
+  'customer_email',
+  'success_url',
+  'cancel_url',
+  'metadata.key',
+  'metadata.value',
+  'customer.email',
+  'customer.name',
+  'customer.phone',
+  'customer.shipping_address.line1',
+  'customer.billing_address.city',
+  'customer.store_account.store_id',
+] as const;
+
+/**
+ * A valid body but for one text field, which holds hostile text: the shape of the attack script's
+ * requests, the one that gets past every other check and reaches the store.
+ */
+export const oneHostileFieldBody: fc.Arbitrary<Record<string, unknown>> = fc
+  .tuple(fc.constantFrom(...TEXT_PATHS), fc.oneof(hostileText, hostileEmail))
+  .map(([path, bad]) => {
+    const body: Record<string, unknown> = { amount: '10.00', currency: 'USD', description: 'Mug' };
+    if (path === 'metadata.key') body['metadata'] = { [bad]: 'v' };
+    else if (path === 'metadata.value') body['metadata'] = { k: bad };
+    else if (path.endsWith('_url')) body[path] = `https://shop.example/${bad}`;
+    else if (path.startsWith('customer.')) {
+      const [, part, leaf] = path.split('.') as [string, string, string | undefined];
+      const store = part === 'store_account' ? { platform: 'shopify', store_id: 's1' } : {};
+      body['customer'] = leaf === undefined ? { [part]: bad } : { [part]: { ...store, [leaf]: bad } };
+    } else body[path] = bad;
+    return body;
+  });
 
 /** A create body: every known field present or not, valid or hostile, plus unknown fields. */
 export const hostileCreateBody: fc.Arbitrary<Record<string, unknown>> = fc.record(

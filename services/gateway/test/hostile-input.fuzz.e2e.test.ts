@@ -10,7 +10,9 @@ import { bodyOf, createSession, type Json } from './e2e-helpers.ts';
 import {
   acceptableCreateBody,
   hostileCreateBody,
+  hostileEmail,
   hostileQuery,
+  oneHostileFieldBody,
   hostileText,
   hostileUrlComponent,
   headerValue,
@@ -22,6 +24,8 @@ import { rawRequest, writeCounts, type RawResponse } from './raw-http.ts';
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 60);
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20_261_122);
 const settings = { numRuns: RUNS, seed: SEED, endOnFailure: true };
+/** Each case is a few requests and row counts (about 0.15 s here); generous for a loaded machine. */
+const PROPERTY_TIMEOUT_MS = 30_000 + RUNS * 1000;
 
 let platform: Platform;
 let merchant: TestMerchant;
@@ -99,116 +103,136 @@ afterAll(() => {
 });
 
 describe(`hostile input fuzz (seed ${SEED}, ${RUNS} cases per property)`, () => {
-  it('POST /v1/checkout_sessions: no 5xx, refusals write nothing, accepted text comes back byte for byte', async () => {
-    const headers = fc.record(
-      {
-        'idempotency-key': headerValue,
-        'content-type': fc.oneof(
-          { weight: 6, arbitrary: fc.constantFrom('application/json', 'application/json; charset=utf-8') },
-          { weight: 1, arbitrary: fc.oneof(fc.constantFrom('text/plain', 'application/json; charset=latin1'), headerValue) },
+  it(
+    'POST /v1/checkout_sessions: no 5xx, refusals write nothing, accepted text comes back byte for byte',
+    async () => {
+      const headers = fc.record(
+        {
+          'idempotency-key': headerValue,
+          'content-type': fc.oneof(
+            { weight: 6, arbitrary: fc.constantFrom('application/json', 'application/json; charset=utf-8') },
+            { weight: 1, arbitrary: fc.oneof(fc.constantFrom('text/plain', 'application/json; charset=latin1'), headerValue) },
+          ),
+        },
+        { requiredKeys: [] },
+      );
+      const body = fc.oneof(
+        acceptableCreateBody.map((value) => JSON.stringify(value)),
+        oneHostileFieldBody.map((value) => JSON.stringify(value)),
+        wireBody(hostileCreateBody),
+      );
+      await fc.assert(
+        fc.asyncProperty(body, headers, async (text, extra) => {
+          const before = await writeCounts(platform);
+          const answer = await send('POST', '/v1/checkout_sessions', text, extra);
+          count('create', answer.status);
+          expectWellFormed(answer);
+          if (answer.status >= 400) expect(await writeCounts(platform)).toEqual(before);
+          if (answer.status === 201) expectReturnedAsSent(JSON.parse(text) as Json, answer.body as Json);
+        }),
+        settings,
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+
+  it(
+    'POST /v1/checkout_sessions/:id/start: no 5xx, a refused start leaves the session as it was',
+    async () => {
+      let session = await createSession(platform, merchant.testKey);
+      const startBody = fc.record(
+        {
+          customer_email: fc.oneof(fc.constant('ann@example.com'), hostileEmail, hostileText),
+          country: fc.oneof(fc.constant('US'), hostileText),
+        },
+        { requiredKeys: [] },
+      );
+      await fc.assert(
+        fc.asyncProperty(wireBody(startBody), fc.option(hostileUrlComponent, { freq: 3 }), async (body, hostileId) => {
+          const id = hostileId ?? String(session['id']);
+          const before = await bodyOf(
+            await platform.request('GET', `/v1/checkout_sessions/${String(session['id'])}`, { key: merchant.testKey }),
+          );
+          const answer = await send('POST', `/v1/checkout_sessions/${id}/start`, body);
+          count('start', answer.status);
+          expectWellFormed(answer);
+          const after = await bodyOf(
+            await platform.request('GET', `/v1/checkout_sessions/${String(session['id'])}`, { key: merchant.testKey }),
+          );
+          if (answer.status >= 400) expect(after).toEqual(before);
+          if (answer.status === 200) session = await createSession(platform, merchant.testKey);
+        }),
+        settings,
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+
+  it(
+    'GET lists and objects, and simulate: hostile path ids and query strings never make a 5xx',
+    async () => {
+      const request = fc.oneof(
+        fc
+          .tuple(fc.constantFrom('/v1/payments', '/v1/customers', '/v1/orders'), hostileQuery)
+          .map(([path, query]) => ['GET', `${path}?${query}`, undefined] as const),
+        fc
+          .tuple(fc.constantFrom('checkout_sessions', 'payments', 'customers', 'orders'), hostileUrlComponent, hostileQuery)
+          .map(([kind, id, query]) => ['GET', `/v1/${kind}/${id}?${query}`, undefined] as const),
+        fc
+          .tuple(
+            hostileUrlComponent,
+            wireBody(fc.record({ outcome: fc.oneof(fc.constantFrom('paid', 'failed'), hostileText) }, { requiredKeys: [] })),
+          )
+          .map(([id, body]) => ['POST', `/v1/payments/${id}/simulate`, body] as const),
+      );
+      await fc.assert(
+        fc.asyncProperty(request, async ([method, path, body]) => {
+          const answer = await send(method, path, body);
+          count('reads and simulate', answer.status);
+          expectWellFormed(answer);
+        }),
+        settings,
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+
+  it(
+    'raw HTTP: hostile bytes in the request line and headers get the error body or a normal answer',
+    async () => {
+      const rawBytes = fc.uint8Array({ minLength: 1, maxLength: 12 }).map((bytes) => Buffer.from(bytes).toString('latin1'));
+      const request = fc.record({
+        path: fc.oneof(
+          hostileUrlComponent.map((id) => `/v1/checkout_sessions/${id}`),
+          rawBytes.map((b) => `/v1/payments/${b}`),
         ),
-      },
-      { requiredKeys: [] },
-    );
-    const body = fc.oneof(
-      acceptableCreateBody.map((value) => JSON.stringify(value)),
-      wireBody(hostileCreateBody),
-    );
-    await fc.assert(
-      fc.asyncProperty(body, headers, async (text, extra) => {
-        const before = await writeCounts(platform);
-        const answer = await send('POST', '/v1/checkout_sessions', text, extra);
-        count('create', answer.status);
-        expectWellFormed(answer);
-        if (answer.status >= 400) expect(await writeCounts(platform)).toEqual(before);
-        if (answer.status === 201) expectReturnedAsSent(JSON.parse(text) as Json, answer.body as Json);
-      }),
-      settings,
-    );
-  });
-
-  it('POST /v1/checkout_sessions/:id/start: no 5xx, a refused start leaves the session as it was', async () => {
-    let session = await createSession(platform, merchant.testKey);
-    const startBody = fc.record(
-      { customer_email: fc.oneof(fc.constant('ann@example.com'), hostileText), country: fc.oneof(fc.constant('US'), hostileText) },
-      { requiredKeys: [] },
-    );
-    await fc.assert(
-      fc.asyncProperty(wireBody(startBody), fc.option(hostileUrlComponent, { freq: 3 }), async (body, hostileId) => {
-        const id = hostileId ?? String(session['id']);
-        const before = await bodyOf(
-          await platform.request('GET', `/v1/checkout_sessions/${String(session['id'])}`, { key: merchant.testKey }),
-        );
-        const answer = await send('POST', `/v1/checkout_sessions/${id}/start`, body);
-        count('start', answer.status);
-        expectWellFormed(answer);
-        const after = await bodyOf(
-          await platform.request('GET', `/v1/checkout_sessions/${String(session['id'])}`, { key: merchant.testKey }),
-        );
-        if (answer.status >= 400) expect(after).toEqual(before);
-        if (answer.status === 200) session = await createSession(platform, merchant.testKey);
-      }),
-      settings,
-    );
-  });
-
-  it('GET lists and objects, and simulate: hostile path ids and query strings never make a 5xx', async () => {
-    const request = fc.oneof(
-      fc
-        .tuple(fc.constantFrom('/v1/payments', '/v1/customers', '/v1/orders'), hostileQuery)
-        .map(([path, query]) => ['GET', `${path}?${query}`, undefined] as const),
-      fc
-        .tuple(fc.constantFrom('checkout_sessions', 'payments', 'customers', 'orders'), hostileUrlComponent, hostileQuery)
-        .map(([kind, id, query]) => ['GET', `/v1/${kind}/${id}?${query}`, undefined] as const),
-      fc
-        .tuple(
-          hostileUrlComponent,
-          wireBody(fc.record({ outcome: fc.oneof(fc.constantFrom('paid', 'failed'), hostileText) }, { requiredKeys: [] })),
-        )
-        .map(([id, body]) => ['POST', `/v1/payments/${id}/simulate`, body] as const),
-    );
-    await fc.assert(
-      fc.asyncProperty(request, async ([method, path, body]) => {
-        const answer = await send(method, path, body);
-        count('reads and simulate', answer.status);
-        expectWellFormed(answer);
-      }),
-      settings,
-    );
-  });
-
-  it('raw HTTP: hostile bytes in the request line and headers get the error body or a normal answer', async () => {
-    const rawBytes = fc.uint8Array({ minLength: 1, maxLength: 12 }).map((bytes) => Buffer.from(bytes).toString('latin1'));
-    const request = fc.record({
-      path: fc.oneof(
-        hostileUrlComponent.map((id) => `/v1/checkout_sessions/${id}`),
-        rawBytes.map((b) => `/v1/payments/${b}`),
-      ),
-      header: fc.constantFrom('Idempotency-Key', 'Authorization', 'Content-Type', 'Content-Length', 'Transfer-Encoding', 'X-Anything'),
-      value: fc.oneof(headerValue, rawBytes, fc.constantFrom('-1', '1, 2', 'chunked', 'chunked, gzip')),
-    });
-    await fc.assert(
-      fc.asyncProperty(request, async ({ path, header, value }) => {
-        const before = await writeCounts(platform);
-        const message = [
-          `POST ${path} HTTP/1.1`,
-          'Host: gateway.test',
-          `Authorization: Bearer ${merchant.testKey}`,
-          'Content-Type: application/json',
-          'Content-Length: 2',
-          `${header}: ${value}`,
-          'Connection: close',
-          '',
-          '{}',
-        ].join('\r\n');
-        const answer = fromRaw(await rawRequest(platform.url, Buffer.from(message, 'latin1')));
-        count('raw http', answer.status);
-        expectWellFormed(answer);
-        expect(await writeCounts(platform)).toEqual(before);
-      }),
-      settings,
-    );
-  });
+        header: fc.constantFrom('Idempotency-Key', 'Authorization', 'Content-Type', 'Content-Length', 'Transfer-Encoding', 'X-Anything'),
+        value: fc.oneof(headerValue, rawBytes, fc.constantFrom('-1', '1, 2', 'chunked', 'chunked, gzip')),
+      });
+      await fc.assert(
+        fc.asyncProperty(request, async ({ path, header, value }) => {
+          const before = await writeCounts(platform);
+          const message = [
+            `POST ${path} HTTP/1.1`,
+            'Host: gateway.test',
+            `Authorization: Bearer ${merchant.testKey}`,
+            'Content-Type: application/json',
+            'Content-Length: 2',
+            `${header}: ${value}`,
+            'Connection: close',
+            '',
+            '{}',
+          ].join('\r\n');
+          const answer = fromRaw(await rawRequest(platform.url, Buffer.from(message, 'latin1')));
+          count('raw http', answer.status);
+          expectWellFormed(answer);
+          expect(await writeCounts(platform)).toEqual(before);
+        }),
+        settings,
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 });
 
 /** What a merchant sent in text fields is what the session object returns, byte for byte. */
