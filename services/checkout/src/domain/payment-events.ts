@@ -1,4 +1,5 @@
 import { hostedPageUrl, type CheckoutSession } from './checkout-session.ts';
+import { webhookSuccessUrl } from './success-url.ts';
 
 /**
  * Events the checkout context publishes on JetStream (subject `checkout.<type>`, e.g.
@@ -96,7 +97,7 @@ export function paymentSnapshot(p: CheckoutSession, publicBaseUrl: string, provi
     memo: null,
     trackingUrl: null,
     canceledAt: ms(p.canceledAt),
-    successUrl: p.successUrl,
+    successUrl: webhookSuccessUrl(p.successUrl),
     createdAt: p.createdAt.getTime(),
     paidAt: ms(p.paidAt),
     expiresAt: p.expiresAt.getTime(),
