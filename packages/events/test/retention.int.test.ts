@@ -125,7 +125,7 @@ describe('scheduled purges while the relay and a consumer run', () => {
 
 describe('purgeConsumedMessages (erasure purging one payment from the stream)', () => {
   const subject = (event: string, payment: string) => prefixedSubject(f.prefix, `checkout.${event}.${payment}`);
-  const ofPayment = (payment: string) => prefixedSubject(f.prefix, `checkout.*.*.${payment}`);
+  const ofPayment = (payment: string) => [prefixedSubject(f.prefix, `checkout.*.*.${payment}`)];
 
   it('removes only what every durable consumer processed; the rest once they pass it; other payments untouched', async () => {
     const js = jetstream(f.nc);
@@ -154,7 +154,7 @@ describe('purgeConsumedMessages (erasure purging one payment from the stream)', 
     expect(left.map((m) => m.subject)).toEqual([subject('payment.started', 'pay_B'), subject('payment.paid', 'pay_A')]);
 
     // The rest processed: the payment is gone from the stream; B stays.
-    const last = await consumer.next({ expires: 2_000 });
+    const last = await consumer.next({ expires: 10_000 });
     await last!.ackAck();
     expect(await purgeConsumedMessages(f.nc, f.stream, ofPayment('pay_A'))).toEqual({ purged: 1, remaining: 0 });
     const after = (await streamMessages(f.nc, f.stream)).filter((m) => m.subject.includes('pay_'));

@@ -11,7 +11,10 @@ export function checkoutStream(prefix: string, retention: Pick<EventRetention, '
   return contextStream(prefix, 'checkout', retention);
 }
 
-/** Every message of one payment, payment and session events alike (`checkout.*.*.<payment id>`). */
+/**
+ * Every message of one payment, payment and session events alike, and any event type added later
+ * whose subject ends in the payment id: `checkout.*.*.<payment id>` (one filter cannot miss a new type).
+ */
 export function paymentMessagesFilter(prefix: string, paymentId: string): string {
   return prefixedSubject(prefix, `checkout.*.*.${paymentId}`);
 }

@@ -83,12 +83,13 @@ export async function consumeCustomerErasures(
       let remaining = 0;
       let purged = 0;
       for (const paymentId of new Set(event.paymentIds)) {
-        const result = await purgeConsumedMessages(nats, checkout, paymentMessagesFilter(prefix, paymentId));
+        const result = await purgeConsumedMessages(nats, checkout, [paymentMessagesFilter(prefix, paymentId)]);
         remaining += result.remaining;
         purged += result.purged;
       }
       logger.info({ customerId: event.customerId, purged, remaining }, 'customer erasure: payment messages purged from the stream');
-      if (remaining > 0) throw new PurgeDeferred(`${remaining} message(s) of the erased payments not yet processed by every consumer`);
+      if (remaining > 0)
+        throw new PurgeDeferred(`messages on ${remaining} subject(s) of the erased payments not yet processed by every consumer`);
     },
   });
 }
