@@ -13,5 +13,23 @@ export { startOutboxRelay, RELAY_APPLICATION_NAME } from './relay.ts';
 export type { OutboxRelay, OutboxRelayOptions } from './relay.ts';
 export { consumeDurable } from './consumer.ts';
 export type { ConsumedMessage, DurableConsumer, DurableConsumerOptions } from './consumer.ts';
-export { markProcessed, purgePublished, purgeProcessed, MARK_PROCESSED_SQL } from './maintenance.ts';
+export {
+  markProcessed,
+  purgePublished,
+  purgeProcessed,
+  eventTablePurges,
+  processedMessagesPurge,
+  MARK_PROCESSED_SQL,
+} from './maintenance.ts';
+export {
+  checkEventRetention,
+  startPurgeSchedule,
+  DEFAULT_EVENT_RETENTION,
+  EVENT_RETENTION_KEYS,
+  EVENT_RETENTION_SCHEMA_PROPERTIES,
+  PROCESSED_RETENTION_MARGIN_MS,
+} from './retention.ts';
+export type { EventRetention, PurgeJob, PurgeSchedule } from './retention.ts';
+export { purgeConsumedMessages } from './stream-purge.ts';
+export type { SubjectPurge } from './stream-purge.ts';
 export type { SqlClient } from './maintenance.ts';

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { EventRetention, PurgeJob } from './retention.ts';
 
 /** Anything that runs a parameterized statement: pg.Client, pg.PoolClient, pg.Pool, or an adapter. */
 export interface SqlClient {
@@ -66,4 +67,21 @@ async function deleteInSlices(client: SqlClient, sql: string, olderThanMs: numbe
     total += deleted;
     if (deleted < PURGE_SLICE) return total;
   }
+}
+
+/**
+ * The scheduled purges of a service's event tables (startPurgeSchedule): published outbox rows after
+ * EVENTS_OUTBOX_RETENTION_MS (an unpublished row is never touched, however old), processed records
+ * after EVENTS_PROCESSED_RETENTION_MS (longer than the stream keeps a message: checkEventRetention).
+ */
+export function eventTablePurges(database: SqlClient | string, retention: EventRetention): PurgeJob[] {
+  return [
+    { name: 'outbox_messages', run: () => purgePublished(database, retention.EVENTS_OUTBOX_RETENTION_MS) },
+    processedMessagesPurge(database, retention),
+  ];
+}
+
+/** The processed-records purge alone, for a service that consumes but has no outbox. */
+export function processedMessagesPurge(database: SqlClient | string, retention: EventRetention): PurgeJob {
+  return { name: 'processed_messages', run: () => purgeProcessed(database, retention.EVENTS_PROCESSED_RETENTION_MS) };
 }

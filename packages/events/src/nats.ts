@@ -1,6 +1,8 @@
 import { JetStreamApiCodes, JetStreamApiError, jetstreamManager, StorageType, type StreamInfo } from '@nats-io/jetstream';
 import { connect, nanos, type NatsConnection, type NodeConnectionOptions } from '@nats-io/transport-node';
 
+import type { EventRetention } from './retention.ts';
+
 export type { NatsConnection };
 
 /**
@@ -18,8 +20,11 @@ export interface StreamOptions {
   subjects: string[];
   /** How long the server remembers `Nats-Msg-Id`s to drop re-publishes. Default 2 minutes. */
   duplicateWindowMs?: number;
-  /** Drop messages older than this (0 = keep forever, the default). Keep processed_messages longer. */
-  maxAgeMs?: number;
+  /**
+   * Drop messages older than this: required, so no stream keeps messages (and the personal data in
+   * them) forever. Take it from the deployment's EVENTS_STREAM_MAX_AGE_MS (`contextStream`).
+   */
+  maxAgeMs: number;
 }
 
 export const DEFAULT_DUPLICATE_WINDOW_MS = 120_000;
@@ -30,12 +35,15 @@ const STREAM_NAME_IN_USE = 10058;
 /**
  * Creates the stream, or brings an existing one's subjects, duplicate window and max age up to date,
  * so every replica can call it at start-up. File storage: events must survive a NATS restart.
- * NATS refuses a duplicate window longer than a non-zero max age.
+ * NATS refuses a duplicate window longer than the max age; so do we, before asking it.
  */
 export async function ensureStream(nc: NatsConnection, options: StreamOptions): Promise<StreamInfo> {
+  const duplicateWindowMs = options.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS;
+  if (!Number.isInteger(options.maxAgeMs) || options.maxAgeMs <= duplicateWindowMs) {
+    throw new Error(`stream ${options.name}: maxAgeMs must be a whole number of ms above the duplicate window (${duplicateWindowMs})`);
+  }
   const jsm = await jetstreamManager(nc);
-  const duplicateWindow = nanos(options.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS);
-  const settings = { subjects: options.subjects, duplicate_window: duplicateWindow, max_age: nanos(options.maxAgeMs ?? 0) };
+  const settings = { subjects: options.subjects, duplicate_window: nanos(duplicateWindowMs), max_age: nanos(options.maxAgeMs) };
   const update = () => jsm.streams.update(options.name, settings);
   try {
     // update() reads the current config and merges ours into it, so unrelated settings survive.
@@ -70,11 +78,13 @@ export function prefixedSubject(prefix: string, subject: string): string {
 }
 
 /**
- * The stream of a bounded context: `contextStream('t_x', 'checkout')` is "T_X_CHECKOUT" holding
- * "t_x.checkout.>". Producers and consumers both ensure it (whoever starts first creates it).
+ * The stream of a bounded context: `contextStream('t_x', 'checkout', retention)` is "T_X_CHECKOUT"
+ * holding "t_x.checkout.>", keeping messages for the deployment's EVENTS_STREAM_MAX_AGE_MS. Producers
+ * and consumers both ensure it (whoever starts first creates it) with the same retention. This is the
+ * one way a service makes a stream.
  */
-export function contextStream(prefix: string, context: string): StreamOptions {
-  return { name: streamName(prefix, context), subjects: [contextSubjects(prefix, context)] };
+export function contextStream(prefix: string, context: string, retention: Pick<EventRetention, 'EVENTS_STREAM_MAX_AGE_MS'>): StreamOptions {
+  return { name: streamName(prefix, context), subjects: [contextSubjects(prefix, context)], maxAgeMs: retention.EVENTS_STREAM_MAX_AGE_MS };
 }
 
 /** All subjects of a context: the stream's subject list and a consumer's widest filter. */

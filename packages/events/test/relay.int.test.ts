@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { jetstreamManager } from '@nats-io/jetstream';
 import {
   consumeDurable,
+  contextStream,
   contextSubjects,
+  DEFAULT_EVENT_RETENTION,
   ensureStream,
   OUTBOX_NOTIFY_TRIGGER_SQL,
   prefixedSubject,
@@ -144,8 +146,14 @@ describe('startOutboxRelay', () => {
     const info = await ensureStream(f.nc, { name: f.stream, subjects, duplicateWindowMs: 60_000, maxAgeMs: 3_600_000 });
     expect(info.config).toMatchObject({ storage: 'file', duplicate_window: 60_000 * 1e6, max_age: 3_600_000 * 1e6, subjects });
     expect(info.state.messages).toBe(before.state.messages);
-    const back = await ensureStream(f.nc, { name: f.stream, subjects });
-    expect(back.config).toMatchObject({ duplicate_window: 120_000 * 1e6, max_age: 0 });
+    const back = await ensureStream(f.nc, contextStream(f.prefix, 'checkout', DEFAULT_EVENT_RETENTION));
+    expect(back.config).toMatchObject({ duplicate_window: 120_000 * 1e6, max_age: 7 * 24 * 3_600_000 * 1e6 });
+  });
+
+  it('ensureStream refuses a stream kept forever or shorter than its duplicate window', async () => {
+    const subjects = [contextSubjects(f.prefix, 'checkout')];
+    await expect(ensureStream(f.nc, { name: f.stream, subjects, maxAgeMs: 0 })).rejects.toThrow(/maxAgeMs/);
+    await expect(ensureStream(f.nc, { name: f.stream, subjects, maxAgeMs: 60_000 })).rejects.toThrow(/duplicate window/);
   });
 
   it('purges published rows older than the given age, never unpublished ones', async () => {

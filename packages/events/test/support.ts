@@ -5,7 +5,7 @@ import { createLogger, type Logger } from '@hc/logging';
 import { createTestDatabase, testNatsPrefix, testNatsUrl, type TestDatabase } from '@hc/test-kit';
 import { join } from 'node:path';
 import pg from 'pg';
-import { connectNats, contextSubjects, ensureStream, streamName, type NatsConnection } from '../src/index.ts';
+import { connectNats, contextStream, DEFAULT_EVENT_RETENTION, ensureStream, streamName, type NatsConnection } from '../src/index.ts';
 
 export const MIGRATIONS = join(import.meta.dirname, 'fixtures/migrations');
 
@@ -27,7 +27,7 @@ export async function setUp(label: string): Promise<Fixture> {
   const nc = await connectNats(testNatsUrl(), `events-test-${label}`);
   const prefix = testNatsPrefix(label);
   const stream = streamName(prefix, 'checkout');
-  await ensureStream(nc, { name: stream, subjects: [contextSubjects(prefix, 'checkout')] });
+  await ensureStream(nc, contextStream(prefix, 'checkout', DEFAULT_EVENT_RETENTION));
   const logs: Record<string, unknown>[] = [];
   const logger = createLogger(`events-test-${label}`, {
     level: 'debug',

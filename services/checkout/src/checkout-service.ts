@@ -1,4 +1,4 @@
-import { connectNats, ensureStream, startOutboxRelay } from '@hc/events';
+import { connectNats, ensureStream, eventTablePurges, startOutboxRelay, startPurgeSchedule } from '@hc/events';
 import { createGrpcServer, createServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { CheckoutService } from '@hc/proto/checkout/v1';
@@ -61,7 +61,7 @@ export async function startCheckoutService(
   };
 
   const nats = await connectNats(config.NATS_URL, 'checkout');
-  const stream = checkoutStream(config.NATS_SUBJECT_PREFIX);
+  const stream = checkoutStream(config.NATS_SUBJECT_PREFIX, config);
   await ensureStream(nats, stream);
   const relay = await startOutboxRelay({
     databaseUrl: config.CHECKOUT_DATABASE_URL,
@@ -70,7 +70,8 @@ export async function startCheckoutService(
     logger,
   });
 
-  const erasures = await consumeCustomerErasures(nats, config.NATS_SUBJECT_PREFIX, deps.sessions, logger);
+  const erasures = await consumeCustomerErasures(nats, config.NATS_SUBJECT_PREFIX, deps.sessions, config, logger);
+  const purges = startPurgeSchedule(eventTablePurges(config.CHECKOUT_DATABASE_URL, config), config.EVENTS_PURGE_INTERVAL_MS, logger);
 
   const server = createGrpcServer(logger);
   server.add(CheckoutService, checkoutHandlers(deps));
@@ -84,6 +85,7 @@ export async function startCheckoutService(
       await server.stop();
       await sweeper.stop();
       await erasures.stop();
+      await purges.stop();
       await relay.stop();
       await nats.drain();
       settlement.close();

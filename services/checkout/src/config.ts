@@ -1,6 +1,8 @@
 import { loadConfig, type JSONSchemaType } from '@hc/config';
+import { checkEventRetention, EVENT_RETENTION_KEYS, EVENT_RETENTION_SCHEMA_PROPERTIES, type EventRetention } from '@hc/events';
 
-export interface CheckoutConfig {
+/** With the deployment's event retention (EVENTS_*, @hc/events: streams, outbox and processed records). */
+export interface CheckoutConfig extends EventRetention {
   /** PostgreSQL database owned by this service alone. */
   CHECKOUT_DATABASE_URL: string;
   /** host:port the gRPC server binds (port 0 picks a free one). */
@@ -32,6 +34,7 @@ const schema: JSONSchemaType<CheckoutConfig> = {
     NATS_SUBJECT_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9_-]*$', default: '' },
     EXPIRY_SWEEP_INTERVAL_MS: { type: 'integer', minimum: 100, maximum: 300_000, default: 30_000 },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+    ...EVENT_RETENTION_SCHEMA_PROPERTIES,
   },
   required: [
     'CHECKOUT_DATABASE_URL',
@@ -43,10 +46,11 @@ const schema: JSONSchemaType<CheckoutConfig> = {
     'NATS_SUBJECT_PREFIX',
     'EXPIRY_SWEEP_INTERVAL_MS',
     'LOG_LEVEL',
+    ...EVENT_RETENTION_KEYS,
   ],
   additionalProperties: false,
 };
 
 export function loadCheckoutConfig(env: NodeJS.ProcessEnv = process.env): CheckoutConfig {
-  return loadConfig(schema, env);
+  return checkEventRetention(loadConfig(schema, env));
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@hc/config';
+import { DEFAULT_EVENT_RETENTION } from '@hc/events';
 import { loadCustomersConfig } from './config.ts';
 
 describe('customers config', () => {
@@ -10,11 +11,20 @@ describe('customers config', () => {
       NATS_URL: 'nats://127.0.0.1:4222',
       NATS_SUBJECT_PREFIX: '',
       LOG_LEVEL: 'info',
+      ...DEFAULT_EVENT_RETENTION,
     });
   });
 
   it('stops the boot on a bad value', () => {
     expect(() => loadCustomersConfig({ NATS_SUBJECT_PREFIX: 'a.b' })).toThrow(ConfigError);
     expect(() => loadCustomersConfig({ LOG_LEVEL: 'loud' })).toThrow(ConfigError);
+  });
+
+  it('refuses processed-message records kept no longer than the stream keeps messages (a redelivery would apply twice)', () => {
+    const week = String(7 * 24 * 3_600_000);
+    expect(() => loadCustomersConfig({ EVENTS_STREAM_MAX_AGE_MS: week, EVENTS_PROCESSED_RETENTION_MS: week })).toThrow(
+      /EVENTS_PROCESSED_RETENTION_MS must exceed EVENTS_STREAM_MAX_AGE_MS/,
+    );
+    expect(() => loadCustomersConfig({ EVENTS_STREAM_MAX_AGE_MS: '0' })).toThrow(ConfigError);
   });
 });

@@ -1,6 +1,8 @@
 import { loadConfig, type JSONSchemaType } from '@hc/config';
+import { checkEventRetention, EVENT_RETENTION_KEYS, EVENT_RETENTION_SCHEMA_PROPERTIES, type EventRetention } from '@hc/events';
 
-export interface CustomersConfig {
+/** With the deployment's event retention (EVENTS_*, @hc/events: streams, outbox and processed records). */
+export interface CustomersConfig extends EventRetention {
   /** PostgreSQL database owned by this service alone. */
   CUSTOMERS_DATABASE_URL: string;
   /** host:port the gRPC server binds (port 0 picks a free one). */
@@ -20,11 +22,12 @@ const schema: JSONSchemaType<CustomersConfig> = {
     NATS_URL: { type: 'string', default: 'nats://127.0.0.1:4222' },
     NATS_SUBJECT_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9_-]*$', default: '' },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+    ...EVENT_RETENTION_SCHEMA_PROPERTIES,
   },
-  required: ['CUSTOMERS_DATABASE_URL', 'CUSTOMERS_GRPC_ADDRESS', 'NATS_URL', 'NATS_SUBJECT_PREFIX', 'LOG_LEVEL'],
+  required: ['CUSTOMERS_DATABASE_URL', 'CUSTOMERS_GRPC_ADDRESS', 'NATS_URL', 'NATS_SUBJECT_PREFIX', 'LOG_LEVEL', ...EVENT_RETENTION_KEYS],
   additionalProperties: false,
 };
 
 export function loadCustomersConfig(env: NodeJS.ProcessEnv = process.env): CustomersConfig {
-  return loadConfig(schema, env);
+  return checkEventRetention(loadConfig(schema, env));
 }

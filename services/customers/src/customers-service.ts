@@ -1,4 +1,4 @@
-import { connectNats, contextStream, ensureStream, startOutboxRelay } from '@hc/events';
+import { connectNats, contextStream, ensureStream, eventTablePurges, startOutboxRelay, startPurgeSchedule } from '@hc/events';
 import { createGrpcServer } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { CustomersService } from '@hc/proto/customers/v1';
@@ -40,16 +40,18 @@ export async function startCustomersService(
   const deps: CustomersDependencies = { store: new CustomersStore(prisma), now: options.now ?? (() => new Date()) };
 
   const nats = await connectNats(config.NATS_URL, 'customers');
-  await ensureStream(nats, contextStream(config.NATS_SUBJECT_PREFIX, 'customers'));
+  await ensureStream(nats, contextStream(config.NATS_SUBJECT_PREFIX, 'customers', config));
   const relay = await startOutboxRelay({
     databaseUrl: config.CUSTOMERS_DATABASE_URL,
     nats,
     subjectPrefix: config.NATS_SUBJECT_PREFIX,
     logger,
   });
-  const consumer = await startCheckoutEventsConsumer(deps, nats, config.NATS_SUBJECT_PREFIX, logger, {
+  const consumer = await startCheckoutEventsConsumer(deps, nats, config.NATS_SUBJECT_PREFIX, config, logger, {
     ackWaitMs: options.ackWaitMs,
   });
+
+  const purges = startPurgeSchedule(eventTablePurges(config.CUSTOMERS_DATABASE_URL, config), config.EVENTS_PURGE_INTERVAL_MS, logger);
 
   const server = createGrpcServer(logger);
   server.add(CustomersService, customersHandlers(deps));
@@ -61,6 +63,7 @@ export async function startCustomersService(
     async stop() {
       await server.stop();
       await consumer.stop();
+      await purges.stop();
       await relay.stop();
       await nats.drain();
       await prisma.$disconnect();

@@ -3,7 +3,7 @@
 // payments, pages and filters that leak across accounts or modes, a private note in the public
 // object, and an erasure that leaves personal data behind or never tells the other contexts.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { connectNats, consumeDurable, contextStream, type DurableConsumer, type NatsConnection } from '@hc/events';
+import { connectNats, consumeDurable, contextStream, DEFAULT_EVENT_RETENTION, type DurableConsumer, type NatsConnection } from '@hc/events';
 import type { CallContext } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import type { Customer } from '@hc/proto/customers/v1';
@@ -23,7 +23,7 @@ const erasedEvents: CustomerErasedEvent[] = [];
 beforeAll(async () => {
   env = await startCustomersEnv(logger, 'customers_api');
   nats = await connectNats(env.stack.natsUrl, 'customers-api-test');
-  const stream = contextStream(env.stack.natsPrefix, 'customers');
+  const stream = contextStream(env.stack.natsPrefix, 'customers', DEFAULT_EVENT_RETENTION);
   erasedConsumer = await consumeDurable({
     nats,
     stream: stream.name,

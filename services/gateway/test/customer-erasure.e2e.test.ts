@@ -1,15 +1,16 @@
-// Risk covered: an erased buyer's personal data surviving anywhere the platform keeps it, the erased
+// Risk covered: an erased buyer's personal data surviving anywhere the platform keeps it (every
+// service's tables, every JetStream stream, the run's logs), the erased
 // customer still found by email or blocking the address for good; and a restart of the customers
 // service mid-burst losing or doubling orders or payments in the counters.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bodyOf, createSession, eventually, everyRowOf, VALID_BODY, type Json } from './e2e-helpers.ts';
+import { bodyOf, createSession, eventually, everyRowOf, everyStreamMessage, VALID_BODY, type Json } from './e2e-helpers.ts';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
 
 let platform: Platform;
 let merchant: TestMerchant;
 
 beforeAll(async () => {
-  platform = await startPlatform();
+  platform = await startPlatform({ captureLogs: true });
   merchant = await platform.merchant();
 });
 afterAll(async () => {
@@ -30,7 +31,7 @@ async function operator(...args: string[]): Promise<{ code: number; out: string 
 }
 
 describe('erasing a customer (operator CLI)', () => {
-  it('removes name, email, phone and addresses from every store; the customer keeps its id and orders', async () => {
+  it('removes name, email, phone and addresses from every table, stream and log; the customer keeps its id and orders', async () => {
     const address = 'Erase.Me@Example.com';
     const personal = ['erase.me@example.com', 'Erin Erasable', '+1 555 0142', '77 Forget Lane', 'Oblivion Park', 'store-cust-9'];
     const details = {
@@ -80,6 +81,19 @@ describe('erasing a customer (operator CLI)', () => {
       const rows = await everyRowOf(databaseUrl);
       for (const value of personal) expect(rows.toLowerCase()).not.toContain(value.toLowerCase());
     }
+    // Every message of every stream of the run: the payments' messages leave the bus once the
+    // customers consumer has processed them (ADR 0017); the erasure event itself carries ids only.
+    const mentions = (text: string) => personal.filter((value) => text.toLowerCase().includes(value.toLowerCase()));
+    const bus = await eventually(
+      () => everyStreamMessage(platform.stack.natsUrl, platform.stack.natsPrefix),
+      (text) => mentions(text).length === 0,
+    );
+    expect(mentions(bus)).toEqual([]);
+    expect(bus).toContain(`${id}.erased`);
+    // And the log of every service of the run, at every level, never had them.
+    const logs = platform.logs();
+    expect(logs).toContain('customer erasure');
+    expect(mentions(logs)).toEqual([]);
     // Listing by that email finds nothing; the same email later starts a new customer.
     expect((await get(`/v1/customers?email=${encodeURIComponent(address)}`))['data']).toEqual([]);
     await createSession(platform, merchant.testKey, { ...VALID_BODY, customer_email: address });

@@ -3,6 +3,8 @@
  * the spec's error body ({ error: { code, message, field? } }) together with the HTTP status.
  */
 import { expect } from '@jest/globals';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connectNats, streamName } from '@hc/events';
 import pg from 'pg';
 import type { Platform } from './platform-harness.ts';
 
@@ -86,5 +88,32 @@ export async function everyRowOf(databaseUrl: string): Promise<string> {
     return rows.join('\n');
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * Every message of every JetStream stream of a platform (all streams named with its prefix, whatever
+ * context made them), as one text: subjects, headers and payloads.
+ */
+export async function everyStreamMessage(natsUrl: string, prefix: string): Promise<string> {
+  const nc = await connectNats(natsUrl, 'e2e-stream-reader', { maxReconnectAttempts: 0 });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const ours = streamName(prefix, '');
+    const out: string[] = [];
+    for await (const stream of jsm.streams.list()) {
+      if (!stream.config.name.startsWith(ours)) continue;
+      const { first_seq: first, last_seq: last, messages } = stream.state;
+      for (let seq = first; messages > 0 && seq <= last; seq += 1) {
+        // A sequence purged or expired in between is simply gone.
+        const message = await jsm.streams.getMessage(stream.config.name, { seq }).catch(() => null);
+        if (!message) continue;
+        const headers = message.header.keys().map((key) => `${key}: ${message.header.get(key)}`);
+        out.push(`${stream.config.name} ${message.subject} ${headers.join(' ')} ${message.string()}`);
+      }
+    }
+    return out.join('\n');
+  } finally {
+    await nc.close();
   }
 }

@@ -153,7 +153,8 @@ async function allRelayed(): Promise<void> {
 function expectWellFormed(event: PublishedEvent, createdMs: number): void {
   const message = received.find((candidate) => candidate.event.id === event.id);
   expect(message?.msgId).toBe(event.id);
-  expect(message?.subject).toBe(`${platform.stack.natsPrefix}.checkout.${event.type}`);
+  // The payment id ends the subject, so erasure can purge one payment's messages (ADR 0017).
+  expect(message?.subject).toBe(`${platform.stack.natsPrefix}.checkout.${event.type}.${event.payment.id}`);
   expect(event).toMatchObject({ accountId: merchant.accountId, livemode: false });
   expect(Number.isSafeInteger(event.occurredAt)).toBe(true);
   const snapshot = event.payment;

@@ -41,6 +41,8 @@ export interface Platform {
   readonly customers: CustomersHandle;
   /** The webhooks service, when the platform was started with `webhooks: true`. */
   readonly webhooks: { readonly address: string; readonly databaseUrl: string } | undefined;
+  /** Every line every in-process service logged (when started with `captureLogs`), JSON lines. */
+  logs(): string;
   /** The gateway's own database (accounts and keys), e.g. for the operator CLI. */
   readonly gatewayDatabaseUrl: string;
   /** The configuration the in-process gateway runs with (to start a second one like it). */
@@ -110,8 +112,14 @@ const TEST_WEBHOOKS_ENV = {
   LOG_LEVEL: 'silent',
 };
 
-export async function startPlatform(options: { gateway?: Partial<GatewayConfig>; webhooks?: boolean } = {}): Promise<Platform> {
-  const logger = createLogger('e2e', { level: 'silent' });
+export async function startPlatform(
+  options: { gateway?: Partial<GatewayConfig>; webhooks?: boolean; captureLogs?: boolean } = {},
+): Promise<Platform> {
+  // Every service runs in this process on this one logger: captured, the run's whole log can be read.
+  const lines: string[] = [];
+  const logger = options.captureLogs
+    ? createLogger('e2e', { level: 'trace', destination: { write: (line: string) => void lines.push(line) } })
+    : createLogger('e2e', { level: 'silent' });
   const [gatewayDb, stack] = await Promise.all([
     createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR),
     startCheckoutStack(logger, { publicBaseUrl: PUBLIC_BASE_URL, label: 'e2e' }),
@@ -166,6 +174,7 @@ export async function startPlatform(options: { gateway?: Partial<GatewayConfig>;
       },
     },
     webhooks: webhooks && webhooksDb ? { address: webhooks.address, databaseUrl: webhooksDb.url } : undefined,
+    logs: () => lines.join(''),
     gatewayDatabaseUrl: gatewayDb.url,
     gatewayConfig,
     operations,

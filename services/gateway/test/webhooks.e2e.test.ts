@@ -1,12 +1,13 @@
 // Risk covered: a merchant who registered a Test endpoint not receiving, or not being able to verify,
 // the webhooks of a payment made through the API; the operator CLI's webhook commands not working
-// end to end; and an erased buyer's details surviving in the delivery log.
+// end to end; the success URL's placeholders misencoded; and an erased buyer's details surviving in
+// the delivery log, the message bus or the logs.
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
-import { bodyOf, createSession, everyRowOf, VALID_BODY, type Json } from './e2e-helpers.ts';
+import { bodyOf, createSession, eventually, everyRowOf, everyStreamMessage, VALID_BODY, type Json } from './e2e-helpers.ts';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
 
 interface Delivery {
@@ -22,7 +23,7 @@ let receiverUrl: string;
 const delivered: Delivery[] = [];
 
 beforeAll(async () => {
-  platform = await startPlatform({ webhooks: true });
+  platform = await startPlatform({ webhooks: true, captureLogs: true });
   merchant = await platform.merchant();
   // The merchant's server: keeps the RAW body, as the merchant guide says (docs/webhooks.md).
   server = createServer((req, res) => {
@@ -75,7 +76,12 @@ describe('a registered Test endpoint', () => {
   });
 
   it('receives payment.started and payment.paid of create → start → simulate paid, verifiable with standardwebhooks', async () => {
-    const session = await createSession(platform, merchant.testKey, { ...VALID_BODY, customer_email: 'hooked@example.com' });
+    const session = await createSession(platform, merchant.testKey, {
+      ...VALID_BODY,
+      customer_email: 'hooked@example.com',
+      reference: 'ORD 7',
+      success_url: 'https://shop.example/orders/{REFERENCE}/paid/{PAYMENT_ID}?id={PAYMENT_ID}#{REFERENCE}',
+    });
     const id = String(session['id']);
     expect((await platform.request('POST', `/v1/checkout_sessions/${id}/start`, { key: merchant.testKey, body: {} })).status).toBe(200);
     const paid = await bodyOf(
@@ -98,6 +104,10 @@ describe('a registered Test endpoint', () => {
       expect(String(event.created)).toHaveLength(10); // seconds
     }
     const paidEvent = events.find((e) => e.type === 'payment.paid')!;
+    // As set, placeholders left in: percent-encoded in the path only (spec, webhook payment shape).
+    expect(paidEvent.data.payment!['successUrl']).toBe(
+      'https://shop.example/orders/%7BREFERENCE%7D/paid/%7BPAYMENT_ID%7D?id={PAYMENT_ID}#{REFERENCE}',
+    );
     expect(paidEvent.data.payment).toMatchObject({
       id,
       mode: 'test',
@@ -152,7 +162,7 @@ describe('a registered Test endpoint', () => {
 });
 
 describe('erasing a customer', () => {
-  it("removes the buyer's details from the webhook delivery log", async () => {
+  it("removes the buyer's details from the webhook delivery log, every stream and the logs", async () => {
     const email = 'forget.webhooks@example.com';
     const session = await createSession(platform, merchant.testKey, { ...VALID_BODY, customer_email: email });
     const id = String(session['id']);
@@ -171,5 +181,13 @@ describe('erasing a customer', () => {
     const until = Date.now() + 5000;
     while ((await rows()).includes(email) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await rows()).not.toContain(email);
+    // The payment's messages leave the bus once both durable consumers (customers, webhooks) passed them.
+    const bus = await eventually(
+      () => everyStreamMessage(platform.stack.natsUrl, platform.stack.natsPrefix),
+      (text) => !text.includes(email),
+    );
+    expect(bus).toContain(id);
+    expect(bus).not.toContain(email);
+    expect(platform.logs()).not.toContain(email);
   });
 });

@@ -9,7 +9,7 @@
  * Each payment is started and simulated paid: two events, so 2×N webhooks. Prints p50/p90/p99/max.
  */
 import { CHECKOUT_MIGRATIONS_DIR, startCheckoutService } from '@hc/checkout';
-import { connectNats, consumeDurable } from '@hc/events';
+import { connectNats, consumeDurable, DEFAULT_EVENT_RETENTION } from '@hc/events';
 import { createServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { CheckoutService } from '@hc/proto/checkout/v1';
@@ -46,6 +46,7 @@ const checkout = await startCheckoutService(
     NATS_SUBJECT_PREFIX: prefix,
     EXPIRY_SWEEP_INTERVAL_MS: 300_000,
     LOG_LEVEL: 'silent',
+    ...DEFAULT_EVENT_RETENTION,
   },
   logger,
 );
@@ -66,7 +67,7 @@ const onStream = new Map<string, number>();
 const nats = await connectNats(testNatsUrl(), 'delivery-lag-bench');
 const tap = await consumeDurable({
   nats,
-  stream: checkoutStream(prefix).name,
+  stream: checkoutStream(prefix, DEFAULT_EVENT_RETENTION).name,
   durable: 'bench_tap',
   filterSubject: paymentEventsFilter(prefix),
   logger,

@@ -6,7 +6,12 @@ describe('webhooks config', () => {
     const config = loadWebhooksConfig({});
     expect(config).toMatchObject({ WEBHOOKS_GRPC_ADDRESS: '127.0.0.1:50054', WEBHOOKS_ALLOW_PRIVATE_TARGETS: false });
     const settings = deliverySettings(config);
-    expect(settings).toMatchObject({ timeoutMs: 10_000, secretOverlapMs: 86_400_000, disableAfterFailingMs: 5 * 86_400_000 });
+    expect(settings).toMatchObject({
+      timeoutMs: 10_000,
+      secretOverlapMs: 86_400_000,
+      disableAfterFailingMs: 5 * 86_400_000,
+      logRetentionMs: 30 * 86_400_000,
+    });
     expect(settings.retrySchedule).toHaveLength(12);
   });
 
@@ -14,5 +19,11 @@ describe('webhooks config', () => {
     expect(deliverySettings(loadWebhooksConfig({ WEBHOOKS_RETRY_SCHEDULE: '0s,100ms,200ms' })).retrySchedule).toEqual([0, 100, 200]);
     expect(() => loadWebhooksConfig({ WEBHOOKS_RETRY_SCHEDULE: '0s, 5 minutes' })).toThrow(/WEBHOOKS_RETRY_SCHEDULE/);
     expect(() => loadWebhooksConfig({ WEBHOOKS_DELIVERY_TIMEOUT: '30s', WEBHOOKS_LEASE: '20s' })).toThrow(/WEBHOOKS_LEASE/);
+  });
+
+  it('keeps the delivery log 30 days by default, and never shorter than a day or than the retry schedule', () => {
+    expect(() => loadWebhooksConfig({ WEBHOOKS_LOG_RETENTION: '12h' })).toThrow(/WEBHOOKS_LOG_RETENTION/);
+    expect(() => loadWebhooksConfig({ WEBHOOKS_LOG_RETENTION: '2d' })).toThrow(/WEBHOOKS_LOG_RETENTION/);
+    expect(deliverySettings(loadWebhooksConfig({ WEBHOOKS_LOG_RETENTION: '3d' })).logRetentionMs).toBe(3 * 86_400_000);
   });
 });

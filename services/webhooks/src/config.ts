@@ -1,8 +1,10 @@
 import { loadConfig, type JSONSchemaType } from '@hc/config';
+import { checkEventRetention, EVENT_RETENTION_KEYS, EVENT_RETENTION_SCHEMA_PROPERTIES, type EventRetention } from '@hc/events';
 import { DURATION_PATTERN, parseDuration } from './domain/duration.ts';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule, RETRY_SCHEDULE_PATTERN } from './domain/retry-schedule.ts';
 
-export interface WebhooksConfig {
+/** With the deployment's event retention (EVENTS_*, @hc/events: streams and processed records). */
+export interface WebhooksConfig extends EventRetention {
   /** PostgreSQL database owned by this service alone. */
   WEBHOOKS_DATABASE_URL: string;
   /** host:port the gRPC server binds (port 0 picks a free one). */
@@ -31,6 +33,8 @@ export interface WebhooksConfig {
   WEBHOOKS_SECRET_OVERLAP: string;
   /** An endpoint with no success for this long is disabled when one of its deliveries runs out of attempts. */
   WEBHOOKS_DISABLE_AFTER_FAILING: string;
+  /** How long the delivery log (events, deliveries, attempts with their bodies) is kept: 30 days. */
+  WEBHOOKS_LOG_RETENTION: string;
   /** Allow loopback, RFC 1918, CGNAT and ULA targets (local development and tests only). */
   WEBHOOKS_ALLOW_PRIVATE_TARGETS: boolean;
   LOG_LEVEL: string;
@@ -55,8 +59,10 @@ const schema: JSONSchemaType<WebhooksConfig> = {
     WEBHOOKS_POLL_INTERVAL: duration('1s'),
     WEBHOOKS_SECRET_OVERLAP: duration('24h'),
     WEBHOOKS_DISABLE_AFTER_FAILING: duration('5d'),
+    WEBHOOKS_LOG_RETENTION: duration('30d'),
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: { type: 'boolean', default: false },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+    ...EVENT_RETENTION_SCHEMA_PROPERTIES,
   },
   required: [
     'WEBHOOKS_DATABASE_URL',
@@ -73,14 +79,16 @@ const schema: JSONSchemaType<WebhooksConfig> = {
     'WEBHOOKS_POLL_INTERVAL',
     'WEBHOOKS_SECRET_OVERLAP',
     'WEBHOOKS_DISABLE_AFTER_FAILING',
+    'WEBHOOKS_LOG_RETENTION',
     'WEBHOOKS_ALLOW_PRIVATE_TARGETS',
     'LOG_LEVEL',
+    ...EVENT_RETENTION_KEYS,
   ],
   additionalProperties: false,
 };
 
 export function loadWebhooksConfig(env: NodeJS.ProcessEnv = process.env): WebhooksConfig {
-  const config = loadConfig(schema, env);
+  const config = checkEventRetention(loadConfig(schema, env));
   deliverySettings(config);
   return config;
 }
@@ -97,6 +105,7 @@ export interface DeliverySettings {
   readonly eventAckWaitMs: number;
   readonly secretOverlapMs: number;
   readonly disableAfterFailingMs: number;
+  readonly logRetentionMs: number;
   readonly allowPrivateTargets: boolean;
 }
 
@@ -113,6 +122,7 @@ export function deliverySettings(config: WebhooksConfig): DeliverySettings {
     eventAckWaitMs: parseDuration(config.WEBHOOKS_EVENT_ACK_WAIT),
     secretOverlapMs: parseDuration(config.WEBHOOKS_SECRET_OVERLAP),
     disableAfterFailingMs: parseDuration(config.WEBHOOKS_DISABLE_AFTER_FAILING),
+    logRetentionMs: parseDuration(config.WEBHOOKS_LOG_RETENTION),
     allowPrivateTargets: config.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
   };
   if (settings.timeoutMs < 100) throw new Error('WEBHOOKS_DELIVERY_TIMEOUT must be at least 100ms');
@@ -120,6 +130,11 @@ export function deliverySettings(config: WebhooksConfig): DeliverySettings {
     throw new Error('WEBHOOKS_LEASE must exceed WEBHOOKS_DELIVERY_TIMEOUT by at least 1s (an attempt in flight would be taken over)');
   }
   if (settings.eventAckWaitMs < 1000) throw new Error('WEBHOOKS_EVENT_ACK_WAIT must be at least 1s');
+  // Every delivery finishes within its retry schedule; the log must outlive it, with room for a resend.
+  const scheduleMs = settings.retrySchedule.reduce((sum, wait) => sum + wait, 0);
+  if (settings.logRetentionMs < Math.max(scheduleMs, 24 * 3_600_000)) {
+    throw new Error('WEBHOOKS_LOG_RETENTION must be at least a day and longer than the whole retry schedule');
+  }
   if (settings.pollIntervalMs < 10) throw new Error('WEBHOOKS_POLL_INTERVAL must be at least 10ms');
   return settings;
 }

@@ -1,4 +1,4 @@
-import { connectNats } from '@hc/events';
+import { connectNats, processedMessagesPurge, startPurgeSchedule } from '@hc/events';
 import { createGrpcServer } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
@@ -8,6 +8,7 @@ import { startDeliveryWorker } from './delivery/delivery-worker.ts';
 import { systemResolver, type HostResolver } from './delivery/target-resolver.ts';
 import { startConsumers } from './events/consumers.ts';
 import { DeliveryStore } from './store/deliveries.ts';
+import { DeliveryLogRetention } from './store/delivery-log-retention.ts';
 import { EndpointStore } from './store/endpoints.ts';
 import { ErasureStore } from './store/erasures.ts';
 import { EventStore } from './store/events.ts';
@@ -59,7 +60,16 @@ export async function startWebhooksService(
   };
 
   const nats = await connectNats(config.NATS_URL, 'webhooks');
-  const consumers = await startConsumers(nats, config.NATS_SUBJECT_PREFIX, deps, logger);
+  const consumers = await startConsumers(nats, config.NATS_SUBJECT_PREFIX, config, deps, logger);
+  const log = new DeliveryLogRetention(prisma);
+  const purges = startPurgeSchedule(
+    [
+      { name: 'webhook_delivery_log', run: () => log.purge(settings.logRetentionMs) },
+      processedMessagesPurge(config.WEBHOOKS_DATABASE_URL, config),
+    ],
+    config.EVENTS_PURGE_INTERVAL_MS,
+    logger,
+  );
 
   const server = createGrpcServer(logger);
   server.add(WebhooksService, webhooksHandlers(deps));
@@ -72,6 +82,7 @@ export async function startWebhooksService(
       await server.stop();
       await Promise.all(consumers.map((c) => c.stop()));
       await worker.stop();
+      await purges.stop();
       await nats.drain();
       await prisma.$disconnect();
     },

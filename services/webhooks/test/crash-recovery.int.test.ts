@@ -10,6 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { CHECKOUT_MIGRATIONS_DIR, startCheckoutService, type RunningCheckoutService } from '@hc/checkout';
 import { startCheckoutStack, type CheckoutStack } from '@hc/checkout/testing';
+import { DEFAULT_EVENT_RETENTION } from '@hc/events';
 import { checkGrpcHealth, createServiceClient, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { CheckoutService } from '@hc/proto/checkout/v1';
@@ -165,6 +166,7 @@ describe('the NATS server and the checkout outbox relay killed', () => {
         NATS_SUBJECT_PREFIX: prefix,
         EXPIRY_SWEEP_INTERVAL_MS: 300_000,
         LOG_LEVEL: 'silent',
+        ...DEFAULT_EVENT_RETENTION,
       },
       logger,
       { now: clock.now },

@@ -74,12 +74,18 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 
 {{/*
 Non-secret environment of a service (its ConfigMap's data), as YAML. In order, later wins:
-LOG_LEVEL, PUBLIC_BASE_URL and <SERVICE>_GRPC_ADDRESS of every enabled gRPC service; then the
+LOG_LEVEL, the EVENTS_* retention, PUBLIC_BASE_URL and <SERVICE>_GRPC_ADDRESS of every enabled gRPC service; then the
 service's own `env` values; then where the service itself listens (0.0.0.0, for the probes and the Service).
 */}}
 {{- define "hc.config" -}}
 {{- $root := .root -}}
 {{- $config := dict "LOG_LEVEL" $root.Values.logLevel -}}
+{{- with $root.Values.eventRetention -}}
+{{- $_ := set $config "EVENTS_STREAM_MAX_AGE_MS" (toString (int64 .streamMaxAgeMs)) -}}
+{{- $_ := set $config "EVENTS_OUTBOX_RETENTION_MS" (toString (int64 .outboxRetentionMs)) -}}
+{{- $_ := set $config "EVENTS_PROCESSED_RETENTION_MS" (toString (int64 .processedRetentionMs)) -}}
+{{- $_ := set $config "EVENTS_PURGE_INTERVAL_MS" (toString (int64 .purgeIntervalMs)) -}}
+{{- end -}}
 {{- $_ := set $config "PUBLIC_BASE_URL" (required "publicBaseUrl is required, e.g. --set publicBaseUrl=https://pay.example.com" $root.Values.publicBaseUrl) -}}
 {{- $_ := set $config "NATS_URL" (required "natsUrl is required, e.g. --set natsUrl=nats://nats.messaging.svc:4222" $root.Values.natsUrl) -}}
 {{- range $name, $svc := $root.Values.grpcServices -}}

@@ -1,8 +1,9 @@
 import { hostedPageUrl, type CheckoutSession } from './checkout-session.ts';
+import { webhookSuccessUrl } from './success-url.ts';
 
 /**
- * Events the checkout context publishes on JetStream (subject `checkout.<type>`, e.g.
- * `checkout.payment.paid`), one per state change, committed with it through the outbox. The payload
+ * Events the checkout context publishes on JetStream (subject `checkout.<type>.<payment id>`, e.g.
+ * `checkout.payment.paid.pay_01…`), one per state change, committed with it through the outbox. The payload
  * carries a snapshot of the payment in the webhook payment shape (camelCase, milliseconds), so the
  * webhooks context can send it as it is. Documented in docs/events.md.
  */
@@ -96,7 +97,7 @@ export function paymentSnapshot(p: CheckoutSession, publicBaseUrl: string, provi
     memo: null,
     trackingUrl: null,
     canceledAt: ms(p.canceledAt),
-    successUrl: p.successUrl,
+    successUrl: webhookSuccessUrl(p.successUrl),
     createdAt: p.createdAt.getTime(),
     paidAt: ms(p.paidAt),
     expiresAt: p.expiresAt.getTime(),
@@ -112,6 +113,7 @@ export function paymentEventId(paymentId: string, type: PaymentEventType, cause?
   return cause === undefined ? `${paymentId}.${type}` : `${paymentId}.${type}.${cause}`;
 }
 
-export function eventSubject(type: PaymentEventType): string {
-  return `checkout.${type}`;
+/** The payment id ends the subject, so erasure can purge one payment's messages (ADR 0017). */
+export function eventSubject(type: PaymentEventType, paymentId: string): string {
+  return `checkout.${type}.${paymentId}`;
 }

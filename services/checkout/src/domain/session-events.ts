@@ -71,6 +71,8 @@ export function sessionStartedEvent(session: CheckoutSession, now: Date): Sessio
   };
 }
 
+/** `checkout.session.<type>.<payment id>`: the payment id ends the subject, as for payment events. */
 export function sessionEventSubject(event: SessionEvent): string {
-  return `checkout.${event.type}`;
+  const paymentId = event.type === 'session.created' ? event.session.id : event.sessionId;
+  return `checkout.${event.type}.${paymentId}`;
 }

@@ -144,7 +144,7 @@ export class CheckoutSessionStore {
     const msgId = paymentEventId(payment.id, type, cause);
     const event = this.eventFor(payment, type, msgId, now);
     await tx.outboxMessage.createMany({
-      data: [{ msgId, subject: eventSubject(type), payload: event as unknown as Prisma.InputJsonValue }],
+      data: [{ msgId, subject: eventSubject(type, payment.id), payload: event as unknown as Prisma.InputJsonValue }],
       skipDuplicates: true,
     });
     // Delivered at commit: wakes the outbox relay without waiting for its next poll.

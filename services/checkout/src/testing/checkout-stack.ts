@@ -4,6 +4,7 @@
  * file's own. Used by checkout's integration tests and by the gateway's end-to-end tests.
  */
 import { loadSettlementConfig, SETTLEMENT_MIGRATIONS_DIR, startSettlementService, type RunningSettlementService } from '@hc/settlement';
+import { DEFAULT_EVENT_RETENTION } from '@hc/events';
 import type { Logger } from '@hc/logging';
 import { createTestDatabase, TestClock, testNatsPrefix, testNatsUrl, type TestDatabase } from '@hc/test-kit';
 import { checkoutStream, paymentEventsFilter } from '../events/checkout-stream.ts';
@@ -51,6 +52,7 @@ export async function startCheckoutStack(logger: Logger, options: { publicBaseUr
       // Tests drive the sweeper themselves (expireDuePayments) with the test clock.
       EXPIRY_SWEEP_INTERVAL_MS: 300_000,
       LOG_LEVEL: 'silent',
+      ...DEFAULT_EVENT_RETENTION,
     },
     logger,
     { now: clock.now },
@@ -62,7 +64,7 @@ export async function startCheckoutStack(logger: Logger, options: { publicBaseUr
     checkoutDatabaseUrl: checkoutDb.url,
     natsUrl,
     natsPrefix,
-    stream: checkoutStream(natsPrefix),
+    stream: checkoutStream(natsPrefix, DEFAULT_EVENT_RETENTION),
     paymentEvents: paymentEventsFilter(natsPrefix),
     async stop() {
       await checkout.stop();

@@ -1,4 +1,4 @@
-import { consumeDurable, contextStream, ensureStream, type DurableConsumer, type NatsConnection } from '@hc/events';
+import { consumeDurable, contextStream, ensureStream, type DurableConsumer, type EventRetention, type NatsConnection } from '@hc/events';
 import type { Logger } from '@hc/logging';
 import { MalformedEventError } from '../domain/checkout-events.ts';
 import { applyCheckoutEvent } from '../use-cases/apply-checkout-event.ts';
@@ -17,11 +17,12 @@ export async function startCheckoutEventsConsumer(
   deps: CustomersDependencies,
   nats: NatsConnection,
   subjectPrefix: string,
+  retention: EventRetention,
   logger: Logger,
   options: { durable?: string | undefined; ackWaitMs?: number | undefined } = {},
 ): Promise<DurableConsumer> {
   const durable = options.durable ?? CHECKOUT_EVENTS_CONSUMER;
-  const stream = contextStream(subjectPrefix, 'checkout');
+  const stream = contextStream(subjectPrefix, 'checkout', retention);
   await ensureStream(nats, stream);
   return consumeDurable({
     nats,

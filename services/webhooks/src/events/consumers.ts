@@ -1,4 +1,4 @@
-import { consumeDurable, ensureStream, type DurableConsumer, type NatsConnection } from '@hc/events';
+import { consumeDurable, ensureStream, type DurableConsumer, type EventRetention, type NatsConnection } from '@hc/events';
 import type { Logger } from '@hc/logging';
 import { eraseCustomer, ERASURE_CONSUMER } from '../use-cases/erase-customer.ts';
 import type { WebhooksDependencies } from '../use-cases/dependencies.ts';
@@ -24,18 +24,19 @@ export const PAYMENT_EVENT_PULLERS = 8;
 export async function startConsumers(
   nats: NatsConnection,
   prefix: string,
+  retention: EventRetention,
   deps: WebhooksDependencies,
   logger: Logger,
 ): Promise<DurableConsumer[]> {
-  await ensureStream(nats, checkoutStream(prefix));
-  await ensureStream(nats, customersStream(prefix));
+  await ensureStream(nats, checkoutStream(prefix, retention));
+  await ensureStream(nats, customersStream(prefix, retention));
   const record = groupCommit(deps);
   const payments: DurableConsumer[] = [];
   for (let i = 0; i < PAYMENT_EVENT_PULLERS; i += 1) {
     payments.push(
       await consumeDurable({
         nats,
-        stream: checkoutStream(prefix).name,
+        stream: checkoutStream(prefix, retention).name,
         durable: PAYMENT_EVENTS_CONSUMER,
         filterSubject: paymentEventsFilter(prefix),
         ackWaitMs: deps.settings.eventAckWaitMs,
@@ -49,7 +50,7 @@ export async function startConsumers(
   }
   const erasures = await consumeDurable({
     nats,
-    stream: customersStream(prefix).name,
+    stream: customersStream(prefix, retention).name,
     durable: ERASURE_CONSUMER,
     filterSubject: customerErasedFilter(prefix),
     ackWaitMs: deps.settings.eventAckWaitMs,

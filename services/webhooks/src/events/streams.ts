@@ -1,15 +1,17 @@
-import { contextStream, prefixedSubject, type StreamOptions } from '@hc/events';
+import { contextStream, prefixedSubject, type EventRetention, type StreamOptions } from '@hc/events';
+
+type Retention = Pick<EventRetention, 'EVENTS_STREAM_MAX_AGE_MS'>;
 
 /**
  * The streams this context reads, named by @hc/events' convention. Both are ensured at start (the
  * producer may start later); ensureStream with the producer's own subjects changes nothing.
  */
-export function checkoutStream(prefix: string): StreamOptions {
-  return contextStream(prefix, 'checkout');
+export function checkoutStream(prefix: string, retention: Retention): StreamOptions {
+  return contextStream(prefix, 'checkout', retention);
 }
 
-export function customersStream(prefix: string): StreamOptions {
-  return contextStream(prefix, 'customers');
+export function customersStream(prefix: string, retention: Retention): StreamOptions {
+  return contextStream(prefix, 'customers', retention);
 }
 
 /** Payment events only: the checkout stream also carries internal `checkout.session.*` events, never webhooks. */
