@@ -10,11 +10,12 @@
  *
  * Addresses, ports and databases come from the services' environment variables (README,
  * Configuration); while it runs, .local/platform.env tells ./scripts/operator where they are.
- * Service logs go to .platform/logs/<service>.log. Ctrl-C (or SIGTERM) stops everything cleanly.
+ * Service logs go to .platform/logs/<service>.log. A service that crashes is restarted with backoff;
+ * one that keeps crashing is reported with its log's end and the platform stops (scripts/supervisor.ts).
+ * Ctrl-C (or SIGTERM) stops everything cleanly.
  * Run it through ./scripts/start, which installs and generates what is needed first.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureDatabase, migrateDatabase } from '@hc/db';
@@ -25,11 +26,14 @@ import { loadSettlementConfig, SETTLEMENT_MIGRATIONS_DIR } from '@hc/settlement'
 import { loadWebhooksConfig, WEBHOOKS_MIGRATIONS_DIR } from '@hc/webhooks';
 import { createGatewayPrisma, GATEWAY_MIGRATIONS_DIR, loadGatewayConfig, MerchantOperations, MerchantStore } from '@hc/gateway';
 import { ensureDemoMerchant } from './demo-merchant.ts';
+import { Supervisor } from './supervisor.ts';
 
 const root = join(import.meta.dirname, '..');
-const logDir = join(root, '.platform', 'logs');
+// PLATFORM_HOME moves the logs and the local state elsewhere (tests run a platform of their own).
+const home = process.env['PLATFORM_HOME'] ?? root;
+const logDir = join(home, '.platform', 'logs');
 // Local state that outlives a run (git-ignored): the demo key's secret, and where the platform runs.
-const stateDir = join(root, '.local');
+const stateDir = join(home, '.local');
 const addressesFile = join(stateDir, 'platform.env');
 const { values: flags } = parseArgs({ options: { 'roll-demo-key': { type: 'boolean', default: false } } });
 
@@ -69,38 +73,23 @@ say(`demo merchant ${demo.accountId}: ${keyNews[demo.key]} (./scripts/start --ro
 
 // 3. Services, then the gateway.
 mkdirSync(logDir, { recursive: true });
-const children: { name: string; child: ChildProcess }[] = [];
-let stopping = false;
+const supervisor = new Supervisor({ root, logDir, say, onGiveUp: () => void stopAll(1) });
+let stopped: Promise<never> | undefined;
 
+/** Starts a service as a supervised child process: restarted with backoff when it crashes (scripts/supervisor.ts). */
 function start(name: string, entry: string, env: Record<string, string>): void {
-  const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
-  const child = spawn(process.execPath, [join(root, entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
-  child.on('exit', (code, signal) => {
-    if (stopping) return;
-    say(`${name} exited unexpectedly (${signal ?? `code ${code}`}); see .platform/logs/${name}.log`);
-    void stopAll(1);
-  });
-  children.push({ name, child });
+  supervisor.start(name, entry, env);
 }
 
-async function stopAll(exitCode: number): Promise<never> {
-  stopping = true;
-  say('stopping');
-  rmSync(addressesFile, { force: true });
-  await Promise.all(
-    children.map(
-      ({ child }) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-          setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
-        }),
-    ),
-  );
-  process.exit(exitCode);
+/** Stops every process once (a second Ctrl-C waits for the first stop) and exits. */
+function stopAll(exitCode: number): Promise<never> {
+  stopped ??= (async () => {
+    say('stopping');
+    rmSync(addressesFile, { force: true });
+    await supervisor.stopAll();
+    process.exit(exitCode);
+  })();
+  return stopped;
 }
 
 process.on('SIGINT', () => void stopAll(0));

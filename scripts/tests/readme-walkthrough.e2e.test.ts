@@ -12,37 +12,23 @@
 // Node 24 took 150 s of a 220 s first start here (load ~25); scripts/bootstrap.sh's download itself
 // is what .ci/run exercises from its clean clone. HC_WALKTHROUGH_FRESH_TOOLS=1 skips the hard link
 // and runs that download too. The start times are printed.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { dropDatabase, withDatabase } from '@hc/db';
-import { eventually, testDatabaseServerUrl, testNatsPrefix, testNatsUrl } from '@hc/test-kit';
+import { eventually } from '@hc/test-kit';
+import { killLeftovers, platformSetting, startPlatform, stopPlatform, type PlatformSetting } from './platform-process.ts';
 
 const run = promisify(execFile);
 const repository = join(import.meta.dirname, '..', '..');
-const SERVICES = ['gateway', 'checkout', 'settlement', 'customers', 'webhooks'] as const;
 const FIRST_START_MS = 6 * 60_000;
 const RESTART_MS = 3 * 60_000;
 
 let workDir: string;
 let clone: string;
-const databases = SERVICES.map((service) => `readme_${randomBytes(4).toString('hex')}_${service}`);
-const running: ChildProcess[] = [];
-
-/** A port nothing listens on right now (the OS picks it). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+let setting: PlatformSetting;
 
 /** The PATH of a fresh shell: this one's, without .tools and without any folder holding pnpm. */
 function freshPath(): string {
@@ -62,43 +48,9 @@ function freshShell(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...base, PATH: freshPath(), ...extra };
 }
 
-interface Started {
-  process: ChildProcess;
-  printed: Record<string, string>;
-  seconds: number;
-}
-
-/** `./scripts/start` in the clone; resolves once it printed its three lines (or rejects with its output). */
-function startPlatform(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Started> {
-  const began = Date.now();
-  const child = spawn(join(clone, 'scripts', 'start'), [], { cwd: clone, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.push(child);
-  let stdout = '';
-  let stderr = '';
-  return new Promise<Started>((resolve, reject) => {
-    const fail = (why: string) => reject(new Error(`${why}\n--- stdout\n${stdout}\n--- stderr (end)\n${stderr.slice(-4000)}`));
-    const timer = setTimeout(() => fail(`./scripts/start printed no DEMO_ACCOUNT_ID within ${timeoutMs} ms`), timeoutMs);
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (!/^DEMO_ACCOUNT_ID=.*\n/m.test(stdout)) return;
-      clearTimeout(timer);
-      const printed = Object.fromEntries(stdout.split('\n').flatMap((line) => (/^[A-Z_]+=/.test(line) ? [line.split(/=(.*)/s, 2)] : [])));
-      resolve({ process: child, printed: printed as Record<string, string>, seconds: (Date.now() - began) / 1000 });
-    });
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      fail(`./scripts/start exited before it was ready (${signal ?? `code ${code}`})`);
-    });
-  });
-}
-
-/** Ctrl-C: the start command stops every process it started and exits 0. */
-async function stopPlatform(started: Started): Promise<number | null> {
-  const exited = new Promise<number | null>((resolve) => started.process.once('exit', (code) => resolve(code)));
-  started.process.kill('SIGINT');
-  return exited;
-}
+/** ./scripts/start in the clone, until it printed its three lines. */
+const start = (env: NodeJS.ProcessEnv, timeoutMs: number) =>
+  startPlatform(join(clone, 'scripts', 'start'), [], { cwd: clone, env, timeoutMs });
 
 /** One command of the README, run by bash in the clone with the shell's environment. */
 async function sh(env: NodeJS.ProcessEnv, command: string): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -121,6 +73,7 @@ async function curl(env: NodeJS.ProcessEnv, command: string): Promise<[number, R
 }
 
 beforeAll(async () => {
+  setting = await platformSetting('readme');
   workDir = mkdtempSync(join(tmpdir(), 'hc-readme-'));
   clone = join(workDir, 'clone');
   await run('git', ['clone', '--quiet', repository, clone]);
@@ -130,16 +83,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of running) {
-    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
-      try {
-        process.kill(-child.pid, 'SIGKILL'); // the start command and every process it started
-      } catch {
-        // already gone
-      }
-    }
-  }
-  await Promise.all(databases.map((name) => dropDatabase(withDatabase(testDatabaseServerUrl(), name)).catch(() => undefined)));
+  killLeftovers();
+  await setting.dropDatabases();
   rmSync(workDir, { recursive: true, force: true });
 });
 
@@ -148,24 +93,12 @@ describe('the README, followed from a fresh clone in a fresh shell', () => {
     'starts, takes a payment to paid, runs an operator command, and after a restart the same key still works',
     async () => {
       expect((await sh(freshShell({}), 'command -v pnpm || echo none')).stdout.trim()).toBe('none');
-      const [gatewayPort, ...grpcPorts] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-      const startEnv = freshShell({
-        GATEWAY_PORT: String(gatewayPort),
-        CHECKOUT_GRPC_ADDRESS: `127.0.0.1:${grpcPorts[0]}`,
-        SETTLEMENT_GRPC_ADDRESS: `127.0.0.1:${grpcPorts[1]}`,
-        CUSTOMERS_GRPC_ADDRESS: `127.0.0.1:${grpcPorts[2]}`,
-        WEBHOOKS_GRPC_ADDRESS: `127.0.0.1:${grpcPorts[3]}`,
-        ...Object.fromEntries(
-          SERVICES.map((s, i) => [`${s.toUpperCase()}_DATABASE_URL`, withDatabase(testDatabaseServerUrl(), String(databases[i]))]),
-        ),
-        NATS_URL: testNatsUrl(),
-        NATS_SUBJECT_PREFIX: testNatsPrefix('readme'),
-      });
+      const startEnv = freshShell(setting.env);
 
       // ./scripts/start, then "in another shell, export the three printed lines".
-      const first = await startPlatform(startEnv, FIRST_START_MS);
+      const first = await start(startEnv, FIRST_START_MS);
       expect(Object.keys(first.printed)).toEqual(['GATEWAY_URL', 'TEST_SECRET_KEY', 'DEMO_ACCOUNT_ID']);
-      expect(first.printed['GATEWAY_URL']).toBe(`http://127.0.0.1:${gatewayPort}`);
+      expect(first.printed['GATEWAY_URL']).toBe(`http://127.0.0.1:${setting.gatewayPort}`);
       const shell = freshShell(first.printed);
 
       const [created, session] = await curl(
@@ -215,7 +148,7 @@ describe('the README, followed from a fresh clone in a fresh shell', () => {
 
       // Ctrl-C, start again: the same three lines, and the key in the shop's .env still works.
       expect(await stopPlatform(first)).toBe(0);
-      const second = await startPlatform(startEnv, RESTART_MS);
+      const second = await start(startEnv, RESTART_MS);
       expect(second.printed).toEqual(first.printed);
       expect(await curl(shell, `curl -s "$GATEWAY_URL/v1/payments/${id}" -H "Authorization: Bearer $TEST_SECRET_KEY"`)).toEqual([
         200,
