@@ -1,17 +1,23 @@
 /**
  * Starts the whole platform on this machine: applies every service's migrations, makes sure a
- * Test-mode demo merchant exists with a fresh key, starts each service and the gateway as child
+ * Test-mode demo merchant exists with its Test key (the same key as last time, kept in .local/;
+ * --roll-demo-key makes a new one and revokes the old), starts each service and the gateway as child
  * processes, waits until the gateway is ready, and prints (on stdout, once ready):
  *
  *   GATEWAY_URL=http://127.0.0.1:8080
  *   TEST_SECRET_KEY=sk_test_…
+ *   DEMO_ACCOUNT_ID=acct_…
  *
- * Service logs go to .platform/logs/<service>.log. Ctrl-C (or SIGTERM) stops everything cleanly.
+ * Addresses, ports and databases come from the services' environment variables (README,
+ * Configuration); while it runs, .local/platform.env tells ./scripts/operator where they are.
+ * Service logs go to .platform/logs/<service>.log. A service that crashes is restarted with backoff;
+ * one that keeps crashing is reported with its log's end and the platform stops (scripts/supervisor.ts).
+ * Ctrl-C (or SIGTERM) stops everything cleanly.
  * Run it through ./scripts/start, which installs and generates what is needed first.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { ensureDatabase, migrateDatabase } from '@hc/db';
 import { checkGrpcHealth } from '@hc/grpc';
 import { CHECKOUT_MIGRATIONS_DIR, loadCheckoutConfig } from '@hc/checkout';
@@ -19,12 +25,17 @@ import { CUSTOMERS_MIGRATIONS_DIR, loadCustomersConfig } from '@hc/customers';
 import { loadSettlementConfig, SETTLEMENT_MIGRATIONS_DIR } from '@hc/settlement';
 import { loadWebhooksConfig, WEBHOOKS_MIGRATIONS_DIR } from '@hc/webhooks';
 import { createGatewayPrisma, GATEWAY_MIGRATIONS_DIR, loadGatewayConfig, MerchantOperations, MerchantStore } from '@hc/gateway';
+import { ensureDemoMerchant } from './demo-merchant.ts';
+import { Supervisor } from './supervisor.ts';
 
 const root = join(import.meta.dirname, '..');
-const logDir = join(root, '.platform', 'logs');
-const DEMO_ACCOUNT = 'Demo Shop';
-const DEMO_KEY_LABEL = 'platform start (demo)';
-const DEMO_WALLET = '0x1111111111111111111111111111111111111111';
+// PLATFORM_HOME moves the logs and the local state elsewhere (tests run a platform of their own).
+const home = process.env['PLATFORM_HOME'] ?? root;
+const logDir = join(home, '.platform', 'logs');
+// Local state that outlives a run (git-ignored): the demo key's secret, and where the platform runs.
+const stateDir = join(home, '.local');
+const addressesFile = join(stateDir, 'platform.env');
+const { values: flags } = parseArgs({ options: { 'roll-demo-key': { type: 'boolean', default: false } } });
 
 function say(line: string): void {
   process.stderr.write(`platform: ${line}\n`);
@@ -51,53 +62,34 @@ for (const [name, url, dir] of [
   say(`${name} database ${applied.length ? `migrated (${applied.join(', ')})` : 'up to date'}`);
 }
 
-// 2. Demo merchant and a fresh Test key (keys are stored hashed, so an old one cannot be shown again;
-//    the previous demo keys are revoked so that only the printed one works).
+// 2. Demo merchant and its Test key (the one printed last time, unless rolled or gone).
 const prisma = createGatewayPrisma(gatewayConfig.GATEWAY_DATABASE_URL);
-const operations = new MerchantOperations(new MerchantStore(prisma));
-const demo =
-  (await operations.listAccounts()).find((a) => a.name === DEMO_ACCOUNT) ??
-  (await operations.createAccount({ name: DEMO_ACCOUNT, payoutWallet: DEMO_WALLET }));
-if (demo.status !== 'active') await operations.reactivate(demo.id);
-for (const key of await operations.listKeys(demo.id)) {
-  if (key.label === DEMO_KEY_LABEL && key.revokedAt === null) await operations.revokeKey(key.id);
-}
-const { secret } = await operations.createKey(demo.id, 'test', DEMO_KEY_LABEL);
+const demo = await ensureDemoMerchant(new MerchantOperations(new MerchantStore(prisma)), join(stateDir, 'demo-merchant.json'), {
+  roll: flags['roll-demo-key'],
+});
 await prisma.$disconnect();
+const keyNews = { kept: 'the same Test key as last time', new: 'a new Test key', rolled: 'a new Test key; the previous one is revoked' };
+say(`demo merchant ${demo.accountId}: ${keyNews[demo.key]} (./scripts/start --roll-demo-key makes a new one)`);
 
 // 3. Services, then the gateway.
 mkdirSync(logDir, { recursive: true });
-const children: { name: string; child: ChildProcess }[] = [];
-let stopping = false;
+const supervisor = new Supervisor({ root, logDir, say, onGiveUp: () => void stopAll(1) });
+let stopped: Promise<never> | undefined;
 
+/** Starts a service as a supervised child process: restarted with backoff when it crashes (scripts/supervisor.ts). */
 function start(name: string, entry: string, env: Record<string, string>): void {
-  const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
-  const child = spawn(process.execPath, [join(root, entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
-  child.on('exit', (code, signal) => {
-    if (stopping) return;
-    say(`${name} exited unexpectedly (${signal ?? `code ${code}`}); see .platform/logs/${name}.log`);
-    void stopAll(1);
-  });
-  children.push({ name, child });
+  supervisor.start(name, entry, env);
 }
 
-async function stopAll(exitCode: number): Promise<never> {
-  stopping = true;
-  say('stopping');
-  await Promise.all(
-    children.map(
-      ({ child }) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-          setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
-        }),
-    ),
-  );
-  process.exit(exitCode);
+/** Stops every process once (a second Ctrl-C waits for the first stop) and exits. */
+function stopAll(exitCode: number): Promise<never> {
+  stopped ??= (async () => {
+    say('stopping');
+    rmSync(addressesFile, { force: true });
+    await supervisor.stopAll();
+    process.exit(exitCode);
+  })();
+  return stopped;
 }
 
 process.on('SIGINT', () => void stopAll(0));
@@ -157,5 +149,19 @@ for (;;) {
   await new Promise((resolve) => setTimeout(resolve, 250));
 }
 
-say(`ready: demo merchant ${demo.id} (Test mode); logs in .platform/logs/; Ctrl-C stops everything`);
-process.stdout.write(`GATEWAY_URL=${gatewayUrl}\nTEST_SECRET_KEY=${secret}\n`);
+// What ./scripts/operator needs to reach this platform from another shell.
+const addresses = {
+  GATEWAY_DATABASE_URL: gatewayConfig.GATEWAY_DATABASE_URL,
+  CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
+  CUSTOMERS_GRPC_ADDRESS: customersConfig.CUSTOMERS_GRPC_ADDRESS,
+  WEBHOOKS_GRPC_ADDRESS: webhooksConfig.WEBHOOKS_GRPC_ADDRESS,
+};
+writeFileSync(
+  addressesFile,
+  Object.entries(addresses)
+    .map(([name, value]) => `${name}=${value}\n`)
+    .join(''),
+);
+
+say(`ready: demo merchant ${demo.accountId} (Test mode); logs in .platform/logs/; Ctrl-C stops everything`);
+process.stdout.write(`GATEWAY_URL=${gatewayUrl}\nTEST_SECRET_KEY=${demo.secret}\nDEMO_ACCOUNT_ID=${demo.accountId}\n`);

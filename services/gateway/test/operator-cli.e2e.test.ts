@@ -36,10 +36,15 @@ interface Outcome {
 }
 
 /** Runs the operator CLI as a child process against this file's database. */
-async function operator(...args: string[]): Promise<Outcome> {
+function operator(...args: string[]): Promise<Outcome> {
+  return operatorWith({}, ...args);
+}
+
+/** Runs the operator CLI as a child process against this file's database, with `env` on top. */
+async function operatorWith(env: Record<string, string>, ...args: string[]): Promise<Outcome> {
   try {
     const { stdout, stderr } = await run(process.execPath, [OPERATOR, ...args], {
-      env: { ...process.env, GATEWAY_DATABASE_URL: database.url, LOG_LEVEL: 'silent', NODE_COMPILE_CACHE: COMPILE_CACHE },
+      env: { ...process.env, GATEWAY_DATABASE_URL: database.url, LOG_LEVEL: 'silent', NODE_COMPILE_CACHE: COMPILE_CACHE, ...env },
       timeout: 20_000,
     });
     return { code: 0, stdout, stderr };
@@ -172,6 +177,25 @@ describe('operator CLI', () => {
     expect(outcome.stdout).toBe('');
     expect(JSON.parse(outcome.stderr)).toEqual({ error: { code: 'invalid_request', message: expect.any(String), field: 'payout_wallet' } });
     expect(await store.findAccount(accountId)).toMatchObject({ payoutWallet: WALLET });
+  });
+
+  it.concurrent('--help on a command or a group prints its usage on stdout and exits 0, even with no database to reach', async () => {
+    const noDatabase = { GATEWAY_DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/none' };
+    const [command, group] = await Promise.all([
+      operatorWith(noDatabase, 'webhooks', 'endpoints', 'add', '--help'),
+      operatorWith(noDatabase, 'customers', '-h'),
+    ]);
+    expect([command.code, command.stderr, group.code, group.stderr]).toEqual([0, '', 0, '']);
+    expect(command.stdout).toContain('usage: operator webhooks endpoints add ACCOUNT_ID --mode test|live --url URL');
+    expect(group.stdout).toContain('customers erase ACCOUNT_ID CUSTOMER_ID --mode test|live');
+    expect(group.stdout).toContain('customers note ACCOUNT_ID CUSTOMER_ID --mode test|live [--set TEXT]');
+  });
+
+  it.concurrent('an option the command does not take exits 2 with that command’s usage, before touching anything', async () => {
+    const outcome = await operator('accounts', 'create', '--name', 'Mug shop', '--mode', 'test');
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toContain('accounts create does not take --mode');
+    expect(outcome.stderr).toContain('usage: operator accounts create --name NAME');
   });
 
   it.concurrent('an unknown command, an unknown option or a missing argument exits 2 with the usage', async () => {

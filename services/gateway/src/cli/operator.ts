@@ -1,19 +1,11 @@
 #!/usr/bin/env node
 /**
  * Operator CLI: what the merchant dashboard does with accounts and keys, for operators and scripts.
- * Talks to the gateway's own database (the gateway owns accounts and keys), never through the API.
+ * Talks to the gateway's own database (the gateway owns accounts and keys), never through the API,
+ * and to the services over gRPC for payments, customers and webhooks.
  *
- *   pnpm operator accounts create --name "Shop" [--payout-wallet 0x…] [--fee-bps 150]
- *   pnpm operator accounts list | show <account>
- *   pnpm operator accounts set-payout-wallet <account> <wallet|none>
- *   pnpm operator accounts suspend|reactivate <account>
- *   pnpm operator keys create <account> --mode test|live [--label "CI"]   (prints the key once)
- *   pnpm operator keys list <account>
- *   pnpm operator keys revoke <key_id>
- *   pnpm operator payments accept-held <account> <pay_id> --mode test|live   (calls checkout over gRPC)
- *   pnpm operator customers erase <account> <cus_id> --mode test|live       (irreversible; customers gRPC)
- *   pnpm operator customers note <account> <cus_id> --mode test|live [--set TEXT]
- *   pnpm operator webhooks …   (endpoints, events, attempts, resend, ping: see cli/webhook-commands.ts)
+ *   ./scripts/operator --help                      every command (cli/commands.ts is the catalogue)
+ *   ./scripts/operator accounts create --help      one command's usage and details
  *
  * Every command takes --json for machine-readable output. Exit codes: 0 done, 1 refused, 2 usage.
  */
@@ -24,28 +16,15 @@ import { CheckoutService } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { customerObject } from '../http/presenters/customer.ts';
 import { need, operatorContext, parseMode, UsageError } from './arguments.ts';
-import { runWebhookCommand, splitWebhookArguments, USAGE as WEBHOOK_USAGE } from './webhook-commands.ts';
+import { OPERATOR_COMMANDS, OPTIONS, PROGRAM } from './commands.ts';
+import { readCommandLine, usageFor } from './help.ts';
+import { runWebhookCommand, splitWebhookArguments } from './webhook-commands.ts';
 import { paymentObject } from '../http/presenters/payment.ts';
 import type { ApiKeyRecord, MerchantAccount } from '../domain/merchant-account.ts';
 import { loadGatewayConfig, type GatewayConfig } from '../config.ts';
 import { MerchantStore } from '../store/merchant-store.ts';
 import { createGatewayPrisma } from '../store/prisma.ts';
 import { MerchantOperations } from '../use-cases/merchant-operations.ts';
-
-const USAGE = `usage: operator <accounts|keys|payments|customers|webhooks> <command> [arguments] [--json]
-  accounts create --name NAME [--payout-wallet WALLET] [--fee-bps N]
-  accounts list
-  accounts show ACCOUNT_ID
-  accounts set-payout-wallet ACCOUNT_ID WALLET|none
-  accounts suspend ACCOUNT_ID
-  accounts reactivate ACCOUNT_ID
-  keys create ACCOUNT_ID --mode test|live [--label LABEL]
-  keys list ACCOUNT_ID
-  keys revoke KEY_ID
-  payments accept-held ACCOUNT_ID PAYMENT_ID --mode test|live
-  customers erase ACCOUNT_ID CUSTOMER_ID --mode test|live   (irreversible)
-  customers note ACCOUNT_ID CUSTOMER_ID --mode test|live [--set TEXT]   (private; empty TEXT clears)
-${WEBHOOK_USAGE.split('\n').slice(1).join('\n')}`;
 
 function accountView(a: MerchantAccount): Record<string, unknown> {
   return {
@@ -82,30 +61,13 @@ function text(value: Record<string, unknown> | Record<string, unknown>[]): strin
     .join('\n\n');
 }
 
+type Parsed = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof OPTIONS }>>;
+
 async function run(
   ops: MerchantOperations,
   config: GatewayConfig,
-  args: string[],
+  { values, positionals }: Parsed,
 ): Promise<Record<string, unknown> | Record<string, unknown>[]> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      'payout-wallet': { type: 'string' },
-      'fee-bps': { type: 'string' },
-      mode: { type: 'string' },
-      label: { type: 'string' },
-      set: { type: 'string' },
-      url: { type: 'string' },
-      events: { type: 'string' },
-      description: { type: 'string' },
-      endpoint: { type: 'string' },
-      limit: { type: 'string' },
-      'starting-after': { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-  });
   const [group, command, first, second] = positionals;
   if (group === 'webhooks') {
     const split = splitWebhookArguments(positionals.slice(1));
@@ -180,21 +142,50 @@ async function run(
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
-const config = loadGatewayConfig();
-const prisma = createGatewayPrisma(config.GATEWAY_DATABASE_URL);
-try {
-  const result = await run(new MerchantOperations(new MerchantStore(prisma)), config, args);
-  process.stdout.write(`${json ? JSON.stringify(result, null, 2) : text(result)}\n`);
-} catch (error) {
-  if (error instanceof UsageError || String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS_')) {
-    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+
+function usageError(error: unknown): error is Error {
+  return error instanceof UsageError || String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS_');
+}
+
+/** The command line, or undefined once its help or its usage error has been printed. */
+function commandLine(): Parsed | undefined {
+  try {
+    const parsed = parseArgs({ args, allowPositionals: true, options: OPTIONS });
+    const line = readCommandLine(PROGRAM, OPERATOR_COMMANDS, parsed.positionals, parsed.values);
+    if (line.kind === 'run') return parsed;
+    process.stdout.write(line.text);
+  } catch (error) {
+    if (!usageError(error)) throw error;
+    process.stderr.write(
+      `${error.message}\n${usageFor(
+        PROGRAM,
+        OPERATOR_COMMANDS,
+        args.filter((a) => !a.startsWith('-')),
+      )}`,
+    );
     process.exitCode = 2;
-  } else if (error instanceof ApiError) {
-    process.stderr.write(json ? `${JSON.stringify(error.toBody())}\n` : `error: ${error.message} (${error.code})\n`);
-    process.exitCode = 1;
-  } else {
-    throw error;
   }
-} finally {
-  await prisma.$disconnect();
+  return undefined;
+}
+
+const parsed = commandLine();
+if (parsed) {
+  const config = loadGatewayConfig();
+  const prisma = createGatewayPrisma(config.GATEWAY_DATABASE_URL);
+  try {
+    const result = await run(new MerchantOperations(new MerchantStore(prisma)), config, parsed);
+    process.stdout.write(`${json ? JSON.stringify(result, null, 2) : text(result)}\n`);
+  } catch (error) {
+    if (usageError(error)) {
+      process.stderr.write(`${error.message}\n${usageFor(PROGRAM, OPERATOR_COMMANDS, parsed.positionals)}`);
+      process.exitCode = 2;
+    } else if (error instanceof ApiError) {
+      process.stderr.write(json ? `${JSON.stringify(error.toBody())}\n` : `error: ${error.message} (${error.code})\n`);
+      process.exitCode = 1;
+    } else {
+      throw error;
+    }
+  } finally {
+    await prisma.$disconnect();
+  }
 }

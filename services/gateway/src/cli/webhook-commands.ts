@@ -6,21 +6,54 @@
 import { ApiError } from '@hc/errors';
 import { createServiceClient } from '@hc/grpc';
 import { need, operatorContext, parseMode, UsageError } from './arguments.ts';
+import type { CommandSpec } from './help.ts';
 import { WebhooksService, type DeliveryAttempt, type Endpoint, type Event } from '@hc/proto/webhooks/v1';
 
-export const USAGE = `usage: operator webhooks <command> ACCOUNT_ID [arguments] --mode test|live [--json]
-  webhooks endpoints add ACCOUNT_ID --mode M --url URL [--events TYPE,TYPE|*] [--description TEXT]   (prints the secret once)
-  webhooks endpoints list ACCOUNT_ID --mode M
-  webhooks endpoints show ACCOUNT_ID WE_ID --mode M
-  webhooks endpoints update ACCOUNT_ID WE_ID --mode M [--url URL] [--events TYPE,TYPE|*] [--description TEXT]
-  webhooks endpoints disable ACCOUNT_ID WE_ID --mode M
-  webhooks endpoints enable ACCOUNT_ID WE_ID --mode M
-  webhooks endpoints delete ACCOUNT_ID WE_ID --mode M
-  webhooks endpoints rotate-secret ACCOUNT_ID WE_ID --mode M   (prints the new secret once)
-  webhooks events list ACCOUNT_ID --mode M [--limit N] [--starting-after EVT_ID]
-  webhooks events resend ACCOUNT_ID EVT_ID --mode M [--endpoint WE_ID]
-  webhooks attempts list ACCOUNT_ID EVT_ID --mode M
-  webhooks ping ACCOUNT_ID WE_ID --mode M`;
+const M = '--mode test|live';
+
+/** The help of every `webhooks …` command (see cli/help.ts). */
+export const WEBHOOK_COMMANDS: CommandSpec[] = [
+  {
+    words: 'webhooks endpoints add',
+    synopsis: `ACCOUNT_ID ${M} --url URL [--events TYPE,TYPE|*] [--description TEXT]`,
+    summary: 'Registers an endpoint for every event of that mode (or the listed types) and prints its signing secret ONCE.',
+    details: [
+      'The URL must be https in production; ./scripts/start allows http on this machine (WEBHOOKS_ALLOW_PRIVATE_TARGETS).',
+      'Deliveries are signed by the Standard Webhooks scheme with the printed whsec_… secret (docs/webhooks.md).',
+    ],
+  },
+  { words: 'webhooks endpoints list', synopsis: `ACCOUNT_ID ${M}`, summary: "Lists the account's endpoints in that mode." },
+  { words: 'webhooks endpoints show', synopsis: `ACCOUNT_ID WE_ID ${M}`, summary: 'Prints one endpoint.' },
+  {
+    words: 'webhooks endpoints update',
+    synopsis: `ACCOUNT_ID WE_ID ${M} [--url URL] [--events TYPE,TYPE|*] [--description TEXT]`,
+    summary: 'Changes what is given of an endpoint’s URL, event types and description.',
+  },
+  { words: 'webhooks endpoints disable', synopsis: `ACCOUNT_ID WE_ID ${M}`, summary: 'Stops deliveries to an endpoint.' },
+  { words: 'webhooks endpoints enable', synopsis: `ACCOUNT_ID WE_ID ${M}`, summary: 'Resumes deliveries to a disabled endpoint.' },
+  { words: 'webhooks endpoints delete', synopsis: `ACCOUNT_ID WE_ID ${M}`, summary: 'Deletes an endpoint.' },
+  {
+    words: 'webhooks endpoints rotate-secret',
+    synopsis: `ACCOUNT_ID WE_ID ${M}`,
+    summary: 'Makes a new signing secret and prints it ONCE; the previous one keeps signing for an overlap window.',
+  },
+  {
+    words: 'webhooks events list',
+    synopsis: `ACCOUNT_ID ${M} [--limit N] [--starting-after EVT_ID]`,
+    summary: "Lists the account's events, newest first.",
+  },
+  {
+    words: 'webhooks events resend',
+    synopsis: `ACCOUNT_ID EVT_ID ${M} [--endpoint WE_ID]`,
+    summary: 'Sends an event again (same evt_ id) to every endpoint, or to one.',
+  },
+  {
+    words: 'webhooks attempts list',
+    synopsis: `ACCOUNT_ID EVT_ID ${M}`,
+    summary: 'Lists every delivery attempt of an event: status, error, latency, next attempt, the body sent.',
+  },
+  { words: 'webhooks ping', synopsis: `ACCOUNT_ID WE_ID ${M}`, summary: 'Sends a signed ping event to an endpoint.' },
+];
 
 export interface WebhookCommandOptions {
   mode?: string;

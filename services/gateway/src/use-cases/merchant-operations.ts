@@ -66,6 +66,12 @@ export class MerchantOperations {
     return { key, secret };
   }
 
+  /** The stored, unrevoked key whose secret this is (looked up by its hash), or null. */
+  async activeKey(secret: string): Promise<ApiKeyRecord | null> {
+    const found = await this.store.findKeyByHash(hashApiKey(secret));
+    return found && found.key.revokedAt === null ? found.key : null;
+  }
+
   async revokeKey(keyId: string): Promise<ApiKeyRecord> {
     const key = await this.store.revokeKey(keyId, this.now());
     if (!key) throw new ApiError('not_found', 'No such API key.');

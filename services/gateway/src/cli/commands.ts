@@ -1,0 +1,96 @@
+/**
+ * Every command of the operator CLI with its help (see cli/help.ts). A new command is one entry
+ * here plus its case in operator.ts (or its own module's dispatcher); the options it takes are those
+ * its synopsis names (each must be in OPTIONS), and `operator … --help` prints the entry.
+ */
+import type { ParseArgsOptionsConfig } from 'node:util';
+import type { CommandSpec } from './help.ts';
+import { WEBHOOK_COMMANDS } from './webhook-commands.ts';
+
+export const PROGRAM = 'operator';
+
+/** Every option any command takes; which command takes which is read from its synopsis (cli/help.ts). */
+export const OPTIONS = {
+  name: { type: 'string' },
+  'payout-wallet': { type: 'string' },
+  'fee-bps': { type: 'string' },
+  mode: { type: 'string' },
+  label: { type: 'string' },
+  set: { type: 'string' },
+  url: { type: 'string' },
+  events: { type: 'string' },
+  description: { type: 'string' },
+  endpoint: { type: 'string' },
+  limit: { type: 'string' },
+  'starting-after': { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h' },
+} satisfies ParseArgsOptionsConfig;
+
+const ACCOUNT_COMMANDS: CommandSpec[] = [
+  {
+    words: 'accounts create',
+    synopsis: '--name NAME [--payout-wallet WALLET] [--fee-bps N]',
+    summary: 'Creates an active merchant account and prints it.',
+    details: [
+      'WALLET is the 0x… address Live payments settle to; without one, Live sessions are refused (no_payout_wallet).',
+      'N is the platform fee in basis points (default 150 = 1.5%).',
+    ],
+  },
+  { words: 'accounts list', synopsis: '', summary: 'Lists every merchant account.' },
+  { words: 'accounts show', synopsis: 'ACCOUNT_ID', summary: 'Prints one account.' },
+  {
+    words: 'accounts set-payout-wallet',
+    synopsis: 'ACCOUNT_ID WALLET|none',
+    summary: 'Sets the wallet Live payments settle to ("none" removes it).',
+  },
+  {
+    words: 'accounts suspend',
+    synopsis: 'ACCOUNT_ID',
+    summary: "Suspends an account: its keys' very next request is refused with 403 suspended.",
+  },
+  { words: 'accounts reactivate', synopsis: 'ACCOUNT_ID', summary: 'Reactivates a suspended account.' },
+];
+
+const KEY_COMMANDS: CommandSpec[] = [
+  {
+    words: 'keys create',
+    synopsis: 'ACCOUNT_ID --mode test|live [--label LABEL]',
+    summary: 'Makes an API key and prints its secret ONCE (only its sha256 hash is stored).',
+    details: ['The key alone decides account and mode: sk_test_… keys see Test data only, sk_live_… keys Live data only.'],
+  },
+  { words: 'keys list', synopsis: 'ACCOUNT_ID', summary: "Lists an account's keys by hint (sk_test_…a1b2), never the secret." },
+  { words: 'keys revoke', synopsis: 'KEY_ID', summary: 'Revokes a key: its very next request is refused with 401 invalid_api_key.' },
+];
+
+const PAYMENT_COMMANDS: CommandSpec[] = [
+  {
+    words: 'payments accept-held',
+    synopsis: 'ACCOUNT_ID PAYMENT_ID --mode test|live',
+    summary: 'Accepts a held payment as paid on the merchant’s behalf (through the checkout service).',
+    details: ['Refused unless the payment is held; prints the payment as the API shows it.'],
+  },
+];
+
+const CUSTOMER_COMMANDS: CommandSpec[] = [
+  {
+    words: 'customers erase',
+    synopsis: 'ACCOUNT_ID CUSTOMER_ID --mode test|live',
+    summary: 'Erases a buyer’s personal data everywhere the platform keeps it. IRREVERSIBLE.',
+    details: ['Counters and order amounts stay; the email, name, phone, addresses and note are removed.'],
+  },
+  {
+    words: 'customers note',
+    synopsis: 'ACCOUNT_ID CUSTOMER_ID --mode test|live [--set TEXT]',
+    summary: 'Prints a customer’s private note, or replaces it with --set (an empty TEXT clears it).',
+    details: ['The note is for the merchant’s staff: it never appears in the API.'],
+  },
+];
+
+export const OPERATOR_COMMANDS: readonly CommandSpec[] = [
+  ...ACCOUNT_COMMANDS,
+  ...KEY_COMMANDS,
+  ...PAYMENT_COMMANDS,
+  ...CUSTOMER_COMMANDS,
+  ...WEBHOOK_COMMANDS,
+];
