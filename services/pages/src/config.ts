@@ -25,7 +25,7 @@ const schema: JSONSchemaType<PagesConfig> = {
   type: 'object',
   properties: {
     PAGES_HOST: { type: 'string', default: '127.0.0.1' },
-    PAGES_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8081 },
+    PAGES_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8082 },
     CHECKOUT_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50051' },
     GRPC_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 5000 },
     PAGES_TRUST_PROXY_HOPS: { type: 'integer', minimum: 0, maximum: 10, default: 0 },

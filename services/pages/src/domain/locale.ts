@@ -32,9 +32,27 @@ export function defaultCountry(languages: readonly string[]): string | null {
   return null;
 }
 
+/**
+ * Built Intl objects are kept per locale (building them costs more than rendering the page); the
+ * number of locales is bounded by what Intl supports, and the cache by MAX_CACHED anyway.
+ */
+const MAX_CACHED = 500;
+function cached<T>(cache: Map<string, T>, key: string, build: () => T): T {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = build();
+    if (cache.size >= MAX_CACHED) cache.clear();
+    cache.set(key, value);
+  }
+  return value;
+}
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const countryLists = new Map<string, readonly CountryOption[]>();
+
 /** "19.90" USD in de-DE → "19,90 $". Intl formats the decimal string exactly (no float). */
 export function formatAmount(amount: string, currency: string, locale: string): string {
-  const format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+  const format = cached(numberFormats, `${locale} ${currency}`, () => new Intl.NumberFormat(locale, { style: 'currency', currency }));
+  // Intl.NumberFormat takes a decimal string as an exact decimal (ES2023); its types say number only.
   return format.format(amount as unknown as number);
 }
 
@@ -44,10 +62,12 @@ export interface CountryOption {
 }
 
 /** Every country, named in the buyer's language and sorted for it. */
-export function countryOptions(locale: string): CountryOption[] {
-  const names = new Intl.DisplayNames([locale], { type: 'region', fallback: 'code' });
-  const collator = new Intl.Collator(locale);
-  return COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) => collator.compare(a.name, b.name));
+export function countryOptions(locale: string): readonly CountryOption[] {
+  return cached(countryLists, locale, () => {
+    const names = new Intl.DisplayNames([locale], { type: 'region', fallback: 'code' });
+    const collator = new Intl.Collator(locale);
+    return COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) => collator.compare(a.name, b.name));
+  });
 }
 
 // ISO 3166-1 alpha-2 codes of countries and territories (data; Intl has no list of regions).
