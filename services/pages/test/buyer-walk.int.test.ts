@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
 import { SessionStatus } from '@hc/proto/checkout/v1';
 import { docScreenshot, merchant, seriousViolations, startPagesHarness, walk, type PagesHarness } from './pages-harness.ts';
 
@@ -164,6 +165,25 @@ describe('the hosted checkout page', () => {
     });
   });
 
+  it('tells the buyer a canceled payment can no longer be paid, with a way back to the shop', async () => {
+    const session = await h.createSession({ cancelUrl: 'https://shop.example.test/cart' });
+    // Checkout has no cancel verb yet (payment links will add it); it marks a session as one would.
+    const db = new pg.Client({ connectionString: h.stack.checkoutDatabaseUrl });
+    await db.connect();
+    await db.query('UPDATE checkout_sessions SET canceled_at = now() WHERE id = $1', [session.id]);
+    await db.end();
+    const context = await h.context();
+    const page = await context.newPage();
+    await walk('canceled', page, async () => {
+      await page.goto(pageUrl(session.id));
+      await page.getByRole('heading', { name: 'This payment was canceled' }).waitFor();
+      await expect(page.getByRole('link', { name: 'Return to Blue Mug Shop' }).getAttribute('href')).resolves.toBe(
+        'https://shop.example.test/cart',
+      );
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+  });
+
   it('answers an unknown or malformed id with a 404 page that reveals nothing', async () => {
     const context = await h.context();
     const page = await context.newPage();
@@ -187,6 +207,23 @@ describe('the hosted checkout page', () => {
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.getByRole('heading', { name: 'Choose how to pay' }).waitFor();
       await expect(page.getByRole('button', { name: /^Pay with/ }).count()).resolves.toBeGreaterThan(0);
+    });
+  });
+
+  // Last: it stops settlement for the rest of this file.
+  it('says the payment network is unavailable, charges nothing, and offers to try again', async () => {
+    const session = await h.createSession({ customerEmail: 'gus@example.com' });
+    await h.stack.settlement.stop();
+    const context = await h.context();
+    const page = await context.newPage();
+    await walk('network-unavailable', page, async () => {
+      await page.goto(pageUrl(session.id));
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect(page.getByRole('alert').textContent()).resolves.toContain(
+        'We could not reach the payment network. Nothing was charged.',
+      );
+      await expect(page.getByRole('button', { name: 'Try again' }).isVisible()).resolves.toBe(true);
+      expect(await seriousViolations(page)).toEqual([]);
     });
   });
 });
