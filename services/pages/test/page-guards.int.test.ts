@@ -16,9 +16,10 @@ afterAll(async () => {
   await h.stop();
 });
 
-const form = (fields: Record<string, string>) => ({
+// Each test acts from its own buyer address (X-Forwarded-For), so their action budgets are apart.
+const form = (fields: Record<string, string>, address = '192.0.2.1') => ({
   method: 'POST',
-  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': address },
   body: new URLSearchParams(fields).toString(),
   redirect: 'manual' as const,
 });
@@ -39,6 +40,19 @@ describe('page guards', () => {
     const html = await response.text();
     // Every script carries this response's nonce.
     expect(html.match(/<script\b[^>]*>/g)!.every((tag) => tag.includes(`nonce="${nonce}"`))).toBe(true);
+  });
+
+  it('shows a Live payment without the Test banner or Test outcome buttons, and ignores a Test outcome posted to it', async () => {
+    const session = await h.createSession({ customerEmail: 'ann@example.com' }, { ...merchant, livemode: true });
+    await fetch(`${h.pages.url}/pay/${session.id}/start`, form({ email: 'ann@example.com', country: 'US' }, '192.0.2.2'));
+    const html = await (await fetch(`${h.pages.url}/pay/${session.id}`)).text();
+    expect(html).toContain('Choose how to pay');
+    expect(html).not.toContain('Test mode');
+    expect(html).not.toContain('Simulate');
+    const simulated = await fetch(`${h.pages.url}/pay/${session.id}/simulate`, form({ outcome: 'paid' }, '192.0.2.2'));
+    expect(simulated.status).toBe(303);
+    const { session: read } = await h.api.getCheckoutSession({ id: session.id }, { ...merchant, livemode: true });
+    expect(read!.status).toBe(SessionStatus.OPEN);
   });
 
   it('escapes what the merchant wrote', async () => {
