@@ -3,6 +3,8 @@
 //   swaps in the new page content (no reload) and moves focus to its heading.
 // - After a payment: sends the buyer on to the shop's success page.
 // - Focuses the error summary so screen readers announce what to fix.
+// - Stops a double submission of the same-tab forms (Continue, Test outcomes): a second click while the
+//   first is on its way does nothing.
 (function () {
   'use strict';
   document.documentElement.className += ' js';
@@ -22,6 +24,14 @@
       window.setTimeout(function () {
         window.location.assign(onward.getAttribute('href'));
       }, 1500);
+    }
+    var sameTabForms = main.querySelectorAll('form:not([target])');
+    for (var f = 0; f < sameTabForms.length; f++) {
+      sameTabForms[f].addEventListener('submit', function (event) {
+        if (this.getAttribute('data-submitted')) return event.preventDefault();
+        this.setAttribute('data-submitted', 'true');
+        this.setAttribute('aria-busy', 'true');
+      });
     }
     if (!main.hasAttribute('data-live')) return;
     follow(main.getAttribute('data-status-url'), main.getAttribute('data-state'));
@@ -72,6 +82,16 @@
         init(true);
       });
   }
+
+  // Back to a page kept in the back-forward cache: its forms can be sent again.
+  window.addEventListener('pageshow', function (event) {
+    if (!event.persisted) return;
+    var sent = document.querySelectorAll('form[data-submitted]');
+    for (var i = 0; i < sent.length; i++) {
+      sent[i].removeAttribute('data-submitted');
+      sent[i].removeAttribute('aria-busy');
+    }
+  });
 
   init(false);
 })();
