@@ -11,6 +11,18 @@ describe('successRedirect', () => {
     expect(url).toBe('https://shop.example/ok?p=pay_01ABC&r=ORD%207%2F%C3%BC%26x%3D1&again=pay_01ABC');
   });
 
+  it('fills placeholders whose braces are percent-encoded, as in a path', () => {
+    expect(
+      successRedirect({ id: 'pay_1', reference: 'R 1', successUrl: 'https://shop.example/paid/%7BPAYMENT_ID%7D/%7bREFERENCE%7d' }),
+    ).toBe('https://shop.example/paid/pay_1/R%201');
+  });
+
+  it('takes a reference that looks like a replacement pattern literally', () => {
+    expect(successRedirect({ id: 'pay_1', reference: "$&$'", successUrl: 'https://shop.example/?r={REFERENCE}' })).toBe(
+      `https://shop.example/?r=${encodeURIComponent("$&$'")}`,
+    );
+  });
+
   it('fills a missing reference as empty and gives no redirect without a success_url', () => {
     expect(successRedirect({ id: 'pay_1', reference: null, successUrl: 'https://shop.example/{REFERENCE}' })).toBe('https://shop.example/');
     expect(successRedirect({ id: 'pay_1', reference: 'R', successUrl: null })).toBeNull();

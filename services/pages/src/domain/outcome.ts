@@ -6,9 +6,10 @@ import type { HostedSession } from './hosted-session.ts';
  */
 export function successRedirect(session: Pick<HostedSession, 'id' | 'reference' | 'successUrl'>): string | null {
   if (session.successUrl === null) return null;
+  // Braces may arrive percent-encoded (%7B…%7D, as URL tools write them in a path): both forms are filled.
   return session.successUrl
-    .replaceAll('{PAYMENT_ID}', encodeURIComponent(session.id))
-    .replaceAll('{REFERENCE}', encodeURIComponent(session.reference ?? ''));
+    .replace(/\{PAYMENT_ID\}|%7[Bb]PAYMENT_ID%7[Dd]/g, () => encodeURIComponent(session.id))
+    .replace(/\{REFERENCE\}|%7[Bb]REFERENCE%7[Dd]/g, () => encodeURIComponent(session.reference ?? ''));
 }
 
 /** Why a start was refused, in the buyer's words, and whether trying again can help. */
