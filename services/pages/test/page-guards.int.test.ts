@@ -62,6 +62,14 @@ describe('page guards', () => {
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
   });
 
+  it('refuses a form body over 4 KiB with 413, not a 500, and starts nothing', async () => {
+    const session = await h.createSession();
+    const response = await fetch(`${h.pages.url}/pay/${session.id}/start`, form({ email: `${'a'.repeat(5000)}@example.com` }, '192.0.2.3'));
+    expect(response.status).toBe(413);
+    const { session: read } = await h.api.getCheckoutSession({ id: session.id }, merchant);
+    expect(read!.startedAt).toBeUndefined();
+  });
+
   it('refuses a page action another site sends and changes nothing', async () => {
     const session = await h.createSession({ customerEmail: 'ann@example.com' });
     const forged = form({ email: 'ann@example.com', country: 'US' });

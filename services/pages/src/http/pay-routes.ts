@@ -116,6 +116,11 @@ export function pageErrors(logger: Logger) {
         'We cannot show this payment right now. Nothing was charged. Please try again in a moment.',
       );
     }
+    const status = (error as { status?: unknown } | null)?.status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      // The form body itself was refused (too large, malformed): the buyer's fault, not a 500.
+      return renderProblem(res, status, 'The form could not be read', 'Go back to the payment page and try again.');
+    }
     logger.error({ err: error, requestId: res.locals['requestId'] }, 'page failed');
     renderProblem(res, 500, 'Something went wrong', 'Something went wrong on our side. Nothing was charged. Please try again.');
   };
