@@ -27,4 +27,12 @@ export default tseslint.config(
     files: ['**/*.js'],
     languageOptions: { globals: { console: 'readonly', process: 'readonly', require: 'readonly' } },
   },
+  {
+    // Scripts the hosted pages send to browsers.
+    files: ['services/pages/public/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { window: 'readonly', document: 'readonly', fetch: 'readonly', DOMParser: 'readonly' },
+    },
+  },
 );

@@ -1,9 +1,10 @@
 /**
  * Benchmark of the hot merchant paths against a running platform: create a checkout session (with
- * and without Idempotency-Key) and retrieve it. Prints requests/s and p50/p99 latency; it asserts
- * nothing (speed goals live here, not in tests).
+ * and without Idempotency-Key) and retrieve it; then, at 64 connections, the buyer's hosted page
+ * `GET /pay/{id}` next to its baseline `GET /v1/payments/:id` (the page must not be slower). Prints
+ * requests/s and p50/p99 latency; it asserts nothing (speed goals live here, not in tests).
  *
- *   RATE_LIMIT_REQUESTS_PER_MINUTE=1000000 ./scripts/start      # in one shell; copy the two lines
+ *   RATE_LIMIT_REQUESTS_PER_MINUTE=1000000 PAGES_VIEWS_PER_MINUTE=1000000 ./scripts/start   # in one shell; copy the two lines
  *   GATEWAY_URL=… TEST_SECRET_KEY=… node scripts/bench-create.ts [seconds=10] [connections=10]
  *
  * Only loopback targets are allowed: the benchmark never sends traffic off this machine.
@@ -54,3 +55,11 @@ await run('POST … with Idempotency-Key', {
 const created = (await (await fetch(`${url}/v1/checkout_sessions`, { method: 'POST', headers, body })).json()) as { id: string };
 await run('GET /v1/checkout_sessions/:id', { url: `${url}/v1/checkout_sessions/${created.id}`, headers });
 await run('GET /v1/payments?limit=20', { url: `${url}/v1/payments?limit=20`, headers });
+
+// The hosted page against the API read of the same payment, both through the front router.
+await run('GET /v1/payments/:id (64 conn)', { url: `${url}/v1/payments/${created.id}`, headers, connections: 64 });
+await run('GET /pay/{id} (64 conn)', {
+  url: `${url}/pay/${created.id}`,
+  headers: { 'accept-language': 'de-DE,de;q=0.9' },
+  connections: 64,
+});

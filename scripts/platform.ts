@@ -25,6 +25,8 @@ import { CUSTOMERS_MIGRATIONS_DIR, loadCustomersConfig } from '@hc/customers';
 import { loadSettlementConfig, SETTLEMENT_MIGRATIONS_DIR } from '@hc/settlement';
 import { loadWebhooksConfig, WEBHOOKS_MIGRATIONS_DIR } from '@hc/webhooks';
 import { createGatewayPrisma, GATEWAY_MIGRATIONS_DIR, loadGatewayConfig, MerchantOperations, MerchantStore } from '@hc/gateway';
+import { loadPagesConfig } from '@hc/pages';
+import { startFrontRouter } from './front-router.ts';
 import { ensureDemoMerchant } from './demo-merchant.ts';
 import { Supervisor } from './supervisor.ts';
 
@@ -42,7 +44,12 @@ function say(line: string): void {
 }
 
 const gatewayConfig = loadGatewayConfig();
+// The one public address (PUBLIC_BASE_URL) for merchants and buyers: the front router listens on
+// GATEWAY_HOST:GATEWAY_PORT and sends /pay/* to the hosted pages and the rest to the gateway, which
+// listen on the next two ports (docs/adr/0014).
 const gatewayUrl = `http://${gatewayConfig.GATEWAY_HOST}:${gatewayConfig.GATEWAY_PORT}`;
+const gatewayBackendPort = Number(process.env['PLATFORM_GATEWAY_BACKEND_PORT'] ?? gatewayConfig.GATEWAY_PORT + 1);
+const pagesConfig = loadPagesConfig({ PAGES_PORT: String(gatewayConfig.GATEWAY_PORT + 2), PAGES_TRUST_PROXY_HOPS: '1', ...process.env });
 const checkoutConfig = loadCheckoutConfig({ PUBLIC_BASE_URL: gatewayUrl, ...process.env });
 const settlementConfig = loadSettlementConfig();
 const customersConfig = loadCustomersConfig();
@@ -120,11 +127,26 @@ start('webhooks', 'services/webhooks/src/main.ts', {
 start('gateway', 'services/gateway/src/main.ts', {
   GATEWAY_DATABASE_URL: gatewayConfig.GATEWAY_DATABASE_URL,
   GATEWAY_HOST: gatewayConfig.GATEWAY_HOST,
-  GATEWAY_PORT: String(gatewayConfig.GATEWAY_PORT),
+  GATEWAY_PORT: String(gatewayBackendPort),
   CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
   CUSTOMERS_GRPC_ADDRESS: customersConfig.CUSTOMERS_GRPC_ADDRESS,
   WEBHOOKS_GRPC_ADDRESS: webhooksConfig.WEBHOOKS_GRPC_ADDRESS,
 });
+
+// Hosted pages (/pay/*) and the front router that puts them and the gateway behind one address.
+start('pages', 'services/pages/src/main.ts', {
+  PAGES_HOST: pagesConfig.PAGES_HOST,
+  PAGES_PORT: String(pagesConfig.PAGES_PORT),
+  PAGES_TRUST_PROXY_HOPS: String(pagesConfig.PAGES_TRUST_PROXY_HOPS),
+  CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
+});
+const frontRouter = await startFrontRouter({
+  host: gatewayConfig.GATEWAY_HOST,
+  port: gatewayConfig.GATEWAY_PORT,
+  gatewayUrl: `http://${gatewayConfig.GATEWAY_HOST}:${gatewayBackendPort}`,
+  pagesUrl: `http://${pagesConfig.PAGES_HOST}:${pagesConfig.PAGES_PORT}`,
+});
+say(`front router on ${frontRouter.url}: /pay/* to the pages, the rest to the gateway`);
 
 // 4. Ready when the gateway says its database and every service answer.
 const deadline = Date.now() + 60_000;
@@ -140,7 +162,11 @@ for (;;) {
       () => false,
     )) &&
     (await answers(settlementConfig.SETTLEMENT_GRPC_ADDRESS)) &&
-    (await answers(webhooksConfig.WEBHOOKS_GRPC_ADDRESS));
+    (await answers(webhooksConfig.WEBHOOKS_GRPC_ADDRESS)) &&
+    (await fetch(`http://${pagesConfig.PAGES_HOST}:${pagesConfig.PAGES_PORT}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    ));
   if (ready) break;
   if (Date.now() > deadline) {
     say('the platform did not become ready within 60 s; see .platform/logs/');

@@ -11,16 +11,33 @@ export interface CallContext {
   readonly requestId: string;
 }
 
+/**
+ * A call made on behalf of nobody in particular (the buyer on a hosted page): no account, no mode.
+ * Only services registered with `addPublic` take it; their handlers can name one object by its id and
+ * answer only about that object.
+ */
+export interface PublicCallContext {
+  readonly requestId: string;
+}
+
 const ACCOUNT = 'hc-account-id';
 const LIVEMODE = 'hc-livemode';
 const REQUEST = 'hc-request-id';
 
-export function contextToMetadata(ctx: CallContext): Metadata {
+export function contextToMetadata(ctx: CallContext | PublicCallContext): Metadata {
   const md = new Metadata();
-  md.set(ACCOUNT, ctx.accountId);
-  md.set(LIVEMODE, ctx.livemode ? 'true' : 'false');
+  if ('accountId' in ctx) {
+    md.set(ACCOUNT, ctx.accountId);
+    md.set(LIVEMODE, ctx.livemode ? 'true' : 'false');
+  }
   md.set(REQUEST, ctx.requestId);
   return md;
+}
+
+/** The request id of a public call; account and mode, if sent, are ignored (never trusted). */
+export function publicContextFromMetadata(md: Metadata): PublicCallContext {
+  const [requestId] = md.get(REQUEST);
+  return { requestId: typeof requestId === 'string' ? requestId : '' };
 }
 
 export function contextFromMetadata(md: Metadata): CallContext {

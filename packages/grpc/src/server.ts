@@ -1,8 +1,8 @@
 import { type DescService } from '@bufbuild/protobuf';
-import { Server, ServerCredentials, status } from '@grpc/grpc-js';
+import { Server, ServerCredentials, status, type Metadata } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
-import { contextFromMetadata } from './call-context.ts';
+import { contextFromMetadata, publicContextFromMetadata, type CallContext, type PublicCallContext } from './call-context.ts';
 import { apiErrorOf, toGrpcFailure } from './error-mapping.ts';
 import { implementation, serviceDefinition, toResponse, type ServiceHandlers, type UnaryAdapter } from './service.ts';
 import { ApiError } from '@hc/errors';
@@ -12,6 +12,8 @@ export interface GrpcServer {
   readonly health: HealthImplementation;
   /** Registers a service's handlers; its health status becomes SERVING once the server listens. */
   add<S extends DescService>(service: S, handlers: ServiceHandlers<S>): void;
+  /** Registers a service whose calls carry no account context (PublicCallContext: a request id only). */
+  addPublic<S extends DescService>(service: S, handlers: ServiceHandlers<S, PublicCallContext>): void;
   /** Binds and starts; returns the port (pass 0 for any free port). */
   listen(address: string): Promise<number>;
   /** Reports NOT_SERVING, lets calls in flight finish for up to `graceMs`, then stops. */
@@ -24,36 +26,43 @@ export function createGrpcServer(logger: Logger): GrpcServer {
   health.addToServer(server);
   const names: string[] = [];
 
-  const adapt: UnaryAdapter = (method, handler) => (call, callback) => {
-    const started = performance.now();
-    let ctx;
-    try {
-      ctx = contextFromMetadata(call.metadata);
-    } catch (error) {
-      callback(toGrpcFailure(error));
-      return;
-    }
-    handler(call.request, ctx).then(
-      (init) => {
-        logger.debug({ rpc: method.name, requestId: ctx.requestId, ms: Math.round(performance.now() - started) }, 'rpc ok');
-        callback(null, toResponse(method.output, init));
-      },
-      (error: unknown) => {
-        if (!(error instanceof ApiError)) {
-          // A refused bad value is the caller's fault but still means the edge let it through: warn.
-          const level = apiErrorOf(error).code === 'internal_error' ? 'error' : 'warn';
-          logger[level]({ rpc: method.name, requestId: ctx.requestId, err: error }, 'rpc failed with an unexpected error');
-        }
+  const adapter =
+    (readContext: (md: Metadata) => CallContext | PublicCallContext): UnaryAdapter =>
+    (method, handler) =>
+    (call, callback) => {
+      const started = performance.now();
+      let ctx;
+      try {
+        ctx = readContext(call.metadata) as CallContext & PublicCallContext;
+      } catch (error) {
         callback(toGrpcFailure(error));
-      },
-    );
-  };
+        return;
+      }
+      handler(call.request, ctx).then(
+        (init) => {
+          logger.debug({ rpc: method.name, requestId: ctx.requestId, ms: Math.round(performance.now() - started) }, 'rpc ok');
+          callback(null, toResponse(method.output, init));
+        },
+        (error: unknown) => {
+          if (!(error instanceof ApiError)) {
+            // A refused bad value is the caller's fault but still means the edge let it through: warn.
+            const level = apiErrorOf(error).code === 'internal_error' ? 'error' : 'warn';
+            logger[level]({ rpc: method.name, requestId: ctx.requestId, err: error }, 'rpc failed with an unexpected error');
+          }
+          callback(toGrpcFailure(error));
+        },
+      );
+    };
 
   return {
     server,
     health,
     add(service, handlers) {
-      server.addService(serviceDefinition(service), implementation(service, handlers, adapt));
+      server.addService(serviceDefinition(service), implementation(service, handlers, adapter(contextFromMetadata)));
+      names.push(service.typeName);
+    },
+    addPublic(service, handlers) {
+      server.addService(serviceDefinition(service), implementation(service, handlers, adapter(publicContextFromMetadata)));
       names.push(service.typeName);
     },
     listen(address) {

@@ -8,12 +8,12 @@ import {
   type MessageShape,
 } from '@bufbuild/protobuf';
 import type { ServiceDefinition, UntypedServiceImplementation, handleUnaryCall } from '@grpc/grpc-js';
-import type { CallContext } from './call-context.ts';
+import type { CallContext, PublicCallContext } from './call-context.ts';
 
 /** A handler per RPC of a protobuf-es service descriptor, typed from the generated code. */
-export type ServiceHandlers<S extends DescService> = {
+export type ServiceHandlers<S extends DescService, C extends CallContext | PublicCallContext = CallContext> = {
   [K in keyof S['method']]: S['method'][K] extends { input: infer I extends DescMessage; output: infer O extends DescMessage }
-    ? (request: MessageShape<I>, ctx: CallContext) => Promise<MessageInitShape<O>>
+    ? (request: MessageShape<I>, ctx: C) => Promise<MessageInitShape<O>>
     : never;
 };
 
@@ -38,12 +38,12 @@ export function serviceDefinition(service: DescService): ServiceDefinition {
 
 export type UnaryAdapter = (
   method: DescService['methods'][number],
-  handler: (request: MessageShape<DescMessage>, ctx: CallContext) => Promise<MessageInitShape<DescMessage>>,
+  handler: (request: MessageShape<DescMessage>, ctx: CallContext & PublicCallContext) => Promise<MessageInitShape<DescMessage>>,
 ) => handleUnaryCall<MessageShape<DescMessage>, MessageShape<DescMessage>>;
 
-export function implementation<S extends DescService>(
+export function implementation<S extends DescService, C extends CallContext | PublicCallContext>(
   service: S,
-  handlers: ServiceHandlers<S>,
+  handlers: ServiceHandlers<S, C>,
   adapt: UnaryAdapter,
 ): UntypedServiceImplementation {
   const impl: UntypedServiceImplementation = {};

@@ -4,14 +4,22 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { credentials, Client, Metadata, type ServiceError } from '@grpc/grpc-js';
 import { ApiError } from '@hc/errors';
 import { createLogger } from '@hc/logging';
-import { CheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
-import { createGrpcServer, createServiceClient, type CallContext, type GrpcServer, type ServiceClient } from '../src/index.ts';
+import { CheckoutService, HostedCheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
+import {
+  createGrpcServer,
+  createServiceClient,
+  type CallContext,
+  type GrpcServer,
+  type PublicCallContext,
+  type ServiceClient,
+} from '../src/index.ts';
 
 const ctx: CallContext = { accountId: 'acct_1', livemode: false, requestId: 'req_1' };
 let server: GrpcServer;
 let client: ServiceClient<typeof CheckoutService>;
 let address: string;
 const seen: CallContext[] = [];
+const seenPublic: PublicCallContext[] = [];
 const notFound = async (): Promise<never> => {
   throw new ApiError('not_found');
 };
@@ -37,6 +45,15 @@ beforeAll(async () => {
     simulatePayment: notFound,
     markProviderReached: notFound,
     acceptHeldPayment: notFound,
+  });
+  server.addPublic(HostedCheckoutService, {
+    async getHostedSession(request, callCtx) {
+      seenPublic.push(callCtx);
+      return { session: { id: request.id } };
+    },
+    startHostedSession: notFound,
+    reachHostedProvider: notFound,
+    simulateHostedPayment: notFound,
   });
   const port = await server.listen('127.0.0.1:0');
   address = `127.0.0.1:${port}`;
@@ -106,5 +123,33 @@ describe('gRPC services from protobuf-es descriptors', () => {
     raw.close();
     // HealthCheckResponse { status = 1 (SERVING) } encodes as field 1, varint 1.
     expect([...reply]).toEqual([0x08, 0x01]);
+  });
+});
+
+describe('public services (addPublic)', () => {
+  it('take a call without account context and never see one, even when the caller sends it', async () => {
+    const anonymous = createServiceClient<typeof HostedCheckoutService, PublicCallContext>(HostedCheckoutService, address);
+    const merchantClient = createServiceClient<typeof HostedCheckoutService>(HostedCheckoutService, address);
+    try {
+      await expect(anonymous.getHostedSession({ id: 'pay_1' }, { requestId: 'req_b' })).resolves.toMatchObject({
+        session: { id: 'pay_1' },
+      });
+      await merchantClient.getHostedSession({ id: 'pay_2' }, ctx);
+      expect(seenPublic).toEqual([{ requestId: 'req_b' }, { requestId: ctx.requestId }]);
+    } finally {
+      anonymous.close();
+      merchantClient.close();
+    }
+  });
+
+  it('leave account-scoped services refusing a call without context', async () => {
+    const anonymous = createServiceClient<typeof CheckoutService, PublicCallContext>(CheckoutService, address);
+    try {
+      await expect(anonymous.getCheckoutSession({ id: 'pay_1' }, { requestId: 'req_b' })).rejects.toMatchObject({
+        code: 'invalid_api_key',
+      });
+    } finally {
+      anonymous.close();
+    }
   });
 });

@@ -1,9 +1,10 @@
 import { connectNats, ensureStream, eventTablePurges, startOutboxRelay, startPurgeSchedule } from '@hc/events';
 import { createGrpcServer, createServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
-import { CheckoutService } from '@hc/proto/checkout/v1';
+import { CheckoutService, HostedCheckoutService } from '@hc/proto/checkout/v1';
 import { SettlementService } from '@hc/proto/settlement/v1';
 import { checkoutHandlers } from './api/checkout-handlers.ts';
+import { hostedHandlers } from './api/hosted-handlers.ts';
 import type { CheckoutConfig } from './config.ts';
 import { paymentSnapshot, type PaymentEvent } from './domain/payment-events.ts';
 import { DEFAULT_PROVIDERS, findProvider, type ProviderDefinition } from './domain/providers.ts';
@@ -75,6 +76,7 @@ export async function startCheckoutService(
 
   const server = createGrpcServer(logger);
   server.add(CheckoutService, checkoutHandlers(deps));
+  server.addPublic(HostedCheckoutService, hostedHandlers(deps));
   const port = await server.listen(config.CHECKOUT_GRPC_ADDRESS);
   const sweeper = startExpirySweeper(deps, logger, config.EXPIRY_SWEEP_INTERVAL_MS);
   const host = config.CHECKOUT_GRPC_ADDRESS.slice(0, config.CHECKOUT_GRPC_ADDRESS.lastIndexOf(':'));

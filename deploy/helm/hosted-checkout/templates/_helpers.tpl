@@ -99,6 +99,9 @@ service's own `env` values; then where the service itself listens (0.0.0.0, for 
 {{- if eq .name "gateway" -}}
 {{- $_ := set $config "GATEWAY_HOST" "0.0.0.0" -}}
 {{- $_ := set $config "GATEWAY_PORT" (toString .svc.port) -}}
+{{- else if eq .name "pages" -}}
+{{- $_ := set $config "PAGES_HOST" "0.0.0.0" -}}
+{{- $_ := set $config "PAGES_PORT" (toString .svc.port) -}}
 {{- else -}}
 {{- $_ := set $config (printf "%s_GRPC_ADDRESS" (include "hc.envPrefix" .)) (printf "0.0.0.0:%v" .svc.port) -}}
 {{- end -}}

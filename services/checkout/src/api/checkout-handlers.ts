@@ -29,7 +29,11 @@ export function checkoutHandlers(deps: CheckoutDependencies): ServiceHandlers<ty
           cancelUrl: request.cancelUrl,
           customer: request.customer,
         },
-        { payoutWallet: request.account?.payoutWallet ?? null, feeBps: request.account?.feeBps ?? 0 },
+        {
+          payoutWallet: request.account?.payoutWallet ?? null,
+          feeBps: request.account?.feeBps ?? 0,
+          merchantName: request.account?.merchantName ?? null,
+        },
         request.id,
       );
       return { session: message(session), created };

@@ -2,7 +2,7 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import { SessionStatus as ProtoStatus, type CheckoutSessionSchema } from '@hc/proto/checkout/v1';
 import { hostedPageUrl, type CheckoutSession, type SessionStatus } from '../domain/checkout-session.ts';
 
-const STATUS_TO_PROTO: Record<SessionStatus, ProtoStatus> = {
+export const STATUS_TO_PROTO: Record<SessionStatus, ProtoStatus> = {
   open: ProtoStatus.OPEN,
   pending: ProtoStatus.PENDING,
   paid: ProtoStatus.PAID,

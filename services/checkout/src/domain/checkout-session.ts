@@ -42,6 +42,10 @@ export interface CheckoutSession {
   /** Set when the merchant accepted a held payment as paid. */
   readonly acceptedAt: Date | null;
   readonly source: PaymentSource;
+  /** The account as the gateway passed it at create (null for older sessions): see AccountAtCreate. */
+  readonly merchantName: string | null;
+  readonly accountPayoutWallet: string | null;
+  readonly accountFeeBps: number | null;
   /** Locked at start. */
   readonly feeBps: number | null;
   readonly depositAddress: string | null;

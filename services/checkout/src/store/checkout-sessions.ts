@@ -43,6 +43,9 @@ function toSession(row: Row): CheckoutSession {
     canceledAt: row.canceledAt,
     acceptedAt: row.acceptedAt,
     source: row.source as PaymentSource,
+    merchantName: row.merchantName,
+    accountPayoutWallet: row.accountPayoutWallet,
+    accountFeeBps: row.accountFeeBps,
     feeBps: row.feeBps,
     depositAddress: row.depositAddress,
     payoutWallet: row.payoutWallet,
@@ -105,6 +108,15 @@ export class CheckoutSessionStore {
   async find(scope: Scope, id: string): Promise<CheckoutSession | null> {
     const row = await this.prisma.checkoutSession.findFirst({ where: { id, accountId: scope.accountId, livemode: scope.livemode } });
     return row ? toSession(row) : null;
+  }
+
+  /**
+   * The account and mode a session belongs to, found by its id alone: the one unscoped lookup, for the
+   * hosted page, which names a session by its id (the buyer's only credential) and then acts in the
+   * session's own scope.
+   */
+  async scopeOf(id: string): Promise<Scope | null> {
+    return this.prisma.checkoutSession.findUnique({ where: { id }, select: { accountId: true, livemode: true } });
   }
 
   /**

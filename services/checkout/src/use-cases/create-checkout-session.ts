@@ -10,6 +10,8 @@ import type { CheckoutDependencies } from './dependencies.ts';
 export interface AccountSnapshot {
   payoutWallet: string | null;
   feeBps: number;
+  /** The merchant's display name (create only; the hosted page shows it). */
+  merchantName?: string | null | undefined;
 }
 
 export interface CreatedSession {
@@ -49,6 +51,9 @@ export async function createCheckoutSession(
     createdAt,
     expiresAt: expiryFor(createdAt),
     ...UNSTARTED,
+    merchantName: account.merchantName ?? null,
+    accountPayoutWallet: account.payoutWallet,
+    accountFeeBps: account.feeBps,
   };
   try {
     await deps.sessions.insert(session, sessionCreatedEvent(session, customer.details));

@@ -147,7 +147,8 @@ function orderCustomer(body: CustomerBody) {
 }
 
 /** What checkout needs to know of the account, from the gateway that owns accounts. */
-function accountSnapshot(res: Response): { payoutWallet?: string; feeBps: number } {
+function accountSnapshot(res: Response): { payoutWallet?: string; feeBps: number; merchantName: string } {
   const { account } = callerOf(res);
-  return { payoutWallet: account.payoutWallet ?? undefined, feeBps: account.feeBps };
+  // The name is what buyers see on the hosted page; checkout keeps it with the session at create.
+  return { payoutWallet: account.payoutWallet ?? undefined, feeBps: account.feeBps, merchantName: account.name };
 }

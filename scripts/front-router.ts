@@ -1,0 +1,70 @@
+/**
+ * The local platform's front door: one base URL (PUBLIC_BASE_URL) for merchants and buyers, as the
+ * Ingress gives in Kubernetes (deploy/helm). `/pay/*` goes to the hosted pages, everything else to the
+ * gateway. http-proxy-middleware forwards with X-Forwarded-For/-Host/-Proto, so the pages count their
+ * per-address limits by the buyer's address (PAGES_TRUST_PROXY_HOPS=1 behind this router).
+ *
+ *   FRONT_HOST=127.0.0.1 FRONT_PORT=8080 FRONT_GATEWAY_URL=http://127.0.0.1:8081 FRONT_PAGES_URL=http://127.0.0.1:8082 \
+ *     node scripts/front-router.ts
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+
+export interface FrontRoutes {
+  readonly host: string;
+  readonly port: number;
+  readonly gatewayUrl: string;
+  readonly pagesUrl: string;
+}
+
+/** The paths the hosted pages serve; the gateway answers the rest (the API, its health checks). */
+export function routesToPages(path: string): boolean {
+  return path === '/pay' || path.startsWith('/pay/');
+}
+
+export async function startFrontRouter(routes: FrontRoutes): Promise<{ url: string; stop(): Promise<void> }> {
+  const proxy = (target: string) =>
+    createProxyMiddleware<IncomingMessage, ServerResponse>({
+      target,
+      xfwd: true,
+      proxyTimeout: 30_000,
+      on: {
+        error: (_error, _req, res) => {
+          // The backend is down or starting: a plain 502, never a hang.
+          if ('writeHead' in res && !res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end('Bad gateway\n');
+        },
+      },
+    });
+  const pages = proxy(routes.pagesUrl);
+  const gateway = proxy(routes.gatewayUrl);
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    void (routesToPages(path) ? pages : gateway)(req, res, () => res.writeHead(404).end());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(routes.port, routes.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${routes.host}:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+if (import.meta.main) {
+  const env = (name: string, fallback: string) => process.env[name] ?? fallback;
+  const router = await startFrontRouter({
+    host: env('FRONT_HOST', '127.0.0.1'),
+    port: Number(env('FRONT_PORT', '8080')),
+    gatewayUrl: env('FRONT_GATEWAY_URL', 'http://127.0.0.1:8081'),
+    pagesUrl: env('FRONT_PAGES_URL', 'http://127.0.0.1:8082'),
+  });
+  process.stderr.write(`front router listening on ${router.url}\n`);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void router.stop().then(() => process.exit(0)));
+}

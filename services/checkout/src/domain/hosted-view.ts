@@ -1,0 +1,50 @@
+import { isUnpaid, type CheckoutSession } from './checkout-session.ts';
+import { selectProviders, type ProviderDefinition, type ProviderOffer } from './providers.ts';
+
+/**
+ * What the buyer may see of a session on the hosted page: what is to be paid, to whom, and what the
+ * buyer sent. Never the metadata, the settlement details, the deposit address or the account.
+ */
+export interface HostedView {
+  readonly id: string;
+  readonly status: CheckoutSession['status'];
+  readonly livemode: boolean;
+  readonly merchantName: string;
+  readonly amount: string;
+  readonly currency: string;
+  readonly description: string;
+  readonly customerEmail: string | null;
+  readonly country: string | null;
+  readonly expiresAt: Date;
+  readonly started: boolean;
+  readonly canceled: boolean;
+  readonly successUrl: string | null;
+  readonly cancelUrl: string | null;
+  readonly reference: string | null;
+  readonly provider: string | null;
+  /** The providers for the buyer's country while the started payment can still be paid. */
+  readonly providers: readonly ProviderOffer[];
+}
+
+export function hostedView(session: CheckoutSession, catalogue: readonly ProviderDefinition[]): HostedView {
+  const payable = session.startedAt !== null && isUnpaid(session.status) && session.canceledAt === null;
+  return {
+    id: session.id,
+    status: session.status,
+    livemode: session.livemode,
+    merchantName: session.merchantName ?? '',
+    amount: session.amount,
+    currency: session.currency,
+    description: session.description,
+    customerEmail: session.customerEmail,
+    country: session.country,
+    expiresAt: session.expiresAt,
+    started: session.startedAt !== null,
+    canceled: session.canceledAt !== null,
+    successUrl: session.successUrl,
+    cancelUrl: session.cancelUrl,
+    reference: session.reference,
+    provider: session.provider,
+    providers: payable ? selectProviders(catalogue, session) : [],
+  };
+}

@@ -1,0 +1,60 @@
+import { SessionStatus, type HostedSession as HostedSessionMessage } from '@hc/proto/checkout/v1';
+
+/** The buyer's view of a session as the pages use it (from checkout's HostedSession message). */
+export interface HostedSession {
+  readonly id: string;
+  readonly status: 'open' | 'pending' | 'paid' | 'held' | 'failed' | 'expired';
+  readonly livemode: boolean;
+  readonly merchantName: string;
+  /** Decimal string. */
+  readonly amount: string;
+  readonly currency: string;
+  readonly description: string;
+  readonly customerEmail: string | null;
+  readonly country: string | null;
+  readonly started: boolean;
+  readonly canceled: boolean;
+  readonly successUrl: string | null;
+  readonly cancelUrl: string | null;
+  readonly reference: string | null;
+  readonly provider: string | null;
+  readonly providers: readonly { id: string; name: string; note: string; recommended: boolean; handoffUrl: string }[];
+}
+
+const STATUSES: Partial<Record<SessionStatus, HostedSession['status']>> = {
+  [SessionStatus.OPEN]: 'open',
+  [SessionStatus.PENDING]: 'pending',
+  [SessionStatus.PAID]: 'paid',
+  [SessionStatus.HELD]: 'held',
+  [SessionStatus.FAILED]: 'failed',
+  [SessionStatus.EXPIRED]: 'expired',
+};
+
+export function fromMessage(message: HostedSessionMessage): HostedSession {
+  const status = STATUSES[message.status];
+  if (!status) throw new Error(`checkout sent session status ${message.status}`);
+  return {
+    id: message.id,
+    status,
+    livemode: message.livemode,
+    merchantName: message.merchantName,
+    amount: message.amount,
+    currency: message.currency,
+    description: message.description,
+    customerEmail: message.customerEmail ?? null,
+    country: message.country ?? null,
+    started: message.started,
+    canceled: message.canceled,
+    successUrl: message.successUrl ?? null,
+    cancelUrl: message.cancelUrl ?? null,
+    reference: message.reference ?? null,
+    provider: message.provider ?? null,
+    providers: message.providers.map((p) => ({
+      id: p.id,
+      name: p.name,
+      note: p.note,
+      recommended: p.recommended,
+      handoffUrl: p.handoffUrl,
+    })),
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The buyer's locale, from the browser's Accept-Language (already ordered by preference): amounts in
+ * the buyer's number format (Intl.NumberFormat, given the decimal string so no float is involved),
+ * country names in the buyer's language and the country to suggest.
+ */
+export const FALLBACK_LOCALE = 'en-US';
+
+/** The first of the buyer's languages that Intl knows; the fallback otherwise. */
+export function buyerLocale(languages: readonly string[]): string {
+  for (const tag of languages) {
+    if (tag === '*') continue;
+    try {
+      const [supported] = Intl.NumberFormat.supportedLocalesOf([tag]);
+      if (supported) return supported;
+    } catch {
+      // Not a language tag: try the next one.
+    }
+  }
+  return FALLBACK_LOCALE;
+}
+
+/** "de-CH" → CH; "de" → DE (the likeliest region); null when no region follows from the languages. */
+export function defaultCountry(languages: readonly string[]): string | null {
+  for (const tag of languages) {
+    try {
+      const region = new Intl.Locale(tag).maximize().region;
+      if (region && /^[A-Z]{2}$/.test(region) && COUNTRY_CODES.includes(region)) return region;
+    } catch {
+      // Not a language tag.
+    }
+  }
+  return null;
+}
+
+/**
+ * Built Intl objects are kept per locale (building them costs more than rendering the page); the
+ * number of locales is bounded by what Intl supports, and the cache by MAX_CACHED anyway.
+ */
+const MAX_CACHED = 500;
+function cached<T>(cache: Map<string, T>, key: string, build: () => T): T {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = build();
+    if (cache.size >= MAX_CACHED) cache.clear();
+    cache.set(key, value);
+  }
+  return value;
+}
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const countryLists = new Map<string, readonly CountryOption[]>();
+
+/** "19.90" USD in de-DE → "19,90 $". Intl formats the decimal string exactly (no float). */
+export function formatAmount(amount: string, currency: string, locale: string): string {
+  const format = cached(numberFormats, `${locale} ${currency}`, () => new Intl.NumberFormat(locale, { style: 'currency', currency }));
+  // Intl.NumberFormat takes a decimal string as an exact decimal (ES2023); its types say number only.
+  return format.format(amount as unknown as number);
+}
+
+export interface CountryOption {
+  readonly code: string;
+  readonly name: string;
+}
+
+/** Every country, named in the buyer's language and sorted for it. */
+export function countryOptions(locale: string): readonly CountryOption[] {
+  return cached(countryLists, locale, () => {
+    const names = new Intl.DisplayNames([locale], { type: 'region', fallback: 'code' });
+    const collator = new Intl.Collator(locale);
+    return COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) => collator.compare(a.name, b.name));
+  });
+}
+
+// ISO 3166-1 alpha-2 codes of countries and territories (data; Intl has no list of regions).
+const COUNTRY_CODES: readonly string[] = (
+  'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF ' +
+  'CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI ' +
+  'GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ ' +
+  'LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO ' +
+  'NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST ' +
+  'SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW'
+).split(' ');

@@ -1,0 +1,59 @@
+import type { HostedSession } from './hosted-session.ts';
+
+/**
+ * What the buyer sees for each state of a payment: one table, one answer (GOV.UK Pay's state
+ * enforcer). Every page action names the states it accepts; in any other state the buyer is sent to
+ * the page, which shows that state's own view.
+ */
+export const PAGE_STATES = ['details', 'choose', 'waiting', 'paid', 'held', 'failed', 'expired', 'canceled'] as const;
+export type PageState = (typeof PAGE_STATES)[number];
+
+export interface StateView {
+  /** Template under views/. */
+  readonly template: string;
+  /** The page title and heading, in words a buyer understands. */
+  readonly title: string;
+  /** The page follows the payment live (status script). */
+  readonly live: boolean;
+  /** Test-mode outcome buttons are offered (the payment is started and unpaid). */
+  readonly simulate: boolean;
+}
+
+export const STATE_VIEWS: Readonly<Record<PageState, StateView>> = {
+  details: { template: 'details.njk', title: 'Pay', live: false, simulate: false },
+  choose: { template: 'choose.njk', title: 'Choose how to pay', live: true, simulate: true },
+  waiting: { template: 'waiting.njk', title: 'Waiting for your payment', live: true, simulate: true },
+  paid: { template: 'paid.njk', title: 'Payment received', live: false, simulate: false },
+  held: { template: 'held.njk', title: 'Your payment is being reviewed', live: false, simulate: false },
+  failed: { template: 'failed.njk', title: 'Your payment did not go through', live: false, simulate: false },
+  expired: { template: 'expired.njk', title: 'This payment has expired', live: false, simulate: false },
+  canceled: { template: 'canceled.njk', title: 'This payment was canceled', live: false, simulate: false },
+};
+
+export function pageState(session: Pick<HostedSession, 'status' | 'started' | 'canceled'>): PageState {
+  if (session.canceled) return 'canceled';
+  switch (session.status) {
+    case 'open':
+      return session.started ? 'choose' : 'details';
+    case 'pending':
+      return 'waiting';
+    case 'paid':
+    case 'held':
+    case 'failed':
+    case 'expired':
+      return session.status;
+  }
+}
+
+/** The states in which each page action may run. */
+export const ACTION_STATES = {
+  start: ['details', 'choose'],
+  provider: ['choose', 'waiting'],
+  simulate: ['choose', 'waiting'],
+} as const satisfies Record<string, readonly PageState[]>;
+
+export type PageAction = keyof typeof ACTION_STATES;
+
+export function accepts(action: PageAction, state: PageState): boolean {
+  return (ACTION_STATES[action] as readonly PageState[]).includes(state);
+}

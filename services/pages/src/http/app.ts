@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import express, { type Express } from 'express';
+import nunjucks from 'nunjucks';
+import { pinoHttp } from 'pino-http';
+import type { Logger } from '@hc/logging';
+import { paths } from '../paths.ts';
+import { pageErrors, payRoutes, type HostedClient } from './pay-routes.ts';
+import { createPageLimits } from './rate-limits.ts';
+import { renderNotFound, renderProblem } from './render.ts';
+import { securityHeaders } from './security.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+
+export interface PagesAppOptions {
+  readonly checkout: HostedClient;
+  readonly logger: Logger;
+  readonly trustProxyHops: number;
+  readonly viewsPerMinute: number;
+  readonly actionsPerMinute: number;
+  /** Readiness: resolves when checkout answers. */
+  readonly ready: () => Promise<void>;
+}
+
+/**
+ * The hosted pages: server-rendered (nunjucks, every value auto-escaped), working without JavaScript;
+ * one small script (with this response's CSP nonce) only follows the status live and redirects after
+ * a payment. Order: request id and security headers first, so every answer carries them.
+ */
+export function createPagesApp(options: PagesAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('trust proxy', options.trustProxyHops);
+  const views = nunjucks.configure(join(root, 'views'), { autoescape: true, throwOnUndefined: false, noCache: false, express: app });
+  views.addGlobal('assets', paths.assets);
+  app.set('view engine', 'njk');
+
+  app.use((_req, res, next) => {
+    res.locals['requestId'] = randomUUID();
+    res.set('X-Request-Id', res.locals['requestId'] as string);
+    next();
+  });
+  app.use(securityHeaders());
+  app.use(
+    pinoHttp({
+      logger: options.logger,
+      customProps: (_req, res) => ({ requestId: (res as express.Response).locals['requestId'] as string }),
+      // Method, path and status only: the body carries the buyer's email.
+      serializers: {
+        req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
+        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      },
+    }),
+  );
+
+  app.get(paths.health, (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    await options.ready();
+    res.json({ status: 'ready' });
+  });
+  app.use(paths.assets, express.static(join(root, 'public'), { index: false, maxAge: '1h' }));
+
+  const limits = createPageLimits(
+    { viewsPerMinute: options.viewsPerMinute, actionsPerMinute: options.actionsPerMinute },
+    options.logger,
+    (_req, res, retryAfter) =>
+      renderProblem(res, 429, 'Too many attempts', 'Too many attempts from your connection. Wait a minute, then try again.', retryAfter),
+  );
+  app.use(payRoutes(options.checkout, limits, options.logger));
+  app.use((_req, res) => renderNotFound(res));
+  app.use(pageErrors(options.logger));
+  return app;
+}

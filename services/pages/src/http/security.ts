@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import type { RequestHandler, Response } from 'express';
+import helmet from 'helmet';
+
+/**
+ * Security headers (helmet): a strict CSP where the only scripts are those carrying this response's
+ * nonce, no framing (clickjacking on a payment page), no referrer (the page address names the payment),
+ * and no caching of a page that shows a buyer's email. Forms post to the pages only, except the
+ * provider form of the page that lists providers, whose answer redirects to those providers (Chromium
+ * applies form-action to a form's redirects): their origins are added for that response only
+ * (allowFormTargets).
+ */
+export function securityHeaders(): RequestHandler[] {
+  const nonce: RequestHandler = (_req, res, next) => {
+    res.locals['cspNonce'] = randomBytes(16).toString('base64');
+    res.set('Cache-Control', 'no-store');
+    next();
+  };
+  const csp = helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'none'"],
+        scriptSrc: [(_req, res) => `'nonce-${(res as Response).locals['cspNonce'] as string}'`, "'strict-dynamic'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+      },
+    },
+    referrerPolicy: { policy: 'no-referrer' },
+    crossOriginEmbedderPolicy: false,
+  });
+  return [nonce, csp];
+}
+
+/**
+ * Lets this response's forms reach the given URLs' origins. The policy was written before the route
+ * knew its providers, so the form-action directive of this response's header is widened here.
+ */
+export function allowFormTargets(res: Response, urls: readonly string[]): void {
+  const origins = [...new Set(urls.map((url) => new URL(url).origin))];
+  const policy = res.get('Content-Security-Policy');
+  if (!policy || origins.length === 0) return;
+  res.set('Content-Security-Policy', policy.replace("form-action 'self'", `form-action 'self' ${origins.join(' ')}`));
+}
+
+/**
+ * CSRF: page actions only from the pages themselves. The buyer has no cookie or login to abuse (the
+ * payment id in the address is the only credential), so the browser's own account of where a form
+ * came from is enough: Sec-Fetch-Site must be same-origin, or, from browsers without it, Origin must
+ * be this host. A request carrying neither header is not a browser's and cannot be forged by a site.
+ */
+export const sameOriginOnly: RequestHandler = (req, res, next) => {
+  const site = req.get('sec-fetch-site');
+  const origin = req.get('origin');
+  const sameOrigin =
+    site !== undefined ? site === 'same-origin' : origin === undefined || origin === `${req.protocol}://${req.get('host')}`;
+  if (sameOrigin) return next();
+  res.status(403).type('text/plain').send('Forbidden: page actions come from the payment page only.');
+};

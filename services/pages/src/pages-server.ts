@@ -1,0 +1,51 @@
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+import { checkGrpcHealth, createServiceClient, type PublicCallContext } from '@hc/grpc';
+import type { Logger } from '@hc/logging';
+import { HostedCheckoutService } from '@hc/proto/checkout/v1';
+import type { PagesConfig } from './config.ts';
+import { createPagesApp } from './http/app.ts';
+
+export interface RunningPages {
+  /** Base URL, e.g. http://127.0.0.1:8081 */
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** Wires config → checkout gRPC client → HTTP server. Used by main.ts and by tests. */
+export async function startPages(config: PagesConfig, logger: Logger): Promise<RunningPages> {
+  const checkout = createServiceClient<typeof HostedCheckoutService, PublicCallContext>(
+    HostedCheckoutService,
+    config.CHECKOUT_GRPC_ADDRESS,
+    {
+      timeoutMs: config.GRPC_TIMEOUT_MS,
+    },
+  );
+  const app = createPagesApp({
+    checkout,
+    logger,
+    trustProxyHops: config.PAGES_TRUST_PROXY_HOPS,
+    viewsPerMinute: config.PAGES_VIEWS_PER_MINUTE,
+    actionsPerMinute: config.PAGES_ACTIONS_PER_MINUTE,
+    ready: () => checkGrpcHealth(config.CHECKOUT_GRPC_ADDRESS),
+  });
+  const server = createServer(app);
+  // Slow-client protection: a request must arrive whole within 30 s.
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 10_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PAGES_PORT, config.PAGES_HOST, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${config.PAGES_HOST}:${port}`,
+    async stop() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      checkout.close();
+    },
+  };
+}

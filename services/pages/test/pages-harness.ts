@@ -1,0 +1,114 @@
+/**
+ * The hosted pages with everything they talk to real: checkout (with settlement, PostgreSQL and NATS,
+ * from @hc/checkout/testing), the pages HTTP server, and Debian's Chromium driven by playwright-core.
+ * Sessions are made as a merchant makes them (checkout's CheckoutService with the gateway's account
+ * snapshot). A walk that fails leaves a screenshot in services/pages/test-artifacts/ (git-ignored).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
+import { createLogger } from '@hc/logging';
+import { CheckoutService, type CheckoutSession } from '@hc/proto/checkout/v1';
+import { startCheckoutStack, type CheckoutStack } from '@hc/checkout/testing';
+import { loadPagesConfig, type PagesConfig } from '../src/config.ts';
+import { startPages, type RunningPages } from '../src/pages-server.ts';
+
+export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+export const ARTIFACTS = join(import.meta.dirname, '..', 'test-artifacts');
+export const merchant: CallContext = { accountId: 'acct_pages', livemode: false, requestId: 'req_pages' };
+export const ACCOUNT = { feeBps: 150, payoutWallet: '0x3333333333333333333333333333333333333333', merchantName: 'Blue Mug Shop' };
+
+export interface PagesHarness {
+  readonly stack: CheckoutStack;
+  readonly pages: RunningPages;
+  readonly api: ServiceClient<typeof CheckoutService>;
+  readonly browser: Browser;
+  /** A session made by the merchant. */
+  createSession(fields?: Record<string, unknown>, ctx?: CallContext): Promise<CheckoutSession>;
+  /** A fresh browser context (its own tabs), English and German first, on a phone-sized screen. */
+  context(options?: BrowserContextOptions): Promise<BrowserContext>;
+  stop(): Promise<void>;
+}
+
+export async function startPagesHarness(label: string, config: Partial<Record<keyof PagesConfig, string>> = {}): Promise<PagesHarness> {
+  const logger = createLogger('pages-test', { level: 'silent' });
+  const stack = await startCheckoutStack(logger, { label });
+  const pages = await startPages(
+    loadPagesConfig({ PAGES_PORT: '0', CHECKOUT_GRPC_ADDRESS: stack.checkout.address, LOG_LEVEL: 'silent', ...config }),
+    logger,
+  );
+  const api = createServiceClient(CheckoutService, stack.checkout.address);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  const contexts: BrowserContext[] = [];
+  return {
+    stack,
+    pages,
+    api,
+    browser,
+    async createSession(fields = {}, ctx = merchant) {
+      const { session } = await api.createCheckoutSession(
+        { amount: '19.90', currency: 'usd', description: 'Blue mug', account: ACCOUNT, ...fields },
+        ctx,
+      );
+      return session!;
+    },
+    async context(options = {}) {
+      const context = await browser.newContext({ locale: 'de-DE', viewport: { width: 390, height: 844 }, ...options });
+      // Fail a step well within the test's own timeout, so the screenshot shows where it stuck.
+      context.setDefaultTimeout(8_000);
+      contexts.push(context);
+      return context;
+    },
+    async stop() {
+      await Promise.all(contexts.map((c) => c.close()));
+      await browser.close();
+      api.close();
+      await pages.stop();
+      await stack.stop();
+    },
+  };
+}
+
+/** Runs a buyer's walk; when it fails, keeps a screenshot of where the buyer was. */
+export async function walk(name: string, page: Page, steps: () => Promise<void>): Promise<void> {
+  try {
+    await steps();
+  } catch (error) {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, `${name.replace(/[^a-z0-9]+/gi, '-')}.png`), fullPage: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** With SAVE_DOC_SCREENSHOTS=1, keeps the page as docs/images/<name>.png (the README shows them). */
+export async function docScreenshot(page: Page, name: string): Promise<void> {
+  if (process.env['SAVE_DOC_SCREENSHOTS'] !== '1') return;
+  const dir = join(import.meta.dirname, '..', '..', '..', 'docs', 'images');
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+}
+
+/** axe-core's serious and critical violations on the page (run through DevTools, outside the CSP). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const { source } = (await import('axe-core')).default;
+  await page.evaluate(source);
+  const result = await page.evaluate(() => (window as unknown as { axe: { run(): Promise<AxeResult> } }).axe.run());
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+interface AxeResult {
+  violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+}
