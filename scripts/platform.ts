@@ -21,6 +21,8 @@ import { loadWebhooksConfig, WEBHOOKS_MIGRATIONS_DIR } from '@hc/webhooks';
 import { createGatewayPrisma, GATEWAY_MIGRATIONS_DIR, loadGatewayConfig, MerchantOperations, MerchantStore } from '@hc/gateway';
 
 const root = join(import.meta.dirname, '..');
+// Loaded before each service (OpenTelemetry's ESM hook must come first); it does nothing unless OTEL_* asks.
+const TELEMETRY = join(root, 'packages/telemetry/src/register.ts');
 const logDir = join(root, '.platform', 'logs');
 const DEMO_ACCOUNT = 'Demo Shop';
 const DEMO_KEY_LABEL = 'platform start (demo)';
@@ -72,7 +74,10 @@ let stopping = false;
 
 function start(name: string, entry: string, env: Record<string, string>): void {
   const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
-  const child = spawn(process.execPath, [join(root, entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', TELEMETRY, join(root, entry)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   child.on('exit', (code, signal) => {

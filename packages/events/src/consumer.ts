@@ -12,6 +12,7 @@ import {
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '@hc/logging';
 import { isApiError } from './nats.ts';
+import { consumeInSpan } from './tracing.ts';
 
 export interface ConsumedMessage {
   /** `Nats-Msg-Id` of the message: the outbox msg_id. The key for markProcessed. */
@@ -87,7 +88,10 @@ export async function consumeDurable(options: DurableConsumerOptions): Promise<D
       return;
     }
     try {
-      await handle({ msgId, subject: m.subject, data, redelivered: m.redelivered });
+      const message = { msgId, subject: m.subject, data, redelivered: m.redelivered };
+      await consumeInSpan({ msgId, subject: m.subject, headers: m.headers, durable, delivery: m.info.deliveryCount }, () =>
+        handle(message),
+      );
     } catch (error) {
       const attempt = m.info.deliveryCount;
       if (maxDeliver > 0 && attempt >= maxDeliver) {

@@ -15,3 +15,4 @@ export { consumeDurable } from './consumer.ts';
 export type { ConsumedMessage, DurableConsumer, DurableConsumerOptions } from './consumer.ts';
 export { markProcessed, purgePublished, purgeProcessed, MARK_PROCESSED_SQL } from './maintenance.ts';
 export type { SqlClient } from './maintenance.ts';
+export { currentTraceparent, publishInSpan, consumeInSpan, continueTrace, injectTraceHeaders } from './tracing.ts';

@@ -1,0 +1,135 @@
+// Risk covered: an operator unable to follow a payment from the API request to the merchant's endpoint
+// — a trace broken at a process boundary (HTTP → gRPC → outbox → NATS → consumer → delivery), a
+// consumer span not parented by its producer, or a webhook POST whose traceparent belongs to no trace
+// we exported. Every service runs as its own instrumented process, exporting OTLP/JSON to a receiver.
+import { once } from 'node:events';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { eventually, startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '@hc/test-kit';
+import { startTracedPlatform, type TracedPlatform } from './traced-processes.ts';
+
+const SERVER = 2;
+const PRODUCER = 4;
+const CONSUMER = 5;
+
+let receiver: OtlpReceiver;
+let platform: TracedPlatform;
+let merchantServer: Server;
+const deliveries: { headers: IncomingHttpHeaders; type: string; paymentId: string | undefined }[] = [];
+
+beforeAll(async () => {
+  receiver = await startOtlpReceiver();
+  platform = await startTracedPlatform(receiver);
+  merchantServer = createServer((request, response) => {
+    let raw = '';
+    request.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+    request.on('end', () => {
+      const event = JSON.parse(raw) as { type: string; data: { payment: { id: string } | null } };
+      deliveries.push({ headers: request.headers, type: event.type, paymentId: event.data.payment?.id });
+      response.writeHead(204).end();
+    });
+  });
+  merchantServer.listen(0, '127.0.0.1');
+  await once(merchantServer, 'listening');
+}, 120_000);
+
+afterAll(async () => {
+  merchantServer?.close();
+  await platform?.stop();
+  await receiver?.stop();
+});
+
+async function api(key: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${platform.gatewayUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  const answer = (await response.json()) as Record<string, unknown>;
+  expect({ path, status: response.status, answer }).toEqual({
+    path,
+    status: expect.any(Number),
+    answer: expect.not.objectContaining({ error: expect.anything() }),
+  });
+  return answer;
+}
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/;
+
+describe('one payment, one trace', () => {
+  let paymentId: string;
+  let trace: ReceivedSpan[];
+  let traceparent: string;
+
+  it('a paid payment reaches the merchant with a W3C traceparent header', async () => {
+    const merchant = await platform.merchant();
+    const url = `http://127.0.0.1:${(merchantServer.address() as AddressInfo).port}/hooks`;
+    await platform.operator('webhooks', 'endpoints', 'add', merchant.accountId, '--mode', 'test', '--url', url);
+    const session = await api(merchant.testKey, 'POST', '/v1/checkout_sessions', {
+      amount: '25.00',
+      currency: 'USD',
+      description: 'Traced mug',
+      customer_email: 'traced@example.com',
+    });
+    paymentId = String(session['id']);
+    await api(merchant.testKey, 'POST', `/v1/checkout_sessions/${paymentId}/start`, { country: 'de' });
+    await api(merchant.testKey, 'POST', `/v1/payments/${paymentId}/simulate`, { outcome: 'paid' });
+
+    const paid = (await eventually(
+      async () => deliveries.find((d) => d.type === 'payment.paid' && d.paymentId === paymentId),
+      (found) => found !== undefined,
+      20_000,
+    ))!;
+    traceparent = String(paid.headers['traceparent']);
+    expect(traceparent).toMatch(TRACEPARENT);
+  });
+
+  it('the trace of that header holds the simulate request in the gateway, checkout, settlement and webhooks', async () => {
+    const traceId = TRACEPARENT.exec(traceparent)![1]!;
+    // Spans arrive in batches from five processes; wait for the last hop (the delivery) to be exported.
+    trace = await eventually(
+      async () => receiver.spans().filter((s) => s.traceId === traceId),
+      (spans) => spans.some((s) => s.service === 'hc-webhooks' && s.name.startsWith('webhook delivery')),
+      20_000,
+    );
+    const services = new Set(trace.map((s) => s.service));
+    expect([...services].sort()).toEqual(expect.arrayContaining(['hc-checkout', 'hc-gateway', 'hc-settlement', 'hc-webhooks']));
+    const roots = trace.filter((s) => s.parentSpanId === '');
+    expect(roots).toEqual([expect.objectContaining({ service: 'hc-gateway', kind: SERVER })]);
+    expect(roots[0]!.name).toMatch(/^POST .*simulate/);
+  });
+
+  it('every span but the root has its parent in the same trace', () => {
+    const ids = new Set(trace.map((s) => s.spanId));
+    const orphans = trace.filter((s) => s.parentSpanId !== '' && !ids.has(s.parentSpanId));
+    expect(orphans).toEqual([]);
+  });
+
+  it('the webhooks consumer span of payment.paid is a child of the producer span of the outbox relay in checkout', () => {
+    const producer = trace.find((s) => s.kind === PRODUCER && s.name.endsWith('checkout.payment.paid'));
+    expect(producer).toMatchObject({ service: 'hc-checkout' });
+    const consumer = trace.find((s) => s.kind === CONSUMER && s.service === 'hc-webhooks');
+    expect(consumer).toBeDefined();
+    expect(consumer!.parentSpanId).toBe(producer!.spanId);
+    const delivery = trace.find((s) => s.name === 'webhook delivery payment.paid');
+    expect(delivery).toMatchObject({
+      service: 'hc-webhooks',
+      parentSpanId: consumer!.spanId,
+      attributes: expect.objectContaining({ 'webhook.verdict': 'succeeded' }),
+    });
+  });
+
+  it("the header's parent span is the delivery attempt (or its HTTP client span) in webhooks", () => {
+    const parentId = TRACEPARENT.exec(traceparent)![2]!;
+    const parent = trace.find((s) => s.spanId === parentId);
+    expect(parent).toMatchObject({ service: 'hc-webhooks' });
+    const delivery = trace.find((s) => s.name === 'webhook delivery payment.paid')!;
+    expect([parent!.spanId, parent!.parentSpanId]).toContain(delivery.spanId);
+  });
+
+  it('log lines written while handling the payment carry its trace_id', () => {
+    const traceId = TRACEPARENT.exec(traceparent)![1]!;
+    expect(platform.output('webhooks')).toContain(`"trace_id":"${traceId}"`);
+  });
+});
