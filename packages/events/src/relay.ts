@@ -4,6 +4,7 @@ import type { Logger } from '@hc/logging';
 import pg from 'pg';
 import { prefixedSubject } from './nats.ts';
 import { OUTBOX_CHANNEL } from './sql.ts';
+import { observeOutboxBacklog, outboxPublished } from './metrics.ts';
 import { publishInSpan } from './tracing.ts';
 
 export interface OutboxRelayOptions {
@@ -167,6 +168,7 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
         await client.query('UPDATE outbox_messages SET published_at = now() WHERE seq = ANY($1::bigint[])', [published]);
       }
       await client.query('COMMIT');
+      if (published.length > 0) outboxPublished.add(published.length);
       return failure === undefined
         ? { fetched: rows.length, published: published.length, busy: false }
         : { fetched: rows.length, published: published.length, busy: false, failure };
@@ -266,11 +268,20 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
   }
   const loop = run();
   let stopping: Promise<void> | undefined;
+  // Read at each metrics collection only (the partial index on unpublished rows keeps it cheap).
+  const stopObserving = observeOutboxBacklog(async () => {
+    const { rows } = await pool.query<{ rows: number; age: number }>(
+      `SELECT count(*)::int AS rows, coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8 AS age
+         FROM outbox_messages WHERE published_at IS NULL`,
+    );
+    return { rows: rows[0]?.rows ?? 0, oldestAgeSeconds: rows[0]?.age ?? 0 };
+  });
 
   return {
     stop() {
       stopping ??= (async () => {
         stopped = true;
+        stopObserving();
         interruptSleep?.();
         await loop;
         iterationDone();

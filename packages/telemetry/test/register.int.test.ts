@@ -2,6 +2,7 @@
 // came too late, an exporter ignoring OTEL_EXPORTER_OTLP_PROTOCOL=http/json), or telemetry that costs
 // something when nobody asked for it (an SDK and propagation running without any OTEL_* endpoint).
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eventually, startOtlpReceiver, type OtlpReceiver } from '@hc/test-kit';
@@ -15,7 +16,7 @@ interface Hop {
 }
 
 /** Runs the fixture as `node --import register app.ts` with exactly `env` of OTEL_* variables, calls /hop once. */
-async function runApp(env: Record<string, string>): Promise<Hop> {
+async function runApp(env: Record<string, string>, whileRunning: () => Promise<void> = async () => undefined): Promise<Hop> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
   const child = spawn(process.execPath, ['--import', REGISTER, APP], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
@@ -26,7 +27,9 @@ async function runApp(env: Record<string, string>): Promise<Hop> {
       });
       child.once('exit', (code) => reject(new Error(`fixture exited with ${code}`)));
     });
-    return (await (await fetch(`${url}/hop`)).json()) as Hop;
+    const hop = (await (await fetch(`${url}/hop`)).json()) as Hop;
+    await whileRunning();
+    return hop;
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
@@ -71,5 +74,23 @@ describe('node --import @hc/telemetry/register', () => {
       (found) => found.length > 0,
     );
     expect(points[0]!.attributes).toMatchObject({ 'http.request.method': 'GET', 'http.route': expect.stringMatching(/^\/(hop|leaf)$/) });
+  });
+
+  it('with OTEL_METRICS_EXPORTER=prometheus serves the metrics for scraping and exports no spans', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
+    let scraped = '';
+    const hop = await runApp(
+      { OTEL_SERVICE_NAME: 'hc-scraped', OTEL_METRICS_EXPORTER: 'prometheus', OTEL_EXPORTER_PROMETHEUS_PORT: String(port) },
+      async () => {
+        scraped = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      },
+    );
+    expect(hop.traceparent).toBeNull();
+    expect(scraped).toMatch(/^http_server_request_duration_count\{.*http_route="\/leaf".*\} 1/m);
   });
 });

@@ -133,3 +133,44 @@ describe('one payment, one trace', () => {
     expect(platform.output('webhooks')).toContain(`"trace_id":"${traceId}"`);
   });
 });
+
+describe('metrics of the same run (OTLP)', () => {
+  const names = (service: string): string[] =>
+    [
+      ...new Set(
+        receiver
+          .metricPoints()
+          .filter((p) => p.service === service)
+          .map((p) => p.name),
+      ),
+    ].sort();
+  const point = (service: string, name: string, labels: Record<string, unknown> = {}) =>
+    receiver
+      .metricPoints()
+      .find((p) => p.service === service && p.name === name && Object.entries(labels).every(([k, v]) => p.attributes[k] === v));
+
+  it('each service exports its own instruments with their labels', async () => {
+    await eventually(
+      async () => point('hc-webhooks', 'hc.webhooks.delivery.lag'),
+      (found) => found !== undefined,
+      10_000,
+    );
+    expect({ gateway: names('hc-gateway'), checkout: names('hc-checkout'), webhooks: names('hc-webhooks') }).toEqual({
+      gateway: expect.arrayContaining(['http.server.request.duration']),
+      checkout: expect.arrayContaining(['hc.outbox.backlog', 'hc.outbox.oldest_age', 'hc.outbox.published']),
+      webhooks: expect.arrayContaining([
+        'hc.consumer.ack_pending',
+        'hc.consumer.messages',
+        'hc.consumer.pending',
+        'hc.webhooks.attempt.duration',
+        'hc.webhooks.attempts',
+        'hc.webhooks.delivery.lag',
+      ]),
+    });
+    expect(
+      point('hc-gateway', 'http.server.request.duration', { 'http.route': '/v1/payments/:id/simulate', 'http.request.method': 'POST' }),
+    ).toBeDefined();
+    expect(point('hc-webhooks', 'hc.consumer.messages', { consumer: 'webhooks_payment_events', outcome: 'acked' })).toBeDefined();
+    expect(point('hc-webhooks', 'hc.webhooks.attempts', { verdict: 'succeeded', 'webhook.event_type': 'payment.paid' })).toBeDefined();
+  });
+});

@@ -9,6 +9,7 @@ import { signatureHeaders } from '../domain/signing.ts';
 import type { AttemptRecord, DeliveryStore, ClaimedDelivery } from '../store/deliveries.ts';
 import type { EndpointStore } from '../store/endpoints.ts';
 import { sendHttpAttempt } from './http-sender.ts';
+import { recordAttemptMetrics } from './metrics.ts';
 import { resolveTarget, TargetRefused, type HostResolver } from './target-resolver.ts';
 
 export interface DeliveryWorkerOptions {
@@ -116,6 +117,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
       { kind: SpanKind.CLIENT, attributes },
       async (span) => {
         const record = await attempt(delivery);
+        recordAttemptMetrics(record);
         span.setAttribute('webhook.verdict', record.verdict);
         if (record.statusCode !== null) span.setAttribute('http.response.status_code', record.statusCode);
         if (record.verdict !== 'succeeded')
