@@ -157,7 +157,7 @@ describe('metrics of the same run (OTLP)', () => {
     );
     expect({ gateway: names('hc-gateway'), checkout: names('hc-checkout'), webhooks: names('hc-webhooks') }).toEqual({
       gateway: expect.arrayContaining(['http.server.request.duration']),
-      checkout: expect.arrayContaining(['hc.outbox.backlog', 'hc.outbox.oldest_age', 'hc.outbox.published']),
+      checkout: expect.arrayContaining(['hc.outbox.backlog', 'hc.outbox.oldest_age', 'hc.outbox.published', 'rpc.server.call.duration']),
       webhooks: expect.arrayContaining([
         'hc.consumer.ack_pending',
         'hc.consumer.messages',
@@ -169,6 +169,13 @@ describe('metrics of the same run (OTLP)', () => {
     });
     expect(
       point('hc-gateway', 'http.server.request.duration', { 'http.route': '/v1/payments/:id/simulate', 'http.request.method': 'POST' }),
+    ).toBeDefined();
+    expect(
+      point('hc-checkout', 'rpc.server.call.duration', {
+        'rpc.service': 'hc.checkout.v1.CheckoutService',
+        'rpc.method': 'SimulatePayment',
+        'rpc.grpc.status_code': 0,
+      }),
     ).toBeDefined();
     expect(point('hc-webhooks', 'hc.consumer.messages', { consumer: 'webhooks_payment_events', outcome: 'acked' })).toBeDefined();
     expect(point('hc-webhooks', 'hc.webhooks.attempts', { verdict: 'succeeded', 'webhook.event_type': 'payment.paid' })).toBeDefined();
