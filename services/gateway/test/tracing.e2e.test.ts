@@ -150,13 +150,30 @@ describe('metrics of the same run (OTLP)', () => {
       .find((p) => p.service === service && p.name === name && Object.entries(labels).every(([k, v]) => p.attributes[k] === v));
 
   it('each service exports its own instruments with their labels', async () => {
+    // A replayed create and a refused one, so the gateway's counters have something to count.
+    const merchant = await platform.merchant();
+    const headers = { authorization: `Bearer ${merchant.testKey}`, 'content-type': 'application/json', 'idempotency-key': 'order-1' };
+    const body = JSON.stringify({ amount: '5.00', currency: 'USD', description: 'Replayed mug' });
+    for (const expected of [201, 200])
+      expect((await fetch(`${platform.gatewayUrl}/v1/checkout_sessions`, { method: 'POST', headers, body })).status).toBe(expected);
+    const conflict = await fetch(`${platform.gatewayUrl}/v1/checkout_sessions`, {
+      method: 'POST',
+      headers,
+      body: body.replace('5.00', '6.00'),
+    });
+    expect(conflict.status).toBe(409);
+    await eventually(
+      async () => point('hc-gateway', 'hc.api.errors', { 'error.code': 'idempotency_conflict' }),
+      (found) => found !== undefined,
+      10_000,
+    );
     await eventually(
       async () => point('hc-webhooks', 'hc.webhooks.delivery.lag'),
       (found) => found !== undefined,
       10_000,
     );
     expect({ gateway: names('hc-gateway'), checkout: names('hc-checkout'), webhooks: names('hc-webhooks') }).toEqual({
-      gateway: expect.arrayContaining(['http.server.request.duration']),
+      gateway: expect.arrayContaining(['hc.api.errors', 'hc.idempotency.replays', 'http.server.request.duration']),
       checkout: expect.arrayContaining(['hc.outbox.backlog', 'hc.outbox.oldest_age', 'hc.outbox.published', 'rpc.server.call.duration']),
       webhooks: expect.arrayContaining([
         'hc.consumer.ack_pending',
@@ -177,6 +194,7 @@ describe('metrics of the same run (OTLP)', () => {
         'rpc.grpc.status_code': 0,
       }),
     ).toBeDefined();
+    expect(point('hc-gateway', 'hc.idempotency.replays')).toBeDefined();
     expect(point('hc-webhooks', 'hc.consumer.messages', { consumer: 'webhooks_payment_events', outcome: 'acked' })).toBeDefined();
     expect(point('hc-webhooks', 'hc.webhooks.attempts', { verdict: 'succeeded', 'webhook.event_type': 'payment.paid' })).toBeDefined();
   });

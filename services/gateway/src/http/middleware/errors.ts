@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError } from '@hc/errors';
 import type { Logger } from '@hc/logging';
 import { locals } from '../locals.ts';
+import { apiErrors } from '../metrics.ts';
 
 export const unknownRoute: RequestHandler = (_req, _res, next) => {
   next(new ApiError('not_found', 'Unrecognized request URL or method.'));
@@ -27,6 +28,7 @@ export function errorResponder(logger: Logger): ErrorRequestHandler {
     if (!known) {
       logger.error({ err: error, requestId: locals(res).requestId, method: req.method, path: req.path }, 'unhandled error');
     }
+    apiErrors.add(1, { 'error.code': apiError.code });
     if (apiError.code === 'rate_limited') res.setHeader('Retry-After', '60');
     res.status(apiError.httpStatus).json(apiError.toBody());
   };
