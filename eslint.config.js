@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/gen/**', '**/generated/**', '.tools/**', '.turbo/**', 'deploy/**'] },
+  { ignores: ['**/node_modules/**', '**/gen/**', '**/generated/**', '.tools/**', '.turbo/**', 'deploy/docker/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,6 +1,11 @@
 // The whole suite: every workspace package's own jest.config.js, in one run, with one summary line.
 export default {
-  projects: ['<rootDir>/packages/*/jest.config.js', '<rootDir>/services/*/jest.config.js', '<rootDir>/scripts/jest.config.js'],
+  projects: [
+    '<rootDir>/packages/*/jest.config.js',
+    '<rootDir>/services/*/jest.config.js',
+    '<rootDir>/scripts/jest.config.js',
+    '<rootDir>/deploy/helm/jest.config.js',
+  ],
   maxWorkers: 2,
   // A global option: per-project values are ignored when projects run together.
   testTimeout: 30_000,

@@ -31,6 +31,8 @@ import { ensureDemoMerchant } from './demo-merchant.ts';
 import { Supervisor } from './supervisor.ts';
 
 const root = join(import.meta.dirname, '..');
+// Loaded before each service (OpenTelemetry's ESM hook must come first); it does nothing unless OTEL_* asks.
+const TELEMETRY = join(root, 'packages/telemetry/src/register.ts');
 // PLATFORM_HOME moves the logs and the local state elsewhere (tests run a platform of their own).
 const home = process.env['PLATFORM_HOME'] ?? root;
 const logDir = join(home, '.platform', 'logs');
@@ -80,7 +82,7 @@ say(`demo merchant ${demo.accountId}: ${keyNews[demo.key]} (./scripts/start --ro
 
 // 3. Services, then the gateway.
 mkdirSync(logDir, { recursive: true });
-const supervisor = new Supervisor({ root, logDir, say, onGiveUp: () => void stopAll(1) });
+const supervisor = new Supervisor({ root, logDir, say, onGiveUp: () => void stopAll(1), nodeArgs: ['--import', TELEMETRY] });
 let stopped: Promise<never> | undefined;
 
 /** Starts a service as a supervised child process: restarted with backoff when it crashes (scripts/supervisor.ts). */

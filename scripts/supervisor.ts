@@ -71,6 +71,7 @@ export class Supervisor {
   private readonly say: (line: string) => void;
   private readonly onGiveUp: (name: string) => void;
   private readonly policy: RestartPolicy;
+  private readonly nodeArgs: readonly string[];
 
   constructor(options: {
     root: string;
@@ -79,7 +80,10 @@ export class Supervisor {
     /** Called once a process is given up (after it was reported). */
     onGiveUp: (name: string) => void;
     policy?: RestartPolicy;
+    /** Node options put before each entry, e.g. `--import` of the telemetry hook. */
+    nodeArgs?: readonly string[];
   }) {
+    this.nodeArgs = options.nodeArgs ?? [];
     this.root = options.root;
     this.logDir = options.logDir;
     this.say = options.say;
@@ -106,7 +110,7 @@ export class Supervisor {
 
   private spawn(p: Supervised): void {
     const log = createWriteStream(this.logFile(p.name), { flags: 'a' });
-    const child = spawn(process.execPath, [join(this.root, p.entry)], {
+    const child = spawn(process.execPath, [...this.nodeArgs, join(this.root, p.entry)], {
       env: { ...process.env, ...p.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -12,6 +12,8 @@ import {
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '@hc/logging';
 import { isApiError } from './nats.ts';
+import { consumerMessages, consumerRedeliveries, observeConsumerLag } from './metrics.ts';
+import { consumeInSpan } from './tracing.ts';
 
 export interface ConsumedMessage {
   /** `Nats-Msg-Id` of the message: the outbox msg_id. The key for markProcessed. */
@@ -72,8 +74,15 @@ export async function consumeDurable(options: DurableConsumerOptions): Promise<D
   const consumer = await jetstream(nats).consumers.get(stream, durable);
   const messages = await consumer.consume({ max_messages: PULL_BATCH });
   let stopping = false;
+  const metricAttributes = { consumer: durable, stream };
+  const stopObserving = observeConsumerLag(metricAttributes, async () => {
+    const info = await consumer.info(false);
+    return { pending: info.num_pending, ackPending: info.num_ack_pending };
+  });
+  const count = (outcome: 'acked' | 'retried' | 'terminated'): void => consumerMessages.add(1, { ...metricAttributes, outcome });
 
   async function process(m: JsMsg): Promise<void> {
+    if (m.redelivered) consumerRedeliveries.add(1, metricAttributes);
     // Without the header (a message not published by a relay) the stream position is still a stable id.
     const msgId = m.headers?.get(PubHeaders.MsgIdHdr) || `${m.info.stream}:${m.info.streamSequence}`;
     const context = { msgId, subject: m.subject, delivery: m.info.deliveryCount };
@@ -84,23 +93,30 @@ export async function consumeDurable(options: DurableConsumerOptions): Promise<D
       // Retrying cannot fix a payload that is not JSON; terminate instead of looping on it.
       log.error({ ...context, err: error }, 'event consumer: payload is not JSON; message terminated');
       m.term('payload is not JSON');
+      count('terminated');
       return;
     }
     try {
-      await handle({ msgId, subject: m.subject, data, redelivered: m.redelivered });
+      const message = { msgId, subject: m.subject, data, redelivered: m.redelivered };
+      await consumeInSpan({ msgId, subject: m.subject, headers: m.headers, durable, delivery: m.info.deliveryCount }, () =>
+        handle(message),
+      );
     } catch (error) {
       const attempt = m.info.deliveryCount;
       if (maxDeliver > 0 && attempt >= maxDeliver) {
         log.error({ ...context, err: error }, 'event consumer: handler failed on the last allowed delivery; message dropped');
         m.term('max deliveries reached');
+        count('terminated');
         return;
       }
       const retryInMs = Math.min(MAX_RETRY_DELAY_MS, retryDelayMs * 2 ** (attempt - 1));
       log.warn({ ...context, err: error, retryInMs }, 'event consumer: handler failed; message will be redelivered');
       m.nak(retryInMs);
+      count('retried');
       return;
     }
     m.ack();
+    count('acked');
   }
 
   const loop = (async () => {
@@ -125,6 +141,7 @@ export async function consumeDurable(options: DurableConsumerOptions): Promise<D
     stop() {
       stopped ??= (async () => {
         stopping = true;
+        stopObserving();
         await messages.close();
         await loop;
       })();

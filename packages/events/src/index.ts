@@ -33,3 +33,4 @@ export type { EventRetention, PurgeJob, PurgeSchedule } from './retention.ts';
 export { purgeConsumedMessages } from './stream-purge.ts';
 export type { SubjectPurge } from './stream-purge.ts';
 export type { SqlClient } from './maintenance.ts';
+export { currentTraceparent, publishInSpan, consumeInSpan, continueTrace, injectTraceHeaders } from './tracing.ts';

@@ -4,6 +4,8 @@ import type { Logger } from '@hc/logging';
 import pg from 'pg';
 import { prefixedSubject } from './nats.ts';
 import { OUTBOX_CHANNEL } from './sql.ts';
+import { observeOutboxBacklog, outboxPublished } from './metrics.ts';
+import { publishInSpan } from './tracing.ts';
 
 export interface OutboxRelayOptions {
   /** The service's own database (the one holding outbox_messages). */
@@ -35,6 +37,7 @@ interface OutboxRow {
   msg_id: string;
   subject: string;
   payload: string;
+  trace_parent: string | null;
 }
 
 interface BatchResult {
@@ -132,7 +135,9 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
         return { fetched: 0, published: 0, busy: true };
       }
       const { rows } = await client.query<OutboxRow>(
-        `SELECT seq, msg_id, subject, payload::text AS payload
+        `SELECT seq, msg_id, subject, payload::text AS payload,
+                -- Read through to_jsonb so that an outbox table made before trace_parent existed still relays.
+                to_jsonb(outbox_messages) ->> 'trace_parent' AS trace_parent
            FROM outbox_messages
           WHERE published_at IS NULL
           ORDER BY seq
@@ -146,10 +151,10 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
         // Stop between messages; what was acked so far is still committed below.
         if (stopped) break;
         try {
-          const ack = await js.publish(prefixedSubject(subjectPrefix, row.subject), row.payload, {
-            msgID: row.msg_id,
-            timeout: publishTimeoutMs,
-          });
+          const subject = prefixedSubject(subjectPrefix, row.subject);
+          const ack = await publishInSpan({ subject, msgId: row.msg_id, traceparent: row.trace_parent }, (headers) =>
+            js.publish(subject, row.payload, { msgID: row.msg_id, timeout: publishTimeoutMs, headers }),
+          );
           if (ack.duplicate)
             logger.info({ msgId: row.msg_id, seq: row.seq }, 'outbox relay: stream already had this message (re-publish after a crash)');
           published.push(row.seq);
@@ -163,6 +168,7 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
         await client.query('UPDATE outbox_messages SET published_at = now() WHERE seq = ANY($1::bigint[])', [published]);
       }
       await client.query('COMMIT');
+      if (published.length > 0) outboxPublished.add(published.length);
       return failure === undefined
         ? { fetched: rows.length, published: published.length, busy: false }
         : { fetched: rows.length, published: published.length, busy: false, failure };
@@ -262,11 +268,20 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
   }
   const loop = run();
   let stopping: Promise<void> | undefined;
+  // Read at each metrics collection only (the partial index on unpublished rows keeps it cheap).
+  const stopObserving = observeOutboxBacklog(async () => {
+    const { rows } = await pool.query<{ rows: number; age: number }>(
+      `SELECT count(*)::int AS rows, coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8 AS age
+         FROM outbox_messages WHERE published_at IS NULL`,
+    );
+    return { rows: rows[0]?.rows ?? 0, oldestAgeSeconds: rows[0]?.age ?? 0 };
+  });
 
   return {
     stop() {
       stopping ??= (async () => {
         stopped = true;
+        stopObserving();
         interruptSleep?.();
         await loop;
         iterationDone();

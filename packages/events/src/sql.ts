@@ -15,6 +15,7 @@ CREATE TABLE "outbox_messages" (
     "payload" JSONB NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT now(),
     "published_at" TIMESTAMPTZ(3),
+    "trace_parent" TEXT,
 
     CONSTRAINT "outbox_messages_pkey" PRIMARY KEY ("seq")
 );

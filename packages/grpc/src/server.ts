@@ -1,5 +1,6 @@
 import { type DescService } from '@bufbuild/protobuf';
 import { Server, ServerCredentials, status, type Metadata } from '@grpc/grpc-js';
+import { metrics } from '@opentelemetry/api';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import { contextFromMetadata, publicContextFromMetadata, type CallContext, type PublicCallContext } from './call-context.ts';
@@ -20,6 +21,13 @@ export interface GrpcServer {
   stop(graceMs?: number): Promise<void>;
 }
 
+// Server-side duration of every RPC (docs/operations.md); a no-op unless @hc/telemetry started the SDK.
+// The gRPC instrumentation makes spans but no metrics.
+const rpcDuration = metrics.getMeter('hc-grpc').createHistogram('rpc.server.call.duration', {
+  description: 'Duration of gRPC calls handled by this server',
+  unit: 's',
+});
+
 export function createGrpcServer(logger: Logger): GrpcServer {
   const server = new Server();
   const health = new HealthImplementation({ '': 'NOT_SERVING' });
@@ -31,16 +39,26 @@ export function createGrpcServer(logger: Logger): GrpcServer {
     (method, handler) =>
     (call, callback) => {
       const started = performance.now();
+      const measure = (code: status): void =>
+        rpcDuration.record((performance.now() - started) / 1000, {
+          'rpc.system': 'grpc',
+          'rpc.service': method.parent.typeName,
+          'rpc.method': method.name,
+          'rpc.grpc.status_code': code,
+        });
       let ctx;
       try {
         ctx = readContext(call.metadata) as CallContext & PublicCallContext;
       } catch (error) {
-        callback(toGrpcFailure(error));
+        const failure = toGrpcFailure(error);
+        measure(failure.code);
+        callback(failure);
         return;
       }
       handler(call.request, ctx).then(
         (init) => {
           logger.debug({ rpc: method.name, requestId: ctx.requestId, ms: Math.round(performance.now() - started) }, 'rpc ok');
+          measure(status.OK);
           callback(null, toResponse(method.output, init));
         },
         (error: unknown) => {
@@ -49,7 +67,9 @@ export function createGrpcServer(logger: Logger): GrpcServer {
             const level = apiErrorOf(error).code === 'internal_error' ? 'error' : 'warn';
             logger[level]({ rpc: method.name, requestId: ctx.requestId, err: error }, 'rpc failed with an unexpected error');
           }
-          callback(toGrpcFailure(error));
+          const failure = toGrpcFailure(error);
+          measure(failure.code);
+          callback(failure);
         },
       );
     };

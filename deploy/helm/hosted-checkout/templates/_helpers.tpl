@@ -74,7 +74,7 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 
 {{/*
 Non-secret environment of a service (its ConfigMap's data), as YAML. In order, later wins:
-LOG_LEVEL, the EVENTS_* retention, PUBLIC_BASE_URL and <SERVICE>_GRPC_ADDRESS of every enabled gRPC service; then the
+LOG_LEVEL, the EVENTS_* retention, PUBLIC_BASE_URL and <SERVICE>_GRPC_ADDRESS of every enabled gRPC service; OTEL_* (hc.otelConfig); then the
 service's own `env` values; then where the service itself listens (0.0.0.0, for the probes and the Service).
 */}}
 {{- define "hc.config" -}}
@@ -92,6 +92,9 @@ service's own `env` values; then where the service itself listens (0.0.0.0, for 
 {{- if $svc.enabled -}}
 {{- $_ := set $config (printf "%s_GRPC_ADDRESS" (include "hc.envPrefix" (dict "name" $name))) (include "hc.grpcAddress" (dict "root" $root "name" $name "svc" $svc)) -}}
 {{- end -}}
+{{- end -}}
+{{- range $key, $value := fromYaml (include "hc.otelConfig" .) -}}
+{{- $_ := set $config $key $value -}}
 {{- end -}}
 {{- range $key, $value := .svc.env -}}
 {{- $_ := set $config $key (toString $value) -}}

@@ -1,4 +1,4 @@
-import { MARK_PROCESSED_SQL, OUTBOX_NOTIFY_SQL } from '@hc/events';
+import { currentTraceparent, MARK_PROCESSED_SQL, OUTBOX_NOTIFY_SQL } from '@hc/events';
 import { parseCurrency } from '@hc/money';
 import { SESSION_STATUSES, type CheckoutSession, type PaymentSource, type Scope, type SessionStatus } from '../domain/checkout-session.ts';
 import { eventSubject, paymentEventId, type PaymentEvent, type PaymentEventType } from '../domain/payment-events.ts';
@@ -78,7 +78,14 @@ export interface ChangeResult {
 
 async function enqueueSessionEvent(tx: Tx, event: SessionEvent): Promise<void> {
   await tx.outboxMessage.createMany({
-    data: [{ msgId: event.id, subject: sessionEventSubject(event), payload: event as unknown as Prisma.InputJsonValue }],
+    data: [
+      {
+        msgId: event.id,
+        subject: sessionEventSubject(event),
+        payload: event as unknown as Prisma.InputJsonValue,
+        traceParent: currentTraceparent(),
+      },
+    ],
     skipDuplicates: true,
   });
   await tx.$executeRawUnsafe(OUTBOX_NOTIFY_SQL);
@@ -156,7 +163,15 @@ export class CheckoutSessionStore {
     const msgId = paymentEventId(payment.id, type, cause);
     const event = this.eventFor(payment, type, msgId, now);
     await tx.outboxMessage.createMany({
-      data: [{ msgId, subject: eventSubject(type, payment.id), payload: event as unknown as Prisma.InputJsonValue }],
+      // The request's trace continues through the relay and every consumer of the event (ADR 0019).
+      data: [
+        {
+          msgId,
+          subject: eventSubject(type, payment.id),
+          payload: event as unknown as Prisma.InputJsonValue,
+          traceParent: currentTraceparent(),
+        },
+      ],
       skipDuplicates: true,
     });
     // Delivered at commit: wakes the outbox relay without waiting for its next poll.

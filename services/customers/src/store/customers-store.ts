@@ -1,4 +1,4 @@
-import { MARK_PROCESSED_SQL, OUTBOX_NOTIFY_SQL } from '@hc/events';
+import { currentTraceparent, MARK_PROCESSED_SQL, OUTBOX_NOTIFY_SQL } from '@hc/events';
 import { newId } from '@hc/ids';
 import type { Customer, Order, Scope } from '../domain/customer.ts';
 import { Prisma } from './generated/prisma/client.ts';
@@ -276,7 +276,10 @@ export class CustomersTransaction {
 
   /** Queues an event for the outbox relay, published once this transaction commits. */
   async enqueue(msgId: string, subject: string, payload: object): Promise<void> {
-    await this.tx.outboxMessage.createMany({ data: [{ msgId, subject, payload: payload as Prisma.InputJsonValue }], skipDuplicates: true });
+    await this.tx.outboxMessage.createMany({
+      data: [{ msgId, subject, payload: payload as Prisma.InputJsonValue, traceParent: currentTraceparent() }],
+      skipDuplicates: true,
+    });
     // Delivered at commit: wakes the outbox relay without waiting for its next poll.
     await this.tx.$executeRawUnsafe(OUTBOX_NOTIFY_SQL);
   }

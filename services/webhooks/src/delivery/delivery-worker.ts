@@ -1,4 +1,6 @@
+import { continueTrace, injectTraceHeaders } from '@hc/events';
 import type { Logger } from '@hc/logging';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { DeliverySettings } from '../config.ts';
 import { judgeAttempt, type AttemptResult } from '../domain/attempt-outcome.ts';
 import { nextAttemptDelay } from '../domain/retry-schedule.ts';
@@ -7,6 +9,7 @@ import { signatureHeaders } from '../domain/signing.ts';
 import type { AttemptRecord, DeliveryStore, ClaimedDelivery } from '../store/deliveries.ts';
 import type { EndpointStore } from '../store/endpoints.ts';
 import { sendHttpAttempt } from './http-sender.ts';
+import { recordAttemptMetrics } from './metrics.ts';
 import { resolveTarget, TargetRefused, type HostResolver } from './target-resolver.ts';
 
 export interface DeliveryWorkerOptions {
@@ -95,7 +98,35 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     });
   }
 
-  async function attempt(delivery: ClaimedDelivery): Promise<void> {
+  /**
+   * One attempt is one span of the event's trace (ADR 0019), so a payment's trace runs from the API
+   * request to the merchant's answer; the POST carries that trace's `traceparent`, so the merchant can
+   * join our trace to theirs.
+   */
+  function tracedAttempt(delivery: ClaimedDelivery): Promise<void> {
+    const attributes = {
+      'webhook.event_id': delivery.eventId,
+      'webhook.event_type': delivery.body.type,
+      'webhook.endpoint_id': delivery.endpointId,
+      'webhook.delivery_id': delivery.deliveryId,
+      'webhook.attempt': delivery.attemptNumber,
+    };
+    return continueTrace(
+      delivery.traceParent,
+      `webhook delivery ${delivery.body.type}`,
+      { kind: SpanKind.CLIENT, attributes },
+      async (span) => {
+        const record = await attempt(delivery);
+        recordAttemptMetrics(record);
+        span.setAttribute('webhook.verdict', record.verdict);
+        if (record.statusCode !== null) span.setAttribute('http.response.status_code', record.statusCode);
+        if (record.verdict !== 'succeeded')
+          span.setStatus({ code: SpanStatusCode.ERROR, message: record.error ?? `HTTP ${record.statusCode}` });
+      },
+    );
+  }
+
+  async function attempt(delivery: ClaimedDelivery): Promise<AttemptRecord> {
     const log = logger.child({ deliveryId: delivery.deliveryId, eventId: delivery.eventId, endpointId: delivery.endpointId });
     const attemptedAt = now();
     const requestBody = JSON.stringify(delivery.body);
@@ -106,11 +137,11 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
       const url = new URL(delivery.endpointUrl);
       // Resolved and checked at every attempt: a name may point elsewhere than at registration.
       const address = await resolveTarget(url, resolver, settings.allowPrivateTargets);
-      const headers = {
+      const headers = injectTraceHeaders({
         'content-type': 'application/json',
         'user-agent': USER_AGENT,
         ...signatureHeaders(secrets, delivery.eventId, attemptedAt, requestBody),
-      };
+      });
       result = await sendHttpAttempt({ url, address, headers, body: requestBody, timeoutMs: settings.timeoutMs, ca: options.ca });
     } catch (error) {
       if (!(error instanceof TargetRefused)) throw error;
@@ -141,6 +172,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
       { attempt: delivery.attemptNumber, verdict, latencyMs, status: result.kind === 'response' ? result.statusCode : result.error },
       'webhook attempt',
     );
+    return record;
   }
 
   async function run(): Promise<void> {
@@ -153,7 +185,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
         logger.warn({ err: error }, 'delivery worker: could not claim deliveries; retrying');
       }
       for (const delivery of claimed) {
-        const running: Promise<void> = attempt(delivery)
+        const running: Promise<void> = tracedAttempt(delivery)
           .catch((error: unknown) => {
             // The lease runs out and the delivery is tried again; nothing is lost.
             logger.error({ err: error, deliveryId: delivery.deliveryId }, 'delivery worker: attempt could not be completed');

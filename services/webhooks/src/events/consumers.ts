@@ -1,4 +1,4 @@
-import { consumeDurable, ensureStream, type DurableConsumer, type EventRetention, type NatsConnection } from '@hc/events';
+import { consumeDurable, currentTraceparent, ensureStream, type DurableConsumer, type EventRetention, type NatsConnection } from '@hc/events';
 import type { Logger } from '@hc/logging';
 import { eraseCustomer, ERASURE_CONSUMER } from '../use-cases/erase-customer.ts';
 import type { WebhooksDependencies } from '../use-cases/dependencies.ts';
@@ -42,7 +42,8 @@ export async function startConsumers(
         ackWaitMs: deps.settings.eventAckWaitMs,
         logger,
         handle: async (message) => {
-          const outcome = await record({ msgId: message.msgId, data: message.data });
+          // Taken here, in this message's consumer span: the group commit records many messages in one transaction.
+          const outcome = await record({ msgId: message.msgId, data: message.data, traceParent: currentTraceparent() });
           if (outcome.kind === 'ignored') logger.error({ msgId: message.msgId, subject: message.subject }, 'not a payment event; skipped');
         },
       }),

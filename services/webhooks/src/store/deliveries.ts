@@ -19,6 +19,10 @@ export interface ClaimedDelivery {
   /** 1 for the first attempt. */
   readonly attemptNumber: number;
   readonly body: WebhookEventBody;
+  /** When the source change happened: the delivery lag is measured from it. */
+  readonly eventCreated: Date;
+  /** The event's trace (ADR 0019): the attempt's span continues it. */
+  readonly traceParent: string | null;
 }
 
 export interface AttemptRecord {
@@ -138,6 +142,8 @@ export class DeliveryStore {
         paymentId: d.event.paymentId,
         attemptNumber: d.attemptCount,
         body: d.event.body as unknown as WebhookEventBody,
+        eventCreated: d.event.created,
+        traceParent: d.event.traceParent,
       }));
     });
   }

@@ -108,6 +108,8 @@ export interface NewPaymentEvent {
   /** When the change happened in checkout, in milliseconds (the body's `created` is in seconds). */
   readonly occurredAt: Date;
   readonly body: WebhookEventBody;
+  /** The trace the event continues (the consumer span of its source message); null outside a trace. */
+  readonly traceParent: string | null;
 }
 
 /** The only code that knows the webhook_events table (and queues the deliveries an event fans out to). */
@@ -157,6 +159,7 @@ export class EventStore {
           created: event.occurredAt,
           body: body as unknown as Prisma.InputJsonValue,
           createdAt: now,
+          traceParent: event.traceParent,
         })),
         // The derived evt_ id and the unique source_msg_id: a second copy of the source event (one the
         // processed-message record no longer remembers) still makes no second webhook event.
@@ -185,7 +188,7 @@ export class EventStore {
   }
 
   /** Records a ping event and its one delivery. */
-  async recordPing(scope: Scope, endpointId: string, body: WebhookEventBody, now: Date): Promise<StoredEvent> {
+  async recordPing(scope: Scope, endpointId: string, body: WebhookEventBody, now: Date, traceParent: string | null): Promise<StoredEvent> {
     return this.prisma.$transaction(async (tx) => {
       const row = await tx.webhookEvent.create({
         data: {
@@ -196,6 +199,7 @@ export class EventStore {
           created: now,
           body: body as unknown as Prisma.InputJsonValue,
           createdAt: now,
+          traceParent,
         },
       });
       await queueDeliveries(tx, body.id, [endpointId], now);

@@ -12,6 +12,8 @@ export type RecordOutcome =
 export interface SourceMessage {
   readonly msgId: string;
   readonly data: unknown;
+  /** The trace of the consumer span that received the message (ADR 0019); null with telemetry off. */
+  readonly traceParent?: string | null;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface SourceMessage {
 export async function recordPaymentEvents(deps: WebhooksDependencies, messages: readonly SourceMessage[]): Promise<RecordOutcome[]> {
   const outcomes: RecordOutcome[] = messages.map(() => ({ kind: 'ignored' }));
   const events: { index: number; event: NewPaymentEvent }[] = [];
-  messages.forEach(({ msgId, data }, index) => {
+  messages.forEach(({ msgId, data, traceParent }, index) => {
     const source = parseSourcePaymentEvent(data);
     if (!source) return;
     const body = webhookEventBody(webhookEventId(msgId), source.type, source.occurredAt, source.livemode, { ...source.payment });
@@ -35,6 +37,7 @@ export async function recordPaymentEvents(deps: WebhooksDependencies, messages: 
         paymentId: source.payment.id,
         occurredAt: new Date(source.occurredAt),
         body,
+        traceParent: traceParent ?? null,
       },
     });
   });

@@ -1,4 +1,5 @@
 import { ApiError } from '@hc/errors';
+import { currentTraceparent } from '@hc/events';
 import { newId } from '@hc/ids';
 import type { Scope } from '../domain/endpoint.ts';
 import { webhookEventBody } from '../domain/webhook-event.ts';
@@ -12,7 +13,8 @@ export async function sendPing(deps: WebhooksDependencies, scope: Scope, endpoin
   if (endpoint.status !== 'enabled') throw new ApiError('endpoint_disabled', undefined, 'endpoint_id');
   const now = deps.now();
   const body = webhookEventBody(newId('event', now.getTime()), 'ping', now.getTime(), scope.livemode, null);
-  const event = await deps.events.recordPing(scope, endpoint.id, body, now);
+  // The ping's delivery continues the trace of the API call that asked for it.
+  const event = await deps.events.recordPing(scope, endpoint.id, body, now, currentTraceparent());
   deps.wakeWorker();
   return event;
 }

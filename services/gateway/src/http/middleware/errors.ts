@@ -3,6 +3,7 @@ import { badValueError } from '@hc/db';
 import { ApiError } from '@hc/errors';
 import type { Logger } from '@hc/logging';
 import { locals } from '../locals.ts';
+import { apiErrors } from '../metrics.ts';
 
 export const unknownRoute: RequestHandler = (_req, _res, next) => {
   next(new ApiError('not_found', 'Unrecognized request URL or method.'));
@@ -32,6 +33,7 @@ export function errorResponder(logger: Logger): ErrorRequestHandler {
       // A bad value only the database noticed: the caller's fault, but the edge should have refused it.
       logger.warn({ err: error, requestId: locals(res).requestId, method: req.method, path: req.path }, 'database refused a value');
     }
+    apiErrors.add(1, { 'error.code': apiError.code });
     if (apiError.code === 'rate_limited') res.setHeader('Retry-After', '60');
     res.status(apiError.httpStatus).json(apiError.toBody());
   };

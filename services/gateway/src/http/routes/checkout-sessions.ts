@@ -16,6 +16,7 @@ import {
   type CustomerBody,
 } from '../validation/checkout-session-schemas.ts';
 import { validateStartCheckoutSession } from '../validation/payment-schemas.ts';
+import { idempotencyReplays } from '../metrics.ts';
 
 export interface CheckoutSessionRouteDeps {
   readonly checkout: ServiceClient<typeof CheckoutService>;
@@ -61,6 +62,7 @@ export function checkoutSessionRoutes(deps: CheckoutSessionRouteDeps): Router {
         return checkoutSessionObject(session);
       },
     );
+    if (result.status === 200) idempotencyReplays.add(1);
     res.status(result.status).json(result.value);
   });
 

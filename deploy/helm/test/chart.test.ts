@@ -1,0 +1,219 @@
+// Risk covered: a chart a platform team cannot install safely — a Deployment without a
+// PodDisruptionBudget or autoscaler, a service reachable from anywhere or able to reach anything, a
+// secret written into a manifest, telemetry variables missing, a bad value accepted silently, or a new
+// process (pages, emulator) added without these. Rendered by a real helm (scripts/ensure-helm.sh).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { parseAllDocuments } from 'yaml';
+
+const CHART = fileURLToPath(new URL('../hosted-checkout', import.meta.url));
+const TEST_VALUES = fileURLToPath(new URL('../hosted-checkout/ci/test-values.yaml', import.meta.url));
+const ENSURE_HELM = fileURLToPath(new URL('../../../scripts/ensure-helm.sh', import.meta.url));
+const REQUIRED = ['--set', 'publicBaseUrl=https://pay.example.test', '--set', 'natsUrl=nats://nats:4222'];
+
+type Manifest = {
+  kind: string;
+  metadata: { name: string; labels: Record<string, string>; annotations?: Record<string, string> };
+  spec?: Record<string, unknown>;
+} & Record<string, unknown>;
+interface Peer {
+  podSelector?: { matchLabels: Record<string, string> };
+  ipBlock?: { cidr: string; except?: string[] };
+  namespaceSelector?: unknown;
+}
+interface Rule {
+  from?: Peer[];
+  to?: Peer[];
+  ports?: { port: number }[];
+}
+interface PolicySpec {
+  podSelector: { matchLabels: Record<string, string> };
+  ingress: Rule[];
+  egress: Rule[];
+}
+interface Container {
+  name: string;
+  env?: { name: string; value?: string; valueFrom?: unknown }[];
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+  livenessProbe?: unknown;
+  readinessProbe?: unknown;
+  ports?: { name: string; containerPort: number }[];
+}
+
+let helm: string;
+beforeAll(() => {
+  helm = execFileSync('bash', [ENSURE_HELM], { encoding: 'utf8' }).trim();
+}, 180_000);
+
+function render(...args: string[]): Manifest[] {
+  const out = execFileSync(helm, ['template', 'pay', CHART, '--namespace', 'payments', ...args], { encoding: 'utf8' });
+  return parseAllDocuments(out)
+    .map((doc) => doc.toJS() as Manifest | null)
+    .filter((m): m is Manifest => m !== null);
+}
+const ofKind = (manifests: Manifest[], kind: string) => manifests.filter((m) => m.kind === kind);
+const component = (m: Manifest) => m.metadata.labels['app.kubernetes.io/component'];
+const podLabels = (d: Manifest) => (d.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels;
+const containers = (m: Manifest) => (m.spec as { template: { spec: { containers: Container[] } } }).template.spec.containers;
+
+describe('helm lint --strict and the values schema', () => {
+  it('lints clean with the CI test values', () => {
+    const lint = spawnSync(helm, ['lint', '--strict', CHART, '-f', TEST_VALUES], { encoding: 'utf8' });
+    expect({ status: lint.status, out: lint.stdout + lint.stderr }).toEqual({
+      status: 0,
+      out: expect.stringContaining('0 chart(s) failed'),
+    });
+  });
+
+  it('refuses a bad value at install with the field named, and a database URL in values', () => {
+    const bad = spawnSync(helm, ['template', 'pay', CHART, '-f', TEST_VALUES, '--set', 'natsUrl=http://nats:4222'], { encoding: 'utf8' });
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('natsUrl');
+    const secret = spawnSync(
+      helm,
+      ['template', 'pay', CHART, '-f', TEST_VALUES, '--set', 'grpcServices.webhooks.database.url=postgresql://u:p@db/x'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(secret.status).not.toBe(0);
+    expect(secret.stderr).toContain('grpcServices.webhooks.database.url');
+  });
+});
+
+describe('rendered with the CI test values', () => {
+  let manifests: Manifest[];
+  beforeAll(() => {
+    manifests = render('-f', TEST_VALUES);
+  });
+
+  it('gives every Deployment a PodDisruptionBudget selecting its pods and an HPA that owns its replica count', () => {
+    const deployments = ofKind(manifests, 'Deployment');
+    expect(deployments.map(component).sort()).toEqual(['checkout', 'customers', 'gateway', 'settlement', 'webhooks']);
+    for (const deployment of deployments) {
+      const pdb = ofKind(manifests, 'PodDisruptionBudget').find((p) => p.metadata.name === deployment.metadata.name);
+      expect((pdb?.spec as { selector: { matchLabels: unknown } } | undefined)?.selector.matchLabels).toEqual(podLabels(deployment));
+      const hpa = ofKind(manifests, 'HorizontalPodAutoscaler').find((h) => h.metadata.name === deployment.metadata.name);
+      expect(hpa?.spec).toMatchObject({ scaleTargetRef: { kind: 'Deployment', name: deployment.metadata.name }, minReplicas: 2 });
+      expect(deployment.spec).not.toHaveProperty('replicas');
+    }
+  });
+
+  it('gives every container probes, resource requests and limits', () => {
+    for (const deployment of ofKind(manifests, 'Deployment'))
+      for (const container of containers(deployment)) {
+        expect(container.livenessProbe).toBeDefined();
+        expect(container.readinessProbe).toBeDefined();
+        expect(container.resources).toMatchObject({
+          requests: { cpu: expect.any(String), memory: expect.any(String) },
+          limits: { memory: expect.any(String) },
+        });
+      }
+  });
+
+  it('renders no Secret and takes every database URL from an existing Secret', () => {
+    expect(ofKind(manifests, 'Secret')).toEqual([]);
+    const text = JSON.stringify(manifests);
+    expect(text).not.toMatch(/postgres(ql)?:\/\/[^"]*@/);
+    for (const workload of [...ofKind(manifests, 'Deployment'), ...ofKind(manifests, 'Job')]) {
+      const podSpec = (workload.spec as { template: { spec: { containers: Container[] } } }).template.spec;
+      for (const container of podSpec.containers)
+        for (const env of (container.env ?? []).filter((e) => e.name.endsWith('_DATABASE_URL')))
+          expect(env).toEqual({ name: env.name, valueFrom: { secretKeyRef: expect.anything() } });
+    }
+  });
+
+  it('runs migrations as pre-install/pre-upgrade hooks', () => {
+    const jobs = ofKind(manifests, 'Job');
+    expect(jobs).toHaveLength(5);
+    for (const job of jobs) expect(job.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
+  });
+
+  it('wires the OTEL_* variables and a metrics port into every service', () => {
+    for (const configMap of ofKind(manifests, 'ConfigMap')) {
+      expect(configMap['data']).toMatchObject({
+        OTEL_SERVICE_NAME: `hc-${component(configMap)}`,
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.observability.svc:4318',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_METRICS_EXPORTER: 'otlp,prometheus',
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      });
+    }
+    for (const deployment of ofKind(manifests, 'Deployment'))
+      expect(containers(deployment)[0]!.ports).toContainEqual({ name: 'metrics', containerPort: 9464, protocol: 'TCP' });
+  });
+
+  describe('NetworkPolicies', () => {
+    const policy = (name: string): PolicySpec => {
+      const found = ofKind(manifests, 'NetworkPolicy').find((p) => component(p) === name);
+      expect(found).toBeDefined();
+      return found!.spec as unknown as PolicySpec;
+    };
+    const fromPods = (rules: Rule[]) =>
+      rules.flatMap((r) => r.from ?? []).map((p) => p.podSelector?.matchLabels['app.kubernetes.io/component']);
+    const SERVICE_PORTS = { gateway: 8080, checkout: 50051, settlement: 50052, customers: 50053, webhooks: 50054 };
+
+    it('select the pods of each Deployment and deny what they do not allow in both directions', () => {
+      for (const deployment of ofKind(manifests, 'Deployment')) {
+        const spec = policy(component(deployment)!);
+        expect(spec.podSelector.matchLabels).toEqual(podLabels(deployment));
+        expect(spec).toMatchObject({ policyTypes: ['Ingress', 'Egress'] });
+      }
+    });
+
+    it('let only the gateway be reached from outside (the ingress controller), on its HTTP port', () => {
+      const gateway = policy('gateway').ingress.find((r) => r.ports?.[0]?.port === SERVICE_PORTS.gateway);
+      expect(gateway?.from).toEqual([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }]);
+      for (const name of ['checkout', 'settlement', 'customers', 'webhooks'] as const) {
+        const servicePort = policy(name).ingress.filter((r) => r.ports?.some((p) => p.port === SERVICE_PORTS[name]));
+        expect(servicePort.every((r) => (r.from ?? []).length > 0 && r.from!.every((p) => p.podSelector))).toBe(true);
+      }
+    });
+
+    it('let each gRPC service be called only by its callers', () => {
+      const callers = (name: keyof typeof SERVICE_PORTS) =>
+        fromPods(policy(name).ingress.filter((r) => r.ports?.some((p) => p.port === SERVICE_PORTS[name])));
+      expect(callers('checkout')).toEqual(['gateway']);
+      expect(callers('settlement')).toEqual(['checkout']);
+      expect(callers('customers')).toEqual(['gateway']);
+      expect(callers('webhooks')).toEqual(['gateway']);
+    });
+
+    it('let out only DNS, PostgreSQL, NATS, OTLP and the services called; the internet only for webhooks, never private ranges', () => {
+      const portsOut = (name: string) => policy(name).egress.flatMap((r) => (r.ports ?? []).map((p) => p.port));
+      expect(new Set(portsOut('gateway'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50051, 50053, 50054]));
+      expect(new Set(portsOut('checkout'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50052]));
+      const internet = (name: string) => policy(name).egress.filter((r) => r.to?.some((p) => p.ipBlock?.cidr === '0.0.0.0/0'));
+      for (const name of ['gateway', 'checkout', 'settlement', 'customers']) expect(internet(name)).toEqual([]);
+      expect(internet('webhooks')).toHaveLength(1);
+      expect(internet('webhooks')[0]!.to![0]!.ipBlock!.except).toEqual(
+        expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16']),
+      );
+      expect(policy('webhooks').egress.find((r) => r.ports?.[0]?.port === 5432)?.to).toEqual([{ ipBlock: { cidr: '10.20.0.0/16' } }]);
+    });
+  });
+});
+
+describe('defaults and new processes', () => {
+  it('without telemetry values sets no exporter (services load no telemetry), only the service name', () => {
+    const data = ofKind(render(...REQUIRED), 'ConfigMap').map((c) => c['data'] as Record<string, string>);
+    for (const config of data) expect(Object.keys(config).filter((k) => k.startsWith('OTEL_'))).toEqual(['OTEL_SERVICE_NAME']);
+  });
+
+  it('gives a new process its PodDisruptionBudget, HPA and NetworkPolicy from its values block alone', () => {
+    const manifests = render(
+      ...REQUIRED,
+      '--set-json',
+      'emulator={"enabled":true,"image":{"repository":"emulator"},"port":50060,"callers":["checkout"],"resources":{"requests":{"cpu":"50m","memory":"64Mi"},"limits":{"cpu":"1","memory":"256Mi"}}}',
+    );
+    for (const kind of ['PodDisruptionBudget', 'HorizontalPodAutoscaler', 'NetworkPolicy'])
+      expect(ofKind(manifests, kind).map((m) => m.metadata.name)).toContain('pay-hosted-checkout-emulator');
+    const checkout = ofKind(manifests, 'NetworkPolicy').find((p) => component(p) === 'checkout')!.spec as unknown as PolicySpec;
+    expect(
+      checkout.egress.some(
+        (r) => r.ports?.[0]?.port === 50060 && r.to?.[0]?.podSelector?.matchLabels['app.kubernetes.io/component'] === 'emulator',
+      ),
+    ).toBe(true);
+  });
+});
