@@ -1,4 +1,11 @@
-import { consumeDurable, currentTraceparent, ensureStream, type DurableConsumer, type EventRetention, type NatsConnection } from '@hc/events';
+import {
+  consumeDurable,
+  currentTraceparent,
+  ensureStream,
+  type DurableConsumer,
+  type EventRetention,
+  type NatsConnection,
+} from '@hc/events';
 import type { Logger } from '@hc/logging';
 import { eraseCustomer, ERASURE_CONSUMER } from '../use-cases/erase-customer.ts';
 import type { WebhooksDependencies } from '../use-cases/dependencies.ts';
