@@ -39,6 +39,11 @@ export interface DurableConsumerOptions {
   maxDeliver?: number;
   /** First redelivery delay after a handler throws; doubles per attempt up to 30 s. Default 1 s. */
   retryDelayMs?: number;
+  /**
+   * Called once the server confirmed a message's ack (so the consumer's ack floor may have moved):
+   * read barriers waiting on this consumer re-check at once instead of at their next poll.
+   */
+  onAcked?: () => void;
 }
 
 export interface DurableConsumer {
@@ -100,7 +105,12 @@ export async function consumeDurable(options: DurableConsumerOptions): Promise<D
       m.nak(retryInMs);
       return;
     }
-    m.ack();
+    if (!options.onAcked) {
+      m.ack();
+      return;
+    }
+    // Not awaited: the next message need not wait for the server's confirmation.
+    m.ackAck().then(options.onAcked, (error: unknown) => log.warn({ ...context, err: error }, 'event consumer: ack not confirmed'));
   }
 
   const loop = (async () => {

@@ -15,3 +15,5 @@ export { consumeDurable } from './consumer.ts';
 export type { ConsumedMessage, DurableConsumer, DurableConsumerOptions } from './consumer.ts';
 export { markProcessed, purgePublished, purgeProcessed, MARK_PROCESSED_SQL } from './maintenance.ts';
 export type { SqlClient } from './maintenance.ts';
+export { outboxPosition, consumerProgress, allConsumersSettled, settledThrough, PROGRESS_POLL_MS } from './position.ts';
+export type { OutboxPosition, OutboxPositionOptions, ConsumerProgress } from './position.ts';

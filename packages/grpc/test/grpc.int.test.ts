@@ -37,6 +37,7 @@ beforeAll(async () => {
     simulatePayment: notFound,
     markProviderReached: notFound,
     acceptHeldPayment: notFound,
+    getEventsPosition: notFound,
   });
   const port = await server.listen('127.0.0.1:0');
   address = `127.0.0.1:${port}`;

@@ -1,4 +1,4 @@
-import { connectNats, ensureStream, startOutboxRelay } from '@hc/events';
+import { connectNats, ensureStream, outboxPosition, startOutboxRelay } from '@hc/events';
 import { createGrpcServer, createServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { CheckoutService } from '@hc/proto/checkout/v1';
@@ -70,10 +70,12 @@ export async function startCheckoutService(
     logger,
   });
 
+  const eventsPosition = outboxPosition({ databaseUrl: config.CHECKOUT_DATABASE_URL, nats, stream: stream.name, relay });
+
   const erasures = await consumeCustomerErasures(nats, config.NATS_SUBJECT_PREFIX, deps.sessions, logger);
 
   const server = createGrpcServer(logger);
-  server.add(CheckoutService, checkoutHandlers(deps));
+  server.add(CheckoutService, checkoutHandlers(deps, eventsPosition));
   const port = await server.listen(config.CHECKOUT_GRPC_ADDRESS);
   const sweeper = startExpirySweeper(deps, logger, config.EXPIRY_SWEEP_INTERVAL_MS);
   const host = config.CHECKOUT_GRPC_ADDRESS.slice(0, config.CHECKOUT_GRPC_ADDRESS.lastIndexOf(':'));
@@ -85,6 +87,7 @@ export async function startCheckoutService(
       await sweeper.stop();
       await erasures.stop();
       await relay.stop();
+      await eventsPosition.close();
       await nats.drain();
       settlement.close();
       await prisma.$disconnect();

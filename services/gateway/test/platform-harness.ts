@@ -93,6 +93,7 @@ export function testGatewayConfig(
     RATE_LIMIT_STARTS_PER_MINUTE: 1_000_000,
     IDEMPOTENCY_LOCK_MS: 5000,
     IDEMPOTENCY_WAIT_MS: 5000,
+    CUSTOMERS_READ_WAIT_MS: 2000,
     LOG_LEVEL: 'silent',
     ...overrides,
   };

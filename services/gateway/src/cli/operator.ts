@@ -31,6 +31,7 @@ import { loadGatewayConfig, type GatewayConfig } from '../config.ts';
 import { MerchantStore } from '../store/merchant-store.ts';
 import { createGatewayPrisma } from '../store/prisma.ts';
 import { MerchantOperations } from '../use-cases/merchant-operations.ts';
+import { checkoutWritesBarrier } from '../use-cases/read-barrier.ts';
 
 const USAGE = `usage: operator <accounts|keys|payments|customers|webhooks> <command> [arguments] [--json]
   accounts create --name NAME [--payout-wallet WALLET] [--fee-bps N]
@@ -160,17 +161,22 @@ async function run(
       const id = need(second, 'CUSTOMER_ID');
       const ctx = operatorContext(account.id, mode);
       const customers = createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
+      const checkout = createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
       try {
+        // Read-your-writes (docs/adr/0011): a customer made by a create the merchant was just answered is found.
+        const barrier = await checkoutWritesBarrier(checkout, ctx, config.CUSTOMERS_READ_WAIT_MS);
         if (command === 'erase') {
-          const { customer } = await customers.eraseCustomer({ id }, ctx);
+          // Answered only once checkout and webhooks have applied the erasure too.
+          const { customer } = await customers.eraseCustomer({ id, barrier }, ctx);
           if (!customer) throw new ApiError('internal_error');
           return customerObject(customer) as unknown as Record<string, unknown>;
         }
-        if (values.set !== undefined) await customers.setCustomerNote({ id, note: values.set }, ctx);
-        const { note } = await customers.getCustomerNote({ id }, ctx);
+        if (values.set !== undefined) await customers.setCustomerNote({ id, note: values.set, barrier }, ctx);
+        const { note } = await customers.getCustomerNote({ id, barrier }, ctx);
         return { customer: id, note: note ?? null };
       } finally {
         customers.close();
+        checkout.close();
       }
     }
     default:

@@ -28,6 +28,7 @@ export function errorResponder(logger: Logger): ErrorRequestHandler {
       logger.error({ err: error, requestId: locals(res).requestId, method: req.method, path: req.path }, 'unhandled error');
     }
     if (apiError.code === 'rate_limited') res.setHeader('Retry-After', '60');
+    if (apiError.code === 'catching_up') res.setHeader('Retry-After', '1');
     res.status(apiError.httpStatus).json(apiError.toBody());
   };
 }
