@@ -68,6 +68,9 @@ export interface CustomersHandle {
   readonly databaseUrl: string;
   /** Stops the service (its consumer stops mid-stream) and starts it again on the same port. */
   restart(): Promise<void>;
+  /** Stops applying checkout events while reads are still served (the projection falls behind). */
+  pauseConsumer(): Promise<void>;
+  resumeConsumer(): Promise<void>;
 }
 
 export const WALLET = '0x2222222222222222222222222222222222222222';
@@ -165,6 +168,8 @@ export async function startPlatform(options: { gateway?: Partial<GatewayConfig>;
         await customers.stop();
         customers = await startCustomersService(customersConfig(customersAddress), logger, { now: clock.now });
       },
+      pauseConsumer: () => customers.pauseConsumer(),
+      resumeConsumer: () => customers.resumeConsumer(),
     },
     webhooks: webhooks && webhooksDb ? { address: webhooks.address, databaseUrl: webhooksDb.url } : undefined,
     gatewayDatabaseUrl: gatewayDb.url,
