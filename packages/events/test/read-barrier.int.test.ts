@@ -35,6 +35,18 @@ function signal(): { wait: Promise<void>; fire: () => void } {
   return { wait, fire };
 }
 
+/** Where the stream is once every committed row is published (through the running relay). */
+async function positionNow(): Promise<number> {
+  const position = outboxPosition({ databaseUrl: f.db.url, nats: f.nc, stream: f.stream, relay: relay! });
+  try {
+    const sequence = await position.current(5_000);
+    if (sequence === null) throw new Error('rows not published within 5 s');
+    return sequence;
+  } finally {
+    await position.close();
+  }
+}
+
 describe('outboxPosition', () => {
   it('gives no position while committed rows are unpublished, then one at or above all of them', async () => {
     await writeOutbox(f.pool, rows('early', 3), false);
@@ -76,9 +88,7 @@ describe('consumerProgress', () => {
     });
     try {
       await writeOutbox(f.pool, rows('ooo', 3));
-      const position = outboxPosition({ databaseUrl: f.db.url, nats: f.nc, stream: f.stream, relay: relay! });
-      const sequence = (await position.current(5_000))!;
-      await position.close();
+      const sequence = await positionNow();
       await laterApplied.wait;
       expect(applied).not.toContain('ooo-0');
       expect(await progress.settled(sequence, 200)).toBe(false);
@@ -108,9 +118,7 @@ describe('consumerProgress', () => {
       await writeOutbox(f.pool, rows('mine', 1));
       await handled.wait;
       await writeOutbox(f.pool, rows('theirs', 2));
-      const position = outboxPosition({ databaseUrl: f.db.url, nats: f.nc, stream: f.stream, relay: relay! });
-      const sequence = (await position.current(5_000))!;
-      await position.close();
+      const sequence = await positionNow();
       const info = await (await jetstreamManager(f.nc)).consumers.info(f.stream, 'mine');
       expect(info.ack_floor.stream_seq).toBeLessThan(sequence);
       expect(await progress.settled(sequence, 2_000)).toBe(true);
