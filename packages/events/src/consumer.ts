@@ -109,8 +109,15 @@ export async function consumeDurable(options: DurableConsumerOptions): Promise<D
       m.ack();
       return;
     }
-    // Not awaited: the next message need not wait for the server's confirmation.
-    m.ackAck().then(options.onAcked, (error: unknown) => log.warn({ ...context, err: error }, 'event consumer: ack not confirmed'));
+    // Awaited, so stop() (which waits for the message in hand) returns only once the server holds the
+    // ack: an ack still in flight at shutdown would hold the ack floor until ack_wait ran out.
+    try {
+      await m.ackAck();
+    } catch (error) {
+      log.warn({ ...context, err: error }, 'event consumer: ack not confirmed; the message may be redelivered');
+      return;
+    }
+    options.onAcked();
   }
 
   const loop = (async () => {

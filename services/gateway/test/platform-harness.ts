@@ -96,7 +96,8 @@ export function testGatewayConfig(
     RATE_LIMIT_STARTS_PER_MINUTE: 1_000_000,
     IDEMPOTENCY_LOCK_MS: 5000,
     IDEMPOTENCY_WAIT_MS: 5000,
-    CUSTOMERS_READ_WAIT_MS: 2000,
+    // Longer than production's 2 s: a shared 2-core machine under a full test run can lag that much.
+    CUSTOMERS_READ_WAIT_MS: 5000,
     LOG_LEVEL: 'silent',
     ...overrides,
   };
@@ -131,7 +132,10 @@ export async function startPlatform(options: { gateway?: Partial<GatewayConfig>;
       NATS_SUBJECT_PREFIX: stack.natsPrefix,
       LOG_LEVEL: 'silent',
     });
-  let customers: RunningCustomersService = await startCustomersService(customersConfig('127.0.0.1:0'), logger, { now: clock.now });
+  // A short ack wait, as in the customers tests: messages in transit to a stopping service come back
+  // within it (reads wait on the consumer's ack floor until they do).
+  const customersOptions = { now: clock.now, ackWaitMs: 1_000 };
+  let customers: RunningCustomersService = await startCustomersService(customersConfig('127.0.0.1:0'), logger, customersOptions);
   const customersAddress = customers.address;
   const webhooksDb = options.webhooks ? await createTestDatabase('webhooks', WEBHOOKS_MIGRATIONS_DIR) : undefined;
   const webhooks: RunningWebhooksService | undefined = webhooksDb
@@ -166,7 +170,7 @@ export async function startPlatform(options: { gateway?: Partial<GatewayConfig>;
       databaseUrl: customersDb.url,
       async restart() {
         await customers.stop();
-        customers = await startCustomersService(customersConfig(customersAddress), logger, { now: clock.now });
+        customers = await startCustomersService(customersConfig(customersAddress), logger, customersOptions);
       },
       pauseConsumer: () => customers.pauseConsumer(),
       resumeConsumer: () => customers.resumeConsumer(),

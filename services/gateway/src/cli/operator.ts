@@ -48,6 +48,9 @@ const USAGE = `usage: operator <accounts|keys|payments|customers|webhooks> <comm
   customers note ACCOUNT_ID CUSTOMER_ID --mode test|live [--set TEXT]   (private; empty TEXT clears)
 ${WEBHOOK_USAGE.split('\n').slice(1).join('\n')}`;
 
+/** How long the operator's customers commands wait for answered writes and for the erasure to propagate. */
+const OPERATOR_WAIT_MS = 10_000;
+
 function accountView(a: MerchantAccount): Record<string, unknown> {
   return {
     id: a.id,
@@ -160,11 +163,14 @@ async function run(
       const account = await ops.getAccount(need(first, 'ACCOUNT_ID'));
       const id = need(second, 'CUSTOMER_ID');
       const ctx = operatorContext(account.id, mode);
-      const customers = createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
-      const checkout = createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
+      // An operator waits longer than an API read: an erase also waits for checkout and webhooks to apply it.
+      const waitMs = Math.max(config.CUSTOMERS_READ_WAIT_MS, OPERATOR_WAIT_MS);
+      const timeoutMs = config.GRPC_TIMEOUT_MS + waitMs;
+      const customers = createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, { timeoutMs });
+      const checkout = createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs });
       try {
         // Read-your-writes (docs/adr/0011): a customer made by a create the merchant was just answered is found.
-        const barrier = await checkoutWritesBarrier(checkout, ctx, config.CUSTOMERS_READ_WAIT_MS);
+        const barrier = await checkoutWritesBarrier(checkout, ctx, waitMs);
         if (command === 'erase') {
           // Answered only once checkout and webhooks have applied the erasure too.
           const { customer } = await customers.eraseCustomer({ id, barrier }, ctx);

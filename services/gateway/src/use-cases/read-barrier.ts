@@ -19,6 +19,15 @@ export async function checkoutWritesBarrier(
   waitMs: number,
 ): Promise<ReadBarrier> {
   const started = Date.now();
-  const { streamSequence } = await checkout.getEventsPosition({ waitMs }, ctx);
+  // The call's deadline must outlast the wait, or a slow relay would read as an outage.
+  const { streamSequence } = await checkout.getEventsPosition({ waitMs }, ctx, { timeoutMs: callTimeoutMs(waitMs) });
   return { checkoutSequence: streamSequence, waitMs: Math.max(0, waitMs - (Date.now() - started)) };
+}
+
+/** Time a barrier call gets for its own work on top of its wait (the usual 5 s gRPC deadline). */
+const CALL_HEADROOM_MS = 5_000;
+
+/** The gRPC deadline of a call that may wait `waitMs` on a barrier: it must outlast the wait. */
+export function callTimeoutMs(waitMs: number): number {
+  return waitMs + CALL_HEADROOM_MS;
 }
