@@ -34,7 +34,7 @@ export interface RunningCustomersService {
 export interface CustomersOptions {
   now?: () => Date;
   /**
-   * How long JetStream waits for an ack before redelivering (default 5 s, CHECKOUT_EVENT_ACK_WAIT_MS). Messages a stopping
+   * How long JetStream waits for an ack before redelivering (default 30 s). Messages a stopping
    * replica had pulled but not handled come back after this; tests that restart use a short one.
    */
   ackWaitMs?: number;

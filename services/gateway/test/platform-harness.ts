@@ -134,7 +134,7 @@ export async function startPlatform(options: { gateway?: Partial<GatewayConfig>;
     });
   // A short ack wait, as in the customers tests: messages in transit to a stopping service come back
   // within it (reads wait on the consumer's ack floor until they do).
-  const customersOptions = { now: clock.now, ackWaitMs: 1_000 };
+  const customersOptions = { now: clock.now, ackWaitMs: 2_000 };
   let customers: RunningCustomersService = await startCustomersService(customersConfig('127.0.0.1:0'), logger, customersOptions);
   const customersAddress = customers.address;
   const webhooksDb = options.webhooks ? await createTestDatabase('webhooks', WEBHOOKS_MIGRATIONS_DIR) : undefined;

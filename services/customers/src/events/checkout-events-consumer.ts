@@ -7,13 +7,6 @@ import type { CustomersDependencies } from '../use-cases/dependencies.ts';
 /** Durable name on the checkout stream; replicas share it, so each event goes to one of them. */
 export const CHECKOUT_EVENTS_CONSUMER = 'customers';
 export const CHECKOUT_EVENT_MAX_DELIVER = 50;
-/**
- * Redelivery of a message a replica pulled but never settled (crash, or one in transit when a replica
- * stopped). Customers reads wait on the consumer's ack floor (docs/adr/0011), so this is also how long
- * such a message can hold them at catching_up: short, while far above a handler's milliseconds (a slow
- * handler redelivered meanwhile is harmless: the message is applied once).
- */
-export const CHECKOUT_EVENT_ACK_WAIT_MS = 5_000;
 
 /**
  * Feeds every event of the checkout stream to applyCheckoutEvent. The stream is ensured first, so
@@ -36,7 +29,7 @@ export async function startCheckoutEventsConsumer(
     durable,
     filterSubject: stream.subjects[0]!,
     logger,
-    ackWaitMs: options.ackWaitMs ?? CHECKOUT_EVENT_ACK_WAIT_MS,
+    ackWaitMs: options.ackWaitMs,
     ...(options.onAcked ? { onAcked: options.onAcked } : {}),
     // Short first retry: an order event that overtook its session.created is usually fine 200 ms later.
     retryDelayMs: 200,
