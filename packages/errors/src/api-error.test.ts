@@ -13,6 +13,7 @@ describe('error catalogue', () => {
     expect(httpStatusOf('unsupported_media_type')).toBe(415);
     expect(httpStatusOf('rate_limited')).toBe(429);
     expect(httpStatusOf('network_unavailable')).toBe(502);
+    expect(httpStatusOf('catching_up')).toBe(503);
   });
 
   it('gives every code a message and a non-OK gRPC status', () => {

@@ -89,6 +89,12 @@ export const API_ERRORS = {
   internal_error: { http: 500, grpc: INTERNAL, message: 'Something went wrong on our side.' },
   network_unavailable: { http: 502, grpc: UNAVAILABLE, message: 'The card network did not answer; retry in a minute.' },
   service_unavailable: { http: 503, grpc: UNAVAILABLE, message: 'The service is temporarily unavailable; retry shortly.' },
+  // Read-your-writes (docs/adr/0011): a read that cannot yet reflect an answered write says so rather than answer stale.
+  catching_up: {
+    http: 503,
+    grpc: UNAVAILABLE,
+    message: 'Customers and orders are still catching up with a recent write; retry after the Retry-After seconds.',
+  },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof API_ERRORS;

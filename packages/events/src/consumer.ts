@@ -41,6 +41,11 @@ export interface DurableConsumerOptions {
   maxDeliver?: number;
   /** First redelivery delay after a handler throws; doubles per attempt up to 30 s. Default 1 s. */
   retryDelayMs?: number;
+  /**
+   * Called once the server confirmed a message's ack (so the consumer's ack floor may have moved):
+   * read barriers waiting on this consumer re-check at once instead of at their next poll.
+   */
+  onAcked?: () => void;
 }
 
 export interface DurableConsumer {
@@ -115,8 +120,21 @@ export async function consumeDurable(options: DurableConsumerOptions): Promise<D
       count('retried');
       return;
     }
-    m.ack();
+    if (!options.onAcked) {
+      m.ack();
+      count('acked');
+      return;
+    }
+    // Awaited, so stop() (which waits for the message in hand) returns only once the server holds the
+    // ack: an ack still in flight at shutdown would hold the ack floor until ack_wait ran out.
+    try {
+      await m.ackAck();
+    } catch (error) {
+      log.warn({ ...context, err: error }, 'event consumer: ack not confirmed; the message may be redelivered');
+      return;
+    }
     count('acked');
+    options.onAcked();
   }
 
   const loop = (async () => {

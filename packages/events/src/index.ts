@@ -34,3 +34,5 @@ export { purgeConsumedMessages } from './stream-purge.ts';
 export type { SubjectPurge } from './stream-purge.ts';
 export type { SqlClient } from './maintenance.ts';
 export { currentTraceparent, publishInSpan, consumeInSpan, continueTrace, injectTraceHeaders } from './tracing.ts';
+export { outboxPosition, consumerProgress, allConsumersSettled, settledThrough, PROGRESS_POLL_MS } from './position.ts';
+export type { OutboxPosition, OutboxPositionOptions, ConsumerProgress } from './position.ts';

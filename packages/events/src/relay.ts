@@ -30,6 +30,8 @@ export interface OutboxRelay {
   stop(): Promise<void>;
   /** Resolves once no unpublished row is left in the database (whichever relay published them). */
   drain(): Promise<void>;
+  /** Resolves after this relay's next publishing attempt (it is woken for it). */
+  afterNextBatch(): Promise<void>;
 }
 
 interface OutboxRow {
@@ -290,6 +292,12 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
         await pool.end();
       })();
       return stopping;
+    },
+
+    afterNextBatch() {
+      const next = new Promise<void>((resolve) => iterationWaiters.push(resolve));
+      wake();
+      return next;
     },
 
     async drain() {

@@ -45,6 +45,7 @@ beforeAll(async () => {
     simulatePayment: notFound,
     markProviderReached: notFound,
     acceptHeldPayment: notFound,
+    getEventsPosition: notFound,
   });
   server.addPublic(HostedCheckoutService, {
     async getHostedSession(request, callCtx) {

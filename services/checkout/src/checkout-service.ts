@@ -1,4 +1,4 @@
-import { connectNats, ensureStream, eventTablePurges, startOutboxRelay, startPurgeSchedule } from '@hc/events';
+import { connectNats, ensureStream, eventTablePurges, outboxPosition, startOutboxRelay, startPurgeSchedule } from '@hc/events';
 import { createGrpcServer, createServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { CheckoutService, HostedCheckoutService } from '@hc/proto/checkout/v1';
@@ -71,11 +71,13 @@ export async function startCheckoutService(
     logger,
   });
 
+  const eventsPosition = outboxPosition({ databaseUrl: config.CHECKOUT_DATABASE_URL, nats, stream: stream.name, relay });
+
   const erasures = await consumeCustomerErasures(nats, config.NATS_SUBJECT_PREFIX, deps.sessions, config, logger);
   const purges = startPurgeSchedule(eventTablePurges(config.CHECKOUT_DATABASE_URL, config), config.EVENTS_PURGE_INTERVAL_MS, logger);
 
   const server = createGrpcServer(logger);
-  server.add(CheckoutService, checkoutHandlers(deps));
+  server.add(CheckoutService, checkoutHandlers(deps, eventsPosition));
   server.addPublic(HostedCheckoutService, hostedHandlers(deps));
   const port = await server.listen(config.CHECKOUT_GRPC_ADDRESS);
   const sweeper = startExpirySweeper(deps, logger, config.EXPIRY_SWEEP_INTERVAL_MS);
@@ -89,6 +91,7 @@ export async function startCheckoutService(
       await erasures.stop();
       await purges.stop();
       await relay.stop();
+      await eventsPosition.close();
       await nats.drain();
       settlement.close();
       await prisma.$disconnect();

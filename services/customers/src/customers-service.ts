@@ -1,19 +1,35 @@
-import { connectNats, contextStream, ensureStream, eventTablePurges, startOutboxRelay, startPurgeSchedule } from '@hc/events';
+import {
+  allConsumersSettled,
+  connectNats,
+  consumerProgress,
+  contextStream,
+  ensureStream,
+  eventTablePurges,
+  outboxPosition,
+  startOutboxRelay,
+  startPurgeSchedule,
+  type DurableConsumer,
+} from '@hc/events';
 import { createGrpcServer } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { customersHandlers } from './api/customers-handlers.ts';
 import type { CustomersConfig } from './config.ts';
-import { startCheckoutEventsConsumer } from './events/checkout-events-consumer.ts';
+import { CHECKOUT_EVENTS_CONSUMER, startCheckoutEventsConsumer } from './events/checkout-events-consumer.ts';
 import { CustomersStore } from './store/customers-store.ts';
 import { createCustomersPrisma } from './store/prisma.ts';
 import type { CustomersDependencies } from './use-cases/dependencies.ts';
+import type { Barriers } from './use-cases/read-barrier.ts';
 
 export interface RunningCustomersService {
   /** host:port the gRPC server listens on. */
   readonly address: string;
   /** The wired use-case dependencies (tests apply events through them). */
   readonly deps: CustomersDependencies;
+  /** Stops applying checkout events (reads keep being served, and wait); for maintenance and tests. */
+  pauseConsumer(): Promise<void>;
+  /** Applies checkout events again, from the durable consumer's position. */
+  resumeConsumer(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -40,31 +56,55 @@ export async function startCustomersService(
   const deps: CustomersDependencies = { store: new CustomersStore(prisma), now: options.now ?? (() => new Date()) };
 
   const nats = await connectNats(config.NATS_URL, 'customers');
-  await ensureStream(nats, contextStream(config.NATS_SUBJECT_PREFIX, 'customers', config));
+  const ownStream = contextStream(config.NATS_SUBJECT_PREFIX, 'customers', config);
+  await ensureStream(nats, ownStream);
   const relay = await startOutboxRelay({
     databaseUrl: config.CUSTOMERS_DATABASE_URL,
     nats,
     subjectPrefix: config.NATS_SUBJECT_PREFIX,
     logger,
   });
-  const consumer = await startCheckoutEventsConsumer(deps, nats, config.NATS_SUBJECT_PREFIX, config, logger, {
-    ackWaitMs: options.ackWaitMs,
-  });
+  // Read-your-writes (docs/adr/0011): reads wait on the consumer's ack floor; this replica's acks wake them.
+  const progress = consumerProgress(nats, contextStream(config.NATS_SUBJECT_PREFIX, 'checkout', config).name, CHECKOUT_EVENTS_CONSUMER);
+  const startConsumer = () =>
+    startCheckoutEventsConsumer(deps, nats, config.NATS_SUBJECT_PREFIX, config, logger, {
+      ackWaitMs: options.ackWaitMs,
+      onAcked: () => progress.wake(),
+    });
+  let consumer: DurableConsumer | undefined = await startConsumer();
+  const ownPosition = outboxPosition({ databaseUrl: config.CUSTOMERS_DATABASE_URL, nats, stream: ownStream.name, relay });
+  const barriers: Barriers = {
+    checkoutApplied: (sequence, timeoutMs) => progress.settled(sequence, timeoutMs),
+    async ownEventsApplied(timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      const sequence = await ownPosition.current(timeoutMs);
+      return sequence !== null && allConsumersSettled(nats, ownStream.name, sequence, deadline - Date.now());
+    },
+  };
 
   const purges = startPurgeSchedule(eventTablePurges(config.CUSTOMERS_DATABASE_URL, config), config.EVENTS_PURGE_INTERVAL_MS, logger);
 
   const server = createGrpcServer(logger);
-  server.add(CustomersService, customersHandlers(deps));
+  server.add(CustomersService, customersHandlers(deps, barriers));
   const port = await server.listen(config.CUSTOMERS_GRPC_ADDRESS);
   const host = config.CUSTOMERS_GRPC_ADDRESS.slice(0, config.CUSTOMERS_GRPC_ADDRESS.lastIndexOf(':'));
   return {
     address: `${host}:${port}`,
     deps,
+    async pauseConsumer() {
+      await consumer?.stop();
+      consumer = undefined;
+    },
+    async resumeConsumer() {
+      consumer ??= await startConsumer();
+    },
     async stop() {
       await server.stop();
-      await consumer.stop();
+      progress.stop();
+      await consumer?.stop();
       await purges.stop();
       await relay.stop();
+      await ownPosition.close();
       await nats.drain();
       await prisma.$disconnect();
     },

@@ -23,6 +23,11 @@ export interface GatewayConfig {
   IDEMPOTENCY_LOCK_MS: number;
   /** How long a duplicate waits for the first request with its key before answering 409. */
   IDEMPOTENCY_WAIT_MS: number;
+  /**
+   * How long a customers or orders read (and the operator's erase and note) waits for the caller's
+   * answered writes to be applied before answering 503 catching_up (docs/adr/0011).
+   */
+  CUSTOMERS_READ_WAIT_MS: number;
   LOG_LEVEL: string;
 }
 
@@ -40,6 +45,7 @@ const schema: JSONSchemaType<GatewayConfig> = {
     RATE_LIMIT_STARTS_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 12 },
     IDEMPOTENCY_LOCK_MS: { type: 'integer', minimum: 1000, maximum: 600_000, default: 30_000 },
     IDEMPOTENCY_WAIT_MS: { type: 'integer', minimum: 0, maximum: 60_000, default: 5000 },
+    CUSTOMERS_READ_WAIT_MS: { type: 'integer', minimum: 0, maximum: 10_000, default: 2000 },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
   },
   required: [
@@ -54,6 +60,7 @@ const schema: JSONSchemaType<GatewayConfig> = {
     'RATE_LIMIT_STARTS_PER_MINUTE',
     'IDEMPOTENCY_LOCK_MS',
     'IDEMPOTENCY_WAIT_MS',
+    'CUSTOMERS_READ_WAIT_MS',
     'LOG_LEVEL',
   ],
   additionalProperties: false,

@@ -47,6 +47,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
     idempotency,
     idempotencySettings: { now, lockMs: config.IDEMPOTENCY_LOCK_MS, waitMs: config.IDEMPOTENCY_WAIT_MS },
     rateLimits,
+    customersReadWaitMs: config.CUSTOMERS_READ_WAIT_MS,
     logger,
     ready: async () => {
       await prisma.$queryRaw`SELECT 1`;

@@ -1,12 +1,13 @@
 // Risk covered: orders landing on the wrong customer, details lost or overwritten against the spec's
 // rules, counters or `spent` wrong, another account's or mode's customer visible, list paging or
 // filters wrong — through the gateway, with checkout publishing real events and the customers
-// service consuming them over JetStream (customers are eventually consistent: reads poll briefly).
+// service consuming them over JetStream. Reads follow writes at once: the gateway's read-your-writes
+// barrier (docs/adr/0011) makes them reflect every answered write, so no read here polls.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServiceClient } from '@hc/grpc';
 import { CheckoutService } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
-import { bodyOf, createSession, eventually, expectError, VALID_BODY, type Json } from './e2e-helpers.ts';
+import { bodyOf, createSession, expectError, VALID_BODY, type Json } from './e2e-helpers.ts';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
 
 let platform: Platform;
@@ -47,13 +48,13 @@ async function get(path: string, key = merchant.testKey): Promise<{ status: numb
   return { status: response.status, body: await bodyOf(response) };
 }
 
-/** The customer with this email (any case), once it exists (null when it never appears). */
-async function customerByEmail(address: string, key = merchant.testKey, until: (c: Json | null) => boolean = (c) => c !== null) {
-  return eventually(async () => {
-    const { body } = await get(`/v1/customers?email=${encodeURIComponent(address)}`, key);
-    if (!Array.isArray(body['data'])) throw new Error(JSON.stringify(body));
-    return ((body['data'] as Json[])[0] ?? null) as Json | null;
-  }, until);
+/** The customer with this email (any case), read once right after the writes; `expected` must hold at once. */
+async function customerByEmail(address: string, key = merchant.testKey, expected: (c: Json | null) => boolean = (c) => c !== null) {
+  const { body } = await get(`/v1/customers?email=${encodeURIComponent(address)}`, key);
+  if (!Array.isArray(body['data'])) throw new Error(JSON.stringify(body));
+  const customer = ((body['data'] as Json[])[0] ?? null) as Json | null;
+  expect({ customer, expected: expected(customer) }).toEqual({ customer, expected: true });
+  return customer;
 }
 
 async function start(id: string, body: Json = {}, key = merchant.testKey): Promise<Json> {
@@ -110,20 +111,13 @@ describe('rule 2: made or found at creation, or at start for a session without e
   it('appears at start for a session created without an email', async () => {
     const address = email('late');
     const session = await createSession(platform, merchant.testKey, VALID_BODY);
-    const order = await eventually(
-      () => get(`/v1/orders/${String(session['id'])}`),
-      (r) => r.status === 200,
-    );
+    const order = await get(`/v1/orders/${String(session['id'])}`);
     expect(order.body).toMatchObject({ object: 'order', customer_id: null, email: null, status: 'open' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await get(`/v1/customers?email=${encodeURIComponent(address)}`)).body['data']).toEqual([]);
     await start(String(session['id']), { customer_email: address });
     const customer = await customerByEmail(address);
     expect(customer).toMatchObject({ orders_count: 1 });
-    const moved = await eventually(
-      () => get(`/v1/orders/${String(session['id'])}`),
-      (r) => r.body['customer_id'] !== null,
-    );
+    const moved = await get(`/v1/orders/${String(session['id'])}`);
     expect(moved.body['customer_id']).toBe(customer!['id']);
   });
 });
@@ -176,10 +170,7 @@ describe("rules 3 and 4: each order's details replace the saved ones; left-out d
       customer: { name: 'Quiet Buyer', phone: '555-0199', store_account: { platform: 'woocommerce', store_id: 'w1' } },
     });
     const id = String(session['id']);
-    const order = await eventually(
-      () => get(`/v1/orders/${id}`),
-      (r) => r.status === 200,
-    );
+    const order = await get(`/v1/orders/${id}`);
     expect(order.body).toMatchObject({ customer_id: null, name: 'Quiet Buyer', phone: '555-0199' });
     await start(id, { customer_email: address });
     const customer = await customerByEmail(address);

@@ -70,6 +70,9 @@ export interface CustomersHandle {
   readonly databaseUrl: string;
   /** Stops the service (its consumer stops mid-stream) and starts it again on the same port. */
   restart(): Promise<void>;
+  /** Stops applying checkout events while reads are still served (the projection falls behind). */
+  pauseConsumer(): Promise<void>;
+  resumeConsumer(): Promise<void>;
 }
 
 export const WALLET = '0x2222222222222222222222222222222222222222';
@@ -95,6 +98,8 @@ export function testGatewayConfig(
     RATE_LIMIT_STARTS_PER_MINUTE: 1_000_000,
     IDEMPOTENCY_LOCK_MS: 5000,
     IDEMPOTENCY_WAIT_MS: 5000,
+    // Longer than production's 2 s: a shared 2-core machine under a full test run can lag that much.
+    CUSTOMERS_READ_WAIT_MS: 5000,
     LOG_LEVEL: 'silent',
     ...overrides,
   };
@@ -135,7 +140,10 @@ export async function startPlatform(
       NATS_SUBJECT_PREFIX: stack.natsPrefix,
       LOG_LEVEL: 'silent',
     });
-  let customers: RunningCustomersService = await startCustomersService(customersConfig('127.0.0.1:0'), logger, { now: clock.now });
+  // A short ack wait, as in the customers tests: messages in transit to a stopping service come back
+  // within it (reads wait on the consumer's ack floor until they do).
+  const customersOptions = { now: clock.now, ackWaitMs: 2_000 };
+  let customers: RunningCustomersService = await startCustomersService(customersConfig('127.0.0.1:0'), logger, customersOptions);
   const customersAddress = customers.address;
   const webhooksDb = options.webhooks ? await createTestDatabase('webhooks', WEBHOOKS_MIGRATIONS_DIR) : undefined;
   const webhooks: RunningWebhooksService | undefined = webhooksDb
@@ -170,8 +178,10 @@ export async function startPlatform(
       databaseUrl: customersDb.url,
       async restart() {
         await customers.stop();
-        customers = await startCustomersService(customersConfig(customersAddress), logger, { now: clock.now });
+        customers = await startCustomersService(customersConfig(customersAddress), logger, customersOptions);
       },
+      pauseConsumer: () => customers.pauseConsumer(),
+      resumeConsumer: () => customers.resumeConsumer(),
     },
     webhooks: webhooks && webhooksDb ? { address: webhooks.address, databaseUrl: webhooksDb.url } : undefined,
     logs: () => lines.join(''),

@@ -1,9 +1,11 @@
+import type { OutboxPosition } from '@hc/events';
 import type { ServiceHandlers } from '@hc/grpc';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
 import { acceptHeldPayment } from '../use-cases/accept-held-payment.ts';
 import { createCheckoutSession } from '../use-cases/create-checkout-session.ts';
 import type { CheckoutDependencies } from '../use-cases/dependencies.ts';
 import { getCheckoutSession } from '../use-cases/get-checkout-session.ts';
+import { getEventsPosition } from '../use-cases/get-events-position.ts';
 import { listPayments } from '../use-cases/list-payments.ts';
 import { markProviderReached } from '../use-cases/mark-provider-reached.ts';
 import { simulatePayment } from '../use-cases/simulate-payment.ts';
@@ -11,7 +13,7 @@ import { startCheckoutSession } from '../use-cases/start-checkout-session.ts';
 import { sessionMessage } from './session-message.ts';
 
 /** gRPC handlers: proto in, use case, proto out. No rules here. */
-export function checkoutHandlers(deps: CheckoutDependencies): ServiceHandlers<typeof CheckoutService> {
+export function checkoutHandlers(deps: CheckoutDependencies, eventsPosition: OutboxPosition): ServiceHandlers<typeof CheckoutService> {
   const message = (session: Parameters<typeof sessionMessage>[0]) => sessionMessage(session, deps.publicBaseUrl);
   return {
     async createCheckoutSession(request, ctx) {
@@ -69,6 +71,10 @@ export function checkoutHandlers(deps: CheckoutDependencies): ServiceHandlers<ty
 
     async acceptHeldPayment(request, ctx) {
       return { payment: message(await acceptHeldPayment(deps, ctx, request.id)) };
+    },
+
+    async getEventsPosition(request) {
+      return { streamSequence: await getEventsPosition(eventsPosition, request.waitMs) };
     },
   };
 }

@@ -19,7 +19,7 @@ export async function startCheckoutEventsConsumer(
   subjectPrefix: string,
   retention: EventRetention,
   logger: Logger,
-  options: { durable?: string | undefined; ackWaitMs?: number | undefined } = {},
+  options: { durable?: string | undefined; ackWaitMs?: number | undefined; onAcked?: (() => void) | undefined } = {},
 ): Promise<DurableConsumer> {
   const durable = options.durable ?? CHECKOUT_EVENTS_CONSUMER;
   const stream = contextStream(subjectPrefix, 'checkout', retention);
@@ -31,6 +31,7 @@ export async function startCheckoutEventsConsumer(
     filterSubject: stream.subjects[0]!,
     logger,
     ackWaitMs: options.ackWaitMs,
+    ...(options.onAcked ? { onAcked: options.onAcked } : {}),
     // Short first retry: an order event that overtook its session.created is usually fine 200 ms later.
     retryDelayMs: 200,
     // An event whose order never arrives (e.g. payments from before checkout published session.created)

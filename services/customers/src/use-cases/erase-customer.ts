@@ -3,6 +3,30 @@ import { isId } from '@hc/ids';
 import type { Customer, Scope } from '../domain/customer.ts';
 import { CUSTOMER_ERASED_SUBJECT, customerErasedEvent } from '../domain/erasure.ts';
 import type { CustomersDependencies } from './dependencies.ts';
+import { awaitCheckoutWrites, MAX_BARRIER_WAIT_MS, type BarrierRequest, type Barriers } from './read-barrier.ts';
+
+/**
+ * The operator's erase (docs/adr/0011): after checkout's answered writes are applied here (the
+ * customer exists), erase, then answer only once checkout and webhooks have applied the erasure too,
+ * so a payment read right after shows no email. Past the wait the erasure stands here and is still
+ * on its way: catching_up, and running the command again waits again (erasing twice changes nothing).
+ */
+export async function eraseCustomerEverywhere(
+  deps: CustomersDependencies,
+  barriers: Barriers,
+  scope: Scope,
+  id: string,
+  barrier: BarrierRequest | undefined,
+): Promise<Customer> {
+  const started = Date.now();
+  await awaitCheckoutWrites(barriers, barrier);
+  const customer = await eraseCustomer(deps, scope, id);
+  const waitMs = Math.min(barrier?.waitMs ?? MAX_BARRIER_WAIT_MS, MAX_BARRIER_WAIT_MS);
+  if (!(await barriers.ownEventsApplied(Math.max(0, waitMs - (Date.now() - started))))) {
+    throw new ApiError('catching_up', 'The customer is erased here; the erasure has not yet reached every context. Run the command again.');
+  }
+  return customer;
+}
 
 /**
  * Rule 7, a dashboard action: in one transaction the customer's and its orders' personal data become

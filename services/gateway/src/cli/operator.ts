@@ -25,6 +25,10 @@ import { loadGatewayConfig, type GatewayConfig } from '../config.ts';
 import { MerchantStore } from '../store/merchant-store.ts';
 import { createGatewayPrisma } from '../store/prisma.ts';
 import { MerchantOperations } from '../use-cases/merchant-operations.ts';
+import { checkoutWritesBarrier } from '../use-cases/read-barrier.ts';
+
+/** How long the operator's customers commands wait for answered writes and for the erasure to propagate. */
+const OPERATOR_WAIT_MS = 10_000;
 
 function accountView(a: MerchantAccount): Record<string, unknown> {
   return {
@@ -121,18 +125,26 @@ async function run(
       const account = await ops.getAccount(need(first, 'ACCOUNT_ID'));
       const id = need(second, 'CUSTOMER_ID');
       const ctx = operatorContext(account.id, mode);
-      const customers = createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
+      // An operator waits longer than an API read: an erase also waits for checkout and webhooks to apply it.
+      const waitMs = Math.max(config.CUSTOMERS_READ_WAIT_MS, OPERATOR_WAIT_MS);
+      const timeoutMs = config.GRPC_TIMEOUT_MS + waitMs;
+      const customers = createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, { timeoutMs });
+      const checkout = createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs });
       try {
+        // Read-your-writes (docs/adr/0011): a customer made by a create the merchant was just answered is found.
+        const barrier = await checkoutWritesBarrier(checkout, ctx, waitMs);
         if (command === 'erase') {
-          const { customer } = await customers.eraseCustomer({ id }, ctx);
+          // Answered only once checkout and webhooks have applied the erasure too.
+          const { customer } = await customers.eraseCustomer({ id, barrier }, ctx);
           if (!customer) throw new ApiError('internal_error');
           return customerObject(customer) as unknown as Record<string, unknown>;
         }
-        if (values.set !== undefined) await customers.setCustomerNote({ id, note: values.set }, ctx);
-        const { note } = await customers.getCustomerNote({ id }, ctx);
+        if (values.set !== undefined) await customers.setCustomerNote({ id, note: values.set, barrier }, ctx);
+        const { note } = await customers.getCustomerNote({ id, barrier }, ctx);
         return { customer: id, note: note ?? null };
       } finally {
         customers.close();
+        checkout.close();
       }
     }
     default:

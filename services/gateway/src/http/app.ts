@@ -24,6 +24,8 @@ export interface GatewayApp {
   readonly idempotency: IdempotencyStore;
   readonly idempotencySettings: IdempotencySettings;
   readonly rateLimits: RateLimits;
+  /** How long a customers read may wait for the caller's answered writes (docs/adr/0011). */
+  readonly customersReadWaitMs: number;
   readonly logger: Logger;
   /** Readiness: resolves when the gateway's database and the services answer. */
   readonly ready: () => Promise<void>;
@@ -71,7 +73,7 @@ export function createGatewayApp(deps: GatewayApp): Express {
     }),
   );
   v1.use(paymentRoutes(deps.checkout));
-  v1.use(customerRoutes(deps.customers));
+  v1.use(customerRoutes({ customers: deps.customers, checkout: deps.checkout, readWaitMs: deps.customersReadWaitMs }));
   app.use('/v1', v1);
 
   app.use(unknownRoute);

@@ -35,6 +35,7 @@ export function errorResponder(logger: Logger): ErrorRequestHandler {
     }
     apiErrors.add(1, { 'error.code': apiError.code });
     if (apiError.code === 'rate_limited') res.setHeader('Retry-After', '60');
+    if (apiError.code === 'catching_up') res.setHeader('Retry-After', '1');
     res.status(apiError.httpStatus).json(apiError.toBody());
   };
 }

@@ -1,0 +1,33 @@
+import type { CallContext, ServiceClient } from '@hc/grpc';
+import type { CheckoutService } from '@hc/proto/checkout/v1';
+
+/** What a customers call must wait for (the customers proto's ReadBarrier). */
+export interface ReadBarrier {
+  checkoutSequence: bigint;
+  waitMs: number;
+}
+
+/**
+ * Read-your-writes (docs/adr/0011): asks checkout where its stream is now (a position covering
+ * every write it has answered, whichever gateway replica answered it), for the customers context to
+ * wait on. Nothing is remembered here, so replicas and restarts cannot lose it; the cost is one
+ * checkout call per customers read, none on creates. The whole wait shares one bound.
+ */
+export async function checkoutWritesBarrier(
+  checkout: ServiceClient<typeof CheckoutService>,
+  ctx: CallContext,
+  waitMs: number,
+): Promise<ReadBarrier> {
+  const started = Date.now();
+  // The call's deadline must outlast the wait, or a slow relay would read as an outage.
+  const { streamSequence } = await checkout.getEventsPosition({ waitMs }, ctx, { timeoutMs: callTimeoutMs(waitMs) });
+  return { checkoutSequence: streamSequence, waitMs: Math.max(0, waitMs - (Date.now() - started)) };
+}
+
+/** Time a barrier call gets for its own work on top of its wait (the usual 5 s gRPC deadline). */
+const CALL_HEADROOM_MS = 5_000;
+
+/** The gRPC deadline of a call that may wait `waitMs` on a barrier: it must outlast the wait. */
+export function callTimeoutMs(waitMs: number): number {
+  return waitMs + CALL_HEADROOM_MS;
+}
