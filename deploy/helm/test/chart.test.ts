@@ -90,7 +90,7 @@ describe('rendered with the CI test values', () => {
 
   it('gives every Deployment a PodDisruptionBudget selecting its pods and an HPA that owns its replica count', () => {
     const deployments = ofKind(manifests, 'Deployment');
-    expect(deployments.map(component).sort()).toEqual(['checkout', 'customers', 'gateway', 'settlement', 'webhooks']);
+    expect(deployments.map(component).sort()).toEqual(['checkout', 'customers', 'gateway', 'pages', 'settlement', 'webhooks']);
     for (const deployment of deployments) {
       const pdb = ofKind(manifests, 'PodDisruptionBudget').find((p) => p.metadata.name === deployment.metadata.name);
       expect((pdb?.spec as { selector: { matchLabels: unknown } } | undefined)?.selector.matchLabels).toEqual(podLabels(deployment));
@@ -174,7 +174,7 @@ describe('rendered with the CI test values', () => {
     it('let each gRPC service be called only by its callers', () => {
       const callers = (name: keyof typeof SERVICE_PORTS) =>
         fromPods(policy(name).ingress.filter((r) => r.ports?.some((p) => p.port === SERVICE_PORTS[name])));
-      expect(callers('checkout')).toEqual(['gateway']);
+      expect(callers('checkout')).toEqual(['gateway', 'pages']);
       expect(callers('settlement')).toEqual(['checkout']);
       expect(callers('customers')).toEqual(['gateway']);
       expect(callers('webhooks')).toEqual(['gateway']);

@@ -16,6 +16,15 @@ const TRACESTATE = 'tracestate';
 
 type Carrier = Record<string, string>;
 
+/**
+ * A subject with its trailing object id (e.g. `checkout.payment.paid.pay_01…`, ADR 0017) written as
+ * `{id}`: span names stay low-cardinality, as OpenTelemetry's messaging conventions ask; the whole
+ * subject is in the `messaging.destination.name` attribute.
+ */
+export function subjectTemplate(subject: string): string {
+  return subject.replace(/\.[a-z]{2,5}_[0-9A-Za-z]{10,}$/, '.{id}');
+}
+
 /** The `traceparent` of the active span, to store with an outbox row; null outside a trace or with telemetry off. */
 export function currentTraceparent(): string | null {
   const carrier: Carrier = {};
@@ -59,7 +68,7 @@ export function publishInSpan<T>(
 ): Promise<T> {
   const parent = contextFrom(row.traceparent);
   const span = trace.getTracer(TRACER).startSpan(
-    `publish ${row.subject}`,
+    `publish ${subjectTemplate(row.subject)}`,
     {
       kind: SpanKind.PRODUCER,
       attributes: { 'messaging.system': 'nats', 'messaging.destination.name': row.subject, 'messaging.message.id': row.msgId },
@@ -80,7 +89,7 @@ export function consumeInSpan<T>(
 ): Promise<T> {
   const parent = contextFrom(message.headers?.get(TRACEPARENT), message.headers?.get(TRACESTATE));
   const span = trace.getTracer(TRACER).startSpan(
-    `process ${message.subject}`,
+    `process ${subjectTemplate(message.subject)}`,
     {
       kind: SpanKind.CONSUMER,
       attributes: {

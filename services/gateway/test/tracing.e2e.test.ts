@@ -107,7 +107,7 @@ describe('one payment, one trace', () => {
   });
 
   it('the webhooks consumer span of payment.paid is a child of the producer span of the outbox relay in checkout', () => {
-    const producer = trace.find((s) => s.kind === PRODUCER && s.name.endsWith('checkout.payment.paid'));
+    const producer = trace.find((s) => s.kind === PRODUCER && s.name.endsWith('checkout.payment.paid.{id}'));
     expect(producer).toMatchObject({ service: 'hc-checkout' });
     const consumer = trace.find((s) => s.kind === CONSUMER && s.service === 'hc-webhooks');
     expect(consumer).toBeDefined();
