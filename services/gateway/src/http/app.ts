@@ -11,6 +11,7 @@ import { rateLimited, type RateLimits } from './middleware/rate-limit.ts';
 import { locals } from './locals.ts';
 import { requireApiKey } from './middleware/authenticate.ts';
 import { errorResponder, unknownRoute } from './middleware/errors.ts';
+import { openApiText } from './openapi/document.ts';
 import { requestId, securityHeaders } from './middleware/response-headers.ts';
 import { checkoutSessionRoutes } from './routes/checkout-sessions.ts';
 import { customerRoutes } from './routes/customers.ts';
@@ -58,6 +59,12 @@ export function createGatewayApp(deps: GatewayApp): Express {
   app.get('/readyz', async (_req, res) => {
     await deps.ready();
     res.json({ status: 'ready' });
+  });
+
+  // The API's own description needs no key (generators fetch it); built once, answered as committed.
+  const openApi = openApiText();
+  app.get('/v1/openapi.json', (_req, res) => {
+    res.type('application/json').send(openApi);
   });
 
   const v1 = express.Router();
