@@ -4,6 +4,7 @@ import type { ServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
 import type { CustomersService } from '@hc/proto/customers/v1';
+import type { WebhooksService } from '@hc/proto/webhooks/v1';
 import type { IdempotencyStore } from '../store/idempotency-store.ts';
 import type { MerchantStore } from '../store/merchant-store.ts';
 import type { IdempotencySettings } from '../use-cases/idempotent-create.ts';
@@ -15,6 +16,7 @@ import { openApiText } from './openapi/document.ts';
 import { requestId, securityHeaders } from './middleware/response-headers.ts';
 import { checkoutSessionRoutes } from './routes/checkout-sessions.ts';
 import { customerRoutes } from './routes/customers.ts';
+import { eventRoutes } from './routes/events.ts';
 import { paymentRoutes } from './routes/payments.ts';
 import { parseQuery } from './validation/query.ts';
 
@@ -22,6 +24,7 @@ export interface GatewayApp {
   readonly merchants: MerchantStore;
   readonly checkout: ServiceClient<typeof CheckoutService>;
   readonly customers: ServiceClient<typeof CustomersService>;
+  readonly webhooks: ServiceClient<typeof WebhooksService>;
   readonly idempotency: IdempotencyStore;
   readonly idempotencySettings: IdempotencySettings;
   readonly rateLimits: RateLimits;
@@ -79,6 +82,7 @@ export function createGatewayApp(deps: GatewayApp): Express {
   );
   v1.use(paymentRoutes(deps.checkout));
   v1.use(customerRoutes(deps.customers));
+  v1.use(eventRoutes(deps.webhooks));
   app.use('/v1', v1);
 
   app.use(unknownRoute);

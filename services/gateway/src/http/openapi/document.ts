@@ -201,6 +201,30 @@ const OPERATIONS: Record<string, Record<'get' | 'post', Operation | undefined>> 
     },
     post: undefined,
   },
+  '/v1/events': {
+    get: {
+      id: 'listEvents',
+      summary: 'List the webhook events of the last 30 days, newest first',
+      ok: [{ status: 200, schema: 'EventList', description: 'A page of events, each exactly as webhooks deliver it.' }],
+      parameters: [
+        ...PAGING,
+        query('type', 'Only events of this type.', { enum: [...WEBHOOK_EVENT_TYPES] }),
+        query('created[gte]', 'Only events created at or after this time, Unix seconds.', { type: 'integer', minimum: 0 }),
+        query('created[lt]', 'Only events created before this time, Unix seconds.', { type: 'integer', minimum: 0 }),
+      ],
+      errors: [...LIST, 'invalid_event_types'],
+    },
+    post: undefined,
+  },
+  '/v1/events/{id}': {
+    get: {
+      id: 'getEvent',
+      summary: 'Read a webhook event (30 days)',
+      ok: [{ status: 200, schema: 'WebhookEvent', description: 'The event, byte for byte the delivered body.' }],
+      errors: [],
+    },
+    post: undefined,
+  },
   '/v1/orders/{id}': {
     get: { id: 'getOrder', summary: 'Read an order', ok: [{ status: 200, schema: 'Order', description: 'The order.' }], errors: [] },
     post: undefined,

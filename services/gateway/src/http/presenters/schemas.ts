@@ -186,6 +186,7 @@ export function responseSchemas(errorCodes: readonly string[], eventTypes: reado
         additionalProperties: false,
       },
     }),
+    EventList: list('WebhookEvent'),
     WebhookPayment: webhookPayment,
     WebhookEvent: closed('The body of every webhook delivery.', {
       id: { type: 'string', pattern: '^evt_' },
