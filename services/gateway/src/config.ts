@@ -11,7 +11,7 @@ export interface GatewayConfig {
   CHECKOUT_GRPC_ADDRESS: string;
   /** host:port of the customers gRPC service. */
   CUSTOMERS_GRPC_ADDRESS: string;
-  /** host:port of the webhooks gRPC service (used by the operator CLI). */
+  /** host:port of the webhooks gRPC service (GET /v1/events and the operator CLI). */
   WEBHOOKS_GRPC_ADDRESS: string;
   /** Deadline of each gRPC call the gateway makes, in milliseconds. */
   GRPC_TIMEOUT_MS: number;

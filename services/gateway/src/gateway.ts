@@ -4,6 +4,7 @@ import { checkGrpcHealth, createServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { CheckoutService } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
+import { WebhooksService } from '@hc/proto/webhooks/v1';
 
 import type { GatewayConfig } from './config.ts';
 import { createGatewayApp } from './http/app.ts';
@@ -29,6 +30,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   await prisma.$connect();
   const checkout = createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
   const customers = createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
+  const webhooks = createServiceClient(WebhooksService, config.WEBHOOKS_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
   const idempotency = new IdempotencyStore(prisma);
   const rateLimits = createRateLimits(config.GATEWAY_DATABASE_URL, {
     requestsPerMinute: config.RATE_LIMIT_REQUESTS_PER_MINUTE,
@@ -44,6 +46,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
     merchants: new MerchantStore(prisma),
     checkout,
     customers,
+    webhooks,
     idempotency,
     idempotencySettings: { now, lockMs: config.IDEMPOTENCY_LOCK_MS, waitMs: config.IDEMPOTENCY_WAIT_MS },
     rateLimits,
@@ -74,6 +77,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
       clearInterval(maintenance);
       checkout.close();
       customers.close();
+      webhooks.close();
       await rateLimits.close();
       await prisma.$disconnect();
     },

@@ -21,6 +21,7 @@ import {
   type GatewayConfig,
   type RunningGateway,
 } from '../src/index.ts';
+import { checkContract } from './contract.ts';
 
 export const PUBLIC_BASE_URL = 'https://pay.example.test';
 
@@ -212,7 +213,7 @@ export async function startPlatform(
         return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
       }
     },
-    request(method, path, options = {}) {
+    async request(method, path, options = {}) {
       const headers: Record<string, string> = { ...(options.headers ?? {}) };
       if (options.key !== undefined) headers['authorization'] = `Bearer ${options.key}`;
       let body: string | undefined;
@@ -220,7 +221,10 @@ export async function startPlatform(
         body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
         headers['content-type'] ??= 'application/json';
       }
-      return fetch(`${gateway.url}${path}`, { method, headers, body });
+      // Every answer is checked against the OpenAPI document (contract.ts): an undocumented field fails.
+      const response = await fetch(`${gateway.url}${path}`, { method, headers, body });
+      await checkContract(method, path, response);
+      return response;
     },
     async stop() {
       await gateway.stop();

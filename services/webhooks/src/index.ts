@@ -5,3 +5,4 @@ export { loadWebhooksConfig } from './config.ts';
 export type { WebhooksConfig } from './config.ts';
 export { WEBHOOKS_MIGRATIONS_DIR } from './migrations.ts';
 export type { HostResolver } from './delivery/target-resolver.ts';
+export { PAYMENT_EVENT_TYPES } from './domain/event-types.ts';

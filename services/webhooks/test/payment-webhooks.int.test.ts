@@ -179,6 +179,26 @@ describe('log and controls', () => {
     expect(attempts[0]!.latencyMs).toBeGreaterThanOrEqual(0);
   });
 
+  it('keeps events readable over the public API for 30 days: older ones leave its lists and reads, not the log', async () => {
+    const THIRTY_DAYS = 30n * 24n * 60n * 60n;
+    const id = await startedPayment();
+    await deliveredTypes(id, 1);
+    const listed = async (maxAgeSeconds: bigint) =>
+      (await webhooks.client.listEvents({ limit: 100, type: 'payment.started', maxAgeSeconds }, testA)).events.filter(
+        (e) => e.paymentId === id,
+      );
+    const [event] = await listed(THIRTY_DAYS);
+    expect(event).toMatchObject({ type: 'payment.started' });
+    await webhooks.prisma.$executeRaw`UPDATE webhook_events SET created = now() - interval '31 days' WHERE id = ${event!.id}`;
+    expect(await listed(THIRTY_DAYS)).toEqual([]);
+    expect((await listed(0n)).map((e) => e.id)).toEqual([event!.id]);
+    await expect(webhooks.client.getEvent({ id: event!.id, maxAgeSeconds: THIRTY_DAYS }, testA)).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    expect((await webhooks.client.getEvent({ id: event!.id, maxAgeSeconds: 0n }, testA)).event?.body).toBe(event!.body);
+    await expect(webhooks.client.getEvent({ id: event!.id, maxAgeSeconds: 0n }, testB)).rejects.toMatchObject({ code: 'not_found' });
+  });
+
   it('resends an event with the same evt_ id, to all matching endpoints or to one', async () => {
     const id = await startedPayment();
     await deliveredTypes(id, 1);

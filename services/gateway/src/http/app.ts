@@ -4,6 +4,7 @@ import type { ServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
 import type { CustomersService } from '@hc/proto/customers/v1';
+import type { WebhooksService } from '@hc/proto/webhooks/v1';
 import type { IdempotencyStore } from '../store/idempotency-store.ts';
 import type { MerchantStore } from '../store/merchant-store.ts';
 import type { IdempotencySettings } from '../use-cases/idempotent-create.ts';
@@ -11,9 +12,11 @@ import { rateLimited, type RateLimits } from './middleware/rate-limit.ts';
 import { locals } from './locals.ts';
 import { requireApiKey } from './middleware/authenticate.ts';
 import { errorResponder, unknownRoute } from './middleware/errors.ts';
+import { openApiText } from './openapi/document.ts';
 import { requestId, securityHeaders } from './middleware/response-headers.ts';
 import { checkoutSessionRoutes } from './routes/checkout-sessions.ts';
 import { customerRoutes } from './routes/customers.ts';
+import { eventRoutes } from './routes/events.ts';
 import { paymentRoutes } from './routes/payments.ts';
 import { parseQuery } from './validation/query.ts';
 
@@ -21,6 +24,7 @@ export interface GatewayApp {
   readonly merchants: MerchantStore;
   readonly checkout: ServiceClient<typeof CheckoutService>;
   readonly customers: ServiceClient<typeof CustomersService>;
+  readonly webhooks: ServiceClient<typeof WebhooksService>;
   readonly idempotency: IdempotencyStore;
   readonly idempotencySettings: IdempotencySettings;
   readonly rateLimits: RateLimits;
@@ -62,6 +66,12 @@ export function createGatewayApp(deps: GatewayApp): Express {
     res.json({ status: 'ready' });
   });
 
+  // The API's own description needs no key (generators fetch it); built once, answered as committed.
+  const openApi = openApiText();
+  app.get('/v1/openapi.json', (_req, res) => {
+    res.type('application/json').send(openApi);
+  });
+
   const v1 = express.Router();
   v1.use(requireApiKey(deps.merchants), rateLimited(deps.rateLimits.requests, deps.logger));
   v1.use(
@@ -74,6 +84,7 @@ export function createGatewayApp(deps: GatewayApp): Express {
   );
   v1.use(paymentRoutes(deps.checkout));
   v1.use(customerRoutes({ customers: deps.customers, checkout: deps.checkout, readWaitMs: deps.customersReadWaitMs }));
+  v1.use(eventRoutes(deps.webhooks));
   app.use('/v1', v1);
 
   app.use(unknownRoute);

@@ -1,7 +1,7 @@
 import type { ServiceHandlers } from '@hc/grpc';
 import type { WebhooksService } from '@hc/proto/webhooks/v1';
 import type { WebhooksDependencies } from '../use-cases/dependencies.ts';
-import { listDeliveryAttempts, listEvents } from '../use-cases/event-log.ts';
+import { getEvent, listDeliveryAttempts, listEvents } from '../use-cases/event-log.ts';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -67,8 +67,17 @@ export function webhooksHandlers(deps: WebhooksDependencies): ServiceHandlers<ty
     },
 
     async listEvents(request, ctx) {
-      const page = await listEvents(deps, ctx, request.limit, request.startingAfter);
+      const page = await listEvents(deps, ctx, request.limit, request.startingAfter, {
+        type: request.type,
+        createdGte: request.createdGte,
+        createdLt: request.createdLt,
+        maxAgeSeconds: request.maxAgeSeconds,
+      });
       return { events: page.events.map(eventMessage), hasMore: page.hasMore };
+    },
+
+    async getEvent(request, ctx) {
+      return { event: eventMessage(await getEvent(deps, ctx, request.id, request.maxAgeSeconds)) };
     },
 
     async listDeliveryAttempts(request, ctx) {

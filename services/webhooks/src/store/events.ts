@@ -18,6 +18,22 @@ export interface StoredEvent {
   readonly body: WebhookEventBody;
 }
 
+/** Narrows an event listing: a type, and a creation window (`notBefore` is the retention cut). */
+export interface EventFilter {
+  readonly type?: string | undefined;
+  readonly createdGte?: Date | undefined;
+  readonly createdLt?: Date | undefined;
+  readonly notBefore?: Date | undefined;
+}
+
+function createdWhere(filter: EventFilter): { gte?: Date; lt?: Date } {
+  const lower = [filter.createdGte, filter.notBefore].filter((d): d is Date => d !== undefined);
+  return {
+    ...(lower.length > 0 ? { gte: new Date(Math.max(...lower.map((d) => d.getTime()))) } : {}),
+    ...(filter.createdLt === undefined ? {} : { lt: filter.createdLt }),
+  };
+}
+
 export function toStoredEvent(row: Row): StoredEvent {
   return {
     id: row.id,
@@ -207,28 +223,42 @@ export class EventStore {
     });
   }
 
-  async find(scope: Scope, id: string): Promise<StoredEvent | null> {
-    const row = await this.prisma.webhookEvent.findFirst({ where: { id, accountId: scope.accountId, livemode: scope.livemode } });
-    return row ? toStoredEvent(row) : null;
-  }
-
   /** Newest first; `afterId` is the previous page's last event (null when it is not the caller's). */
-  async list(scope: Scope, limit: number, afterId: string | undefined): Promise<{ events: StoredEvent[]; hasMore: boolean } | null> {
+  async list(
+    scope: Scope,
+    limit: number,
+    afterId: string | undefined,
+    filter: EventFilter = {},
+  ): Promise<{ events: StoredEvent[]; hasMore: boolean } | null> {
     let beforeSeq: bigint | undefined;
     if (afterId !== undefined) {
       const cursor = await this.prisma.webhookEvent.findFirst({
-        where: { id: afterId, accountId: scope.accountId, livemode: scope.livemode },
+        where: { id: afterId, accountId: scope.accountId, livemode: scope.livemode, created: createdWhere(filter) },
         select: { seq: true },
       });
       if (!cursor) return null;
       beforeSeq = cursor.seq;
     }
     const rows = await this.prisma.webhookEvent.findMany({
-      where: { accountId: scope.accountId, livemode: scope.livemode, ...(beforeSeq === undefined ? {} : { seq: { lt: beforeSeq } }) },
+      where: {
+        accountId: scope.accountId,
+        livemode: scope.livemode,
+        created: createdWhere(filter),
+        ...(filter.type === undefined ? {} : { type: filter.type }),
+        ...(beforeSeq === undefined ? {} : { seq: { lt: beforeSeq } }),
+      },
       orderBy: { seq: 'desc' },
       take: limit + 1,
     });
     return { events: rows.slice(0, limit).map(toStoredEvent), hasMore: rows.length > limit };
+  }
+
+  /** One event of the scope created at or after `notBefore` (the public API's retention), or null. */
+  async find(scope: Scope, id: string, notBefore?: Date): Promise<StoredEvent | null> {
+    const row = await this.prisma.webhookEvent.findFirst({
+      where: { id, accountId: scope.accountId, livemode: scope.livemode, created: createdWhere({ notBefore }) },
+    });
+    return row ? toStoredEvent(row) : null;
   }
 
   /** Enabled endpoints of the scope whose filter takes `type` now. */

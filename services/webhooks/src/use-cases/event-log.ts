@@ -1,5 +1,6 @@
 import { ApiError } from '@hc/errors';
 import type { Scope } from '../domain/endpoint.ts';
+import { isPaymentEventType } from '../domain/event-types.ts';
 import type { AttemptLogEntry } from '../store/deliveries.ts';
 import type { StoredEvent } from '../store/events.ts';
 import type { WebhooksDependencies } from './dependencies.ts';
@@ -7,18 +8,50 @@ import type { WebhooksDependencies } from './dependencies.ts';
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 
+/** What a listing asks for beyond paging: a type, a creation window in Unix seconds, a maximum age. */
+export interface EventQuery {
+  readonly type?: string | undefined;
+  readonly createdGte?: bigint | undefined;
+  readonly createdLt?: bigint | undefined;
+  /** Seconds; 0 = every stored event (operator CLI), the public API passes 30 days. */
+  readonly maxAgeSeconds?: bigint | undefined;
+}
+
+const fromSeconds = (value: bigint | undefined): Date | undefined => (value === undefined ? undefined : new Date(Number(value) * 1000));
+
+function notBefore(deps: WebhooksDependencies, maxAgeSeconds: bigint | undefined): Date | undefined {
+  if (maxAgeSeconds === undefined || maxAgeSeconds <= 0n) return undefined;
+  return new Date(deps.now().getTime() - Number(maxAgeSeconds) * 1000);
+}
+
 /** The scope's events, newest first, `limit` at a time (0 = the default of 20). */
 export async function listEvents(
   deps: WebhooksDependencies,
   scope: Scope,
   limit: number,
   startingAfter: string | undefined,
+  query: EventQuery = {},
 ): Promise<{ events: StoredEvent[]; hasMore: boolean }> {
   const size = limit === 0 ? DEFAULT_LIMIT : limit;
   if (!Number.isInteger(size) || size < 1 || size > MAX_LIMIT) throw new ApiError('invalid_limit', undefined, 'limit');
-  const page = await deps.events.list(scope, size, startingAfter);
+  if (query.type !== undefined && query.type !== 'ping' && !isPaymentEventType(query.type)) {
+    throw new ApiError('invalid_event_types', `Unknown event type: ${query.type}.`, 'type');
+  }
+  const page = await deps.events.list(scope, size, startingAfter, {
+    type: query.type,
+    createdGte: fromSeconds(query.createdGte),
+    createdLt: fromSeconds(query.createdLt),
+    notBefore: notBefore(deps, query.maxAgeSeconds),
+  });
   if (!page) throw new ApiError('invalid_cursor', undefined, 'starting_after');
   return page;
+}
+
+/** One event of the scope, within `maxAgeSeconds` (0 = any age); another scope's is not_found. */
+export async function getEvent(deps: WebhooksDependencies, scope: Scope, id: string, maxAgeSeconds: bigint): Promise<StoredEvent> {
+  const event = await deps.events.find(scope, id, notBefore(deps, maxAgeSeconds));
+  if (!event) throw new ApiError('not_found', 'No such event.');
+  return event;
 }
 
 export async function listDeliveryAttempts(deps: WebhooksDependencies, scope: Scope, eventId: string): Promise<AttemptLogEntry[]> {

@@ -63,7 +63,8 @@ const customerSchema = {
   additionalProperties: true,
 } as const;
 
-const createSchema: JSONSchemaType<CreateCheckoutSessionBody> = {
+/** Also the request body of the OpenAPI document (openapi/document.ts): one source of truth. */
+export const createCheckoutSessionSchema: JSONSchemaType<CreateCheckoutSessionBody> = {
   type: 'object',
   properties: {
     amount: { type: 'string' },
@@ -110,4 +111,4 @@ const createFieldCodes: Record<string, ErrorCode> = {
   ),
 };
 
-export const validateCreateCheckoutSession = bodyValidator(createSchema, createFieldCodes);
+export const validateCreateCheckoutSession = bodyValidator(createCheckoutSessionSchema, createFieldCodes);

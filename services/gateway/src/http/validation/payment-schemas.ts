@@ -11,7 +11,7 @@ export interface StartCheckoutSessionBody {
   country?: string | null;
 }
 
-const startSchema: JSONSchemaType<StartCheckoutSessionBody> = {
+export const startCheckoutSessionSchema: JSONSchemaType<StartCheckoutSessionBody> = {
   type: 'object',
   properties: {
     customer_email: { type: 'string', nullable: true },
@@ -25,28 +25,32 @@ const startFieldCodes: Record<keyof StartCheckoutSessionBody, ErrorCode> = {
   country: 'invalid_country',
 };
 
-export const validateStartCheckoutSession = bodyValidator(startSchema, startFieldCodes);
+export const validateStartCheckoutSession = bodyValidator(startCheckoutSessionSchema, startFieldCodes);
 
 /** Body of POST /v1/payments/:id/simulate: the outcome's value is checked by checkout. */
 export interface SimulatePaymentBody {
   outcome: string;
 }
 
-const simulateSchema: JSONSchemaType<SimulatePaymentBody> = {
+export const simulatePaymentSchema: JSONSchemaType<SimulatePaymentBody> = {
   type: 'object',
   properties: { outcome: { type: 'string' } },
   required: ['outcome'],
   additionalProperties: true,
 };
 
-export const validateSimulatePayment = bodyValidator(simulateSchema, { outcome: 'invalid_outcome' });
+export const validateSimulatePayment = bodyValidator(simulatePaymentSchema, { outcome: 'invalid_outcome' });
+
+/** The page size of list endpoints when `limit` is not sent; also in the OpenAPI document. */
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
 
 /** Query of list endpoints: `limit` 1–100 (default 20, no silent fallback) and `starting_after`. */
 export function listQuery(query: Record<string, unknown>): { limit: number; startingAfter: string | undefined } {
   const rawLimit = optionalQueryString(query, 'limit', 'invalid_limit');
-  let limit = 20;
+  let limit = DEFAULT_LIMIT;
   if (rawLimit !== undefined) {
-    if (!/^[0-9]{1,3}$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > 100) {
+    if (!/^[0-9]{1,3}$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > MAX_LIMIT) {
       throw new ApiError('invalid_limit', undefined, 'limit');
     }
     limit = Number(rawLimit);

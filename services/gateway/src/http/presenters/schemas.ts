@@ -1,0 +1,199 @@
+/**
+ * JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of every object the presenters beside this file
+ * return. They are the response half of the OpenAPI document (openapi/document.ts), and the contract
+ * test validates every end-to-end response against them: `additionalProperties: false` everywhere,
+ * so a field a presenter adds without adding it here fails CI.
+ */
+
+export type JsonSchema = Record<string, unknown>;
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+const nullable = (type: string, extra: JsonSchema = {}): JsonSchema => ({ type: [type, 'null'], ...extra });
+const closed = (description: string, properties: Record<string, JsonSchema>): JsonSchema => ({
+  type: 'object',
+  description,
+  properties,
+  required: Object.keys(properties),
+  additionalProperties: false,
+});
+
+const unixSeconds = { type: 'integer', description: 'Unix seconds.' };
+const decimalString = { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?$', description: 'A decimal string, never a float.' };
+const SESSION_STATUSES = ['open', 'pending', 'paid', 'held', 'failed', 'expired'];
+
+const sessionFields = (object: string): Record<string, JsonSchema> => ({
+  id: { type: 'string', pattern: '^pay_', description: '`pay_` id, shared by the session and its payment.' },
+  object: { const: object },
+  url: { type: 'string', description: 'The hosted checkout page.' },
+  status: { enum: SESSION_STATUSES },
+  livemode: { type: 'boolean' },
+  amount: decimalString,
+  currency: { type: 'string' },
+  description: { type: 'string' },
+  reference: nullable('string'),
+  customer_email: nullable('string'),
+  created: unixSeconds,
+  expires_at: unixSeconds,
+  started_at: nullable('integer'),
+  metadata: nullable('object', { additionalProperties: { type: 'string' } }),
+});
+
+const address = closed(
+  'A postal address: all seven keys, null where unknown.',
+  Object.fromEntries(['name', 'line1', 'line2', 'city', 'region', 'postal_code', 'country'].map((key) => [key, nullable('string')])),
+);
+
+const storeAccount = closed('The buyer’s account in the merchant’s store.', {
+  platform: { type: 'string' },
+  store_id: { type: 'string' },
+  store_name: nullable('string'),
+  customer_id: nullable('string'),
+});
+
+const provider = closed('A way to pay offered to the buyer.', {
+  id: { type: 'string' },
+  name: { type: 'string' },
+  note: { type: 'string' },
+  recommended: { type: 'boolean' },
+  handoff_url: { type: 'string' },
+});
+
+const list = (item: string): JsonSchema =>
+  closed(`A page of ${item} objects, newest first.`, {
+    data: { type: 'array', items: ref(item) },
+    has_more: { type: 'boolean' },
+    next_cursor: { type: ['string', 'null'], description: 'The `starting_after` of the next page; null on the last page.' },
+  });
+
+/** The webhook payment shape (`data.payment`): camelCase, milliseconds, any subset of these fields. */
+const webhookPayment: JsonSchema = {
+  type: 'object',
+  description: 'Snapshot of the payment at that moment. Events other than payment.paid may carry only some fields.',
+  required: ['id'],
+  properties: {
+    id: { type: 'string' },
+    mode: { enum: ['live', 'test'] },
+    source: { type: 'string' },
+    checkoutId: nullable('string'),
+    planLabel: nullable('string'),
+    description: { type: 'string' },
+    reference: nullable('string'),
+    customerEmail: nullable('string'),
+    amount: { type: 'string' },
+    currency: { type: 'string' },
+    status: { enum: SESSION_STATUSES },
+    provider: nullable('string'),
+    providerName: nullable('string'),
+    depositAddress: nullable('string'),
+    payoutWallet: nullable('string'),
+    feeBps: { type: 'integer' },
+    valueCoin: nullable('string'),
+    merchantReceived: nullable('string'),
+    coin: nullable('string'),
+    holdReason: nullable('string'),
+    holdAcceptable: { type: 'boolean' },
+    txidIn: nullable('string'),
+    txidOut: nullable('string'),
+    metadata: nullable('object', { additionalProperties: { type: 'string' } }),
+    customerName: nullable('string'),
+    memo: nullable('string'),
+    trackingUrl: nullable('string'),
+    canceledAt: nullable('integer'),
+    successUrl: nullable('string'),
+    createdAt: { type: 'integer' },
+    paidAt: nullable('integer'),
+    expiresAt: { type: 'integer' },
+    url: { type: 'string' },
+  },
+  // Within v1 new fields may be added to webhook payloads: receivers must ignore unknown ones.
+  additionalProperties: true,
+};
+
+/** Every named schema of the document's `components.schemas`, responses and webhooks alike. */
+export function responseSchemas(errorCodes: readonly string[], eventTypes: readonly string[]): Record<string, JsonSchema> {
+  return {
+    CheckoutSession: closed('A checkout session.', sessionFields('checkout_session')),
+    StartedCheckoutSession: closed('A started checkout session with the ways to pay.', {
+      ...sessionFields('checkout_session'),
+      country: nullable('string'),
+      providers: { type: 'array', items: ref('Provider') },
+    }),
+    Provider: provider,
+    Payment: closed('A payment: every session field plus the payment’s own.', {
+      ...sessionFields('payment'),
+      paid_at: nullable('integer'),
+      provider: nullable('string'),
+      hold_reason: nullable('string'),
+      hold_acceptable: { type: 'boolean' },
+      canceled_at: nullable('integer'),
+      settlement: closed('What arrived and what was forwarded; null until reported, never estimated.', {
+        coin: nullable('string'),
+        value_coin: nullable('string'),
+        merchant_received: nullable('string'),
+        txid_in: nullable('string'),
+        txid_out: nullable('string'),
+        payout_wallet: nullable('string'),
+      }),
+    }),
+    PaymentList: list('Payment'),
+    Address: address,
+    StoreAccount: storeAccount,
+    Customer: closed('A customer (read-only). The private dashboard note is never returned.', {
+      id: { type: 'string', pattern: '^cus_' },
+      object: { const: 'customer' },
+      livemode: { type: 'boolean' },
+      email: nullable('string'),
+      name: nullable('string'),
+      phone: nullable('string'),
+      shipping_address: { oneOf: [ref('Address'), { type: 'null' }] },
+      billing_address: { oneOf: [ref('Address'), { type: 'null' }] },
+      store_accounts: { type: 'array', items: ref('StoreAccount') },
+      orders_count: { type: 'integer', minimum: 0 },
+      paid_orders_count: { type: 'integer', minimum: 0 },
+      spent: { type: 'object', description: 'Paid amount per currency code.', additionalProperties: decimalString },
+      created: unixSeconds,
+      last_order_at: nullable('integer'),
+      erased: { type: 'boolean' },
+    }),
+    CustomerList: list('Customer'),
+    Order: closed('An order: one per checkout session, id = the session’s `pay_` id.', {
+      id: { type: 'string', pattern: '^pay_' },
+      object: { const: 'order' },
+      livemode: { type: 'boolean' },
+      customer_id: nullable('string'),
+      status: { type: 'string' },
+      amount: decimalString,
+      currency: { type: 'string' },
+      email: nullable('string'),
+      name: nullable('string'),
+      phone: nullable('string'),
+      shipping_address: { oneOf: [ref('Address'), { type: 'null' }] },
+      billing_address: { oneOf: [ref('Address'), { type: 'null' }] },
+      store_account: { oneOf: [ref('StoreAccount'), { type: 'null' }] },
+      created: unixSeconds,
+      paid_at: nullable('integer'),
+    }),
+    OrderList: list('Order'),
+    ErrorCode: {
+      enum: [...errorCodes],
+      description: 'The closed set of error codes (docs/api-errors.md); new ones may be added within v1.',
+    },
+    Error: closed('Every error response.', {
+      error: {
+        type: 'object',
+        properties: { code: ref('ErrorCode'), message: { type: 'string' }, field: { type: 'string' } },
+        required: ['code', 'message'],
+        additionalProperties: false,
+      },
+    }),
+    EventList: list('WebhookEvent'),
+    WebhookPayment: webhookPayment,
+    WebhookEvent: closed('The body of every webhook delivery.', {
+      id: { type: 'string', pattern: '^evt_' },
+      type: { enum: [...eventTypes] },
+      created: unixSeconds,
+      livemode: { type: 'boolean' },
+      data: closed('The event’s data.', { payment: { oneOf: [ref('WebhookPayment'), { type: 'null' }] } }),
+    }),
+  };
+}
