@@ -13,11 +13,14 @@
  *   pnpm operator payments accept-held <account> <pay_id> --mode test|live   (calls checkout over gRPC)
  *   pnpm operator customers erase <account> <cus_id> --mode test|live       (irreversible; customers gRPC)
  *   pnpm operator customers note <account> <cus_id> --mode test|live [--set TEXT]
+ *   pnpm operator emulator pay <account> <pay_id> --mode live --amount A [--coin …] [--forward-to W]
+ *        [--reuse-txid-of PAY_ID] [--notice on-time|late|never|mismatch|duplicate]   (EMULATOR_URL, local only)
  *   pnpm operator webhooks …   (endpoints, events, attempts, resend, ping: see cli/webhook-commands.ts)
  *
  * Every command takes --json for machine-readable output. Exit codes: 0 done, 1 refused, 2 usage.
  */
 import { parseArgs } from 'node:util';
+import { EmulatorRefusal, payThroughEmulator, type PayOptions } from '@hc/emulator';
 import { ApiError } from '@hc/errors';
 import { createServiceClient } from '@hc/grpc';
 import { CheckoutService } from '@hc/proto/checkout/v1';
@@ -32,7 +35,7 @@ import { MerchantStore } from '../store/merchant-store.ts';
 import { createGatewayPrisma } from '../store/prisma.ts';
 import { MerchantOperations } from '../use-cases/merchant-operations.ts';
 
-const USAGE = `usage: operator <accounts|keys|payments|customers|webhooks> <command> [arguments] [--json]
+const USAGE = `usage: operator <accounts|keys|payments|customers|emulator|webhooks> <command> [arguments] [--json]
   accounts create --name NAME [--payout-wallet WALLET] [--fee-bps N]
   accounts list
   accounts show ACCOUNT_ID
@@ -45,6 +48,8 @@ const USAGE = `usage: operator <accounts|keys|payments|customers|webhooks> <comm
   payments accept-held ACCOUNT_ID PAYMENT_ID --mode test|live
   customers erase ACCOUNT_ID CUSTOMER_ID --mode test|live   (irreversible)
   customers note ACCOUNT_ID CUSTOMER_ID --mode test|live [--set TEXT]   (private; empty TEXT clears)
+  emulator pay ACCOUNT_ID PAYMENT_ID --mode live --amount A [--coin polygon_usdc|polygon_usdt] [--forward-to WALLET]
+      [--to-address ADDRESS] [--reuse-txid-of PAYMENT_ID] [--notice on-time|late|never|mismatch|duplicate]
 ${WEBHOOK_USAGE.split('\n').slice(1).join('\n')}`;
 
 function accountView(a: MerchantAccount): Record<string, unknown> {
@@ -103,6 +108,12 @@ async function run(
       endpoint: { type: 'string' },
       limit: { type: 'string' },
       'starting-after': { type: 'string' },
+      amount: { type: 'string' },
+      coin: { type: 'string' },
+      'forward-to': { type: 'string' },
+      'to-address': { type: 'string' },
+      'reuse-txid-of': { type: 'string' },
+      notice: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
@@ -171,6 +182,26 @@ async function run(
         return { customer: id, note: note ?? null };
       } finally {
         customers.close();
+      }
+    }
+    case 'emulator pay': {
+      // The local processor emulator (services/emulator): a buyer pays a Live payment.
+      if (parseMode(values.mode) !== 'live') throw new UsageError('emulator pay is for Live payments: --mode live');
+      await ops.getAccount(need(first, 'ACCOUNT_ID'));
+      const emulatorUrl = process.env['EMULATOR_URL'] ?? 'http://127.0.0.1:8090';
+      try {
+        const result = await payThroughEmulator(emulatorUrl, need(second, 'PAYMENT_ID'), {
+          amount: need(values.amount, '--amount'),
+          coin: values.coin as PayOptions['coin'],
+          forwardTo: values['forward-to'],
+          toAddress: values['to-address'],
+          reuseTxidOf: values['reuse-txid-of'],
+          notice: values.notice as PayOptions['notice'],
+        });
+        return result as unknown as Record<string, unknown>;
+      } catch (error) {
+        if (error instanceof EmulatorRefusal) throw new UsageError(`emulator refused: ${error.message}`);
+        throw error;
       }
     }
     default:
