@@ -23,6 +23,7 @@ import { checkGrpcHealth } from '@hc/grpc';
 import { CHECKOUT_MIGRATIONS_DIR, loadCheckoutConfig } from '@hc/checkout';
 import { CUSTOMERS_MIGRATIONS_DIR, loadCustomersConfig } from '@hc/customers';
 import { loadSettlementConfig, SETTLEMENT_MIGRATIONS_DIR } from '@hc/settlement';
+import { loadEmulatorConfig } from '@hc/emulator';
 import { loadWebhooksConfig, WEBHOOKS_MIGRATIONS_DIR } from '@hc/webhooks';
 import { createGatewayPrisma, GATEWAY_MIGRATIONS_DIR, loadGatewayConfig, MerchantOperations, MerchantStore } from '@hc/gateway';
 import { loadPagesConfig } from '@hc/pages';
@@ -55,6 +56,13 @@ const pagesConfig = loadPagesConfig({ PAGES_PORT: String(gatewayConfig.GATEWAY_P
 const checkoutConfig = loadCheckoutConfig({ PUBLIC_BASE_URL: gatewayUrl, ...process.env });
 const settlementConfig = loadSettlementConfig();
 const customersConfig = loadCustomersConfig();
+// The Live processor and chain, emulated on this machine (services/emulator); notices go to settlement.
+const emulatorConfig = loadEmulatorConfig({
+  EMULATOR_NOTICE_URL: `http://${settlementConfig.SETTLEMENT_NOTICES_ADDRESS}/notices`,
+  NOTICE_SIGNING_SECRET: settlementConfig.NOTICE_SIGNING_SECRET,
+  ...process.env,
+});
+const emulatorUrl = `http://${emulatorConfig.EMULATOR_HOST}:${emulatorConfig.EMULATOR_PORT}`;
 // Local development: webhook endpoints on this machine (http://127.0.0.1:…) are allowed.
 const webhooksConfig = loadWebhooksConfig({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true', ...process.env });
 
@@ -104,9 +112,20 @@ function stopAll(exitCode: number): Promise<never> {
 process.on('SIGINT', () => void stopAll(0));
 process.on('SIGTERM', () => void stopAll(0));
 
+start('emulator', 'services/emulator/src/main.ts', {
+  EMULATOR_HOST: emulatorConfig.EMULATOR_HOST,
+  EMULATOR_PORT: String(emulatorConfig.EMULATOR_PORT),
+  EMULATOR_NOTICE_URL: emulatorConfig.EMULATOR_NOTICE_URL,
+  NOTICE_SIGNING_SECRET: emulatorConfig.NOTICE_SIGNING_SECRET,
+});
 start('settlement', 'services/settlement/src/main.ts', {
   SETTLEMENT_DATABASE_URL: settlementConfig.SETTLEMENT_DATABASE_URL,
   SETTLEMENT_GRPC_ADDRESS: settlementConfig.SETTLEMENT_GRPC_ADDRESS,
+  SETTLEMENT_NOTICES_ADDRESS: settlementConfig.SETTLEMENT_NOTICES_ADDRESS,
+  NOTICE_SIGNING_SECRET: settlementConfig.NOTICE_SIGNING_SECRET,
+  PROCESSOR_URL: process.env['PROCESSOR_URL'] ?? emulatorUrl,
+  CHAIN_RPC_URL: process.env['CHAIN_RPC_URL'] ?? emulatorUrl,
+  NATS_URL: settlementConfig.NATS_URL,
 });
 start('checkout', 'services/checkout/src/main.ts', {
   CHECKOUT_DATABASE_URL: checkoutConfig.CHECKOUT_DATABASE_URL,

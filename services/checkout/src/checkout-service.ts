@@ -10,6 +10,7 @@ import { paymentSnapshot, type PaymentEvent } from './domain/payment-events.ts';
 import { DEFAULT_PROVIDERS, findProvider, type ProviderDefinition } from './domain/providers.ts';
 import { checkoutStream } from './events/checkout-stream.ts';
 import { consumeCustomerErasures } from './events/customer-erasure.ts';
+import { consumeSettlementVerdicts } from './events/settlement-verdicts.ts';
 import { startExpirySweeper } from './events/sweeper.ts';
 import { CheckoutSessionStore } from './store/checkout-sessions.ts';
 import { createCheckoutPrisma } from './store/prisma.ts';
@@ -29,7 +30,7 @@ export interface CheckoutOptions {
 }
 
 /**
- * Wires config → database → NATS (outbox relay) → settlement client → gRPC server → sweeper.
+ * Wires config → database → NATS (outbox relay, erasure and verdict consumers) → settlement client → gRPC server → sweeper.
  * Used by main.ts and by tests (with a test clock).
  */
 export async function startCheckoutService(
@@ -75,6 +76,7 @@ export async function startCheckoutService(
 
   const erasures = await consumeCustomerErasures(nats, config.NATS_SUBJECT_PREFIX, deps.sessions, config, logger);
   const purges = startPurgeSchedule(eventTablePurges(config.CHECKOUT_DATABASE_URL, config), config.EVENTS_PURGE_INTERVAL_MS, logger);
+  const verdicts = await consumeSettlementVerdicts(nats, config.NATS_SUBJECT_PREFIX, deps, config, logger);
 
   const server = createGrpcServer(logger);
   server.add(CheckoutService, checkoutHandlers(deps, eventsPosition));
@@ -89,6 +91,7 @@ export async function startCheckoutService(
       await server.stop();
       await sweeper.stop();
       await erasures.stop();
+      await verdicts.stop();
       await purges.stop();
       await relay.stop();
       await eventsPosition.close();

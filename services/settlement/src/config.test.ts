@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@hc/config';
-import { loadSettlementConfig } from './config.ts';
+import { LOCAL_NOTICE_SIGNING_SECRET, loadSettlementConfig } from './config.ts';
 
 describe('settlement config', () => {
   it('works on a fresh machine with no variables set', () => {
@@ -9,6 +9,14 @@ describe('settlement config', () => {
       SETTLEMENT_GRPC_ADDRESS: '127.0.0.1:50052',
       FX_RATES_USD: { USD: '1', EUR: '1.08', GBP: '1.27', CAD: '0.73', AUD: '0.66' },
       SANDBOX_COIN: 'polygon_usdc',
+      NATS_URL: 'nats://127.0.0.1:4222',
+      NATS_SUBJECT_PREFIX: '',
+      PROCESSOR_URL: 'http://127.0.0.1:8090',
+      PROCESSOR_TIMEOUT_MS: 3000,
+      SETTLEMENT_NOTICES_ADDRESS: '127.0.0.1:8091',
+      NOTICE_SIGNING_SECRET: LOCAL_NOTICE_SIGNING_SECRET,
+      CHAIN_RPC_URL: 'http://127.0.0.1:8090',
+      CHAIN_CHECK_INTERVAL_MS: 30_000,
       LOG_LEVEL: 'info',
     });
   });
@@ -22,5 +30,11 @@ describe('settlement config', () => {
     expect(() => loadSettlementConfig({ FX_RATES_USD: '{"USD":"1"}' })).toThrow(ConfigError);
     expect(() => loadSettlementConfig({ FX_RATES_USD: '{"USD":"1"}' })).toThrow(/EUR is missing/);
     expect(() => loadSettlementConfig({ SANDBOX_COIN: 'polygon_matic' })).toThrow(ConfigError);
+  });
+
+  it('stops the boot on a notice secret that is not a Standard Webhooks secret, or a processor URL that is not http(s)', () => {
+    expect(() => loadSettlementConfig({ NOTICE_SIGNING_SECRET: 'hunter2' })).toThrow(/NOTICE_SIGNING_SECRET/);
+    expect(() => loadSettlementConfig({ PROCESSOR_URL: 'ftp://processor' })).toThrow(/PROCESSOR_URL/);
+    expect(() => loadSettlementConfig({ CHAIN_CHECK_INTERVAL_MS: '5' })).toThrow(/CHAIN_CHECK_INTERVAL_MS/);
   });
 });

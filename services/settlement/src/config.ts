@@ -11,8 +11,30 @@ export interface SettlementConfig {
   FX_RATES_USD: FxTable;
   /** Coin the Test-mode sandbox delivers. */
   SANDBOX_COIN: DollarCoin;
+  /** NATS server with JetStream; verdicts are published there through the outbox. */
+  NATS_URL: string;
+  /** Prefix of every subject and stream name (empty in production; per test file in tests). */
+  NATS_SUBJECT_PREFIX: string;
+  /** Base URL of the Live processor's API (deposit addresses). */
+  PROCESSOR_URL: string;
+  /** Deadline of a call to the processor; past it, start answers 502 network_unavailable. Below checkout's SETTLEMENT_TIMEOUT_MS. */
+  PROCESSOR_TIMEOUT_MS: number;
+  /** host:port of the notices listener (the processor's signed notices; not the merchant API). */
+  SETTLEMENT_NOTICES_ADDRESS: string;
+  /** Standard Webhooks secret (`whsec_` + base64) the processor signs notices with. A Secret in production. */
+  NOTICE_SIGNING_SECRET: string;
+  /** Base URL of the chain reader the scheduled status check asks for transfers. */
+  CHAIN_RPC_URL: string;
+  /** How often the scheduled status check looks at started, unsettled Live payments. */
+  CHAIN_CHECK_INTERVAL_MS: number;
   LOG_LEVEL: string;
 }
+
+/**
+ * The notice secret the local emulator shares with settlement on one machine (./scripts/start, tests).
+ * Not a secret: production sets NOTICE_SIGNING_SECRET from a Kubernetes Secret (deploy/helm).
+ */
+export const LOCAL_NOTICE_SIGNING_SECRET = 'whsec_bG9jYWwtZW11bGF0b3Itbm90aWNlLXNlY3JldC0wMDE=';
 
 /** The environment as read: FX_RATES_USD is still its JSON text. */
 type SettlementEnv = Omit<SettlementConfig, 'FX_RATES_USD'> & { FX_RATES_USD: string };
@@ -24,9 +46,31 @@ const schema: JSONSchemaType<SettlementEnv> = {
     SETTLEMENT_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50052' },
     FX_RATES_USD: { type: 'string', minLength: 2, default: JSON.stringify(DEFAULT_FX_RATES_USD) },
     SANDBOX_COIN: { type: 'string', enum: [...DOLLAR_COINS], default: 'polygon_usdc' },
+    NATS_URL: { type: 'string', default: 'nats://127.0.0.1:4222' },
+    NATS_SUBJECT_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9_-]*$', default: '' },
+    PROCESSOR_URL: { type: 'string', format: 'uri', pattern: '^https?://', default: 'http://127.0.0.1:8090' },
+    PROCESSOR_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 30_000, default: 3000 },
+    SETTLEMENT_NOTICES_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:8091' },
+    NOTICE_SIGNING_SECRET: { type: 'string', pattern: '^whsec_[A-Za-z0-9+/]{32,}={0,2}$', default: LOCAL_NOTICE_SIGNING_SECRET },
+    CHAIN_RPC_URL: { type: 'string', format: 'uri', pattern: '^https?://', default: 'http://127.0.0.1:8090' },
+    CHAIN_CHECK_INTERVAL_MS: { type: 'integer', minimum: 100, maximum: 3_600_000, default: 30_000 },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
   },
-  required: ['SETTLEMENT_DATABASE_URL', 'SETTLEMENT_GRPC_ADDRESS', 'FX_RATES_USD', 'SANDBOX_COIN', 'LOG_LEVEL'],
+  required: [
+    'SETTLEMENT_DATABASE_URL',
+    'SETTLEMENT_GRPC_ADDRESS',
+    'FX_RATES_USD',
+    'SANDBOX_COIN',
+    'NATS_URL',
+    'NATS_SUBJECT_PREFIX',
+    'PROCESSOR_URL',
+    'PROCESSOR_TIMEOUT_MS',
+    'SETTLEMENT_NOTICES_ADDRESS',
+    'NOTICE_SIGNING_SECRET',
+    'CHAIN_RPC_URL',
+    'CHAIN_CHECK_INTERVAL_MS',
+    'LOG_LEVEL',
+  ],
   additionalProperties: false,
 };
 

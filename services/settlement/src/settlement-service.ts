@@ -1,23 +1,29 @@
+import { connectNats, ensureStream, startOutboxRelay } from '@hc/events';
 import { createGrpcServer } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { SettlementService } from '@hc/proto/settlement/v1';
 import { settlementHandlers } from './api/settlement-handlers.ts';
 import type { SettlementConfig } from './config.ts';
-import { PlaceholderLiveProcessor } from './processors/placeholder-live-processor.ts';
+import { settlementStream } from './events/verdict-events.ts';
+import { HttpLiveProcessor } from './processors/http-live-processor.ts';
 import { SandboxProcessor } from './processors/sandbox-processor.ts';
 import { ConfiguredFxRates } from './rates/fx-rate-source.ts';
 import { createSettlementPrisma } from './store/prisma.ts';
 import { SettlementLockStore } from './store/settlement-locks.ts';
 import { VerdictStore } from './store/verdicts.ts';
+import { inSettlementUnit } from './store/settlement-unit.ts';
+import { startNoticesListener } from './notices/notices-listener.ts';
 import type { SettlementDependencies } from './use-cases/dependencies.ts';
 
 export interface RunningSettlementService {
   /** host:port the gRPC server listens on. */
   readonly address: string;
+  /** host:port of the processor's notices listener. */
+  readonly noticesAddress: string;
   stop(): Promise<void>;
 }
 
-/** Wires config → database → gRPC server. Used by main.ts and by tests (with a test clock). */
+/** Wires config → database → NATS (outbox relay) → notices listener → gRPC server. Used by main.ts and by tests (with a test clock). */
 export async function startSettlementService(
   config: SettlementConfig,
   logger: Logger,
@@ -29,18 +35,42 @@ export async function startSettlementService(
     locks: new SettlementLockStore(prisma),
     verdicts: new VerdictStore(prisma),
     fx: new ConfiguredFxRates(config.FX_RATES_USD),
-    processors: { test: new SandboxProcessor(config.SANDBOX_COIN), live: new PlaceholderLiveProcessor() },
+    processors: {
+      test: new SandboxProcessor(config.SANDBOX_COIN),
+      live: new HttpLiveProcessor(config.PROCESSOR_URL, config.PROCESSOR_TIMEOUT_MS),
+    },
+    units: (work) => inSettlementUnit(prisma, work),
     now: options.now ?? (() => new Date()),
   };
+
+  const nats = await connectNats(config.NATS_URL, 'settlement');
+  await ensureStream(nats, settlementStream(config.NATS_SUBJECT_PREFIX));
+  const relay = await startOutboxRelay({
+    databaseUrl: config.SETTLEMENT_DATABASE_URL,
+    nats,
+    subjectPrefix: config.NATS_SUBJECT_PREFIX,
+    logger,
+  });
+
+  const notices = await startNoticesListener(deps, config.NOTICE_SIGNING_SECRET, config.SETTLEMENT_NOTICES_ADDRESS, logger);
   const server = createGrpcServer(logger);
   server.add(SettlementService, settlementHandlers(deps));
   const port = await server.listen(config.SETTLEMENT_GRPC_ADDRESS);
   const host = config.SETTLEMENT_GRPC_ADDRESS.slice(0, config.SETTLEMENT_GRPC_ADDRESS.lastIndexOf(':'));
+  let stopped: Promise<void> | undefined;
   return {
     address: `${host}:${port}`,
-    async stop() {
-      await server.stop();
-      await prisma.$disconnect();
+    noticesAddress: notices.address,
+    // Idempotent: a test may stop it early (settlement down) and again when its stack stops.
+    stop() {
+      stopped ??= (async () => {
+        await notices.stop();
+        await server.stop();
+        await relay.stop();
+        await nats.drain();
+        await prisma.$disconnect();
+      })();
+      return stopped;
     },
   };
 }

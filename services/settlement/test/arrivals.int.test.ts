@@ -7,13 +7,14 @@ import { DEFAULT_FX_RATES_USD } from '../src/domain/fx.ts';
 import type { SettlementLock } from '../src/domain/settlement-lock.ts';
 import type { SimulatedOutcome } from '../src/domain/simulation.ts';
 import { SETTLEMENT_MIGRATIONS_DIR } from '../src/migrations.ts';
-import { PlaceholderLiveProcessor } from '../src/processors/placeholder-live-processor.ts';
+import { HttpLiveProcessor } from '../src/processors/http-live-processor.ts';
 import { SandboxProcessor } from '../src/processors/sandbox-processor.ts';
 import type { ProcessorReport, SimulatingProcessor } from '../src/processors/settlement-processor.ts';
 import { ConfiguredFxRates } from '../src/rates/fx-rate-source.ts';
 import { createSettlementPrisma, type SettlementPrisma } from '../src/store/prisma.ts';
 import { SettlementLockStore } from '../src/store/settlement-locks.ts';
 import { VerdictStore } from '../src/store/verdicts.ts';
+import { inSettlementUnit } from '../src/store/settlement-unit.ts';
 import type { SettlementDependencies } from '../src/use-cases/dependencies.ts';
 import { lockSettlement } from '../src/use-cases/lock-settlement.ts';
 import { simulateOutcome } from '../src/use-cases/simulate-outcome.ts';
@@ -47,7 +48,9 @@ beforeAll(async () => {
     locks: new SettlementLockStore(prisma),
     verdicts: new VerdictStore(prisma),
     fx: new ConfiguredFxRates(DEFAULT_FX_RATES_USD),
-    processors: { test: new ReplayingSandbox(), live: new PlaceholderLiveProcessor() },
+    // Test mode only here: the Live processor is never called.
+    processors: { test: new ReplayingSandbox(), live: new HttpLiveProcessor('http://127.0.0.1:9', 100) },
+    units: (work) => inSettlementUnit(prisma, work),
     now: new TestClock(new Date('2026-03-01T12:00:00.000Z')).now,
   };
 });

@@ -6,7 +6,8 @@ import { createServiceClient, type CallContext, type ServiceClient } from '@hc/g
 import { newId } from '@hc/ids';
 import { createLogger } from '@hc/logging';
 import { SettlementService, SimulatedOutcome, VerdictKind } from '@hc/proto/settlement/v1';
-import { createTestDatabase, TestClock, type TestDatabase } from '@hc/test-kit';
+import { loadEmulatorConfig, startEmulator, type RunningEmulator } from '@hc/emulator';
+import { createTestDatabase, TestClock, testNatsPrefix, testNatsUrl, type TestDatabase } from '@hc/test-kit';
 import { loadSettlementConfig, SETTLEMENT_MIGRATIONS_DIR, startSettlementService, type RunningSettlementService } from '../src/index.ts';
 
 const clock = new TestClock(new Date('2026-03-01T12:00:00.000Z'));
@@ -17,19 +18,31 @@ const WALLET = '0x1111111111111111111111111111111111111111';
 const TXID = /^0x[0-9a-f]{64}$/;
 let db: TestDatabase;
 let service: RunningSettlementService;
+let emulator: RunningEmulator;
 let client: ServiceClient<typeof SettlementService>;
 
 beforeAll(async () => {
   db = await createTestDatabase('settlement', SETTLEMENT_MIGRATIONS_DIR);
   // Through the config loader, so the service runs on the defaults a fresh machine gets.
-  const config = loadSettlementConfig({ SETTLEMENT_DATABASE_URL: db.url, SETTLEMENT_GRPC_ADDRESS: '127.0.0.1:0', LOG_LEVEL: 'silent' });
-  service = await startSettlementService(config, createLogger('settlement-test', { level: 'silent' }), { now: clock.now });
+  const logger = createLogger('settlement-test', { level: 'silent' });
+  emulator = await startEmulator(loadEmulatorConfig({ EMULATOR_PORT: '0', LOG_LEVEL: 'silent' }), logger);
+  const config = loadSettlementConfig({
+    SETTLEMENT_DATABASE_URL: db.url,
+    SETTLEMENT_GRPC_ADDRESS: '127.0.0.1:0',
+    SETTLEMENT_NOTICES_ADDRESS: '127.0.0.1:0',
+    PROCESSOR_URL: emulator.url,
+    NATS_URL: testNatsUrl(),
+    NATS_SUBJECT_PREFIX: testNatsPrefix('settlement'),
+    LOG_LEVEL: 'silent',
+  });
+  service = await startSettlementService(config, logger, { now: clock.now });
   client = createServiceClient(SettlementService, service.address);
 });
 
 afterAll(async () => {
   client.close();
   await service.stop();
+  await emulator.stop();
   await db.drop();
 });
 
@@ -150,7 +163,7 @@ describe('SimulateOutcome', () => {
     const { verdict } = await client.simulateOutcome({ paymentId, outcome: SimulatedOutcome.UNDERPAID }, test);
     expect(verdict).toMatchObject({
       kind: VerdictKind.HELD,
-      holdReason: "Only 50.00% of the order's value arrived (5.000000 of 10.00 USD).",
+      holdReason: '5.00 USDC arrived, 9.00 needed (90% of 10.00 USD).',
       holdAcceptable: true,
       settlement: { coin: 'polygon_usdc', valueCoin: '5.000000' },
     });

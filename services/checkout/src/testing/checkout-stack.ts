@@ -5,6 +5,7 @@
  */
 import { loadSettlementConfig, SETTLEMENT_MIGRATIONS_DIR, startSettlementService, type RunningSettlementService } from '@hc/settlement';
 import { DEFAULT_EVENT_RETENTION } from '@hc/events';
+import { loadEmulatorConfig, startEmulator, type RunningEmulator } from '@hc/emulator';
 import type { Logger } from '@hc/logging';
 import { createTestDatabase, TestClock, testNatsPrefix, testNatsUrl, type TestDatabase } from '@hc/test-kit';
 import { checkoutStream, paymentEventsFilter } from '../events/checkout-stream.ts';
@@ -14,6 +15,8 @@ import { CHECKOUT_MIGRATIONS_DIR } from '../migrations.ts';
 export interface CheckoutStack {
   readonly checkout: RunningCheckoutService;
   readonly settlement: RunningSettlementService;
+  /** The Live processor and chain, emulated: Live starts get deposit addresses from it, its notices reach settlement. */
+  readonly emulator: RunningEmulator;
   readonly clock: TestClock;
   readonly checkoutDatabaseUrl: string;
   readonly natsUrl: string;
@@ -26,20 +29,38 @@ export interface CheckoutStack {
   stop(): Promise<void>;
 }
 
-export async function startCheckoutStack(logger: Logger, options: { publicBaseUrl?: string; label?: string } = {}): Promise<CheckoutStack> {
+export async function startCheckoutStack(
+  logger: Logger,
+  options: { publicBaseUrl?: string; label?: string; settlementEnv?: Record<string, string> } = {},
+): Promise<CheckoutStack> {
   const clock = new TestClock();
   const databases: TestDatabase[] = await Promise.all([
     createTestDatabase('checkout', CHECKOUT_MIGRATIONS_DIR),
     createTestDatabase('settlement', SETTLEMENT_MIGRATIONS_DIR),
   ]);
   const [checkoutDb, settlementDb] = databases as [TestDatabase, TestDatabase];
+  const natsPrefix = testNatsPrefix(options.label ?? 'checkout');
+  const natsUrl = testNatsUrl();
+  const emulator = await startEmulator(
+    loadEmulatorConfig({ EMULATOR_PORT: '0', EMULATOR_LATE_NOTICE_MS: '60000', LOG_LEVEL: 'silent' }),
+    logger,
+  );
   const settlement = await startSettlementService(
-    loadSettlementConfig({ SETTLEMENT_DATABASE_URL: settlementDb.url, SETTLEMENT_GRPC_ADDRESS: '127.0.0.1:0', LOG_LEVEL: 'silent' }),
+    loadSettlementConfig({
+      SETTLEMENT_DATABASE_URL: settlementDb.url,
+      SETTLEMENT_GRPC_ADDRESS: '127.0.0.1:0',
+      SETTLEMENT_NOTICES_ADDRESS: '127.0.0.1:0',
+      PROCESSOR_URL: emulator.url,
+      CHAIN_RPC_URL: emulator.url,
+      NATS_URL: natsUrl,
+      NATS_SUBJECT_PREFIX: natsPrefix,
+      LOG_LEVEL: 'silent',
+      ...options.settlementEnv,
+    }),
     logger,
     { now: clock.now },
   );
-  const natsPrefix = testNatsPrefix(options.label ?? 'checkout');
-  const natsUrl = testNatsUrl();
+  emulator.directNoticesTo(`http://${settlement.noticesAddress}/notices`);
   const checkout = await startCheckoutService(
     {
       CHECKOUT_DATABASE_URL: checkoutDb.url,
@@ -60,6 +81,7 @@ export async function startCheckoutStack(logger: Logger, options: { publicBaseUr
   return {
     checkout,
     settlement,
+    emulator,
     clock,
     checkoutDatabaseUrl: checkoutDb.url,
     natsUrl,
@@ -69,6 +91,7 @@ export async function startCheckoutStack(logger: Logger, options: { publicBaseUr
     async stop() {
       await checkout.stop();
       await settlement.stop();
+      await emulator.stop();
       await Promise.all(databases.map((db) => db.drop()));
     },
   };

@@ -23,6 +23,12 @@ export const OPTIONS = {
   endpoint: { type: 'string' },
   limit: { type: 'string' },
   'starting-after': { type: 'string' },
+  amount: { type: 'string' },
+  coin: { type: 'string' },
+  'forward-to': { type: 'string' },
+  'to-address': { type: 'string' },
+  'reuse-txid-of': { type: 'string' },
+  notice: { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsOptionsConfig;
@@ -72,6 +78,19 @@ const PAYMENT_COMMANDS: CommandSpec[] = [
   },
 ];
 
+const EMULATOR_COMMANDS: CommandSpec[] = [
+  {
+    words: 'emulator pay',
+    synopsis:
+      'ACCOUNT_ID PAYMENT_ID --mode live --amount A [--coin polygon_usdc|polygon_usdt] [--forward-to WALLET] [--to-address ADDRESS] [--reuse-txid-of PAYMENT_ID] [--notice on-time|late|never|mismatch|duplicate]',
+    summary: 'Local Live mode only: a buyer pays a started Live payment through the processor emulator (services/emulator).',
+    details: [
+      'A is what arrives at the deposit address, in the coin; the emulator forwards it less the fee to the payout wallet (or WALLET) and sends the signed notice as --notice says.',
+      'Reads EMULATOR_URL (default http://127.0.0.1:8090).',
+    ],
+  },
+];
+
 const CUSTOMER_COMMANDS: CommandSpec[] = [
   {
     words: 'customers erase',
@@ -92,5 +111,6 @@ export const OPERATOR_COMMANDS: readonly CommandSpec[] = [
   ...KEY_COMMANDS,
   ...PAYMENT_COMMANDS,
   ...CUSTOMER_COMMANDS,
+  ...EMULATOR_COMMANDS,
   ...WEBHOOK_COMMANDS,
 ];

@@ -6,10 +6,12 @@
  *
  *   ./scripts/operator --help                      every command (cli/commands.ts is the catalogue)
  *   ./scripts/operator accounts create --help      one command's usage and details
+ *   ./scripts/operator emulator pay <account> <pay_id> --mode live --amount A …   (local emulator only)
  *
  * Every command takes --json for machine-readable output. Exit codes: 0 done, 1 refused, 2 usage.
  */
 import { parseArgs } from 'node:util';
+import { EmulatorRefusal, payThroughEmulator, type PayOptions } from '@hc/emulator';
 import { ApiError } from '@hc/errors';
 import { createServiceClient } from '@hc/grpc';
 import { CheckoutService } from '@hc/proto/checkout/v1';
@@ -145,6 +147,26 @@ async function run(
       } finally {
         customers.close();
         checkout.close();
+      }
+    }
+    case 'emulator pay': {
+      // The local processor emulator (services/emulator): a buyer pays a Live payment.
+      if (parseMode(values.mode) !== 'live') throw new UsageError('emulator pay is for Live payments: --mode live');
+      await ops.getAccount(need(first, 'ACCOUNT_ID'));
+      const emulatorUrl = process.env['EMULATOR_URL'] ?? 'http://127.0.0.1:8090';
+      try {
+        const result = await payThroughEmulator(emulatorUrl, need(second, 'PAYMENT_ID'), {
+          amount: need(values.amount, '--amount'),
+          coin: values.coin as PayOptions['coin'],
+          forwardTo: values['forward-to'],
+          toAddress: values['to-address'],
+          reuseTxidOf: values['reuse-txid-of'],
+          notice: values.notice as PayOptions['notice'],
+        });
+        return result as unknown as Record<string, unknown>;
+      } catch (error) {
+        if (error instanceof EmulatorRefusal) throw new UsageError(`emulator refused: ${error.message}`);
+        throw error;
       }
     }
     default:

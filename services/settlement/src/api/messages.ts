@@ -13,6 +13,7 @@ const KIND_TO_PROTO: Record<VerdictKind, ProtoKind> = {
   paid: ProtoKind.PAID,
   held: ProtoKind.HELD,
   failed: ProtoKind.FAILED,
+  details: ProtoKind.DETAILS,
 };
 
 const OUTCOME_FROM_PROTO: ReadonlyMap<ProtoOutcome, SimulatedOutcome> = new Map([

@@ -71,11 +71,30 @@ describe('the 90% threshold', () => {
     expect(judgeArrival({ ...testLock, usdValue: '10.01' }, arrival({ valueCoin: '9.009' }), fresh).kind).toBe('paid');
   });
 
-  it('holds anything below, acceptably, with the share cut rather than rounded up', () => {
+  it('pays exactly 90.00% and holds 89.99% of an order whose 90% is not whole cents, in each coin', () => {
+    const lock = { ...testLock, usdValue: '21.55' };
+    for (const coin of ['polygon_usdc', 'polygon_usdt']) {
+      expect(judgeArrival(lock, arrival({ coin, valueCoin: '19.395' }), fresh).kind).toBe('paid');
+      expect(judgeArrival(lock, arrival({ coin, valueCoin: '19.394999' }), fresh)).toMatchObject({ kind: 'held', holdAcceptable: true });
+    }
+    // 89.99% of 21.55 USD is 19.392845.
+    expect(judgeArrival(lock, arrival({ coin: 'polygon_usdt', valueCoin: '19.392845' }), fresh)).toMatchObject({
+      kind: 'held',
+      holdReason: '19.392845 USDT arrived, 19.40 needed (90% of 21.55 USD).',
+    });
+  });
+
+  it('says in plain words what arrived and what was needed', () => {
+    expect(judgeArrival({ ...testLock, usdValue: '21.55' }, arrival({ valueCoin: '18.4' }), fresh)).toMatchObject({
+      holdReason: '18.40 USDC arrived, 19.40 needed (90% of 21.55 USD).',
+    });
+  });
+
+  it('holds anything below, acceptably, without rounding what arrived up to what was needed', () => {
     expect(judgeArrival(testLock, arrival({ valueCoin: '8.999999' }), fresh)).toMatchObject({
       kind: 'held',
       holdAcceptable: true,
-      holdReason: "Only 89.99% of the order's value arrived (8.999999 of 10.00 USD).",
+      holdReason: '8.999999 USDC arrived, 9.00 needed (90% of 10.00 USD).',
     });
     expect(judgeArrival({ ...testLock, usdValue: '10.01' }, arrival({ valueCoin: '9.008999' }), fresh).kind).toBe('held');
   });
@@ -83,7 +102,7 @@ describe('the 90% threshold', () => {
   it('explains an underpayment in plain words and keeps what arrived', () => {
     expect(judgeArrival(testLock, arrival({ valueCoin: '5.000000' }), fresh)).toEqual({
       kind: 'held',
-      holdReason: "Only 50.00% of the order's value arrived (5.000000 of 10.00 USD).",
+      holdReason: '5.00 USDC arrived, 9.00 needed (90% of 10.00 USD).',
       holdAcceptable: true,
       settlement: {
         coin: 'polygon_usdc',
@@ -100,7 +119,7 @@ describe('the 90% threshold', () => {
     expect(judgeArrival(testLock, arrival({ valueCoin: '0' }), fresh)).toMatchObject({
       kind: 'held',
       holdAcceptable: true,
-      holdReason: "Only 0.00% of the order's value arrived (0.000000 of 10.00 USD).",
+      holdReason: '0.00 USDC arrived, 9.00 needed (90% of 10.00 USD).',
     });
   });
 });

@@ -52,9 +52,15 @@ function sameAddress(a: string | null, b: string | null): boolean {
   return a.toLowerCase() === b.toLowerCase();
 }
 
-/** Share of `part` in `whole` as a percentage with two decimals, cut (89.999% shows as 89.99%, never 90.00%). */
-function percentOf(part: Decimal, whole: Decimal): string {
-  return part.div(whole).times(100).toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed(2);
+/** "USDC" for polygon_usdc: the coin as people name it. */
+function coinLabel(coin: string): string {
+  return coin.slice(coin.lastIndexOf('_') + 1).toUpperCase();
+}
+
+/** A coin amount in plain words: cents always, further decimals only when they are not zero ("18.40", "8.999999"). */
+function plainAmount(value: Decimal): string {
+  const cut = value.toDecimalPlaces(6, Decimal.ROUND_DOWN);
+  return cut.decimalPlaces() <= 2 ? cut.toFixed(2) : cut.toFixed();
 }
 
 interface Failure {
@@ -89,10 +95,12 @@ function firstFailure(lock: LockFacts, arrival: Arrival, valueCoin: Decimal, evi
     };
   }
   const usdValue = new Decimal(lock.usdValue);
-  // Dollar coins count 1:1 as USD. Exactly 90% is enough.
-  if (valueCoin.lt(usdValue.times(HOLD_THRESHOLD))) {
+  const needed = usdValue.times(HOLD_THRESHOLD);
+  // Dollar coins count 1:1 as USD. Exactly 90% is enough; the comparison is exact, only the words round
+  // (what is needed up to cents, so the reason never shows a need already met).
+  if (valueCoin.lt(needed)) {
     return {
-      reason: `Only ${percentOf(valueCoin, usdValue)}% of the order's value arrived (${formatCoin(valueCoin)} of ${usdValue.toFixed(2)} USD).`,
+      reason: `${plainAmount(valueCoin)} ${coinLabel(arrival.coin)} arrived, ${needed.toDecimalPlaces(2, Decimal.ROUND_UP).toFixed(2)} needed (${HOLD_THRESHOLD.times(100).toFixed()}% of ${usdValue.toFixed(2)} USD).`,
       acceptable: true,
     };
   }

@@ -25,6 +25,8 @@ export interface SettlementLock {
   readonly usdRate: string;
   /** amount × usdRate, two decimals. */
   readonly usdValue: string;
+  /** Which rate source gave usdRate (recorded with the lock). */
+  readonly usdRateSource: string;
   readonly lockedAt: Date;
 }
 

@@ -1,7 +1,8 @@
 import { monotonicFactory } from 'ulid';
 import type { Decision, SettlementDetails } from './settlement-checks.ts';
 
-export const VERDICT_KINDS = ['paid', 'held', 'failed'] as const;
+/** `details`: settlement details of a payment already confirmed paid (by the chain check) arrived late. */
+export const VERDICT_KINDS = ['paid', 'held', 'failed', 'details'] as const;
 export type VerdictKind = (typeof VERDICT_KINDS)[number];
 
 /** A decision on a payment, as recorded. Checkout applies each verdict once, by id. */
@@ -42,4 +43,9 @@ export function verdictFrom(decision: Decision, fields: { id: string; paymentId:
     case 'failed':
       return { ...fields, kind: 'failed', holdReason: null, holdAcceptable: false, settlement: null };
   }
+}
+
+/** Late settlement details for a payment the chain check already confirmed: checkout publishes payment.updated. */
+export function detailsVerdict(settlement: SettlementDetails, fields: { id: string; paymentId: string; decidedAt: Date }): Verdict {
+  return { ...fields, kind: 'details', holdReason: null, holdAcceptable: false, settlement };
 }

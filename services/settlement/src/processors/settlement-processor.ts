@@ -5,6 +5,13 @@ import type { SimulatedOutcome } from '../domain/simulation.ts';
 /** What a processor reports about a payment: money arrived (and was forwarded), or the card was declined. */
 export type ProcessorReport = { readonly kind: 'arrival'; readonly arrival: Arrival } | { readonly kind: 'declined' };
 
+/** What the processor needs to make a payment's deposit address: where to forward, and what to keep. */
+export interface AddressRequest {
+  readonly paymentId: string;
+  readonly payoutWallet: string | null;
+  readonly feeBps: number;
+}
+
 /**
  * A payment processor as settlement sees it. The sandbox implements it for Test mode; the Live HTTP
  * processor (signed inbound notices, scheduled status checks) comes in a later issue and will add its
@@ -12,7 +19,7 @@ export type ProcessorReport = { readonly kind: 'arrival'; readonly arrival: Arri
  */
 export interface SettlementProcessor {
   /** A one-time deposit address for a payment being locked; null when the processor creates none. */
-  allocateDepositAddress(paymentId: string): Promise<string | null>;
+  allocateDepositAddress(request: AddressRequest): Promise<string | null>;
 }
 
 /** A processor that can be told how a Test payment ends. */

@@ -3,12 +3,15 @@ import { parseFxTable, type FxTable } from '../domain/fx.ts';
 
 /** Where USD rates come from. The configured table is the only source today; a live feed can plug in here. */
 export interface FxRateSource {
+  /** Recorded with every lock next to the rate, so a rate can be traced to where it came from. */
+  readonly name: string;
   /** USD per unit of `currency`, positive. */
   usdRate(currency: Currency): Promise<Decimal>;
 }
 
 /** Rates from configuration (FX_RATES_USD), fixed for the life of the process. */
 export class ConfiguredFxRates implements FxRateSource {
+  readonly name = 'configured:FX_RATES_USD';
   private readonly rates: ReadonlyMap<Currency, Decimal>;
 
   constructor(table: FxTable) {

@@ -5,7 +5,7 @@ import type { SettlementPrisma } from './prisma.ts';
 
 type Row = Prisma.SettlementLockGetPayload<object>;
 
-function toLock(row: Row): SettlementLock {
+export function toLock(row: Row): SettlementLock {
   const currency = parseCurrency(row.currency);
   if (!currency) throw new Error(`settlement_locks row ${row.paymentId} holds an unknown currency`);
   return {
@@ -20,6 +20,7 @@ function toLock(row: Row): SettlementLock {
     // toFixed() without digits: plain notation, no padding to the column's scale ("1.08", not "1.0800000000").
     usdRate: row.usdRate.toFixed(),
     usdValue: row.usdValue.toFixed(2),
+    usdRateSource: row.usdRateSource,
     lockedAt: row.lockedAt,
   };
 }
@@ -37,25 +38,44 @@ export class SettlementLockStore {
    * concurrent first calls leave exactly one lock. Returns whether this call wrote it.
    */
   async insertIfAbsent(lock: SettlementLock): Promise<boolean> {
-    const { count } = await this.prisma.settlementLock.createMany({
-      data: [
-        {
-          paymentId: lock.paymentId,
-          accountId: lock.accountId,
-          livemode: lock.livemode,
-          depositAddress: lock.depositAddress,
-          payoutWallet: lock.payoutWallet,
-          feeBps: lock.feeBps,
-          amount: lock.amount,
-          currency: lock.currency,
-          usdRate: lock.usdRate,
-          usdValue: lock.usdValue,
-          lockedAt: lock.lockedAt,
-        },
-      ],
-      skipDuplicates: true,
+    return this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.settlementLock.createMany({
+        data: [
+          {
+            paymentId: lock.paymentId,
+            accountId: lock.accountId,
+            livemode: lock.livemode,
+            depositAddress: lock.depositAddress,
+            payoutWallet: lock.payoutWallet,
+            feeBps: lock.feeBps,
+            amount: lock.amount,
+            currency: lock.currency,
+            usdRate: lock.usdRate,
+            usdValue: lock.usdValue,
+            usdRateSource: lock.usdRateSource,
+            lockedAt: lock.lockedAt,
+          },
+        ],
+        skipDuplicates: true,
+      });
+      if (count === 1 && lock.livemode) {
+        await tx.timelineEntry.create({
+          data: {
+            paymentId: lock.paymentId,
+            kind: 'address_assigned',
+            detail: {
+              deposit_address: lock.depositAddress,
+              payout_wallet: lock.payoutWallet,
+              usd_value: lock.usdValue,
+              usd_rate: lock.usdRate,
+              usd_rate_source: lock.usdRateSource,
+            },
+            at: lock.lockedAt,
+          },
+        });
+      }
+      return count === 1;
     });
-    return count === 1;
   }
 
   /** The payment's lock if it belongs to the caller's account and mode; another's is simply not there. */

@@ -2,10 +2,14 @@ import type { Arrival, ArrivalEvidence } from '../domain/settlement-checks.ts';
 import { VERDICT_KINDS, type Verdict, type VerdictKind } from '../domain/verdict.ts';
 import type { Prisma } from './generated/prisma/client.ts';
 import type { SettlementPrisma } from './prisma.ts';
+import type { Scope } from '../domain/settlement-lock.ts';
+import { verdictTimelineEntry } from '../domain/timeline.ts';
+import { verdictReachedEvent } from '../events/verdict-events.ts';
+import { inSettlementUnit, type ArrivalSource } from './settlement-unit.ts';
 
 type Row = Prisma.VerdictGetPayload<object>;
 
-function toVerdict(row: Row): Verdict {
+export function toVerdict(row: Row): Verdict {
   if (!(VERDICT_KINDS as readonly string[]).includes(row.kind)) throw new Error(`verdicts row ${row.id} holds an unknown kind`);
   const kind = row.kind as VerdictKind;
   return {
@@ -29,7 +33,7 @@ function toVerdict(row: Row): Verdict {
   };
 }
 
-function verdictData(verdict: Verdict, simulationOf: string | null): Prisma.VerdictCreateManyInput {
+export function verdictData(verdict: Verdict, simulationOf: string | null): Prisma.VerdictCreateManyInput {
   const s = verdict.settlement;
   return {
     id: verdict.id,
@@ -49,9 +53,10 @@ function verdictData(verdict: Verdict, simulationOf: string | null): Prisma.Verd
 }
 
 export interface SettlementEntry {
+  readonly scope: Scope;
   readonly paymentId: string;
   /** What arrived, or null for a decline. */
-  readonly arrival: (Arrival & { readonly receivedAt: Date }) | null;
+  readonly arrival: (Arrival & { readonly receivedAt: Date; readonly source: ArrivalSource }) | null;
   /** The payment id when a simulation reaches this verdict: at most one such verdict per payment. */
   readonly simulationOf: string | null;
 }
@@ -61,7 +66,7 @@ class SimulationAlreadyRecorded extends Error {
   override name = 'SimulationAlreadyRecorded';
 }
 
-/** The only code that knows the arrivals and verdicts tables. */
+/** The only code that knows the arrivals and verdicts tables (with SettlementUnit). */
 export class VerdictStore {
   private readonly prisma: SettlementPrisma;
 
@@ -75,9 +80,9 @@ export class VerdictStore {
   }
 
   /**
-   * Records an arrival and the verdict on it in one transaction. `decide` runs inside it, once the
-   * database has said whether the arrival's transaction was used before (the primary key on
-   * arrivals.txid_in decides that, also between concurrent calls).
+   * Records an arrival, the verdict on it and its VerdictReached event (outbox) in one transaction.
+   * `decide` runs inside it, once the database has said whether the arrival's transaction was used
+   * before (the primary key on arrivals.txid_in decides that, also between concurrent calls).
    *
    * For a simulation, the unique simulation_of key lets only one verdict per payment in: a concurrent
    * loser blocks on the winner's insert, inserts nothing, rolls back (its arrival too) and returns the
@@ -85,36 +90,14 @@ export class VerdictStore {
    */
   async record(entry: SettlementEntry, decide: (evidence: ArrivalEvidence) => Verdict): Promise<{ verdict: Verdict; recorded: boolean }> {
     try {
-      const verdict = await this.prisma.$transaction(
-        async (tx) => {
-          let txidUsedBefore = false;
-          if (entry.arrival) {
-            const a = entry.arrival;
-            const { count } = await tx.arrival.createMany({
-              data: [
-                {
-                  txidIn: a.txidIn,
-                  paymentId: entry.paymentId,
-                  coin: a.coin,
-                  valueCoin: a.valueCoin,
-                  toAddress: a.toAddress,
-                  forwardedTo: a.forwardedTo,
-                  txidOut: a.txidOut,
-                  receivedAt: a.receivedAt,
-                },
-              ],
-              skipDuplicates: true,
-            });
-            txidUsedBefore = count === 0;
-          }
-          const decided = decide({ txidUsedBefore });
-          const { count } = await tx.verdict.createMany({ data: [verdictData(decided, entry.simulationOf)], skipDuplicates: true });
-          if (count === 0) throw new SimulationAlreadyRecorded();
-          return decided;
-        },
-        // Concurrent simulations of one payment queue behind the first one's insert; give them time.
-        { maxWait: 5_000, timeout: 10_000 },
-      );
+      const verdict = await inSettlementUnit(this.prisma, async (unit) => {
+        const txidUsedBefore = entry.arrival ? !(await unit.insertArrival({ ...entry.arrival, paymentId: entry.paymentId })) : false;
+        const decided = decide({ txidUsedBefore });
+        if (!(await unit.insertVerdict(decided, entry.simulationOf, verdictReachedEvent(entry.scope, decided))))
+          throw new SimulationAlreadyRecorded();
+        await unit.appendTimeline(verdictTimelineEntry(decided));
+        return decided;
+      });
       return { verdict, recorded: true };
     } catch (error) {
       if (!(error instanceof SimulationAlreadyRecorded) || entry.simulationOf === null) throw error;

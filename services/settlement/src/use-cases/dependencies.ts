@@ -1,6 +1,7 @@
 import type { SettlementProcessor, SimulatingProcessor } from '../processors/settlement-processor.ts';
 import type { FxRateSource } from '../rates/fx-rate-source.ts';
 import type { SettlementLockStore } from '../store/settlement-locks.ts';
+import type { SettlementUnit } from '../store/settlement-unit.ts';
 import type { VerdictStore } from '../store/verdicts.ts';
 
 /** What use cases need from the outside world; tests pass real stores, a movable clock and their own processors. */
@@ -10,5 +11,7 @@ export interface SettlementDependencies {
   readonly fx: FxRateSource;
   /** Test mode's sandbox, and Live mode's processor. */
   readonly processors: { readonly test: SimulatingProcessor; readonly live: SettlementProcessor };
+  /** Runs work in one transaction over settlement's records (Live notices, chain checks). */
+  readonly units: <T>(work: (unit: SettlementUnit) => Promise<T>) => Promise<T>;
   readonly now: () => Date;
 }

@@ -16,7 +16,11 @@ export async function lockSettlement(deps: SettlementDependencies, scope: Scope,
 
   const processor = scope.livemode ? deps.processors.live : deps.processors.test;
   // Racing first calls may each allocate an address; only the lock that gets written keeps one.
-  const depositAddress = await processor.allocateDepositAddress(terms.paymentId);
+  const depositAddress = await processor.allocateDepositAddress({
+    paymentId: terms.paymentId,
+    payoutWallet: terms.payoutWallet,
+    feeBps: terms.feeBps,
+  });
   const rate = lockedRate(await deps.fx.usdRate(terms.currency));
   await deps.locks.insertIfAbsent({
     paymentId: terms.paymentId,
@@ -29,6 +33,7 @@ export async function lockSettlement(deps: SettlementDependencies, scope: Scope,
     currency: terms.currency,
     usdRate: rate.toFixed(),
     usdValue: usdValueOf(terms.amount, rate).toFixed(2),
+    usdRateSource: deps.fx.name,
     lockedAt: deps.now(),
   });
   // Read back rather than return what we built: a concurrent call may have written first.

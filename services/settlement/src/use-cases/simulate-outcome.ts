@@ -29,7 +29,12 @@ export async function simulateOutcome(deps: SettlementDependencies, scope: Scope
   const at = deps.now();
   const arrival = report.kind === 'arrival' ? normalizeArrival(report.arrival) : null;
   const { verdict } = await deps.verdicts.record(
-    { paymentId: lock.paymentId, arrival: arrival && { ...arrival, receivedAt: at }, simulationOf: lock.paymentId },
+    {
+      scope,
+      paymentId: lock.paymentId,
+      arrival: arrival && { ...arrival, receivedAt: at, source: 'sandbox' },
+      simulationOf: lock.paymentId,
+    },
     (evidence) =>
       verdictFrom(arrival ? judgeArrival(lock, arrival, evidence) : judgeDecline(), {
         id: newVerdictId(at),

@@ -1,0 +1,41 @@
+import { describe, expect, it } from '@jest/globals';
+import { Ledger, LedgerError } from './ledger.ts';
+
+const WALLET = '0x1111111111111111111111111111111111111111';
+const now = new Date('2026-03-01T12:00:00.000Z');
+
+describe('the emulated processor and chain', () => {
+  it('gives a payment one deposit address, the same on a repeat', () => {
+    const ledger = new Ledger();
+    const first = ledger.depositAddressFor('pay_1', WALLET, 150);
+    expect(first.address).toMatch(/^0x[0-9a-f]{40}$/);
+    expect(ledger.depositAddressFor('pay_1', null, 0)).toEqual(first);
+  });
+
+  it('puts a payment on chain and forwards it less the fee, rounded down to six decimals', () => {
+    const ledger = new Ledger();
+    const { address } = ledger.depositAddressFor('pay_1', WALLET, 150);
+    const paid = ledger.pay({ paymentId: 'pay_1', amount: '21.55', coin: 'polygon_usdt' }, now);
+    expect(paid).toMatchObject({ valueCoin: '21.550000', forwardedTo: WALLET, valueForwarded: '21.226750', toAddress: address });
+    expect(ledger.transfersTo(address.toUpperCase().replace('0X', '0x'))).toEqual([
+      { txid: paid.txidIn, coin: 'polygon_usdt', value: '21.550000', to: address, blockTime: now },
+    ]);
+  });
+
+  it('reports another payment’s transaction without a new transfer when told to reuse it', () => {
+    const ledger = new Ledger();
+    ledger.depositAddressFor('pay_1', WALLET, 0);
+    const second = ledger.depositAddressFor('pay_2', WALLET, 0);
+    const first = ledger.pay({ paymentId: 'pay_1', amount: '5', coin: 'polygon_usdc' }, now);
+    expect(ledger.pay({ paymentId: 'pay_2', amount: '5', coin: 'polygon_usdc', reuseTxidOf: 'pay_1' }, now).txidIn).toBe(first.txidIn);
+    expect(ledger.transfersTo(second.address)).toEqual([]);
+  });
+
+  it('refuses a payment without a deposit address and a malformed amount', () => {
+    const ledger = new Ledger();
+    expect(() => ledger.pay({ paymentId: 'pay_9', amount: '5', coin: 'polygon_usdc' }, now)).toThrow(LedgerError);
+    ledger.depositAddressFor('pay_9', WALLET, 0);
+    expect(() => ledger.pay({ paymentId: 'pay_9', amount: '1e3', coin: 'polygon_usdc' }, now)).toThrow(LedgerError);
+    expect(() => ledger.pay({ paymentId: 'pay_9', amount: '0', coin: 'polygon_usdc' }, now)).toThrow(LedgerError);
+  });
+});

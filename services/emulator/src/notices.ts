@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '@hc/logging';
+import { Decimal } from '@hc/money';
+import { Webhook } from 'standardwebhooks';
+import type { EmulatedPayment } from './ledger.ts';
+
+/** How the processor reports a payment: at once, late, never, twice, or with an amount the chain does not show. */
+export const NOTICE_MODES = ['on-time', 'late', 'never', 'mismatch', 'duplicate'] as const;
+export type NoticeMode = (typeof NOTICE_MODES)[number];
+
+/** The notice body settlement receives (docs/adr/0016): what arrived where, and where it was forwarded. */
+export interface NoticeBody {
+  readonly type: 'transfer.forwarded';
+  readonly payment_id: string;
+  readonly deposit_address: string;
+  readonly txid_in: string;
+  readonly coin: string;
+  readonly value_coin: string;
+  readonly forwarded_to: string | null;
+  readonly txid_out: string | null;
+  readonly value_forwarded: string | null;
+}
+
+export function noticeBody(payment: EmulatedPayment, mode: NoticeMode): NoticeBody {
+  // A mismatching notice reports one coin unit less than the chain shows.
+  const valueCoin = mode === 'mismatch' ? new Decimal(payment.valueCoin).minus(1).toFixed(6) : payment.valueCoin;
+  return {
+    type: 'transfer.forwarded',
+    payment_id: payment.paymentId,
+    deposit_address: payment.toAddress,
+    txid_in: payment.txidIn,
+    coin: payment.coin,
+    value_coin: valueCoin,
+    forwarded_to: payment.forwardedTo,
+    txid_out: payment.txidOut,
+    value_forwarded: payment.valueForwarded,
+  };
+}
+
+/** A signed notice: Standard Webhooks headers over the exact body bytes. */
+export interface SignedNotice {
+  readonly id: string;
+  readonly body: string;
+  readonly headers: Record<string, string>;
+}
+
+export function signNotice(secret: string, body: NoticeBody, at: Date, id: string = `ntc_${randomUUID()}`): SignedNotice {
+  const raw = JSON.stringify(body);
+  return {
+    id,
+    body: raw,
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': new Webhook(secret).sign(id, at, raw),
+    },
+  };
+}
+
+/** Sends notices to settlement's notices listener, retrying a failed delivery a few times like a processor would. */
+export class NoticeSender {
+  private url: string;
+  private readonly secret: string;
+  private readonly logger: Logger;
+  private readonly pending = new Set<NodeJS.Timeout>();
+
+  constructor(url: string, secret: string, logger: Logger) {
+    this.url = url;
+    this.secret = secret;
+    this.logger = logger;
+  }
+
+  /** Where notices go from now on (tests learn settlement's port after the emulator started). */
+  setUrl(url: string): void {
+    this.url = url;
+  }
+
+  /** One delivery attempt; the HTTP status, or 0 when the listener did not answer. */
+  async deliver(notice: SignedNotice): Promise<number> {
+    try {
+      const response = await fetch(this.url, {
+        method: 'POST',
+        headers: notice.headers,
+        body: notice.body,
+        signal: AbortSignal.timeout(5_000),
+      });
+      await response.arrayBuffer();
+      return response.status;
+    } catch (error) {
+      this.logger.warn({ err: error, notice: notice.id }, 'notice delivery failed');
+      return 0;
+    }
+  }
+
+  /** Delivers now, then retries in the background (same id, fresh signature) until a 2xx or 5 attempts. */
+  async send(body: NoticeBody, delayMs = 0, id?: string): Promise<{ id: string; status: number | 'scheduled' }> {
+    const first = signNotice(this.secret, body, new Date(), id);
+    if (delayMs > 0) {
+      this.schedule(() => this.attempt(body, first.id, 1), delayMs);
+      return { id: first.id, status: 'scheduled' };
+    }
+    return { id: first.id, status: await this.attempt(body, first.id, 1, first) };
+  }
+
+  private async attempt(body: NoticeBody, id: string, n: number, signed?: SignedNotice): Promise<number> {
+    const status = await this.deliver(signed ?? signNotice(this.secret, body, new Date(), id));
+    if ((status < 200 || status > 299) && status !== 401 && n < 5) this.schedule(() => this.attempt(body, id, n + 1), 1_000 * n);
+    return status;
+  }
+
+  private schedule(work: () => Promise<unknown>, delayMs: number): void {
+    const timer = setTimeout(() => {
+      this.pending.delete(timer);
+      void work();
+    }, delayMs);
+    this.pending.add(timer);
+  }
+
+  /** Drops notices not yet sent (the emulator is stopping). */
+  stop(): void {
+    for (const timer of this.pending) clearTimeout(timer);
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,125 @@
+import { judgeArrival, normalizeArrival } from '../domain/settlement-checks.ts';
+import { differencesFromConfirmed, type ProcessorNotice } from '../domain/notice.ts';
+import { merchantShare, parseCoinAmount, formatCoin } from '../domain/coins.ts';
+import { verdictTimelineEntry, type TimelineEntry } from '../domain/timeline.ts';
+import { detailsVerdict, newVerdictId, verdictFrom } from '../domain/verdict.ts';
+import { verdictReachedEvent } from '../events/verdict-events.ts';
+import type { SettlementUnit } from '../store/settlement-unit.ts';
+import type { SettlementDependencies } from './dependencies.ts';
+
+/** What handling a notice did (recorded on the notice, answered to the processor). */
+export type NoticeOutcome = 'verdict' | 'details' | 'mismatch' | 'duplicate' | 'after_verdict' | 'replayed' | 'unknown_payment';
+
+/**
+ * A verified processor notice, handled once by its id, under the payment's row lock:
+ * - the first report of money for the payment: the settlement checks decide, and the verdict goes
+ *   out through the outbox in the same transaction that records the notice;
+ * - the same transaction again (another notice id for it, e.g. a processor retry): nothing changes;
+ * - after the chain check confirmed the payment: the notice is checked against what was confirmed;
+ *   agreeing, its forwarding details fill the payment (a `details` verdict → payment.updated);
+ *   disagreeing, the payment keeps its status and the mismatch goes on the timeline.
+ */
+export async function receiveNotice(deps: SettlementDependencies, notice: ProcessorNotice, body: object): Promise<NoticeOutcome> {
+  const at = deps.now();
+  return deps.units(async (unit) => {
+    const lock = await unit.lockPayment(notice.paymentId);
+    const known = lock !== null && lock.livemode;
+    const fresh = await unit.insertNotice({
+      id: notice.id,
+      paymentId: known ? notice.paymentId : null,
+      body,
+      outcome: 'received',
+      receivedAt: at,
+    });
+    if (!fresh) return 'replayed';
+    if (!known) return finish(unit, notice, 'unknown_payment');
+
+    const arrival = normalizeArrival(notice.arrival);
+    const entry = (kind: TimelineEntry['kind'], detail: TimelineEntry['detail']): TimelineEntry => ({
+      paymentId: lock.paymentId,
+      kind,
+      detail,
+      at,
+    });
+    await unit.appendTimeline(
+      entry('notice_received', {
+        notice: notice.id,
+        txid_in: arrival.txidIn,
+        coin: arrival.coin,
+        value_coin: arrival.valueCoin,
+        to_address: arrival.toAddress,
+      }),
+      entry('forwarded', {
+        notice: notice.id,
+        forwarded_to: arrival.forwardedTo,
+        txid_out: arrival.txidOut,
+        value_forwarded: notice.valueForwarded,
+      }),
+    );
+
+    const decided = await unit.decidingVerdict(lock.paymentId);
+    if (!decided) {
+      const firstUse = await unit.insertArrival({ ...arrival, paymentId: lock.paymentId, receivedAt: at, source: 'notice' });
+      const verdict = verdictFrom(judgeArrival(lock, arrival, { txidUsedBefore: !firstUse }), {
+        id: newVerdictId(at),
+        paymentId: lock.paymentId,
+        decidedAt: at,
+      });
+      await unit.insertVerdict(verdict, null, verdictReachedEvent(lock, verdict));
+      await unit.appendTimeline(verdictTimelineEntry(verdict));
+      return finish(unit, notice, 'verdict');
+    }
+
+    const recorded = await unit.findArrival(arrival.txidIn);
+    const confirmedOnChain =
+      decided.kind === 'paid' && decided.settlement?.merchantReceived === null && !(await unit.hasDetails(lock.paymentId));
+    const chainArrival = decided.settlement?.txidIn ? await unit.findArrival(decided.settlement.txidIn) : null;
+    if (confirmedOnChain && chainArrival?.source === 'chain') {
+      // The checks a chain transfer cannot show (deposit address, payout wallet) are judged now too.
+      const judged = judgeArrival(lock, arrival, { txidUsedBefore: false });
+      const differences = differencesFromConfirmed(chainArrival, arrival);
+      if (judged.kind === 'held') differences.push(judged.holdReason);
+      if (differences.length > 0) {
+        await unit.appendTimeline(
+          entry('notice_mismatch', { notice: notice.id, status_kept: decided.kind, differences: differences.join('; ') }),
+        );
+        return finish(unit, notice, 'mismatch');
+      }
+      await unit.completeArrival(chainArrival.txidIn, arrival.forwardedTo, arrival.txidOut);
+      const value = parseCoinAmount(arrival.valueCoin)!;
+      const verdict = detailsVerdict(
+        {
+          coin: arrival.coin,
+          valueCoin: formatCoin(value),
+          merchantReceived: formatCoin(merchantShare(value, lock.feeBps)),
+          txidIn: arrival.txidIn,
+          txidOut: arrival.txidOut,
+          payoutWallet: lock.payoutWallet,
+        },
+        { id: newVerdictId(at), paymentId: lock.paymentId, decidedAt: at },
+      );
+      await unit.insertVerdict(verdict, null, verdictReachedEvent(lock, verdict));
+      await unit.appendTimeline(verdictTimelineEntry(verdict));
+      return finish(unit, notice, 'details');
+    }
+    if (recorded?.paymentId === lock.paymentId) {
+      await unit.appendTimeline(entry('notice_duplicate', { notice: notice.id, txid_in: arrival.txidIn }));
+      return finish(unit, notice, 'duplicate');
+    }
+    // More money after the payment was decided: recorded (so its transaction counts as used), never a second verdict.
+    await unit.insertArrival({ ...arrival, paymentId: lock.paymentId, receivedAt: at, source: 'notice' });
+    await unit.appendTimeline(
+      entry('notice_mismatch', {
+        notice: notice.id,
+        status_kept: decided.kind,
+        differences: `another arrival (${arrival.txidIn}) after the payment was ${decided.kind}`,
+      }),
+    );
+    return finish(unit, notice, 'after_verdict');
+  });
+}
+
+async function finish(unit: SettlementUnit, notice: ProcessorNotice, outcome: NoticeOutcome): Promise<NoticeOutcome> {
+  await unit.setNoticeOutcome(notice.id, outcome);
+  return outcome;
+}
