@@ -202,6 +202,8 @@ const addresses = {
   CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
   CUSTOMERS_GRPC_ADDRESS: customersConfig.CUSTOMERS_GRPC_ADDRESS,
   WEBHOOKS_GRPC_ADDRESS: webhooksConfig.WEBHOOKS_GRPC_ADDRESS,
+  // `emulator pay` (local Live mode) talks to the emulator.
+  EMULATOR_URL: emulatorUrl,
 };
 writeFileSync(
   addressesFile,

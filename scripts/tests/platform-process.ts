@@ -33,6 +33,8 @@ export async function platformSetting(label: string): Promise<PlatformSetting> {
   const [gatewayPort, checkout, settlement, customers, webhooks] = await Promise.all(SERVICES.map(() => freePort()));
   // Behind the front router on GATEWAY_PORT: the gateway itself and the hosted pages (scripts/platform.ts).
   const [gatewayBackendPort, pagesPort] = await Promise.all([freePort(), freePort()]);
+  // The Live processor emulator and settlement's notices listener (scripts/platform.ts).
+  const [emulatorPort, noticesPort] = await Promise.all([freePort(), freePort()]);
   const names = SERVICES.map((service) => `${label}_${randomBytes(4).toString('hex')}_${service}`);
   const server = testDatabaseServerUrl();
   return {
@@ -41,6 +43,8 @@ export async function platformSetting(label: string): Promise<PlatformSetting> {
       GATEWAY_PORT: String(gatewayPort),
       PLATFORM_GATEWAY_BACKEND_PORT: String(gatewayBackendPort),
       PAGES_PORT: String(pagesPort),
+      EMULATOR_PORT: String(emulatorPort),
+      SETTLEMENT_NOTICES_ADDRESS: `127.0.0.1:${noticesPort}`,
       CHECKOUT_GRPC_ADDRESS: `127.0.0.1:${checkout}`,
       SETTLEMENT_GRPC_ADDRESS: `127.0.0.1:${settlement}`,
       CUSTOMERS_GRPC_ADDRESS: `127.0.0.1:${customers}`,

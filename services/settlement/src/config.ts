@@ -1,8 +1,9 @@
+import { checkEventRetention, EVENT_RETENTION_KEYS, EVENT_RETENTION_SCHEMA_PROPERTIES, type EventRetention } from '@hc/events';
 import { ConfigError, loadConfig, type JSONSchemaType } from '@hc/config';
 import { DOLLAR_COINS, type DollarCoin } from './domain/coins.ts';
 import { DEFAULT_FX_RATES_USD, parseFxTable, type FxTable } from './domain/fx.ts';
 
-export interface SettlementConfig {
+export interface SettlementConfig extends EventRetention {
   /** PostgreSQL database owned by this service alone. */
   SETTLEMENT_DATABASE_URL: string;
   /** host:port the gRPC server binds (port 0 picks a free one). */
@@ -55,6 +56,7 @@ const schema: JSONSchemaType<SettlementEnv> = {
     CHAIN_RPC_URL: { type: 'string', format: 'uri', pattern: '^https?://', default: 'http://127.0.0.1:8090' },
     CHAIN_CHECK_INTERVAL_MS: { type: 'integer', minimum: 100, maximum: 3_600_000, default: 30_000 },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+    ...EVENT_RETENTION_SCHEMA_PROPERTIES,
   },
   required: [
     'SETTLEMENT_DATABASE_URL',
@@ -70,6 +72,7 @@ const schema: JSONSchemaType<SettlementEnv> = {
     'CHAIN_RPC_URL',
     'CHAIN_CHECK_INTERVAL_MS',
     'LOG_LEVEL',
+    ...EVENT_RETENTION_KEYS,
   ],
   additionalProperties: false,
 };
@@ -82,5 +85,5 @@ export function loadSettlementConfig(env: NodeJS.ProcessEnv = process.env): Sett
   } catch (error) {
     throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
   }
-  return { ...raw, FX_RATES_USD: rates };
+  return checkEventRetention({ ...raw, FX_RATES_USD: rates });
 }

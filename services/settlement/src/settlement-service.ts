@@ -44,7 +44,7 @@ export async function startSettlementService(
   };
 
   const nats = await connectNats(config.NATS_URL, 'settlement');
-  await ensureStream(nats, settlementStream(config.NATS_SUBJECT_PREFIX));
+  await ensureStream(nats, settlementStream(config.NATS_SUBJECT_PREFIX, config));
   const relay = await startOutboxRelay({
     databaseUrl: config.SETTLEMENT_DATABASE_URL,
     nats,

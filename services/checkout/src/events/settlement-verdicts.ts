@@ -1,5 +1,13 @@
 import { fromJson, type JsonValue } from '@bufbuild/protobuf';
-import { consumeDurable, contextStream, ensureStream, prefixedSubject, type DurableConsumer, type NatsConnection } from '@hc/events';
+import {
+  consumeDurable,
+  contextStream,
+  ensureStream,
+  prefixedSubject,
+  type DurableConsumer,
+  type EventRetention,
+  type NatsConnection,
+} from '@hc/events';
 import { ApiError } from '@hc/errors';
 import type { Logger } from '@hc/logging';
 import { VerdictReachedSchema, type VerdictReached } from '@hc/proto/settlement/v1/events';
@@ -28,9 +36,10 @@ export async function consumeSettlementVerdicts(
   nats: NatsConnection,
   prefix: string,
   deps: CheckoutDependencies,
+  retention: EventRetention,
   logger: Logger,
 ): Promise<DurableConsumer> {
-  const stream = contextStream(prefix, 'settlement');
+  const stream = contextStream(prefix, 'settlement', retention);
   await ensureStream(nats, stream);
   return consumeDurable({
     nats,

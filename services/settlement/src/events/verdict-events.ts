@@ -1,5 +1,5 @@
 import { create, toJson, type JsonValue } from '@bufbuild/protobuf';
-import { contextStream, type StreamOptions } from '@hc/events';
+import { contextStream, type EventRetention, type StreamOptions } from '@hc/events';
 import { VerdictReachedSchema } from '@hc/proto/settlement/v1/events';
 import { verdictMessage } from '../api/messages.ts';
 import type { Scope } from '../domain/settlement-lock.ts';
@@ -9,8 +9,8 @@ import type { Verdict } from '../domain/verdict.ts';
 export const VERDICT_REACHED_SUBJECT = 'settlement.verdict.reached';
 
 /** The settlement context's stream (`settlement.>`), named by @hc/events' convention. */
-export function settlementStream(prefix: string): StreamOptions {
-  return contextStream(prefix, 'settlement');
+export function settlementStream(prefix: string, retention: EventRetention): StreamOptions {
+  return contextStream(prefix, 'settlement', retention);
 }
 
 /** An outbox row as the store writes it. */
