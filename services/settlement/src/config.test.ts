@@ -1,3 +1,4 @@
+import { DEFAULT_EVENT_RETENTION } from '@hc/events';
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@hc/config';
 import { LOCAL_NOTICE_SIGNING_SECRET, loadSettlementConfig } from './config.ts';
@@ -18,6 +19,7 @@ describe('settlement config', () => {
       CHAIN_RPC_URL: 'http://127.0.0.1:8090',
       CHAIN_CHECK_INTERVAL_MS: 30_000,
       LOG_LEVEL: 'info',
+      ...DEFAULT_EVENT_RETENTION,
     });
   });
 
