@@ -5,6 +5,7 @@ export default {
     '<rootDir>/services/*/jest.config.js',
     '<rootDir>/scripts/jest.config.js',
     '<rootDir>/deploy/helm/jest.config.js',
+    '<rootDir>/e2e/jest.config.js',
   ],
   maxWorkers: 2,
   // A global option: per-project values are ignored when projects run together.

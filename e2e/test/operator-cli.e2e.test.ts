@@ -6,12 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
-import { GATEWAY_MIGRATIONS_DIR, createGatewayPrisma, MerchantOperations, MerchantStore } from '../src/index.ts';
-import { hashApiKey } from '../src/domain/api-key.ts';
+import { GATEWAY_MIGRATIONS_DIR, createGatewayPrisma, MerchantOperations, MerchantStore } from '@hc/gateway';
+import { hashApiKey } from '@hc/gateway/testing';
 import { WALLET } from './platform-harness.ts';
 
 const run = promisify(execFile);
-const OPERATOR = fileURLToPath(new URL('../src/cli/operator.ts', import.meta.url));
+const OPERATOR = fileURLToPath(new URL('../../services/gateway/src/cli/operator.ts', import.meta.url));
 // Node's on-disk compile cache: every run after the first skips compiling (and type-stripping) again.
 const COMPILE_CACHE = join(tmpdir(), 'hc-operator-cli-compile-cache');
 

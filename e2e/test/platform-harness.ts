@@ -20,7 +20,7 @@ import {
   startGateway,
   type GatewayConfig,
   type RunningGateway,
-} from '../src/index.ts';
+} from '@hc/gateway';
 import { checkContract } from './contract.ts';
 
 export const PUBLIC_BASE_URL = 'https://pay.example.test';
@@ -79,7 +79,7 @@ export interface CustomersHandle {
 export const WALLET = '0x2222222222222222222222222222222222222222';
 
 const runFile = promisify(execFile);
-const OPERATOR = fileURLToPath(new URL('../src/cli/operator.ts', import.meta.url));
+const OPERATOR = fileURLToPath(new URL('../../services/gateway/src/cli/operator.ts', import.meta.url));
 
 /**
  * Gateway settings for end-to-end tests: limits high enough that a test file's hundreds of requests

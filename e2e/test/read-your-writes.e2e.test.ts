@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger } from '@hc/logging';
-import { startGateway, type RunningGateway } from '../src/index.ts';
+import { startGateway, type RunningGateway } from '@hc/gateway';
 import { bodyOf, createSession, everyRowOf, expectError, VALID_BODY, type Json } from './e2e-helpers.ts';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
 

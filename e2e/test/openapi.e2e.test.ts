@@ -1,7 +1,7 @@
 // Risk covered: the published OpenAPI document is unreachable without a key, cached by a proxy, or differs from the committed docs/openapi.json.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { OPENAPI_FILE } from '../src/write-openapi.ts';
+import { OPENAPI_FILE } from '@hc/gateway/testing';
 import { startPlatform, type Platform } from './platform-harness.ts';
 
 let platform: Platform;

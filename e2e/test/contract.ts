@@ -1,5 +1,5 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { openApiDocument } from '../src/http/openapi/document.ts';
+import { openApiDocument } from '@hc/gateway/testing';
 
 /**
  * The contract check of the end-to-end suites (ADR 0021): every response the shared `request` helper

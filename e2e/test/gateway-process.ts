@@ -4,9 +4,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { GatewayConfig } from '../src/index.ts';
+import type { GatewayConfig } from '@hc/gateway';
 
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../services/gateway/src/main.ts', import.meta.url));
 
 export interface GatewayProcess {
   readonly url: string;

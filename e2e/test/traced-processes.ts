@@ -13,11 +13,11 @@ import { CUSTOMERS_MIGRATIONS_DIR } from '@hc/customers';
 import { SETTLEMENT_MIGRATIONS_DIR } from '@hc/settlement';
 import { createTestDatabase, testNatsPrefix, testNatsUrl, type OtlpReceiver, type TestDatabase } from '@hc/test-kit';
 import { WEBHOOKS_MIGRATIONS_DIR } from '@hc/webhooks';
-import { createGatewayPrisma, GATEWAY_MIGRATIONS_DIR, MerchantOperations, MerchantStore } from '../src/index.ts';
+import { createGatewayPrisma, GATEWAY_MIGRATIONS_DIR, MerchantOperations, MerchantStore } from '@hc/gateway';
 
-const REGISTER = fileURLToPath(new URL('../../../packages/telemetry/src/register.ts', import.meta.url));
-const main = (service: string): string => fileURLToPath(new URL(`../../${service}/src/main.ts`, import.meta.url));
-const OPERATOR = fileURLToPath(new URL('../src/cli/operator.ts', import.meta.url));
+const REGISTER = fileURLToPath(new URL('../../packages/telemetry/src/register.ts', import.meta.url));
+const main = (service: string): string => fileURLToPath(new URL(`../../services/${service}/src/main.ts`, import.meta.url));
+const OPERATOR = fileURLToPath(new URL('../../services/gateway/src/cli/operator.ts', import.meta.url));
 const runFile = promisify(execFile);
 
 interface ServiceProcess {
