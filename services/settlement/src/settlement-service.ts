@@ -1,4 +1,4 @@
-import { connectNats, ensureStream, startOutboxRelay } from '@hc/events';
+import { connectNats, ensureStream, eventTablePurges, startOutboxRelay, startPurgeSchedule } from '@hc/events';
 import { createGrpcServer } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { SettlementService } from '@hc/proto/settlement/v1';
@@ -10,9 +10,17 @@ import { SandboxProcessor } from './processors/sandbox-processor.ts';
 import { ConfiguredFxRates } from './rates/fx-rate-source.ts';
 import { createSettlementPrisma } from './store/prisma.ts';
 import { SettlementLockStore } from './store/settlement-locks.ts';
+import { TimelineStore } from './store/timeline.ts';
 import { VerdictStore } from './store/verdicts.ts';
 import { inSettlementUnit } from './store/settlement-unit.ts';
 import { startNoticesListener } from './notices/notices-listener.ts';
+import { HttpChainReader } from './chain/chain-reader.ts';
+import { ChainCheckStore } from './store/chain-checks.ts';
+import type { ChainCheckPass } from './use-cases/check-chain.ts';
+import { startChainCheckWorker } from './workers/chain-check-worker.ts';
+
+/** How long after start a deposit address is watched by the chain check (the longest link lifetime, 90 days, and then some). */
+export const CHAIN_WATCH_MS = 100 * 24 * 60 * 60 * 1000;
 import type { SettlementDependencies } from './use-cases/dependencies.ts';
 
 export interface RunningSettlementService {
@@ -20,10 +28,12 @@ export interface RunningSettlementService {
   readonly address: string;
   /** host:port of the processor's notices listener. */
   readonly noticesAddress: string;
+  /** One pass of the scheduled chain check, now (it also runs every CHAIN_CHECK_INTERVAL_MS). */
+  checkChainNow(): Promise<ChainCheckPass>;
   stop(): Promise<void>;
 }
 
-/** Wires config → database → NATS (outbox relay) → notices listener → gRPC server. Used by main.ts and by tests (with a test clock). */
+/** Wires config → database → NATS (outbox relay) → chain check worker, purges → notices listener → gRPC server. Used by main.ts and by tests (with a test clock). */
 export async function startSettlementService(
   config: SettlementConfig,
   logger: Logger,
@@ -34,6 +44,7 @@ export async function startSettlementService(
   const deps: SettlementDependencies = {
     locks: new SettlementLockStore(prisma),
     verdicts: new VerdictStore(prisma),
+    timeline: new TimelineStore(prisma),
     fx: new ConfiguredFxRates(config.FX_RATES_USD),
     processors: {
       test: new SandboxProcessor(config.SANDBOX_COIN),
@@ -52,6 +63,16 @@ export async function startSettlementService(
     logger,
   });
 
+  const chainChecks = startChainCheckWorker(deps, {
+    chain: new HttpChainReader(config.CHAIN_RPC_URL, config.PROCESSOR_TIMEOUT_MS),
+    store: new ChainCheckStore(prisma),
+    intervalMs: config.CHAIN_CHECK_INTERVAL_MS,
+    maxAgeMs: CHAIN_WATCH_MS,
+    batchSize: 50,
+    logger,
+  });
+  const purges = startPurgeSchedule(eventTablePurges(config.SETTLEMENT_DATABASE_URL, config), config.EVENTS_PURGE_INTERVAL_MS, logger);
+
   const notices = await startNoticesListener(deps, config.NOTICE_SIGNING_SECRET, config.SETTLEMENT_NOTICES_ADDRESS, logger);
   const server = createGrpcServer(logger);
   server.add(SettlementService, settlementHandlers(deps));
@@ -61,11 +82,14 @@ export async function startSettlementService(
   return {
     address: `${host}:${port}`,
     noticesAddress: notices.address,
+    checkChainNow: () => chainChecks.runOnce(),
     // Idempotent: a test may stop it early (settlement down) and again when its stack stops.
     stop() {
       stopped ??= (async () => {
         await notices.stop();
         await server.stop();
+        await chainChecks.stop();
+        await purges.stop();
         await relay.stop();
         await nats.drain();
         await prisma.$disconnect();

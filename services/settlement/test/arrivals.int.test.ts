@@ -13,6 +13,7 @@ import type { ProcessorReport, SimulatingProcessor } from '../src/processors/set
 import { ConfiguredFxRates } from '../src/rates/fx-rate-source.ts';
 import { createSettlementPrisma, type SettlementPrisma } from '../src/store/prisma.ts';
 import { SettlementLockStore } from '../src/store/settlement-locks.ts';
+import { TimelineStore } from '../src/store/timeline.ts';
 import { VerdictStore } from '../src/store/verdicts.ts';
 import { inSettlementUnit } from '../src/store/settlement-unit.ts';
 import type { SettlementDependencies } from '../src/use-cases/dependencies.ts';
@@ -47,6 +48,7 @@ beforeAll(async () => {
   deps = {
     locks: new SettlementLockStore(prisma),
     verdicts: new VerdictStore(prisma),
+    timeline: new TimelineStore(prisma),
     fx: new ConfiguredFxRates(DEFAULT_FX_RATES_USD),
     // Test mode only here: the Live processor is never called.
     processors: { test: new ReplayingSandbox(), live: new HttpLiveProcessor('http://127.0.0.1:9', 100) },

@@ -6,6 +6,7 @@ import { createCheckoutSession } from '../use-cases/create-checkout-session.ts';
 import type { CheckoutDependencies } from '../use-cases/dependencies.ts';
 import { getCheckoutSession } from '../use-cases/get-checkout-session.ts';
 import { getEventsPosition } from '../use-cases/get-events-position.ts';
+import { getPaymentTimeline } from '../use-cases/get-payment-timeline.ts';
 import { listPayments } from '../use-cases/list-payments.ts';
 import { markProviderReached } from '../use-cases/mark-provider-reached.ts';
 import { simulatePayment } from '../use-cases/simulate-payment.ts';
@@ -71,6 +72,13 @@ export function checkoutHandlers(deps: CheckoutDependencies, eventsPosition: Out
 
     async acceptHeldPayment(request, ctx) {
       return { payment: message(await acceptHeldPayment(deps, ctx, request.id)) };
+    },
+
+    async getPaymentTimeline(request, ctx) {
+      const entries = await getPaymentTimeline(deps, ctx, request.id);
+      return {
+        entries: entries.map((e) => ({ source: e.source, kind: e.kind, at: BigInt(e.at.getTime()), detailJson: JSON.stringify(e.detail) })),
+      };
     },
 
     async getEventsPosition(request) {

@@ -31,7 +31,7 @@ export interface CheckoutStack {
 
 export async function startCheckoutStack(
   logger: Logger,
-  options: { publicBaseUrl?: string; label?: string; settlementEnv?: Record<string, string> } = {},
+  options: { publicBaseUrl?: string; label?: string; settlementEnv?: Record<string, string>; emulatorEnv?: Record<string, string> } = {},
 ): Promise<CheckoutStack> {
   const clock = new TestClock();
   const databases: TestDatabase[] = await Promise.all([
@@ -42,7 +42,7 @@ export async function startCheckoutStack(
   const natsPrefix = testNatsPrefix(options.label ?? 'checkout');
   const natsUrl = testNatsUrl();
   const emulator = await startEmulator(
-    loadEmulatorConfig({ EMULATOR_PORT: '0', EMULATOR_LATE_NOTICE_MS: '60000', LOG_LEVEL: 'silent' }),
+    loadEmulatorConfig({ EMULATOR_PORT: '0', EMULATOR_LATE_NOTICE_MS: '60000', LOG_LEVEL: 'silent', ...options.emulatorEnv }),
     logger,
   );
   const settlement = await startSettlementService(

@@ -47,7 +47,7 @@ type LockFacts = Pick<SettlementLock, 'depositAddress' | 'payoutWallet' | 'feeBp
  * capitalization, so the same address can be written two ways. Two missing addresses match — that is
  * the Test-mode case, where neither the lock nor the sandbox arrival has a real address.
  */
-function sameAddress(a: string | null, b: string | null): boolean {
+export function sameAddress(a: string | null, b: string | null): boolean {
   if (a === null || b === null) return a === b;
   return a.toLowerCase() === b.toLowerCase();
 }

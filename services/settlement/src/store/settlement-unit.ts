@@ -1,4 +1,4 @@
-import { OUTBOX_NOTIFY_SQL } from '@hc/events';
+import { currentTraceparent, OUTBOX_NOTIFY_SQL } from '@hc/events';
 import type { Arrival } from '../domain/settlement-checks.ts';
 import type { SettlementLock } from '../domain/settlement-lock.ts';
 import type { TimelineEntry } from '../domain/timeline.ts';
@@ -107,11 +107,19 @@ export class SettlementUnit {
     const { count } = await this.tx.verdict.createMany({ data: [verdictData(verdict, simulationOf)], skipDuplicates: true });
     if (count === 0) return false;
     await this.tx.outboxMessage.createMany({
-      data: [{ msgId: event.msgId, subject: event.subject, payload: event.payload as Prisma.InputJsonValue }],
+      data: [
+        { msgId: event.msgId, subject: event.subject, payload: event.payload as Prisma.InputJsonValue, traceParent: currentTraceparent() },
+      ],
     });
     // Delivered at commit: wakes the outbox relay without waiting for its next poll.
     await this.tx.$executeRawUnsafe(OUTBOX_NOTIFY_SQL);
     return true;
+  }
+
+  /** Records that the chain check judged this transfer for this payment; false when it had before. */
+  async markChainTransferSeen(txidIn: string, paymentId: string, at: Date): Promise<boolean> {
+    const { count } = await this.tx.chainTransferSeen.createMany({ data: [{ txidIn, paymentId, seenAt: at }], skipDuplicates: true });
+    return count === 1;
   }
 
   async appendTimeline(...entries: TimelineEntry[]): Promise<void> {

@@ -2,12 +2,14 @@ import type { SettlementProcessor, SimulatingProcessor } from '../processors/set
 import type { FxRateSource } from '../rates/fx-rate-source.ts';
 import type { SettlementLockStore } from '../store/settlement-locks.ts';
 import type { SettlementUnit } from '../store/settlement-unit.ts';
+import type { TimelineStore } from '../store/timeline.ts';
 import type { VerdictStore } from '../store/verdicts.ts';
 
 /** What use cases need from the outside world; tests pass real stores, a movable clock and their own processors. */
 export interface SettlementDependencies {
   readonly locks: SettlementLockStore;
   readonly verdicts: VerdictStore;
+  readonly timeline: TimelineStore;
   readonly fx: FxRateSource;
   /** Test mode's sandbox, and Live mode's processor. */
   readonly processors: { readonly test: SimulatingProcessor; readonly live: SettlementProcessor };

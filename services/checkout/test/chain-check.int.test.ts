@@ -1,0 +1,237 @@
+// Risk covered: a Live payment whose processor notice is late, never comes, or disagrees with the
+// chain. The scheduled chain check (settlement) confirms on coin and amount from the chain (the
+// emulator plays Polygon); a later notice fills the forwarding details (payment.updated) or, when it
+// disagrees, is flagged on the payment's timeline while the status stays. Real PostgreSQL, NATS,
+// HTTP and gRPC; the check's passes are run by the test (checkChainNow) so nothing waits on a timer.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { payThroughEmulator, type PayOptions, type PayResult } from '@hc/emulator';
+import { connectNats, consumeDurable, type DurableConsumer, type NatsConnection } from '@hc/events';
+import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
+import { createLogger } from '@hc/logging';
+import { CheckoutService, SessionStatus, type CheckoutSession } from '@hc/proto/checkout/v1';
+import { eventually } from '@hc/test-kit';
+import type { PaymentEvent } from '../src/domain/payment-events.ts';
+import { startCheckoutStack, type CheckoutStack } from '../src/testing/checkout-stack.ts';
+
+const logger = createLogger('chain-check-test', { level: 'silent' });
+const live: CallContext = { accountId: 'acct_CC', livemode: true, requestId: 'req_cc' };
+const WALLET = '0x5555555555555555555555555555555555555555';
+const account = { payoutWallet: WALLET, feeBps: 150 };
+const LATE_NOTICE_MS = 1500;
+let stack: CheckoutStack;
+let client: ServiceClient<typeof CheckoutService>;
+let nats: NatsConnection;
+let consumer: DurableConsumer;
+const events: PaymentEvent[] = [];
+
+beforeAll(async () => {
+  stack = await startCheckoutStack(logger, { label: 'chain', emulatorEnv: { EMULATOR_LATE_NOTICE_MS: String(LATE_NOTICE_MS) } });
+  client = createServiceClient(CheckoutService, stack.checkout.address);
+  nats = await connectNats(stack.natsUrl, 'chain-check-test');
+  consumer = await consumeDurable({
+    nats,
+    stream: stack.stream.name,
+    durable: 'chain_check_test',
+    filterSubject: stack.paymentEvents,
+    logger,
+    handle: async (message) => {
+      events.push(message.data as PaymentEvent);
+    },
+  });
+});
+
+afterAll(async () => {
+  await consumer.stop();
+  await nats.drain();
+  client.close();
+  await stack.stop();
+});
+
+async function startedPayment(amount = '21.55'): Promise<CheckoutSession> {
+  const { session } = await client.createCheckoutSession(
+    { amount, currency: 'USD', description: 'Teapot', customerEmail: 'ada@example.com', account },
+    live,
+  );
+  return (await client.startCheckoutSession({ id: session!.id, account }, live)).session!;
+}
+
+const payment = async (id: string): Promise<CheckoutSession> => (await client.getCheckoutSession({ id }, live)).session!;
+const pay = (id: string, options: PayOptions): Promise<PayResult> => payThroughEmulator(stack.emulator.url, id, options);
+const eventTypes = (id: string): string[] => events.filter((e) => e.payment.id === id).map((e) => e.type);
+const eventTypesThrough = (id: string, last: string, count = 1): Promise<string[]> =>
+  eventually(
+    async () => eventTypes(id),
+    (types) => types.filter((t) => t === last).length >= count,
+  );
+
+interface Line {
+  source: string;
+  kind: string;
+  detail: Record<string, unknown>;
+}
+async function timeline(id: string): Promise<Line[]> {
+  const { entries } = await client.getPaymentTimeline({ id }, live);
+  return entries.map((e) => ({ source: e.source, kind: e.kind, detail: JSON.parse(e.detailJson) as Record<string, unknown> }));
+}
+const kinds = (lines: Line[]): string[] => lines.map((l) => `${l.source}:${l.kind}`);
+
+describe('the scheduled chain check', () => {
+  it('confirms a payment whose notice never comes, on coin and amount, with nothing counted as forwarded yet', async () => {
+    const p = await startedPayment();
+    const paid = await pay(p.id, { amount: '21.55', coin: 'polygon_usdt', notice: 'never' });
+    expect((await payment(p.id)).status).toBe(SessionStatus.OPEN);
+    const pass = await stack.settlement.checkChainNow();
+    expect(pass.confirmed).toBeGreaterThanOrEqual(1);
+    const after = await eventually(
+      () => payment(p.id),
+      (x) => x.status === SessionStatus.PAID,
+    );
+    expect(after.settlement).toMatchObject({ coin: 'polygon_usdt', valueCoin: '21.550000', txidIn: paid.txid_in });
+    expect(after.settlement?.merchantReceived ?? null).toBeNull();
+    expect(after.settlement?.txidOut ?? null).toBeNull();
+    expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.paid']);
+    expect(kinds(await timeline(p.id))).toEqual([
+      'checkout:created',
+      'checkout:started',
+      'settlement:address_assigned',
+      'settlement:transfer_seen_on_chain',
+      'settlement:verdict',
+    ]);
+  });
+
+  it('lets a late notice that agrees fill merchant_received and txid_out through payment.updated', async () => {
+    const p = await startedPayment();
+    const paid = await pay(p.id, { amount: '21.55', notice: 'late' });
+    await stack.settlement.checkChainNow();
+    expect(
+      (
+        await eventually(
+          () => payment(p.id),
+          (x) => x.status === SessionStatus.PAID,
+        )
+      ).settlement?.merchantReceived ?? null,
+    ).toBeNull();
+    // The emulator sends its notice LATE_NOTICE_MS after the payment.
+    const filled = await eventually(
+      () => payment(p.id),
+      (x) => Boolean(x.settlement?.merchantReceived),
+      LATE_NOTICE_MS + 15_000,
+    );
+    expect(filled.status).toBe(SessionStatus.PAID);
+    expect(filled.settlement).toMatchObject({ merchantReceived: '21.226750', txidIn: paid.txid_in, txidOut: paid.txid_out });
+    expect(await eventTypesThrough(p.id, 'payment.updated')).toEqual(['payment.started', 'payment.paid', 'payment.updated']);
+  });
+
+  it('flags a late notice that disagrees with the chain on the timeline; the payment stays paid, no payment.updated', async () => {
+    const p = await startedPayment();
+    await pay(p.id, { amount: '21.55', notice: 'mismatch' });
+    await stack.settlement.checkChainNow();
+    const lines = await eventually(
+      () => timeline(p.id),
+      (l) => l.some((x) => x.kind === 'notice_mismatch'),
+      LATE_NOTICE_MS + 15_000,
+    );
+    const mismatch = lines.find((x) => x.kind === 'notice_mismatch')!;
+    expect(mismatch.detail).toMatchObject({ status_kept: 'paid' });
+    expect(String(mismatch.detail['differences'])).toContain('20.550000 arrived, the chain showed 21.550000');
+    const after = await payment(p.id);
+    expect(after.status).toBe(SessionStatus.PAID);
+    expect(after.settlement?.merchantReceived ?? null).toBeNull();
+    expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.paid']);
+  });
+
+  it('does nothing after an on-time notice decided: one verdict, one payment.paid', async () => {
+    const p = await startedPayment();
+    await pay(p.id, { amount: '21.55' });
+    await eventually(
+      () => payment(p.id),
+      (x) => x.status === SessionStatus.PAID,
+    );
+    await stack.settlement.checkChainNow();
+    await stack.settlement.checkChainNow();
+    expect((await payment(p.id)).settlement?.merchantReceived).toBe('21.226750');
+    expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.paid']);
+    expect((await timeline(p.id)).filter((l) => l.kind === 'verdict')).toHaveLength(1);
+  });
+
+  it('confirms nothing short of 90%: the transfer goes on the timeline once, and the notice holds it', async () => {
+    const p = await startedPayment();
+    const paid = await pay(p.id, { amount: '18.40', notice: 'late' });
+    await stack.settlement.checkChainNow();
+    stack.clock.advance(60_000);
+    await stack.settlement.checkChainNow();
+    const seen = (await timeline(p.id)).filter((l) => l.kind === 'transfer_seen_on_chain');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.detail).toMatchObject({
+      txid_in: paid.txid_in,
+      confirmed: false,
+      reason: '18.40 USDC arrived, 19.40 needed (90% of 21.55 USD).',
+    });
+    expect((await payment(p.id)).status).toBe(SessionStatus.OPEN);
+    const held = await eventually(
+      () => payment(p.id),
+      (x) => x.status === SessionStatus.HELD,
+      LATE_NOTICE_MS + 15_000,
+    );
+    expect(held).toMatchObject({ holdAcceptable: true });
+  });
+
+  it('confirms exactly 90.00% from the chain', async () => {
+    const p = await startedPayment();
+    await pay(p.id, { amount: '19.395', notice: 'never' });
+    await stack.settlement.checkChainNow();
+    expect(
+      (
+        await eventually(
+          () => payment(p.id),
+          (x) => x.status === SessionStatus.PAID,
+        )
+      ).status,
+    ).toBe(SessionStatus.PAID);
+  });
+
+  it('never confirms a transaction already used by another payment', async () => {
+    const [first, second] = await Promise.all([startedPayment(), startedPayment()]);
+    await pay(first.id, { amount: '21.55' });
+    await eventually(
+      () => payment(first.id),
+      (x) => x.status === SessionStatus.PAID,
+    );
+    await pay(second.id, { amount: '21.55', reuseTxidOf: first.id, notice: 'never' });
+    await stack.settlement.checkChainNow();
+    const seen = (await timeline(second.id)).filter((l) => l.kind === 'transfer_seen_on_chain');
+    // The reused transaction reaches the second address only if the emulator records it there; either
+    // way the second payment is not confirmed.
+    for (const line of seen) expect(line.detail['confirmed']).toBe(false);
+    expect((await payment(second.id)).status).toBe(SessionStatus.OPEN);
+  });
+
+  it('pays an expired payment whose money the chain shows late: payment.expired, then payment.paid', async () => {
+    const p = await startedPayment();
+    stack.clock.advance(25 * 3600 * 1000);
+    expect((await payment(p.id)).status).toBe(SessionStatus.EXPIRED);
+    await pay(p.id, { amount: '21.55', notice: 'never' });
+    await stack.settlement.checkChainNow();
+    await eventually(
+      () => payment(p.id),
+      (x) => x.status === SessionStatus.PAID,
+    );
+    expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.expired', 'payment.paid']);
+    expect(kinds(await timeline(p.id))).toContain('checkout:expired');
+  });
+});
+
+describe('the payment timeline read', () => {
+  it('is not_found for another account or mode', async () => {
+    const p = await startedPayment();
+    await expect(client.getPaymentTimeline({ id: p.id }, { ...live, accountId: 'acct_OTHER' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    await expect(client.getPaymentTimeline({ id: p.id }, { ...live, livemode: false })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('shows a payment never started with checkout lines only', async () => {
+    const { session } = await client.createCheckoutSession({ amount: '5.00', currency: 'USD', description: 'Mug', account }, live);
+    expect(kinds(await timeline(session!.id))).toEqual(['checkout:created']);
+  });
+});
