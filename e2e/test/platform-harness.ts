@@ -202,6 +202,7 @@ export async function startPlatform(
         CHECKOUT_GRPC_ADDRESS: checkout.address,
         CUSTOMERS_GRPC_ADDRESS: customersAddress,
         ...(webhooks ? { WEBHOOKS_GRPC_ADDRESS: webhooks.address } : {}),
+        EMULATOR_URL: stack.emulator.url,
         LOG_LEVEL: 'silent',
       };
       try {

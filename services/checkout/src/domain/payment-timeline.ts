@@ -33,9 +33,18 @@ export function checkoutTimeline(payment: CheckoutSession): PaymentTimelineEntry
   return entries;
 }
 
-/** Both timelines in one, oldest first; at equal times checkout's line (the cause) comes first, each source keeping its order. */
+/**
+ * At equal times: what starts a payment (created, started) comes before settlement's lines, what ends
+ * it from checkout's side (canceled, expired, accepted) after them; each source keeps its own order.
+ */
+function tieRank(entry: PaymentTimelineEntry): number {
+  if (entry.source === 'settlement') return 0;
+  return entry.kind === 'created' || entry.kind === 'started' ? -1 : 1;
+}
+
+/** Both timelines in one, oldest first. */
 export function mergeTimelines(checkout: PaymentTimelineEntry[], settlement: PaymentTimelineEntry[]): PaymentTimelineEntry[] {
   const tagged = [...checkout, ...settlement].map((entry, index) => ({ entry, index }));
-  tagged.sort((a, b) => a.entry.at.getTime() - b.entry.at.getTime() || a.index - b.index);
+  tagged.sort((a, b) => a.entry.at.getTime() - b.entry.at.getTime() || tieRank(a.entry) - tieRank(b.entry) || a.index - b.index);
   return tagged.map((t) => t.entry);
 }

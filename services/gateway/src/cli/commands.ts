@@ -76,6 +76,16 @@ const PAYMENT_COMMANDS: CommandSpec[] = [
     summary: 'Accepts a held payment as paid on the merchant’s behalf (through the checkout service).',
     details: ['Refused unless the payment is held; prints the payment as the API shows it.'],
   },
+  {
+    words: 'payments timeline',
+    synopsis: 'ACCOUNT_ID PAYMENT_ID --mode test|live',
+    summary: 'Prints what happened to a payment and its money, oldest first (never shown in the API or webhooks).',
+    details: [
+      'Checkout lines (created, started, canceled, expired, accepted_by_merchant) merged with settlement lines',
+      '(address_assigned, transfer_seen_on_chain, notice_received, notice_rejected, notice_duplicate, notice_mismatch, verdict, forwarded).',
+      'Each line: source, kind, at (ISO 8601), detail. Another account or mode: not_found.',
+    ],
+  },
 ];
 
 const EMULATOR_COMMANDS: CommandSpec[] = [

@@ -121,6 +121,22 @@ async function run(
         checkout.close();
       }
     }
+    case 'payments timeline': {
+      const mode = parseMode(values.mode);
+      const account = await ops.getAccount(need(first, 'ACCOUNT_ID'));
+      const checkout = createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
+      try {
+        const { entries } = await checkout.getPaymentTimeline({ id: need(second, 'PAYMENT_ID') }, operatorContext(account.id, mode));
+        return entries.map((e) => ({
+          source: e.source,
+          kind: e.kind,
+          at: new Date(Number(e.at)).toISOString(),
+          detail: JSON.parse(e.detailJson) as Record<string, unknown>,
+        }));
+      } finally {
+        checkout.close();
+      }
+    }
     case 'customers erase':
     case 'customers note': {
       const mode = parseMode(values.mode);
