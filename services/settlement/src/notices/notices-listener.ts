@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@hc/logging';
+import { crashPoint } from '@hc/runtime';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { parseNotice } from '../domain/notice.ts';
 import type { SettlementDependencies } from '../use-cases/dependencies.ts';
@@ -77,6 +78,8 @@ export async function startNoticesListener(
       return answer(res, 400, { error: 'invalid_notice', message: (error as Error).message });
     }
     const outcome = await receiveNotice(deps, notice, body as object);
+    // Crash tests: dead here, the verdict is committed with its outbox row but maybe not published, and the processor got no answer.
+    crashPoint('settlement.notice.committed');
     log.info({ noticeId: notice.id, paymentId: notice.paymentId, outcome }, 'notice handled');
     answer(res, 200, { outcome });
   }

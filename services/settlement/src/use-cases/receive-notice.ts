@@ -1,3 +1,4 @@
+import { crashPoint } from '@hc/runtime';
 import { judgeArrival, normalizeArrival } from '../domain/settlement-checks.ts';
 import { differencesFromConfirmed, type ProcessorNotice } from '../domain/notice.ts';
 import { merchantShare, parseCoinAmount, formatCoin } from '../domain/coins.ts';
@@ -32,6 +33,8 @@ export async function receiveNotice(deps: SettlementDependencies, notice: Proces
       receivedAt: at,
     });
     if (!fresh) return 'replayed';
+    // Crash tests: dead here, the notice, its arrival and verdict roll back together; the processor redelivers.
+    crashPoint('settlement.notice.recorded');
     if (!known) return finish(unit, notice, 'unknown_payment');
 
     const arrival = normalizeArrival(notice.arrival);
