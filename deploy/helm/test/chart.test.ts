@@ -195,6 +195,55 @@ describe('rendered with the CI test values', () => {
   });
 });
 
+describe("settlement's notices listener", () => {
+  const manifests = () => render(...REQUIRED, '--set', 'emulator.enabled=true');
+  const policyOf = (all: Manifest[], name: string) =>
+    ofKind(all, 'NetworkPolicy').find((p) => component(p) === name)!.spec as unknown as PolicySpec;
+
+  it('is a named container port and Service port, equal to SETTLEMENT_NOTICES_ADDRESS', () => {
+    const all = manifests();
+    const settlement = ofKind(all, 'Deployment').find((d) => component(d) === 'settlement')!;
+    expect(containers(settlement)[0]!.ports).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'notices', containerPort: 8091 })]),
+    );
+    const service = ofKind(all, 'Service').find((s) => component(s) === 'settlement')!;
+    expect((service.spec as { ports: { name: string; port: number }[] }).ports.map((p) => `${p.name}:${p.port}`)).toEqual([
+      'grpc:50052',
+      'notices:8091',
+    ]);
+    const config = ofKind(all, 'ConfigMap').find((c) => component(c) === 'settlement')!['data'] as Record<string, string>;
+    expect(config['SETTLEMENT_NOTICES_ADDRESS']).toBe('0.0.0.0:8091');
+    expect(config['CHAIN_CHECK_INTERVAL_MS']).toBe('30000');
+    expect(containers(settlement)[0]!.env!.find((e) => e.name === 'NOTICE_SIGNING_SECRET')?.valueFrom).toEqual({
+      secretKeyRef: { name: 'hc-settlement-notices', key: 'secret' },
+    });
+  });
+
+  it('is reachable from outside (publicFrom) and from the emulator, while gRPC stays checkout-only', () => {
+    const all = manifests();
+    const ingress = policyOf(all, 'settlement').ingress;
+    const onNotices = ingress.filter((r) => r.ports?.some((p) => p.port === 8091));
+    expect(onNotices.map((r) => r.from?.[0]?.podSelector?.matchLabels['app.kubernetes.io/component'] ?? 'public')).toEqual([
+      'public',
+      'emulator',
+    ]);
+    const onGrpc = ingress.filter((r) => r.ports?.some((p) => p.port === 50052));
+    expect(onGrpc.flatMap((r) => r.from ?? []).map((p) => p.podSelector?.matchLabels['app.kubernetes.io/component'])).toEqual(['checkout']);
+    const emulatorOut = policyOf(all, 'emulator').egress;
+    expect(
+      emulatorOut.some(
+        (r) => r.ports?.[0]?.port === 8091 && r.to?.[0]?.podSelector?.matchLabels['app.kubernetes.io/component'] === 'settlement',
+      ),
+    ).toBe(true);
+    const settlementOut = policyOf(all, 'settlement').egress;
+    expect(
+      settlementOut.some(
+        (r) => r.ports?.[0]?.port === 8090 && r.to?.[0]?.podSelector?.matchLabels['app.kubernetes.io/component'] === 'emulator',
+      ),
+    ).toBe(true);
+  });
+});
+
 describe('defaults and new processes', () => {
   it('without telemetry values sets no exporter (services load no telemetry), only the service name', () => {
     const data = ofKind(render(...REQUIRED), 'ConfigMap').map((c) => c['data'] as Record<string, string>);
