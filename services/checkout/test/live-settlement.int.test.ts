@@ -240,6 +240,23 @@ describe('notices that must change nothing', () => {
     const genuine = signNotice(SECRET, body, new Date());
     expect((await postNotice(genuine.headers, genuine.body.replace('21.550000', '99.550000'))).status).toBe(401);
     expect((await payment(p.id)).status).toBe(SessionStatus.OPEN);
+    // Each refusal is flagged on the payment's timeline with its reason, nothing of the forged body kept.
+    const { entries } = await client.getPaymentTimeline({ id: p.id }, live);
+    const rejected = entries.filter((e) => e.kind === 'notice_rejected').map((e) => JSON.parse(e.detailJson) as { reason: string });
+    expect(rejected).toHaveLength(4);
+    for (const line of rejected) expect(line.reason).toMatch(/^signature: /);
+    expect(entries.map((e) => e.detailJson).join(' ')).not.toContain('99.55');
+  });
+
+  it('flags at most 20 refused notices per payment, so a flood of forgeries cannot bury its timeline', async () => {
+    const p = await startedPayment();
+    const body = await noticeFor(p);
+    for (let i = 0; i < 25; i += 1) {
+      const forged = signNotice('whsec_Zm9yZ2VkLWZvcmdlZC1mb3JnZWQtZm9yZ2VkLWZvcmdlZDE=', body, new Date());
+      expect((await postNotice(forged.headers, forged.body)).status).toBe(401);
+    }
+    const { entries } = await client.getPaymentTimeline({ id: p.id }, live);
+    expect(entries.filter((e) => e.kind === 'notice_rejected')).toHaveLength(20);
   });
 
   it('handles a notice id once: a replay is answered "replayed" and changes nothing', async () => {

@@ -1,11 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@hc/logging';
+import { isId } from '@hc/ids';
 import { crashPoint } from '@hc/runtime';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { parseNotice } from '../domain/notice.ts';
 import type { SettlementDependencies } from '../use-cases/dependencies.ts';
 import { receiveNotice } from '../use-cases/receive-notice.ts';
+import { recordRejectedNotice } from '../use-cases/record-rejected-notice.ts';
 
 /** Notices are small; anything bigger is not one. */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -31,6 +33,17 @@ async function rawBody(req: IncomingMessage): Promise<Buffer | null> {
   return Buffer.concat(chunks);
 }
 
+/** The payment id a refused notice claims, if its body is JSON naming one; never trusted beyond choosing a timeline. */
+function claimedPaymentId(raw: Buffer): string | null {
+  try {
+    const body: unknown = JSON.parse(raw.toString('utf8'));
+    const id = (body as { payment_id?: unknown } | null)?.payment_id;
+    return typeof id === 'string' && isId('payment', id) ? id : null;
+  } catch {
+    return null;
+  }
+}
+
 function header(req: IncomingMessage, name: string): string {
   const value = req.headers[name];
   return Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
@@ -52,6 +65,11 @@ export async function startNoticesListener(
   const verifier = new Webhook(secret);
   const log = logger.child({ component: 'notices' });
 
+  async function flagRejected(raw: Buffer, noticeId: string | null, reason: string): Promise<void> {
+    const paymentId = claimedPaymentId(raw);
+    if (paymentId) await recordRejectedNotice(deps, paymentId, { noticeId, reason });
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'POST' || req.url !== '/notices') return answer(res, 404, { error: 'not_found' });
     const raw = await rawBody(req);
@@ -68,6 +86,7 @@ export async function startNoticesListener(
     } catch (error) {
       if (!(error instanceof WebhookVerificationError)) throw error;
       log.warn({ noticeId: headers['webhook-id'] || null, reason: error.message }, 'notice rejected: signature');
+      await flagRejected(raw, headers['webhook-id'] || null, `signature: ${error.message}`);
       return answer(res, 401, { error: 'invalid_signature', message: error.message });
     }
     let notice;
@@ -75,6 +94,7 @@ export async function startNoticesListener(
       notice = parseNotice(headers['webhook-id'], body);
     } catch (error) {
       log.warn({ noticeId: headers['webhook-id'], reason: (error as Error).message }, 'notice rejected: malformed');
+      await flagRejected(raw, headers['webhook-id'], `malformed: ${(error as Error).message}`);
       return answer(res, 400, { error: 'invalid_notice', message: (error as Error).message });
     }
     const outcome = await receiveNotice(deps, notice, body as object);

@@ -122,6 +122,10 @@ export class SettlementUnit {
     return count === 1;
   }
 
+  async countTimeline(paymentId: string, kind: TimelineEntry['kind']): Promise<number> {
+    return this.tx.timelineEntry.count({ where: { paymentId, kind } });
+  }
+
   async appendTimeline(...entries: TimelineEntry[]): Promise<void> {
     if (entries.length === 0) return;
     await this.tx.timelineEntry.createMany({
