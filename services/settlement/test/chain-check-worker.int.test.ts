@@ -69,6 +69,20 @@ describe('the chain check worker', () => {
     expect(kinds).toEqual(['address_assigned', 'transfer_seen_on_chain', 'verdict']);
   });
 
+  it('records the USD rate, its source and the locked value with the address (FX locked at start)', async () => {
+    const paymentId = newId('payment');
+    const { lock } = await client.lockSettlement({ paymentId, amount: '10.00', currency: 'EUR', payoutWallet: WALLET, feeBps: 100 }, live);
+    const [assigned] = (await client.listTimeline({ paymentId }, live)).entries;
+    expect(assigned!.kind).toBe('address_assigned');
+    expect(JSON.parse(assigned!.detailJson)).toEqual({
+      deposit_address: lock!.depositAddress,
+      payout_wallet: WALLET,
+      usd_rate: '1.08',
+      usd_rate_source: 'configured:FX_RATES_USD',
+      usd_value: '10.80',
+    });
+  });
+
   it('keeps another account and mode out of the timeline', async () => {
     const paymentId = newId('payment');
     await client.lockSettlement({ paymentId, amount: '12.00', currency: 'USD', payoutWallet: WALLET, feeBps: 100 }, live);
@@ -94,7 +108,7 @@ describe('claiming payments for a pass', () => {
         currency: 'USD',
         usdRate: '1',
         usdValue: '1.00',
-        usdRateSource: 'configured',
+        usdRateSource: 'configured:FX_RATES_USD',
         lockedAt: new Date(now.getTime() - 60_000),
       });
     const replicas = [new ChainCheckStore(createSettlementPrisma(db.url)), new ChainCheckStore(createSettlementPrisma(db.url))];
