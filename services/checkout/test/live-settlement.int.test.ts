@@ -167,6 +167,21 @@ describe('a Live payment paid through the processor', () => {
     expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.paid']);
   });
 
+  it('is paid once when its notices arrive out of order (the re-sent copy before the original)', async () => {
+    const p = await startedPayment();
+    const paid = await pay(p.id, { amount: '21.55', notice: 'out-of-order' });
+    const [resent, original] = paid.notice.deliveries;
+    expect(resent!.id).not.toBe(original!.id);
+    expect([resent!.status, original!.status]).toEqual([200, 200]);
+    expect(await settled(p.id)).toMatchObject({ status: SessionStatus.PAID, settlement: { txidIn: paid.txid_in } });
+    await verdictsConsumed();
+    expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.paid']);
+    const { entries } = await client.getPaymentTimeline({ id: p.id }, live);
+    const kinds = entries.map((e) => e.kind);
+    expect(kinds.filter((k) => k === 'verdict')).toHaveLength(1);
+    expect(kinds).toContain('notice_duplicate');
+  });
+
   it('holds a short payment, acceptably, saying what arrived and what was needed', async () => {
     const p = await startedPayment();
     await pay(p.id, { amount: '18.40' });
@@ -224,6 +239,22 @@ describe('a Live payment paid through the processor', () => {
     ).toBe(SessionStatus.PAID);
     await verdictsConsumed();
     expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.expired', 'payment.paid']);
+  });
+});
+
+describe('late money on an expired payment', () => {
+  it('holds it when it is short: payment.expired, then payment.held, acceptably', async () => {
+    const p = await startedPayment();
+    stack.clock.advance(25 * 3600 * 1000);
+    expect((await payment(p.id)).status).toBe(SessionStatus.EXPIRED);
+    await pay(p.id, { amount: '18.40' });
+    const held = await eventually(
+      () => payment(p.id),
+      (x) => x.status === SessionStatus.HELD,
+    );
+    expect(held).toMatchObject({ holdAcceptable: true, holdReason: '18.40 USDC arrived, 19.40 needed (90% of 21.55 USD).' });
+    await verdictsConsumed();
+    expect(await eventTypesThrough(p.id, 'payment.held')).toEqual(['payment.started', 'payment.expired', 'payment.held']);
   });
 });
 
