@@ -156,6 +156,12 @@ describe('a Live payment paid through the processor', () => {
     });
     await verdictsConsumed();
     expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.paid']);
+    // The timeline says the notice was received with a verified signature, what was forwarded, and the verdict.
+    const { entries } = await client.getPaymentTimeline({ id: p.id }, live);
+    const line = (kind: string) => JSON.parse(entries.find((e) => e.kind === kind)!.detailJson) as Record<string, unknown>;
+    expect(line('notice_received')).toMatchObject({ notice: paid.notice.deliveries[0]!.id, signature: 'verified', txid_in: paid.txid_in });
+    expect(line('forwarded')).toMatchObject({ forwarded_to: WALLET, txid_out: paid.txid_out, value_forwarded: '21.226750' });
+    expect(line('verdict')).toMatchObject({ kind: 'paid', merchant_received: '21.226750' });
   });
 
   it('is paid once when the processor sends its notice twice', async () => {
