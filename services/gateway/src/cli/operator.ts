@@ -26,7 +26,7 @@ import type { ApiKeyRecord, MerchantAccount } from '../domain/merchant-account.t
 import { loadGatewayConfig, type GatewayConfig } from '../config.ts';
 import { MerchantStore } from '../store/merchant-store.ts';
 import { createGatewayPrisma } from '../store/prisma.ts';
-import { MerchantOperations } from '../use-cases/merchant-operations.ts';
+import { MerchantOperations } from '../merchant-operations.ts';
 import { checkoutWritesBarrier } from '../use-cases/read-barrier.ts';
 
 /** How long the operator's customers commands wait for answered writes and for the erasure to propagate. */
