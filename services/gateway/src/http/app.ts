@@ -7,7 +7,7 @@ import type { CustomersService } from '@hc/proto/customers/v1';
 import type { WebhooksService } from '@hc/proto/webhooks/v1';
 import type { IdempotencyStore } from '../store/idempotency-store.ts';
 import type { MerchantStore } from '../store/merchant-store.ts';
-import type { IdempotencySettings } from '../use-cases/idempotent-create.ts';
+import type { IdempotencySettings } from '../use-cases/create-checkout-session.ts';
 import { rateLimited, type RateLimits } from './middleware/rate-limit.ts';
 import { locals } from './locals.ts';
 import { requireApiKey } from './middleware/authenticate.ts';
