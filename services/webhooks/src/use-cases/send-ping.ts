@@ -3,7 +3,7 @@ import { currentTraceparent } from '@hc/events';
 import { newId } from '@hc/ids';
 import type { Scope } from '../domain/endpoint.ts';
 import { webhookEventBody } from '../domain/webhook-event.ts';
-import type { StoredEvent } from '../store/events.ts';
+import type { StoredEvent } from '../domain/event-log.ts';
 import { getEndpoint } from './get-endpoint.ts';
 import type { WebhooksDependencies } from './dependencies.ts';
 
