@@ -3,17 +3,17 @@ import { ApiError } from '@hc/errors';
 import type { ServiceClient } from '@hc/grpc';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
 import { idempotencyKey } from '../../domain/idempotency.ts';
-import type { IdempotencyStore } from '../../store/idempotency-store.ts';
 import {
   createCheckoutSession,
   type AccountSnapshot,
+  type CreateSessionDependencies,
   type IdempotencySettings,
   type SessionFields,
 } from '../../use-cases/create-checkout-session.ts';
 import { callContext, callerOf } from '../locals.ts';
 import { jsonObjectBody } from '../middleware/json-body.ts';
-import { checkoutSessionObject } from '../presenters/checkout-session.ts';
-import { providerEntry } from '../presenters/payment.ts';
+import { checkoutSessionObject } from '../../presenters/checkout-session.ts';
+import { providerEntry } from '../../presenters/payment.ts';
 import {
   validateCreateCheckoutSession,
   type AddressBody,
@@ -25,7 +25,7 @@ import { idempotencyReplays } from '../metrics.ts';
 
 export interface CheckoutSessionRouteDeps {
   readonly checkout: ServiceClient<typeof CheckoutService>;
-  readonly idempotency: IdempotencyStore;
+  readonly idempotency: CreateSessionDependencies['idempotency'];
   readonly idempotencySettings: IdempotencySettings;
   /** Limits session starts per account (spec: about 12 a minute). */
   readonly startLimit: RequestHandler;
