@@ -11,6 +11,7 @@ describe('customers config', () => {
       NATS_URL: 'nats://127.0.0.1:4222',
       NATS_SUBJECT_PREFIX: '',
       LOG_LEVEL: 'info',
+      CUSTOMERS_EVENT_ACK_WAIT_MS: 5_000,
       ...DEFAULT_EVENT_RETENTION,
     });
   });
@@ -18,6 +19,9 @@ describe('customers config', () => {
   it('stops the boot on a bad value', () => {
     expect(() => loadCustomersConfig({ NATS_SUBJECT_PREFIX: 'a.b' })).toThrow(ConfigError);
     expect(() => loadCustomersConfig({ LOG_LEVEL: 'loud' })).toThrow(ConfigError);
+    // Under a second, a handler held up by a busy database would see its message redelivered meanwhile.
+    expect(() => loadCustomersConfig({ CUSTOMERS_EVENT_ACK_WAIT_MS: '500' })).toThrow(ConfigError);
+    expect(loadCustomersConfig({ CUSTOMERS_EVENT_ACK_WAIT_MS: '2000' }).CUSTOMERS_EVENT_ACK_WAIT_MS).toBe(2_000);
   });
 
   it('refuses processed-message records kept no longer than the stream keeps messages (a redelivery would apply twice)', () => {

@@ -12,6 +12,14 @@ export interface CustomersConfig extends EventRetention {
   /** Prefix of every subject and stream name (empty in production; per test file in tests). */
   NATS_SUBJECT_PREFIX: string;
   LOG_LEVEL: string;
+  /**
+   * How long a checkout event pulled by this service may stay unacknowledged before NATS hands it to
+   * another (or the restarted) process. Short, because after a crash (SIGKILL) the messages the dead
+   * process had pulled wait this long, and customers reads wait on them (read barrier, 10 s at most):
+   * at 30 s reads answered 503 for up to 30 s after a crash. Handlers are idempotent, so an early
+   * redelivery of a slow message only costs a repeat.
+   */
+  CUSTOMERS_EVENT_ACK_WAIT_MS: number;
 }
 
 const schema: JSONSchemaType<CustomersConfig> = {
@@ -22,9 +30,18 @@ const schema: JSONSchemaType<CustomersConfig> = {
     NATS_URL: { type: 'string', default: 'nats://127.0.0.1:4222' },
     NATS_SUBJECT_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9_-]*$', default: '' },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+    CUSTOMERS_EVENT_ACK_WAIT_MS: { type: 'integer', minimum: 1_000, maximum: 300_000, default: 5_000 },
     ...EVENT_RETENTION_SCHEMA_PROPERTIES,
   },
-  required: ['CUSTOMERS_DATABASE_URL', 'CUSTOMERS_GRPC_ADDRESS', 'NATS_URL', 'NATS_SUBJECT_PREFIX', 'LOG_LEVEL', ...EVENT_RETENTION_KEYS],
+  required: [
+    'CUSTOMERS_DATABASE_URL',
+    'CUSTOMERS_GRPC_ADDRESS',
+    'NATS_URL',
+    'NATS_SUBJECT_PREFIX',
+    'LOG_LEVEL',
+    'CUSTOMERS_EVENT_ACK_WAIT_MS',
+    ...EVENT_RETENTION_KEYS,
+  ],
   additionalProperties: false,
 };
 

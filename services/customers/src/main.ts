@@ -11,7 +11,7 @@ await waitForDatabase(config.CUSTOMERS_DATABASE_URL, {
   timeoutMs: 120_000,
   onRetry: (error) => logger.warn({ err: error }, 'waiting for the database'),
 });
-const service = await startCustomersService(config, logger);
+const service = await startCustomersService(config, logger, { ackWaitMs: config.CUSTOMERS_EVENT_ACK_WAIT_MS });
 logger.info({ address: service.address }, 'customers gRPC service listening');
 
 stopOnSignals(logger, () => service.stop());
