@@ -6,6 +6,7 @@ import type { CheckoutService } from '@hc/proto/checkout/v1';
 import type { CustomersService } from '@hc/proto/customers/v1';
 import type { WebhooksService } from '@hc/proto/webhooks/v1';
 import type { IdempotencyStore } from '../store/idempotency-store.ts';
+import type { KeyLookup } from '../store/key-cache.ts';
 import type { MerchantStore } from '../store/merchant-store.ts';
 import type { IdempotencySettings } from '../use-cases/idempotent-create.ts';
 import { rateLimited, type RateLimits } from './middleware/rate-limit.ts';
@@ -22,6 +23,8 @@ import { parseQuery } from './validation/query.ts';
 
 export interface GatewayApp {
   readonly merchants: MerchantStore;
+  /** How requests find their key: the key cache in front of `merchants` (docs/adr/0027). */
+  readonly keys?: KeyLookup;
   readonly checkout: ServiceClient<typeof CheckoutService>;
   readonly customers: ServiceClient<typeof CustomersService>;
   readonly webhooks: ServiceClient<typeof WebhooksService>;
@@ -73,7 +76,7 @@ export function createGatewayApp(deps: GatewayApp): Express {
   });
 
   const v1 = express.Router();
-  v1.use(requireApiKey(deps.merchants), rateLimited(deps.rateLimits.requests, deps.logger));
+  v1.use(requireApiKey(deps.keys ?? deps.merchants), rateLimited(deps.rateLimits.requests, deps.logger));
   v1.use(
     checkoutSessionRoutes({
       checkout: deps.checkout,

@@ -1,7 +1,7 @@
 import { ApiError } from '@hc/errors';
 import { bearerToken, hashApiKey, isWellFormedApiKey } from '../domain/api-key.ts';
 import type { MerchantAccount } from '../domain/merchant-account.ts';
-import type { MerchantStore } from '../store/merchant-store.ts';
+import type { KeyLookup } from '../store/key-cache.ts';
 
 export interface Caller {
   readonly account: MerchantAccount;
@@ -10,10 +10,11 @@ export interface Caller {
 }
 
 /**
- * Resolves an Authorization header to (account, mode). The key alone decides both. Nothing is
- * cached: a revocation or suspension takes effect on the very next request.
+ * Resolves an Authorization header to (account, mode). The key alone decides both. The lookup may be
+ * the key cache, whose entries are dropped when PostgreSQL announces a change to the key or its
+ * account: a revocation or suspension takes effect on the next request (docs/adr/0027).
  */
-export async function authenticate(store: MerchantStore, authorization: string | undefined): Promise<Caller> {
+export async function authenticate(store: KeyLookup, authorization: string | undefined): Promise<Caller> {
   const token = bearerToken(authorization);
   if (token === undefined || !isWellFormedApiKey(token)) throw new ApiError('invalid_api_key');
   const keyHash = hashApiKey(token);
