@@ -37,10 +37,14 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   const keys = new KeyCache(merchants, config.GATEWAY_DATABASE_URL, logger);
   await keys.start();
   const idempotency = new IdempotencyStore(prisma);
-  const rateLimits = createRateLimits(config.GATEWAY_DATABASE_URL, {
-    requestsPerMinute: config.RATE_LIMIT_REQUESTS_PER_MINUTE,
-    startsPerMinute: config.RATE_LIMIT_STARTS_PER_MINUTE,
-  });
+  const rateLimits = createRateLimits(
+    config.GATEWAY_DATABASE_URL,
+    {
+      requestsPerMinute: config.RATE_LIMIT_REQUESTS_PER_MINUTE,
+      startsPerMinute: config.RATE_LIMIT_STARTS_PER_MINUTE,
+    },
+    logger,
+  );
   const maintenance = setInterval(() => {
     Promise.all([idempotency.purgeExpired(now()), rateLimits.purgeExpired(now())]).catch((error: unknown) =>
       logger.warn({ err: error }, 'purging expired idempotency records or rate-limit windows failed'),

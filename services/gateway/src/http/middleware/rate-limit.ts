@@ -20,8 +20,15 @@ export interface RateLimits {
   close(): Promise<void>;
 }
 
-export function createRateLimits(databaseUrl: string, limits: { requestsPerMinute: number; startsPerMinute: number }): RateLimits {
+export function createRateLimits(
+  databaseUrl: string,
+  limits: { requestsPerMinute: number; startsPerMinute: number },
+  logger: Logger,
+): RateLimits {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 5 });
+  // An idle connection cut by the server (PostgreSQL restarted, a failover) must not crash the
+  // gateway: the pool drops it and opens a new one on the next query (found by the fault suite).
+  pool.on('error', (error) => logger.warn({ err: error }, 'rate limits: idle database connection lost'));
   const limiter = (keyPrefix: string, points: number): RateLimiterAbstract =>
     new RateLimiterPostgres({
       storeClient: pool,
