@@ -64,9 +64,17 @@ export class KeyCache implements KeyLookup {
     this.now = options.now ?? Date.now;
   }
 
-  /** Connects the listener; resolves once the cache is in use (or rejects: then the caller decides). */
+  /**
+   * Connects the listener. If PostgreSQL cannot be reached now, the gateway still starts: it reads
+   * the database on every request and keeps trying to LISTEN in the background.
+   */
   async start(): Promise<void> {
-    await this.listen();
+    try {
+      await this.listen();
+    } catch (error) {
+      this.logger.warn({ err: error }, 'key cache: could not LISTEN; every request reads the database meanwhile');
+      this.scheduleRelisten();
+    }
   }
 
   /** True while change notices arrive, i.e. while cached entries may be used. */
