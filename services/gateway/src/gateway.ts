@@ -9,7 +9,7 @@ import { WebhooksService } from '@hc/proto/webhooks/v1';
 import type { GatewayConfig } from './config.ts';
 import { createGatewayApp } from './http/app.ts';
 import { answerParserRefusals } from './http/client-errors.ts';
-import { createRateLimits } from './http/middleware/rate-limit.ts';
+import { createRateLimits } from './store/rate-limit-store.ts';
 import { IdempotencyStore } from './store/idempotency-store.ts';
 import { KeyCache } from './store/key-cache.ts';
 import { MerchantStore } from './store/merchant-store.ts';
@@ -52,8 +52,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   }, MAINTENANCE_INTERVAL_MS);
   maintenance.unref();
   const app = createGatewayApp({
-    merchants,
-    keys,
+    // Authentication reads keys through the cache (docs/adr/0027).
+    merchants: keys,
     checkout,
     customers,
     webhooks,

@@ -1,7 +1,10 @@
 import { ApiError } from '@hc/errors';
 import { bearerToken, hashApiKey, isWellFormedApiKey } from '../domain/api-key.ts';
 import type { MerchantAccount } from '../domain/merchant-account.ts';
-import type { KeyLookup } from '../store/key-cache.ts';
+import type { MerchantStore } from '../store/merchant-store.ts';
+
+/** What authentication reads: an API key (and its account) by the key's hash. */
+export type KeyDirectory = Pick<MerchantStore, 'findKeyByHash'>;
 
 export interface Caller {
   readonly account: MerchantAccount;
@@ -14,7 +17,7 @@ export interface Caller {
  * the key cache, whose entries are dropped when PostgreSQL announces a change to the key or its
  * account: a revocation or suspension takes effect on the next request (docs/adr/0027).
  */
-export async function authenticate(store: KeyLookup, authorization: string | undefined): Promise<Caller> {
+export async function authenticate(store: KeyDirectory, authorization: string | undefined): Promise<Caller> {
   const token = bearerToken(authorization);
   if (token === undefined || !isWellFormedApiKey(token)) throw new ApiError('invalid_api_key');
   const keyHash = hashApiKey(token);
