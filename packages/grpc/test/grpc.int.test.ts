@@ -43,9 +43,11 @@ beforeAll(async () => {
     startCheckoutSession: notFound,
     listPayments: notFound,
     simulatePayment: notFound,
+    getPaymentTimeline: notFound,
     markProviderReached: notFound,
     acceptHeldPayment: notFound,
     getEventsPosition: notFound,
+    getPaymentTimeline: notFound,
   });
   server.addPublic(HostedCheckoutService, {
     async getHostedSession(request, callCtx) {

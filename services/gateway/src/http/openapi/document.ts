@@ -133,6 +133,8 @@ const OPERATIONS: Record<string, Record<'get' | 'post', Operation | undefined>> 
         'unavailable',
         'expired',
         'canceled',
+        // Live: the processor did not give a deposit address in time (nothing started; retry).
+        'network_unavailable',
       ],
     },
     get: undefined,
