@@ -47,7 +47,6 @@ beforeAll(async () => {
     markProviderReached: notFound,
     acceptHeldPayment: notFound,
     getEventsPosition: notFound,
-    getPaymentTimeline: notFound,
   });
   server.addPublic(HostedCheckoutService, {
     async getHostedSession(request, callCtx) {

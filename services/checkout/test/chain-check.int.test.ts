@@ -142,6 +142,24 @@ describe('the scheduled chain check', () => {
     expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.paid']);
   });
 
+  it('flags a late notice showing the money forwarded to another wallet; the payment stays paid, nothing counted as received', async () => {
+    const p = await startedPayment();
+    await pay(p.id, { amount: '21.55', notice: 'late', forwardTo: '0x9999999999999999999999999999999999999999' });
+    await stack.settlement.checkChainNow();
+    const lines = await eventually(
+      () => timeline(p.id),
+      (l) => l.some((x) => x.kind === 'notice_mismatch'),
+      LATE_NOTICE_MS + 15_000,
+    );
+    const mismatch = lines.find((x) => x.kind === 'notice_mismatch')!;
+    expect(mismatch.detail).toMatchObject({ status_kept: 'paid' });
+    expect(String(mismatch.detail['differences'])).toContain('0x9999999999999999999999999999999999999999');
+    const after = await payment(p.id);
+    expect(after.status).toBe(SessionStatus.PAID);
+    expect(after.settlement?.merchantReceived ?? null).toBeNull();
+    expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.paid']);
+  });
+
   it('does nothing after an on-time notice decided: one verdict, one payment.paid', async () => {
     const p = await startedPayment();
     await pay(p.id, { amount: '21.55' });
