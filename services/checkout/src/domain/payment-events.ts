@@ -1,3 +1,4 @@
+import { checkoutEventSubject, type PaymentEventType } from '@hc/events/contracts';
 import { hostedPageUrl, type CheckoutSession } from './checkout-session.ts';
 import { webhookSuccessUrl } from './success-url.ts';
 
@@ -7,16 +8,7 @@ import { webhookSuccessUrl } from './success-url.ts';
  * carries a snapshot of the payment in the webhook payment shape (camelCase, milliseconds), so the
  * webhooks context can send it as it is. Documented in docs/events.md.
  */
-export const PAYMENT_EVENT_TYPES = [
-  'payment.started',
-  'payment.paid',
-  'payment.held',
-  'payment.updated',
-  'payment.failed',
-  'payment.expired',
-  'payment.canceled',
-] as const;
-export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
+export { PAYMENT_EVENT_TYPES, type PaymentEventType } from '@hc/events/contracts';
 
 export interface PaymentSnapshot {
   id: string;
@@ -115,5 +107,5 @@ export function paymentEventId(paymentId: string, type: PaymentEventType, cause?
 
 /** The payment id ends the subject, so erasure can purge one payment's messages (ADR 0017). */
 export function eventSubject(type: PaymentEventType, paymentId: string): string {
-  return `checkout.${type}.${paymentId}`;
+  return checkoutEventSubject(type, paymentId);
 }
