@@ -12,6 +12,8 @@ export type { NatsConnection, StreamOptions } from './nats.ts';
 export { startOutboxRelay, RELAY_APPLICATION_NAME } from './relay.ts';
 export type { OutboxRelay, OutboxRelayOptions } from './relay.ts';
 export { consumeDurable } from './consumer.ts';
+export { deadLetterStream, deadLetterSubject, readDeadLetters, DEAD_LETTER_HEADERS } from './dead-letter.ts';
+export type { StoredDeadLetter } from './dead-letter.ts';
 export type { ConsumedMessage, DurableConsumer, DurableConsumerOptions } from './consumer.ts';
 export {
   markProcessed,

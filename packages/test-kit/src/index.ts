@@ -6,3 +6,5 @@ export { TestClock } from './clock.ts';
 export { eventually } from './eventually.ts';
 export { startOtlpReceiver } from './otlp-receiver.ts';
 export type { OtlpReceiver, ReceivedSpan, ReceivedMetricPoint, AttributeValue } from './otlp-receiver.ts';
+export { captureMetrics } from './metrics.ts';
+export type { MetricCapture } from './metrics.ts';

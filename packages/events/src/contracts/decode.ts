@@ -45,13 +45,23 @@ export function decodeEvent<Desc extends DescMessage>(contract: EventContract<De
   return message;
 }
 
+/**
+ * The proto message of an event a producer made, read strictly (a field the contract does not have is
+ * an error, so a field added to a producer's event without adding it to proto/ fails its tests) and
+ * checked as consumers will check it. Throws Error: a producer bug, so the transaction that would
+ * have published it fails instead of publishing something every consumer dead-letters.
+ */
+export function buildEvent<Desc extends DescMessage>(contract: EventContract<Desc>, event: object): MessageShape<Desc> {
+  const message = fromJson(contract.schema, event as JsonValue);
+  const problem = contract.check(message);
+  if (problem !== null) throw new Error(`${contract.name}: ${problem}`);
+  return message;
+}
+
 /** A check for the fields every event envelope carries. */
-export function envelopeProblem(
-  message: { id: string; type: string; accountId: string; occurredAt: bigint },
-  types: readonly string[],
-): string | null {
+export function envelopeProblem(message: { type: string; accountId: string; occurredAt: bigint }, types: readonly string[]): string | null {
   if (!types.includes(message.type)) return `type "${message.type}" is not ${types.join(' or ')}`;
-  if (message.id === '') return 'id is empty';
+  // `id` is not required: the Nats-Msg-Id is the key consumers use.
   if (message.accountId === '') return 'accountId is empty';
   if (message.occurredAt <= 0n) return 'occurredAt is not set';
   return null;

@@ -1,9 +1,9 @@
-import { toJson, type DescMessage, type JsonObject, type MessageShape } from '@bufbuild/protobuf';
 import { PaymentEventSchema, SessionCreatedSchema, SessionStartedSchema } from '@hc/proto/checkout/v1/events';
 import { CustomerErasedSchema } from '@hc/proto/customers/v1/events';
 import { VerdictReachedSchema } from '@hc/proto/settlement/v1/events';
-import { envelopeProblem, eventContract } from './decode.ts';
-import { CUSTOMER_ERASED_TYPE, PAYMENT_EVENT_TYPES, SESSION_EVENT_TYPES } from './subjects.ts';
+import type { MessageShape } from '@bufbuild/protobuf';
+import { ContractViolation, decodeEvent, envelopeProblem, eventContract } from './decode.ts';
+import { CUSTOMER_ERASED_TYPE, isPaymentEventType, PAYMENT_EVENT_TYPES, SESSION_EVENT_TYPES, type PaymentEventType } from './subjects.ts';
 
 /** The contract of every NATS subject (docs/events.md): decode with decodeEvent, encode with encodeEvent. */
 export const PAYMENT_EVENT = eventContract(PaymentEventSchema, (m) => {
@@ -41,7 +41,21 @@ export const VERDICT_REACHED = eventContract(VerdictReachedSchema, (m) => {
   return null;
 });
 
-/** The payload a producer writes to its outbox: the message's canonical JSON (what decodeEvent reads). */
-export function encodeEvent<Desc extends DescMessage>(schema: Desc, message: MessageShape<Desc>): JsonObject {
-  return toJson(schema, message) as JsonObject;
+export type CheckoutStreamEvent =
+  | { readonly type: 'session.created'; readonly event: MessageShape<typeof SessionCreatedSchema> }
+  | { readonly type: 'session.started'; readonly event: MessageShape<typeof SessionStartedSchema> }
+  | { readonly type: PaymentEventType; readonly event: MessageShape<typeof PaymentEventSchema> };
+
+/**
+ * Any message of the checkout stream, by its `type`: the contract of that type, decoded (throws
+ * ContractViolation), or null for a type this build does not know (a newer producer's: skipped, so a
+ * new event type never blocks a consumer).
+ */
+export function decodeCheckoutEvent(data: unknown): CheckoutStreamEvent | null {
+  const type = typeof data === 'object' && data !== null ? (data as { type?: unknown }).type : undefined;
+  if (typeof type !== 'string') throw new ContractViolation('checkout event: the payload has no type');
+  if (type === 'session.created') return { type, event: decodeEvent(SESSION_CREATED, data) };
+  if (type === 'session.started') return { type, event: decodeEvent(SESSION_STARTED, data) };
+  if (isPaymentEventType(type)) return { type, event: decodeEvent(PAYMENT_EVENT, data) };
+  return null;
 }

@@ -1,4 +1,5 @@
-import { checkoutEventSubject, type PaymentEventType } from '@hc/events/contracts';
+import type { JsonObject } from '@bufbuild/protobuf';
+import { checkoutEventSubject, eventPayload, PAYMENT_EVENT, type PaymentEventType } from '@hc/events/contracts';
 import { hostedPageUrl, type CheckoutSession } from './checkout-session.ts';
 import { webhookSuccessUrl } from './success-url.ts';
 
@@ -108,4 +109,12 @@ export function paymentEventId(paymentId: string, type: PaymentEventType, cause?
 /** The payment id ends the subject, so erasure can purge one payment's messages (ADR 0017). */
 export function eventSubject(type: PaymentEventType, paymentId: string): string {
   return checkoutEventSubject(type, paymentId);
+}
+
+/**
+ * The outbox payload of a payment event: the hc.checkout.v1.PaymentEvent message (proto/hc/checkout/v1/events.proto)
+ * built from it, in the events' JSON (docs/adr/0022). Throws when the event breaks its own contract.
+ */
+export function paymentEventPayload(event: PaymentEvent): JsonObject {
+  return eventPayload(PAYMENT_EVENT, event);
 }

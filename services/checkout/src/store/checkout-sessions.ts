@@ -1,10 +1,16 @@
 import { currentTraceparent, MARK_PROCESSED_SQL, OUTBOX_NOTIFY_SQL } from '@hc/events';
 import { parseCurrency } from '@hc/money';
 import { SESSION_STATUSES, type CheckoutSession, type PaymentSource, type Scope, type SessionStatus } from '../domain/checkout-session.ts';
-import { eventSubject, paymentEventId, type PaymentEvent, type PaymentEventType } from '../domain/payment-events.ts';
+import { eventSubject, paymentEventId, paymentEventPayload, type PaymentEvent, type PaymentEventType } from '../domain/payment-events.ts';
 import { erasedEventPayload } from '../domain/erasure.ts';
 import type { PaymentPatch, Transition } from '../domain/payment-transitions.ts';
-import { sessionEventSubject, sessionStartedEvent, type SessionCreatedEvent, type SessionEvent } from '../domain/session-events.ts';
+import {
+  sessionEventPayload,
+  sessionEventSubject,
+  sessionStartedEvent,
+  type SessionCreatedEvent,
+  type SessionEvent,
+} from '../domain/session-events.ts';
 import { Prisma } from './generated/prisma/client.ts';
 import type { CheckoutPrisma } from './prisma.ts';
 
@@ -82,7 +88,7 @@ async function enqueueSessionEvent(tx: Tx, event: SessionEvent): Promise<void> {
       {
         msgId: event.id,
         subject: sessionEventSubject(event),
-        payload: event as unknown as Prisma.InputJsonValue,
+        payload: sessionEventPayload(event) as Prisma.InputJsonValue,
         traceParent: currentTraceparent(),
       },
     ],
@@ -168,7 +174,7 @@ export class CheckoutSessionStore {
         {
           msgId,
           subject: eventSubject(type, payment.id),
-          payload: event as unknown as Prisma.InputJsonValue,
+          payload: paymentEventPayload(event) as Prisma.InputJsonValue,
           traceParent: currentTraceparent(),
         },
       ],
