@@ -13,6 +13,11 @@ ref=""
 for candidate in main origin/main; do
   if git rev-parse --verify --quiet "$candidate^{commit}" >/dev/null; then ref="$candidate"; break; fi
 done
+# A shallow CI clone of one branch: fetch main's tip alone (quietly; offline it stays skipped).
+if [ -z "$ref" ] && git remote get-url origin >/dev/null 2>&1 &&
+  git fetch --quiet --depth 1 origin main:refs/remotes/origin/main 2>/dev/null; then
+  ref="origin/main"
+fi
 if [ -z "$ref" ]; then
   echo "buf breaking: no main branch in this clone; skipped (nothing to compare against)"
   exit 0
@@ -26,4 +31,4 @@ against="$(mktemp -d)"
 trap 'rm -rf "$against"' EXIT
 git archive "$ref" proto | tar -x -C "$against"
 echo "buf breaking: proto/ against $ref ($(git rev-parse --short "$ref"))"
-exec buf breaking proto --against "$against/proto"
+buf breaking proto --against "$against/proto"
