@@ -8,3 +8,4 @@ export { startOtlpReceiver } from './otlp-receiver.ts';
 export type { OtlpReceiver, ReceivedSpan, ReceivedMetricPoint, AttributeValue } from './otlp-receiver.ts';
 export { captureMetrics } from './metrics.ts';
 export type { MetricCapture } from './metrics.ts';
+export { captureLogs } from './logs.ts';
