@@ -12,7 +12,10 @@ export type { NatsConnection };
  * turn a NATS restart into a dead relay. `options` overrides anything (tests use short waits).
  */
 export function connectNats(url: string, name: string, options: Partial<NodeConnectionOptions> = {}): Promise<NatsConnection> {
-  return connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 1_000, ...options });
+  // waitOnFirstConnect: a process (re)starting while NATS is briefly away waits for it, retrying every
+  // second like a reconnect, instead of dying at boot (found by the fault suite: a service restarted
+  // during a NATS outage crashed again and again). Until connected it is simply not ready.
+  return connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 1_000, waitOnFirstConnect: true, ...options });
 }
 
 export interface StreamOptions {

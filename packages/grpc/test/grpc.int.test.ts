@@ -43,6 +43,7 @@ beforeAll(async () => {
     startCheckoutSession: notFound,
     listPayments: notFound,
     simulatePayment: notFound,
+    getPaymentTimeline: notFound,
     markProviderReached: notFound,
     acceptHeldPayment: notFound,
     getEventsPosition: notFound,

@@ -9,7 +9,7 @@ import { WebhooksService } from '@hc/proto/webhooks/v1';
 import type { GatewayConfig } from './config.ts';
 import { createGatewayApp } from './http/app.ts';
 import { answerParserRefusals } from './http/client-errors.ts';
-import { createRateLimits } from './http/middleware/rate-limit.ts';
+import { createRateLimits } from './store/rate-limit-store.ts';
 import { IdempotencyStore } from './store/idempotency-store.ts';
 import { MerchantStore } from './store/merchant-store.ts';
 import { createGatewayPrisma } from './store/prisma.ts';
@@ -32,10 +32,14 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   const customers = createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
   const webhooks = createServiceClient(WebhooksService, config.WEBHOOKS_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
   const idempotency = new IdempotencyStore(prisma);
-  const rateLimits = createRateLimits(config.GATEWAY_DATABASE_URL, {
-    requestsPerMinute: config.RATE_LIMIT_REQUESTS_PER_MINUTE,
-    startsPerMinute: config.RATE_LIMIT_STARTS_PER_MINUTE,
-  });
+  const rateLimits = createRateLimits(
+    config.GATEWAY_DATABASE_URL,
+    {
+      requestsPerMinute: config.RATE_LIMIT_REQUESTS_PER_MINUTE,
+      startsPerMinute: config.RATE_LIMIT_STARTS_PER_MINUTE,
+    },
+    logger,
+  );
   const maintenance = setInterval(() => {
     Promise.all([idempotency.purgeExpired(now()), rateLimits.purgeExpired(now())]).catch((error: unknown) =>
       logger.warn({ err: error }, 'purging expired idempotency records or rate-limit windows failed'),

@@ -10,7 +10,8 @@ import {
 } from '@hc/events';
 import { CUSTOMER_ERASED, CUSTOMER_ERASED_SUBJECT, decodeEvent } from '@hc/events/contracts';
 import type { Logger } from '@hc/logging';
-import type { CheckoutSessionStore } from '../store/checkout-sessions.ts';
+import type { CheckoutDependencies } from '../use-cases/dependencies.ts';
+import { eraseCustomerEmails } from '../use-cases/erase-customer-emails.ts';
 import { checkoutStream, paymentMessagesFilter } from './checkout-stream.ts';
 
 /** Durable consumer name: replicas of checkout share it. */
@@ -31,7 +32,7 @@ export class PurgeDeferred extends Error {
 export async function consumeCustomerErasures(
   nats: NatsConnection,
   prefix: string,
-  sessions: CheckoutSessionStore,
+  deps: Pick<CheckoutDependencies, 'sessions'>,
   retention: EventRetention,
   logger: Logger,
 ): Promise<DurableConsumer> {
@@ -49,7 +50,7 @@ export async function consumeCustomerErasures(
     deadLetter: { prefix, retention },
     async handle(message) {
       const event = message.data;
-      const erased = await sessions.eraseCustomerEmails(event, event.paymentIds, event.emailRevisions, ERASURE_CONSUMER, message.msgId);
+      const erased = await eraseCustomerEmails(deps, event, ERASURE_CONSUMER, message.msgId);
       if (erased > 0) logger.info({ customerId: event.customerId, payments: erased }, 'customer erasure: emails removed from payments');
       let remaining = 0;
       let purged = 0;

@@ -1,6 +1,6 @@
 import { API_ERRORS, type ErrorCode } from '@hc/errors';
 import { PAYMENT_EVENT_TYPES } from '@hc/events/contracts';
-import { responseSchemas, type JsonSchema } from '../presenters/schemas.ts';
+import { responseSchemas, type JsonSchema } from '../../presenters/schemas.ts';
 import { createCheckoutSessionSchema } from '../validation/checkout-session-schemas.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, simulatePaymentSchema, startCheckoutSessionSchema } from '../validation/payment-schemas.ts';
 import { toOpenApiSchema } from './request-schemas.ts';
@@ -125,6 +125,8 @@ const OPERATIONS: Record<string, Record<'get' | 'post', Operation | undefined>> 
         'unavailable',
         'expired',
         'canceled',
+        // Live: the processor did not give a deposit address in time (nothing started; retry).
+        'network_unavailable',
       ],
     },
     get: undefined,

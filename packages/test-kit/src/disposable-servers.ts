@@ -1,0 +1,126 @@
+/**
+ * PostgreSQL and NATS servers of a test's own, for fault tests that stop, kill and restart them: the
+ * machine's shared servers (127.0.0.1:5432, :4222) are used by every other test and must never go
+ * away. Each server here runs from the machine's own binaries (Debian's postgresql and nats-server;
+ * docs/reliability.md) on a free port with its data in a temporary folder, which a restart keeps.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no free port');
+  return address.port;
+}
+
+async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = createServer();
+      socket.once('error', () => resolve(true));
+      socket.listen(port, '127.0.0.1', () => socket.close(() => resolve(false)));
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error(`nothing listens on ${port} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function postgresBin(name: string): string {
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
+  for (const version of versions) {
+    const path = join(root, version, 'bin', name);
+    if (existsSync(path)) return path;
+  }
+  throw new Error(`${name} not found under ${root} (Debian's postgresql package)`);
+}
+
+/** Runs a PostgreSQL binary as the `postgres` user when we are root (PostgreSQL refuses to run as root). */
+function runAsPostgres(args: string[]): { status: number | null; output: string } {
+  const asRoot = process.getuid?.() === 0;
+  const [command, rest] = asRoot ? ['runuser', ['-u', 'postgres', '--', ...args]] : [args[0]!, args.slice(1)];
+  const result = spawnSync(command, rest as string[], { encoding: 'utf8' });
+  return { status: result.status, output: `${result.stdout ?? ''}${result.stderr ?? ''}` };
+}
+
+export interface DisposablePostgres {
+  /** Server URL (database `postgres`), for withDatabase(). */
+  readonly url: string;
+  readonly port: number;
+  /** Stops it like a crash (`pg_ctl stop -m immediate`: no checkpoint, connections cut) and starts it again. */
+  restart(downMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startDisposablePostgres(): Promise<DisposablePostgres> {
+  const dir = mkdtempSync(join(tmpdir(), 'hc-pg-'));
+  chmodSync(dir, 0o777);
+  const data = join(dir, 'data');
+  const port = await freePort();
+  const init = runAsPostgres([postgresBin('initdb'), '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  if (init.status !== 0) throw new Error(`initdb failed:\n${init.output}`);
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`;
+  const pgCtl = (...args: string[]) => runAsPostgres([postgresBin('pg_ctl'), '-D', data, ...args]);
+  const start = async () => {
+    const started = pgCtl('-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '30', 'start');
+    if (started.status !== 0) throw new Error(`pg_ctl start failed:\n${started.output}`);
+    await waitForPort(port, 10_000);
+  };
+  await start();
+  return {
+    url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    async restart(downMs = 0) {
+      pgCtl('-m', 'immediate', 'stop');
+      if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
+      await start();
+    },
+    async stop() {
+      pgCtl('-m', 'immediate', 'stop');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface DisposableNats {
+  readonly url: string;
+  /** SIGKILL: JetStream's store stays in its folder for the next start. */
+  kill(): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startDisposableNats(): Promise<DisposableNats> {
+  const dir = mkdtempSync(join(tmpdir(), 'hc-nats-'));
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    child = spawn('/usr/sbin/nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', dir], { stdio: 'ignore' });
+    await waitForPort(port, 10_000);
+  };
+  const kill = async () => {
+    const running = child;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGKILL');
+    await exited;
+  };
+  await start();
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    kill,
+    start,
+    async stop() {
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
