@@ -68,6 +68,12 @@ export function layerRules(rootPath) {
                 message: 'domain/ holds pure rules: no I/O module (network, files, database, NATS, gRPC).',
               },
               {
+                // The event contracts (@hc/events/contracts: types, subjects, decode) are pure (docs/adr/0022);
+                // the rest of @hc/events stays an I/O module for domain/.
+                from: { element: { type: 'domain' } },
+                allow: { to: { module: { source: '@hc/events', internalPath: 'contracts' } } },
+              },
+              {
                 from: { element: { type: 'domain' } },
                 disallow: { to: { element: { type: ['store', 'api', 'http', 'use-cases'] } } },
                 message: 'domain/ imports no other layer: not store/, api/, http/ or use-cases/.',

@@ -11,22 +11,24 @@ import {
 } from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '@hc/logging';
-import { isApiError } from './nats.ts';
+import { countDeadLetter, deadLetterStream, deadLetterSubject, publishDeadLetter } from './dead-letter.ts';
+import { ensureStream, isApiError } from './nats.ts';
+import type { EventRetention } from './retention.ts';
 import { consumerMessages, consumerRedeliveries, observeConsumerLag } from './metrics.ts';
 import { consumeInSpan } from './tracing.ts';
 
-export interface ConsumedMessage {
+export interface ConsumedMessage<T = unknown> {
   /** `Nats-Msg-Id` of the message: the outbox msg_id. The key for markProcessed. */
   msgId: string;
   /** Full subject, including any prefix. */
   subject: string;
-  /** The JSON payload, parsed. */
-  data: unknown;
+  /** The JSON payload, parsed, and decoded by `decode` when the consumer has one. */
+  data: T;
   /** True when JetStream delivered it before (a handler failed, or an ack was lost). */
   redelivered: boolean;
 }
 
-export interface DurableConsumerOptions {
+export interface DurableConsumerOptions<T = unknown> {
   nats: NatsConnection;
   stream: string;
   /** Durable name: replicas of one service share it (each message goes to one of them). */
@@ -34,7 +36,15 @@ export interface DurableConsumerOptions {
   filterSubject: string;
   logger: Logger;
   /** Resolve to ack; throw to have the message redelivered later. Must be idempotent (markProcessed). */
-  handle: (message: ConsumedMessage) => Promise<void>;
+  handle: (message: ConsumedMessage<T>) => Promise<void>;
+  /**
+   * The one decode of the payload: `(data) => decodeEvent(CONTRACT, data)` (@hc/events/contracts).
+   * A payload it throws on (or one that is not JSON) is dead-lettered: copied to the dead-letter
+   * stream, terminated, logged and counted (docs/adr/0022), never handed to `handle`.
+   */
+  decode?: (data: unknown) => T;
+  /** Where refused payloads go (the deployment's subject prefix and retention). Required with `decode`. */
+  deadLetter?: { prefix: string; retention: Pick<EventRetention, 'EVENTS_STREAM_MAX_AGE_MS'> };
   /** Redelivery when a handler neither acks nor naks in time (a hung or crashed process). Default 30 s. */
   ackWaitMs?: number;
   /** Deliveries before giving up on a message (-1 = never give up, the default). */
@@ -65,11 +75,14 @@ const CONSUMER_EXISTS = [10013, 10148];
  * so it comes back while later messages keep flowing (a retried message can therefore arrive after
  * later ones; handlers must not depend on strict order across a failure).
  */
-export async function consumeDurable(options: DurableConsumerOptions): Promise<DurableConsumer> {
+export async function consumeDurable<T = unknown>(options: DurableConsumerOptions<T>): Promise<DurableConsumer> {
   const { nats, stream, durable, logger, handle } = options;
   const maxDeliver = options.maxDeliver ?? -1;
   const retryDelayMs = options.retryDelayMs ?? 1_000;
   const log = logger.child({ stream, durable });
+  const deadLetter = options.deadLetter;
+  if (options.decode && !deadLetter) throw new Error(`consumer ${durable}: a decoding consumer needs a dead-letter destination`);
+  if (deadLetter) await ensureStream(nats, deadLetterStream(deadLetter.prefix, deadLetter.retention));
 
   await ensureConsumer(await jetstreamManager(nats), stream, durable, {
     filter_subject: options.filterSubject,
@@ -84,21 +97,48 @@ export async function consumeDurable(options: DurableConsumerOptions): Promise<D
     const info = await consumer.info(false);
     return { pending: info.num_pending, ackPending: info.num_ack_pending };
   });
-  const count = (outcome: 'acked' | 'retried' | 'terminated'): void => consumerMessages.add(1, { ...metricAttributes, outcome });
+  const count = (outcome: 'acked' | 'retried' | 'terminated' | 'dead_lettered'): void =>
+    consumerMessages.add(1, { ...metricAttributes, outcome });
+
+  /** A payload that breaks its contract: copied to the dead-letter stream, then terminated (retrying cannot fix it). */
+  async function refuse(m: JsMsg, context: { msgId: string; subject: string; delivery: number }, error: unknown): Promise<void> {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (!deadLetter) {
+      log.error({ ...context, err: error }, 'event consumer: payload is not JSON; message terminated');
+      m.term(reason);
+      count('terminated');
+      return;
+    }
+    try {
+      await publishDeadLetter(nats, deadLetter.prefix, { stream, durable, reason, data: m.data, headers: m.headers, ...context });
+    } catch (publishError) {
+      // Not recorded anywhere yet: keep the message and try again later.
+      log.warn({ ...context, err: publishError }, 'event consumer: could not dead-letter a refused payload; will retry');
+      m.nak(retryDelayMs);
+      count('retried');
+      return;
+    }
+    log.error(
+      { ...context, reason, deadLetterSubject: deadLetterSubject(deadLetter.prefix, durable) },
+      'event consumer: payload breaks its event contract; dead-lettered',
+    );
+    m.term(`dead-lettered: ${reason}`.slice(0, 200));
+    count('dead_lettered');
+    countDeadLetter(metricAttributes);
+  }
 
   async function process(m: JsMsg): Promise<void> {
     if (m.redelivered) consumerRedeliveries.add(1, metricAttributes);
     // Without the header (a message not published by a relay) the stream position is still a stable id.
     const msgId = m.headers?.get(PubHeaders.MsgIdHdr) || `${m.info.stream}:${m.info.streamSequence}`;
     const context = { msgId, subject: m.subject, delivery: m.info.deliveryCount };
-    let data: unknown;
+    let data: T;
     try {
-      data = m.data.length === 0 ? undefined : m.json<unknown>();
+      const json = m.data.length === 0 ? undefined : m.json<unknown>();
+      data = options.decode ? options.decode(json) : (json as T);
     } catch (error) {
-      // Retrying cannot fix a payload that is not JSON; terminate instead of looping on it.
-      log.error({ ...context, err: error }, 'event consumer: payload is not JSON; message terminated');
-      m.term('payload is not JSON');
-      count('terminated');
+      // Retrying cannot fix a payload that is not JSON or not its contract's message.
+      await refuse(m, context, error);
       return;
     }
     try {

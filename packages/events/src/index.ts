@@ -14,6 +14,8 @@ export { backoffDelay, groupCommit, handleInOrder, WorkLoop } from './loop.ts';
 export type { BackoffSettings, StepResult, WorkLoopOptions } from './loop.ts';
 export type { OutboxRelay, OutboxRelayOptions } from './relay.ts';
 export { consumeDurable } from './consumer.ts';
+export { deadLetterStream, deadLetterSubject, readDeadLetters, DEAD_LETTER_HEADERS } from './dead-letter.ts';
+export type { StoredDeadLetter } from './dead-letter.ts';
 export type { ConsumedMessage, DurableConsumer, DurableConsumerOptions } from './consumer.ts';
 export {
   markProcessed,

@@ -6,5 +6,8 @@ export { TestClock } from './clock.ts';
 export { eventually } from './eventually.ts';
 export { startOtlpReceiver } from './otlp-receiver.ts';
 export type { OtlpReceiver, ReceivedSpan, ReceivedMetricPoint, AttributeValue } from './otlp-receiver.ts';
+export { captureMetrics } from './metrics.ts';
+export type { MetricCapture } from './metrics.ts';
+export { captureLogs } from './logs.ts';
 export { startDisposablePostgres, startDisposableNats } from './disposable-servers.ts';
 export type { DisposablePostgres, DisposableNats } from './disposable-servers.ts';

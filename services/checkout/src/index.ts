@@ -8,3 +8,8 @@ export { expireDuePayments } from './use-cases/expire-due-payments.ts';
 export { applyVerdict } from './use-cases/apply-verdict.ts';
 export type { Verdict } from './domain/payment-transitions.ts';
 export type { PaymentEvent, PaymentSnapshot, PaymentEventType } from './domain/payment-events.ts';
+// The producer side of the event contracts, for the cross-context contract tests (e2e/test/event-contracts.test.ts).
+export { paymentSnapshot, paymentEventPayload } from './domain/payment-events.ts';
+export { sessionCreatedEvent, sessionStartedEvent, sessionEventPayload } from './domain/session-events.ts';
+export { UNSTARTED, NO_SETTLEMENT } from './domain/checkout-session.ts';
+export type { CheckoutSession } from './domain/checkout-session.ts';

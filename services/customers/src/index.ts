@@ -4,3 +4,6 @@ export type { RunningCustomersService, CustomersOptions } from './customers-serv
 export { loadCustomersConfig } from './config.ts';
 export type { CustomersConfig } from './config.ts';
 export { CUSTOMERS_MIGRATIONS_DIR } from './migrations.ts';
+// Both sides of the event contracts, for the cross-context contract tests (e2e/test/event-contracts.test.ts).
+export { customerErasedEvent, customerErasedPayload } from './domain/erasure.ts';
+export { parseCheckoutEvent } from './domain/checkout-events.ts';

@@ -7,3 +7,5 @@ export { SETTLEMENT_MIGRATIONS_DIR } from './migrations.ts';
 export { DEFAULT_FX_RATES_USD } from './domain/fx.ts';
 export type { FxTable } from './domain/fx.ts';
 export type { FxRateSource } from './rates/fx-rate-source.ts';
+// The producer side of the verdict contract, for the cross-context contract tests.
+export { verdictReachedEvent } from './events/verdict-events.ts';

@@ -1,3 +1,5 @@
+import type { JsonObject } from '@bufbuild/protobuf';
+import { checkoutEventSubject, eventPayload, PAYMENT_EVENT, type PaymentEventType } from '@hc/events/contracts';
 import { hostedPageUrl, type CheckoutSession } from './checkout-session.ts';
 import { findProvider, type ProviderDefinition } from './providers.ts';
 import { webhookSuccessUrl } from './success-url.ts';
@@ -8,16 +10,7 @@ import { webhookSuccessUrl } from './success-url.ts';
  * carries a snapshot of the payment in the webhook payment shape (camelCase, milliseconds), so the
  * webhooks context can send it as it is. Documented in docs/events.md.
  */
-export const PAYMENT_EVENT_TYPES = [
-  'payment.started',
-  'payment.paid',
-  'payment.held',
-  'payment.updated',
-  'payment.failed',
-  'payment.expired',
-  'payment.canceled',
-] as const;
-export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
+export { PAYMENT_EVENT_TYPES, type PaymentEventType } from '@hc/events/contracts';
 
 export interface PaymentSnapshot {
   id: string;
@@ -141,5 +134,13 @@ export function paymentEventId(paymentId: string, type: PaymentEventType, cause?
 
 /** The payment id ends the subject, so erasure can purge one payment's messages (ADR 0017). */
 export function eventSubject(type: PaymentEventType, paymentId: string): string {
-  return `checkout.${type}.${paymentId}`;
+  return checkoutEventSubject(type, paymentId);
+}
+
+/**
+ * The outbox payload of a payment event: the hc.checkout.v1.PaymentEvent message (proto/hc/checkout/v1/events.proto)
+ * built from it, in the events' JSON (docs/adr/0022). Throws when the event breaks its own contract.
+ */
+export function paymentEventPayload(event: PaymentEvent): JsonObject {
+  return eventPayload(PAYMENT_EVENT, event);
 }

@@ -1,3 +1,5 @@
+import type { JsonObject } from '@bufbuild/protobuf';
+import { checkoutEventSubject, eventPayload, SESSION_CREATED, SESSION_STARTED } from '@hc/events/contracts';
 import type { CheckoutSession } from './checkout-session.ts';
 import type { OrderCustomerDetails } from './order-customer.ts';
 
@@ -74,5 +76,10 @@ export function sessionStartedEvent(session: CheckoutSession, now: Date): Sessio
 /** `checkout.session.<type>.<payment id>`: the payment id ends the subject, as for payment events. */
 export function sessionEventSubject(event: SessionEvent): string {
   const paymentId = event.type === 'session.created' ? event.session.id : event.sessionId;
-  return `checkout.${event.type}.${paymentId}`;
+  return checkoutEventSubject(event.type, paymentId);
+}
+
+/** The outbox payload: the hc.checkout.v1.SessionCreated or SessionStarted message, in the events' JSON (docs/adr/0022). */
+export function sessionEventPayload(event: SessionEvent): JsonObject {
+  return event.type === 'session.created' ? eventPayload(SESSION_CREATED, event) : eventPayload(SESSION_STARTED, event);
 }

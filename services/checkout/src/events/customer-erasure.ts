@@ -8,6 +8,7 @@ import {
   type EventRetention,
   type NatsConnection,
 } from '@hc/events';
+import { CUSTOMER_ERASED, CUSTOMER_ERASED_SUBJECT, decodeEvent } from '@hc/events/contracts';
 import type { Logger } from '@hc/logging';
 import type { CheckoutDependencies } from '../use-cases/dependencies.ts';
 import { eraseCustomerEmails } from '../use-cases/erase-customer-emails.ts';
@@ -15,29 +16,6 @@ import { checkoutStream, paymentMessagesFilter } from './checkout-stream.ts';
 
 /** Durable consumer name: replicas of checkout share it. */
 export const ERASURE_CONSUMER = 'checkout-customer-erasure';
-
-interface CustomerErasedEvent {
-  type: 'customer.erased';
-  accountId: string;
-  livemode: boolean;
-  customerId: string;
-  paymentIds: string[];
-  /** Per payment, the email revision the customers context erased (absent: erase whatever is there). */
-  emailRevisions?: Record<string, number>;
-}
-
-function isCustomerErased(data: unknown): data is CustomerErasedEvent {
-  const event = data as Partial<CustomerErasedEvent> | null;
-  return (
-    typeof event === 'object' &&
-    event !== null &&
-    event.type === 'customer.erased' &&
-    typeof event.accountId === 'string' &&
-    typeof event.livemode === 'boolean' &&
-    Array.isArray(event.paymentIds) &&
-    event.paymentIds.every((id) => typeof id === 'string')
-  );
-}
 
 /** Thrown to have the erasure message redelivered later: some consumer still needs a message. */
 export class PurgeDeferred extends Error {
@@ -65,13 +43,12 @@ export async function consumeCustomerErasures(
     nats,
     stream: stream.name,
     durable: ERASURE_CONSUMER,
-    filterSubject: prefixedSubject(prefix, 'customers.customer.erased'),
+    filterSubject: prefixedSubject(prefix, CUSTOMER_ERASED_SUBJECT),
     logger,
+    // A payload that is not hc.customers.v1.CustomerErased is dead-lettered, never applied (ADR 0022).
+    decode: (data) => decodeEvent(CUSTOMER_ERASED, data),
+    deadLetter: { prefix, retention },
     async handle(message) {
-      if (!isCustomerErased(message.data)) {
-        logger.warn({ msgId: message.msgId }, 'customer erasure: unexpected payload; skipped');
-        return;
-      }
       const event = message.data;
       const erased = await eraseCustomerEmails(deps, event, ERASURE_CONSUMER, message.msgId);
       if (erased > 0) logger.info({ customerId: event.customerId, payments: erased }, 'customer erasure: emails removed from payments');

@@ -1,4 +1,3 @@
-import { fromJson, type JsonValue } from '@bufbuild/protobuf';
 import {
   consumeDurable,
   contextStream,
@@ -9,22 +8,14 @@ import {
   type NatsConnection,
 } from '@hc/events';
 import { ApiError } from '@hc/errors';
+import { decodeEvent, VERDICT_REACHED, VERDICT_REACHED_SUBJECT } from '@hc/events/contracts';
 import type { Logger } from '@hc/logging';
-import { VerdictReachedSchema, type VerdictReached } from '@hc/proto/settlement/v1/events';
 import { applyVerdict } from '../use-cases/apply-verdict.ts';
 import type { CheckoutDependencies } from '../use-cases/dependencies.ts';
 import { verdictFromMessage } from '../use-cases/simulate-payment.ts';
 
 /** Durable consumer name: replicas of checkout share it. */
 export const VERDICTS_CONSUMER = 'checkout-settlement-verdicts';
-
-function parseVerdictReached(data: unknown): VerdictReached | null {
-  try {
-    return fromJson(VerdictReachedSchema, data as JsonValue, { ignoreUnknownFields: true });
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Applies settlement's verdicts (`settlement.verdict.reached`, the hc.settlement.v1.VerdictReached
@@ -45,15 +36,14 @@ export async function consumeSettlementVerdicts(
     nats,
     stream: stream.name,
     durable: VERDICTS_CONSUMER,
-    filterSubject: prefixedSubject(prefix, 'settlement.verdict.reached'),
+    filterSubject: prefixedSubject(prefix, VERDICT_REACHED_SUBJECT),
     logger,
+    // A payload that is not hc.settlement.v1.VerdictReached is dead-lettered, never applied (ADR 0022).
+    decode: (data) => decodeEvent(VERDICT_REACHED, data),
+    deadLetter: { prefix, retention },
     async handle(message) {
-      const event = parseVerdictReached(message.data);
-      if (!event?.verdict || event.accountId === '') {
-        logger.error({ msgId: message.msgId }, 'settlement verdict: not a VerdictReached message; skipped');
-        return;
-      }
-      const verdict = verdictFromMessage(event.verdict);
+      const event = message.data;
+      const verdict = verdictFromMessage(event.verdict!);
       try {
         const payment = await applyVerdict(deps, { accountId: event.accountId, livemode: event.livemode }, verdict);
         logger.info(

@@ -1,10 +1,23 @@
 import { currentTraceparent, MARK_PROCESSED_SQL, OUTBOX_NOTIFY_SQL } from '@hc/events';
 import { parseCurrency } from '@hc/money';
 import { SESSION_STATUSES, type CheckoutSession, type PaymentSource, type Scope, type SessionStatus } from '../domain/checkout-session.ts';
-import { eventSubject, paymentEvent, paymentEventId, type PaymentEventContext, type PaymentEventType } from '../domain/payment-events.ts';
+import {
+  eventSubject,
+  paymentEvent,
+  paymentEventId,
+  paymentEventPayload,
+  type PaymentEventContext,
+  type PaymentEventType,
+} from '../domain/payment-events.ts';
 import { erasedEventPayload } from '../domain/erasure.ts';
 import type { PaymentPatch, Transition } from '../domain/payment-transitions.ts';
-import { sessionEventSubject, sessionStartedEvent, type SessionCreatedEvent, type SessionEvent } from '../domain/session-events.ts';
+import {
+  sessionEventPayload,
+  sessionEventSubject,
+  sessionStartedEvent,
+  type SessionCreatedEvent,
+  type SessionEvent,
+} from '../domain/session-events.ts';
 import { Prisma } from './generated/prisma/client.ts';
 import type { CheckoutPrisma } from './prisma.ts';
 
@@ -79,7 +92,7 @@ async function enqueueSessionEvent(tx: Tx, event: SessionEvent): Promise<void> {
       {
         msgId: event.id,
         subject: sessionEventSubject(event),
-        payload: event as unknown as Prisma.InputJsonValue,
+        payload: sessionEventPayload(event) as Prisma.InputJsonValue,
         traceParent: currentTraceparent(),
       },
     ],
@@ -166,7 +179,7 @@ export class CheckoutSessionStore {
         {
           msgId,
           subject: eventSubject(type, payment.id),
-          payload: event as unknown as Prisma.InputJsonValue,
+          payload: paymentEventPayload(event) as Prisma.InputJsonValue,
           traceParent: currentTraceparent(),
         },
       ],

@@ -1,9 +1,11 @@
+import { ContractViolation, decodeCheckoutEvent, type CheckoutStreamEvent } from '@hc/events/contracts';
+import type { Address as ContractAddress, StoreAccount as ContractStoreAccount } from '@hc/proto/checkout/v1';
 import type { Address, ContactDetails, Scope, StoreAccount } from './customer.ts';
 import { normalizeEmail } from './details.ts';
 
 /**
  * The checkout stream's events this context reads (docs/events.md, "Checkout context" and "internal
- * order events"), validated from the JSON as published. Only the fields used here are read; the
+ * order events"), read through the shared contract decode. Only the fields used here are read; the
  * payment snapshot's personal fields (customerEmail, customerName) are deliberately ignored: orders
  * get their email from session events only, so a late payment event cannot bring back erased data.
  */
@@ -39,62 +41,56 @@ export class MalformedEventError extends Error {
   override name = 'MalformedEventError';
 }
 
-type Json = Record<string, unknown>;
+const isDecimal = (value: string): boolean => /^[0-9]+(\.[0-9]+)?$/.test(value);
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function field<T>(object: Json, key: string, check: (value: unknown) => value is T, what: string): T {
-  const value = object[key];
-  if (!check(value)) throw new MalformedEventError(`${key} must be ${what}`);
+function required(value: string, key: string, what = 'a string'): string {
+  if (value === '') throw new MalformedEventError(`${key} must be ${what}`);
   return value;
 }
 
-const isString = (value: unknown): value is string => typeof value === 'string' && value !== '';
-const isStringOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
-const isInteger = (value: unknown): value is number => Number.isSafeInteger(value);
-const isBoolean = (value: unknown): value is boolean => typeof value === 'boolean';
-const isMillis = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
-const isDecimal = (value: unknown): value is string => typeof value === 'string' && /^[0-9]+(\.[0-9]+)?$/.test(value);
-
-/** A string field that may be missing or null; an empty string counts as left out. */
-function optionalString(object: Json, key: string): string | null {
-  const value = object[key] ?? null;
-  if (!isStringOrNull(value)) throw new MalformedEventError(`${key} must be a string or null`);
-  return value === '' ? null : value;
+function decimal(value: string, key: string): string {
+  if (!isDecimal(value)) throw new MalformedEventError(`${key} must be a decimal string`);
+  return value;
 }
 
-function address(value: unknown, key: string): Address | null {
-  if (value === null || value === undefined) return null;
-  if (!isObject(value)) throw new MalformedEventError(`${key} must be an address or null`);
+function millis(value: bigint, key: string): Date {
+  if (value < 0n || value > BigInt(Number.MAX_SAFE_INTEGER)) throw new MalformedEventError(`${key} must be Unix milliseconds`);
+  return new Date(Number(value));
+}
+
+/** A string field that may be missing or null; an empty string counts as left out. */
+const optional = (value: string | undefined): string | null => (value === undefined || value === '' ? null : value);
+
+function address(value: ContractAddress | undefined): Address | null {
+  if (value === undefined) return null;
   const parsed: Address = {
-    name: optionalString(value, 'name'),
-    line1: optionalString(value, 'line1'),
-    line2: optionalString(value, 'line2'),
-    city: optionalString(value, 'city'),
-    region: optionalString(value, 'region'),
-    postalCode: optionalString(value, 'postalCode'),
-    country: optionalString(value, 'country'),
+    name: optional(value.name),
+    line1: optional(value.line1),
+    line2: optional(value.line2),
+    city: optional(value.city),
+    region: optional(value.region),
+    postalCode: optional(value.postalCode),
+    country: optional(value.country),
   };
   // An address without a single value says nothing: treat it as left out, so it keeps the saved one.
   return Object.values(parsed).every((v) => v === null) ? null : parsed;
 }
 
-function storeAccount(value: unknown): StoreAccount | null {
-  if (value === null || value === undefined) return null;
-  if (!isObject(value)) throw new MalformedEventError('storeAccount must be an object or null');
-  const platform = optionalString(value, 'platform');
-  const storeId = optionalString(value, 'storeId');
+function storeAccount(value: ContractStoreAccount | undefined): StoreAccount | null {
+  if (value === undefined) return null;
+  const platform = optional(value.platform);
+  const storeId = optional(value.storeId);
   // Without both keys the account cannot be told apart from another store's: nothing to keep.
   if (platform === null || storeId === null) return null;
-  return { platform, storeId, storeName: optionalString(value, 'storeName'), customerId: optionalString(value, 'customerId') };
+  return { platform, storeId, storeName: optional(value.storeName), customerId: optional(value.customerId) };
 }
 
-function base(data: Json): EventBase {
+function base(event: { id: string; accountId: string; livemode: boolean; occurredAt: bigint }): EventBase {
   return {
-    id: field(data, 'id', isString, 'a string'),
-    accountId: field(data, 'accountId', isString, 'a string'),
-    livemode: field(data, 'livemode', isBoolean, 'a boolean'),
-    occurredAt: new Date(field(data, 'occurredAt', isMillis, 'Unix milliseconds')),
+    id: required(event.id, 'id'),
+    accountId: required(event.accountId, 'accountId'),
+    livemode: event.livemode,
+    occurredAt: millis(event.occurredAt, 'occurredAt'),
   };
 }
 
@@ -104,62 +100,65 @@ function emailOrNull(value: string | null): string | null {
 
 /**
  * The event in `data`, or null when its type is not one this context reads (acknowledged and
- * skipped, so new event types never block the consumer). Throws MalformedEventError when a known
- * type does not have the documented shape.
+ * skipped, so new event types never block the consumer). The payload is read with the one shared
+ * decode of the event contracts (@hc/events/contracts, proto/hc/checkout/v1/events.proto); throws
+ * MalformedEventError when a known type breaks its contract or this context's rules.
  */
 export function parseCheckoutEvent(data: unknown): CheckoutEvent | null {
-  if (!isObject(data) || typeof data.type !== 'string') throw new MalformedEventError('the payload has no type');
-  const type = data.type;
-  if (type === 'session.created') {
-    const session = field(data, 'session', isObject, 'an object');
-    const customer = data.customer ?? {};
-    if (!isObject(customer)) throw new MalformedEventError('customer must be an object');
+  let decoded: CheckoutStreamEvent | null;
+  try {
+    decoded = decodeCheckoutEvent(data);
+  } catch (error) {
+    if (error instanceof ContractViolation) throw new MalformedEventError(error.message);
+    throw error;
+  }
+  if (decoded === null) return null;
+  if (decoded.type === 'session.created') {
+    const { event } = decoded;
+    const session = event.session!;
+    const customer = event.customer;
     return {
-      ...base(data),
-      type,
+      ...base(event),
+      type: decoded.type,
       session: {
-        id: field(session, 'id', isString, 'a string'),
-        amount: field(session, 'amount', isDecimal, 'a decimal string'),
-        currency: field(session, 'currency', isString, 'a currency code').toUpperCase(),
-        status: field(session, 'status', isString, 'a string'),
-        createdAt: new Date(field(session, 'createdAt', isMillis, 'Unix milliseconds')),
-        customerEmail: emailOrNull(optionalString(session, 'customerEmail')),
+        id: required(session.id, 'id'),
+        amount: decimal(session.amount, 'amount'),
+        currency: required(session.currency, 'currency', 'a currency code').toUpperCase(),
+        status: required(session.status, 'status'),
+        createdAt: millis(session.createdAt, 'createdAt'),
+        customerEmail: emailOrNull(optional(session.customerEmail)),
       },
       customer: {
-        name: optionalString(customer, 'name'),
-        phone: optionalString(customer, 'phone'),
-        shippingAddress: address(customer.shippingAddress, 'shippingAddress'),
-        billingAddress: address(customer.billingAddress, 'billingAddress'),
-        storeAccount: storeAccount(customer.storeAccount),
+        name: optional(customer?.name),
+        phone: optional(customer?.phone),
+        shippingAddress: address(customer?.shippingAddress),
+        billingAddress: address(customer?.billingAddress),
+        storeAccount: storeAccount(customer?.storeAccount),
       },
     };
   }
-  if (type === 'session.started') {
-    const revision = field(data, 'revision', isInteger, 'an integer');
-    if (revision < 1) throw new MalformedEventError('revision must be at least 1');
+  if (decoded.type === 'session.started') {
+    const { event } = decoded;
+    if (event.revision < 1) throw new MalformedEventError('revision must be at least 1');
     return {
-      ...base(data),
-      type,
-      sessionId: field(data, 'sessionId', isString, 'a string'),
-      customerEmail: normalizeEmail(field(data, 'customerEmail', isString, 'an email')),
-      revision,
+      ...base(event),
+      type: decoded.type,
+      sessionId: required(event.sessionId, 'sessionId'),
+      customerEmail: normalizeEmail(required(event.customerEmail, 'customerEmail', 'an email')),
+      revision: event.revision,
     };
   }
-  if (type.startsWith('payment.')) {
-    const payment = field(data, 'payment', isObject, 'an object');
-    const paidAt = payment.paidAt ?? null;
-    if (paidAt !== null && !isMillis(paidAt)) throw new MalformedEventError('paidAt must be Unix milliseconds or null');
-    return {
-      ...base(data),
-      type: type as PaymentChanged['type'],
-      payment: {
-        id: field(payment, 'id', isString, 'a string'),
-        amount: field(payment, 'amount', isDecimal, 'a decimal string'),
-        currency: field(payment, 'currency', isString, 'a currency code').toUpperCase(),
-        status: field(payment, 'status', isString, 'a string'),
-        paidAt: paidAt === null ? null : new Date(paidAt),
-      },
-    };
-  }
-  return null;
+  const { event } = decoded;
+  const payment = event.payment!;
+  return {
+    ...base(event),
+    type: decoded.type,
+    payment: {
+      id: required(payment.id, 'id'),
+      amount: decimal(payment.amount, 'amount'),
+      currency: required(payment.currency, 'currency', 'a currency code').toUpperCase(),
+      status: required(payment.status, 'status'),
+      paidAt: payment.paidAt === undefined ? null : millis(payment.paidAt, 'paidAt'),
+    },
+  };
 }

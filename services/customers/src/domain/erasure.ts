@@ -1,3 +1,5 @@
+import type { JsonObject } from '@bufbuild/protobuf';
+import { CUSTOMER_ERASED, eventPayload } from '@hc/events/contracts';
 import type { Scope } from './customer.ts';
 
 /**
@@ -20,7 +22,7 @@ export interface CustomerErasedEvent extends Scope {
   emailRevisions: Record<string, number>;
 }
 
-export const CUSTOMER_ERASED_SUBJECT = 'customers.customer.erased';
+export { CUSTOMER_ERASED_SUBJECT } from '@hc/events/contracts';
 
 export function customerErasedEvent(
   customer: Scope & { id: string },
@@ -38,4 +40,9 @@ export function customerErasedEvent(
     paymentIds: orders.map((order) => order.id),
     emailRevisions: Object.fromEntries(orders.map((order) => [order.id, order.emailRevision])),
   };
+}
+
+/** The outbox payload: the hc.customers.v1.CustomerErased message, in the events' JSON (docs/adr/0022). */
+export function customerErasedPayload(event: CustomerErasedEvent): JsonObject {
+  return eventPayload(CUSTOMER_ERASED, event);
 }

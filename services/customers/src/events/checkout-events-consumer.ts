@@ -1,7 +1,7 @@
 import { consumeDurable, contextStream, ensureStream, type DurableConsumer, type EventRetention, type NatsConnection } from '@hc/events';
 import type { Logger } from '@hc/logging';
-import { MalformedEventError } from '../domain/checkout-events.ts';
-import { applyCheckoutEvent } from '../use-cases/apply-checkout-event.ts';
+import { parseCheckoutEvent } from '../domain/checkout-events.ts';
+import { applyDecodedCheckoutEvent } from '../use-cases/apply-checkout-event.ts';
 import type { CustomersDependencies } from '../use-cases/dependencies.ts';
 
 /** Durable name on the checkout stream; replicas share it, so each event goes to one of them. */
@@ -38,18 +38,13 @@ export async function startCheckoutEventsConsumer(
     // must not be retried forever: unacknowledged messages count against the consumer's max_ack_pending
     // (1,000) and would at length stop all delivery. About 20 minutes of retries, then it is logged and dropped.
     maxDeliver: CHECKOUT_EVENT_MAX_DELIVER,
+    // The shared contract decode, then this context's rules: a payload that breaks either is
+    // dead-lettered with a log line and a metric, never applied (docs/adr/0022).
+    decode: parseCheckoutEvent,
+    deadLetter: { prefix: subjectPrefix, retention },
     handle: async (message) => {
-      try {
-        const result = await applyCheckoutEvent(deps, durable, message);
-        logger.debug({ msgId: message.msgId, subject: message.subject, result }, 'checkout event');
-      } catch (error) {
-        if (!(error instanceof MalformedEventError)) throw error;
-        // Redelivering cannot fix a payload that breaks the contract; log it loudly and move on.
-        logger.error(
-          { msgId: message.msgId, subject: message.subject, err: error },
-          'checkout event does not match docs/events.md; skipped',
-        );
-      }
+      const result = await applyDecodedCheckoutEvent(deps, durable, message.msgId, message.data);
+      logger.debug({ msgId: message.msgId, subject: message.subject, result }, 'checkout event');
     },
   });
 }

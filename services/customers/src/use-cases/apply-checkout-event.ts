@@ -1,5 +1,11 @@
 import type { ConsumedMessage } from '@hc/events';
-import { parseCheckoutEvent, type PaymentChanged, type SessionCreated, type SessionStarted } from '../domain/checkout-events.ts';
+import {
+  parseCheckoutEvent,
+  type CheckoutEvent,
+  type PaymentChanged,
+  type SessionCreated,
+  type SessionStarted,
+} from '../domain/checkout-events.ts';
 import { type Order } from '../domain/customer.ts';
 import { withPaymentPaid } from '../domain/counters.ts';
 import { applyPayment, decideStart } from '../domain/order-rules.ts';
@@ -24,9 +30,18 @@ export type ApplyResult = 'applied' | 'duplicate' | 'ignored';
  * Event types this context does not read are 'ignored' (and acknowledged).
  */
 export async function applyCheckoutEvent(deps: CustomersDependencies, consumer: string, message: ConsumedMessage): Promise<ApplyResult> {
-  const event = parseCheckoutEvent(message.data);
+  return applyDecodedCheckoutEvent(deps, consumer, message.msgId, parseCheckoutEvent(message.data));
+}
+
+/** applyCheckoutEvent for an event the consumer already decoded (parseCheckoutEvent; null: a type this context does not read). */
+export async function applyDecodedCheckoutEvent(
+  deps: CustomersDependencies,
+  consumer: string,
+  msgId: string,
+  event: CheckoutEvent | null,
+): Promise<ApplyResult> {
   if (event === null) return 'ignored';
-  const applied = await deps.store.applyOnce(consumer, message.msgId, async (tx) => {
+  const applied = await deps.store.applyOnce(consumer, msgId, async (tx) => {
     if (event.type === 'session.created') await applySessionCreated(tx, event);
     else if (event.type === 'session.started') await applySessionStarted(tx, event);
     else await applyPaymentChanged(tx, event);

@@ -1,7 +1,7 @@
 import { ApiError } from '@hc/errors';
 import { isId } from '@hc/ids';
 import type { Customer, Scope } from '../domain/customer.ts';
-import { CUSTOMER_ERASED_SUBJECT, customerErasedEvent } from '../domain/erasure.ts';
+import { CUSTOMER_ERASED_SUBJECT, customerErasedEvent, customerErasedPayload } from '../domain/erasure.ts';
 import type { CustomersDependencies } from './dependencies.ts';
 import { awaitCheckoutWrites, MAX_BARRIER_WAIT_MS, type BarrierRequest, type Barriers } from './read-barrier.ts';
 
@@ -42,7 +42,7 @@ export async function eraseCustomer(deps: CustomersDependencies, scope: Scope, i
     const now = deps.now();
     const orders = await tx.eraseCustomerData(customer.id, now);
     const event = customerErasedEvent(customer, orders, now);
-    await tx.enqueue(event.id, CUSTOMER_ERASED_SUBJECT, event);
+    await tx.enqueue(event.id, CUSTOMER_ERASED_SUBJECT, customerErasedPayload(event));
     return null;
   });
   if (erased) return erased;

@@ -1,26 +1,14 @@
 import { ApiError } from '@hc/errors';
+import { isPaymentEventType, type PaymentEventType } from '@hc/events/contracts';
 
-/** The spec's payment event types: what checkout publishes and what an endpoint can subscribe to. */
-export const PAYMENT_EVENT_TYPES = [
-  'payment.started',
-  'payment.paid',
-  'payment.held',
-  'payment.updated',
-  'payment.failed',
-  'payment.expired',
-  'payment.canceled',
-] as const;
-export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
+/** The spec's payment event types, declared once for every context (docs/adr/0022). */
+export { PAYMENT_EVENT_TYPES, isPaymentEventType, type PaymentEventType } from '@hc/events/contracts';
 
 /** Every type a delivery can carry. `ping` is sent only by the ping action, whatever an endpoint's filter. */
 export type WebhookEventType = PaymentEventType | 'ping';
 
 /** The filter value that matches every payment event type, present and future. */
 export const ALL_EVENTS = '*';
-
-export function isPaymentEventType(value: unknown): value is PaymentEventType {
-  return typeof value === 'string' && (PAYMENT_EVENT_TYPES as readonly string[]).includes(value);
-}
 
 /**
  * An endpoint's event-type filter as the merchant gave it: empty means everything, `*` must stand

@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseSourcePaymentEvent, webhookEventBody, withoutCustomerDetails } from './webhook-event.ts';
+import { decodeEvent, PAYMENT_EVENT } from '@hc/events/contracts';
+import { webhookEventBody, withoutCustomerDetails } from './webhook-event.ts';
+import { webhookPayment } from './webhook-payment.ts';
 
 const source = {
   id: 'pay_1.payment.paid.vrd_1',
@@ -11,18 +13,20 @@ const source = {
 };
 
 describe('webhook event bodies', () => {
-  it('take created in seconds and the snapshot as received', () => {
-    const parsed = parseSourcePaymentEvent(source)!;
-    const body = webhookEventBody('evt_X', parsed.type, parsed.occurredAt, parsed.livemode, { ...parsed.payment });
-    expect(body).toEqual({ id: 'evt_X', type: 'payment.paid', created: 1795320898, livemode: false, data: { payment: source.payment } });
+  it('take created in seconds and the payment in the webhook shape', () => {
+    const parsed = decodeEvent(PAYMENT_EVENT, source);
+    const payment = { ...webhookPayment(parsed.payment!) };
+    const body = webhookEventBody('evt_X', 'payment.paid', Number(parsed.occurredAt), parsed.livemode, payment);
+    expect(body).toEqual({ id: 'evt_X', type: 'payment.paid', created: 1795320898, livemode: false, data: { payment } });
+    expect(body.data.payment).toMatchObject(source.payment);
     expect(Object.keys(body)).toEqual(['id', 'type', 'created', 'livemode', 'data']);
   });
 
-  it('refuse payloads that are not payment events', () => {
-    expect(parseSourcePaymentEvent({ ...source, type: 'session.created' })).toBeNull();
-    expect(parseSourcePaymentEvent({ ...source, payment: null })).toBeNull();
-    expect(parseSourcePaymentEvent({ ...source, livemode: 'no' })).toBeNull();
-    expect(parseSourcePaymentEvent('x')).toBeNull();
+  it('refuse payloads that are not payment events (the shared decode)', () => {
+    expect(() => decodeEvent(PAYMENT_EVENT, { ...source, type: 'session.created' })).toThrow();
+    expect(() => decodeEvent(PAYMENT_EVENT, { ...source, payment: null })).toThrow();
+    expect(() => decodeEvent(PAYMENT_EVENT, { ...source, livemode: 'no' })).toThrow();
+    expect(() => decodeEvent(PAYMENT_EVENT, 'x')).toThrow();
   });
 
   it('lose the buyer details on erasure, keeping every other field and the key order', () => {

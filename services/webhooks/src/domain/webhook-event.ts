@@ -1,17 +1,4 @@
-import { isPaymentEventType, type PaymentEventType, type WebhookEventType } from './event-types.ts';
-
-/** The payment snapshot in the spec's webhook payment shape, as checkout published it. Kept opaque: delivered as received. */
-export type PaymentSnapshot = { readonly id: string } & Readonly<Record<string, unknown>>;
-
-/** A checkout payment event as it arrives on JetStream (docs/events.md). */
-export interface SourcePaymentEvent {
-  readonly type: PaymentEventType;
-  /** Unix milliseconds. */
-  readonly occurredAt: number;
-  readonly accountId: string;
-  readonly livemode: boolean;
-  readonly payment: PaymentSnapshot;
-}
+import type { WebhookEventType } from './event-types.ts';
 
 /** The delivered body: the spec's event object. Its key order is the order merchants see. */
 export interface WebhookEventBody {
@@ -21,18 +8,6 @@ export interface WebhookEventBody {
   created: number;
   livemode: boolean;
   data: { payment: Record<string, unknown> | null };
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** The source event, or null when the payload is not a payment event this context understands. */
-export function parseSourcePaymentEvent(data: unknown): SourcePaymentEvent | null {
-  if (!isRecord(data)) return null;
-  const { type, occurredAt, accountId, livemode, payment } = data;
-  if (!isPaymentEventType(type) || typeof occurredAt !== 'number' || !Number.isFinite(occurredAt)) return null;
-  if (typeof accountId !== 'string' || accountId === '' || typeof livemode !== 'boolean') return null;
-  if (!isRecord(payment) || typeof payment['id'] !== 'string') return null;
-  return { type, occurredAt, accountId, livemode, payment: payment as PaymentSnapshot };
 }
 
 export function webhookEventBody(

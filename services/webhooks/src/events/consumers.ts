@@ -6,6 +6,7 @@ import {
   type EventRetention,
   type NatsConnection,
 } from '@hc/events';
+import { CUSTOMER_ERASED, decodeEvent, PAYMENT_EVENT } from '@hc/events/contracts';
 import type { Logger } from '@hc/logging';
 import { eraseCustomer, ERASURE_CONSUMER } from '../use-cases/erase-customer.ts';
 import type { WebhooksDependencies } from '../use-cases/dependencies.ts';
@@ -48,6 +49,9 @@ export async function startConsumers(
         filterSubject: paymentEventsFilter(prefix),
         ackWaitMs: deps.settings.eventAckWaitMs,
         logger,
+        // A payload that is not hc.checkout.v1.PaymentEvent is dead-lettered, never recorded (ADR 0022).
+        decode: (data) => decodeEvent(PAYMENT_EVENT, data),
+        deadLetter: { prefix, retention },
         handle: async (message) => {
           // Taken here, in this message's consumer span: the group commit records many messages in one transaction.
           const outcome = await record({ msgId: message.msgId, data: message.data, traceParent: currentTraceparent() });
@@ -63,6 +67,8 @@ export async function startConsumers(
     filterSubject: customerErasedFilter(prefix),
     ackWaitMs: deps.settings.eventAckWaitMs,
     logger,
+    decode: (data) => decodeEvent(CUSTOMER_ERASED, data),
+    deadLetter: { prefix, retention },
     handle: async (message) => {
       const scrubbed = await eraseCustomer(deps, message.msgId, message.data);
       logger.info({ msgId: message.msgId, scrubbedEvents: scrubbed }, 'customer erasure applied');

@@ -1,5 +1,9 @@
+import { isMessage } from '@bufbuild/protobuf';
+import { ContractViolation, decodeEvent, PAYMENT_EVENT, type PaymentEventType } from '@hc/events/contracts';
+import { PaymentEventSchema, type PaymentEvent } from '@hc/proto/checkout/v1/events';
 import { webhookEventId } from '../domain/event-id.ts';
-import { parseSourcePaymentEvent, webhookEventBody } from '../domain/webhook-event.ts';
+import { webhookEventBody } from '../domain/webhook-event.ts';
+import { webhookPayment } from '../domain/webhook-payment.ts';
 import type { NewPaymentEvent } from '../store/events.ts';
 import type { WebhooksDependencies } from './dependencies.ts';
 
@@ -11,7 +15,8 @@ export type RecordOutcome =
 
 export interface SourceMessage {
   readonly msgId: string;
-  readonly data: unknown;
+  /** The hc.checkout.v1.PaymentEvent the consumer decoded (or its JSON, decoded here the same way). */
+  readonly data: PaymentEvent | unknown;
   /** The trace of the consumer span that received the message (ADR 0019); null with telemetry off. */
   readonly traceParent?: string | null;
 }
@@ -19,23 +24,26 @@ export interface SourceMessage {
 /**
  * Turns checkout payment events into webhook events, each with the `evt_` id derived from its source
  * message id, and queues a delivery to each matching endpoint of its account and mode, in one
- * transaction (all applied, or none when it throws). A payload that is not a payment event is
- * ignored (retrying cannot fix it). Outcomes are in the order of `messages`.
+ * transaction (all applied, or none when it throws). The merchant-facing payment shape is built here
+ * from the contract message (webhookPayment). A payload that is not a payment event is ignored (the
+ * consumer dead-letters such payloads before they get here). Outcomes are in the order of `messages`.
  */
 export async function recordPaymentEvents(deps: WebhooksDependencies, messages: readonly SourceMessage[]): Promise<RecordOutcome[]> {
   const outcomes: RecordOutcome[] = messages.map(() => ({ kind: 'ignored' }));
   const events: { index: number; event: NewPaymentEvent }[] = [];
   messages.forEach(({ msgId, data, traceParent }, index) => {
-    const source = parseSourcePaymentEvent(data);
-    if (!source) return;
-    const body = webhookEventBody(webhookEventId(msgId), source.type, source.occurredAt, source.livemode, { ...source.payment });
+    const source = paymentEvent(data);
+    if (!source?.payment) return;
+    const occurredAt = Number(source.occurredAt);
+    const payment = { ...webhookPayment(source.payment) };
+    const body = webhookEventBody(webhookEventId(msgId), source.type as PaymentEventType, occurredAt, source.livemode, payment);
     events.push({
       index,
       event: {
         scope: { accountId: source.accountId, livemode: source.livemode },
         sourceMsgId: msgId,
         paymentId: source.payment.id,
-        occurredAt: new Date(source.occurredAt),
+        occurredAt: new Date(occurredAt),
         body,
         traceParent: traceParent ?? null,
       },
@@ -53,4 +61,14 @@ export async function recordPaymentEvents(deps: WebhooksDependencies, messages: 
   });
   if (queued.some((n) => n !== null && n > 0)) deps.wakeWorker();
   return outcomes;
+}
+
+function paymentEvent(data: unknown): PaymentEvent | null {
+  if (isMessage(data, PaymentEventSchema)) return data;
+  try {
+    return decodeEvent(PAYMENT_EVENT, data);
+  } catch (error) {
+    if (error instanceof ContractViolation) return null;
+    throw error;
+  }
 }

@@ -1,4 +1,5 @@
 import { API_ERRORS, type ErrorCode } from '@hc/errors';
+import { PAYMENT_EVENT_TYPES } from '@hc/events/contracts';
 import { responseSchemas, type JsonSchema } from '../../presenters/schemas.ts';
 import { createCheckoutSessionSchema } from '../validation/checkout-session-schemas.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, simulatePaymentSchema, startCheckoutSessionSchema } from '../validation/payment-schemas.ts';
@@ -11,17 +12,8 @@ import { toOpenApiSchema } from './request-schemas.ts';
  * (`pnpm openapi` rewrites it; a test fails when the copy is stale). ADR 0021.
  */
 
-/** The webhook event types (the webhooks context's PAYMENT_EVENT_TYPES plus ping; a test keeps them equal). */
-export const WEBHOOK_EVENT_TYPES = [
-  'payment.started',
-  'payment.paid',
-  'payment.held',
-  'payment.updated',
-  'payment.failed',
-  'payment.expired',
-  'payment.canceled',
-  'ping',
-] as const;
+/** The webhook event types: the payment event types of the event contracts (docs/adr/0022) plus ping. */
+export const WEBHOOK_EVENT_TYPES = [...PAYMENT_EVENT_TYPES, 'ping'] as const;
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
