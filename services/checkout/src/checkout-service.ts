@@ -1,8 +1,9 @@
 import { connectNats, ensureStream, eventTablePurges, outboxPosition, startOutboxRelay, startPurgeSchedule } from '@hc/events';
 import { createGrpcServer, createServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
-import { CheckoutService, HostedCheckoutService } from '@hc/proto/checkout/v1';
+import { CheckoutAdminService, CheckoutService, HostedCheckoutService } from '@hc/proto/checkout/v1';
 import { SettlementService } from '@hc/proto/settlement/v1';
+import { adminHandlers } from './api/admin-handlers.ts';
 import { checkoutHandlers } from './api/checkout-handlers.ts';
 import { hostedHandlers } from './api/hosted-handlers.ts';
 import type { CheckoutConfig } from './config.ts';
@@ -80,6 +81,8 @@ export async function startCheckoutService(
 
   const server = createGrpcServer(logger);
   server.add(CheckoutService, checkoutHandlers(deps, eventsPosition));
+  // Operator CLI and dashboard only; the gateway's merchant API never calls it (ADR 0024).
+  server.add(CheckoutAdminService, adminHandlers(deps));
   server.addPublic(HostedCheckoutService, hostedHandlers(deps));
   const port = await server.listen(config.CHECKOUT_GRPC_ADDRESS);
   const sweeper = startExpirySweeper(deps, logger, config.EXPIRY_SWEEP_INTERVAL_MS);

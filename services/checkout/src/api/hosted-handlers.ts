@@ -17,6 +17,8 @@ function hostedMessage(view: HostedView) {
     reference: view.reference ?? undefined,
     provider: view.provider ?? undefined,
     providers: [...view.providers],
+    customerName: view.customerName ?? undefined,
+    memo: view.memo ?? undefined,
   };
 }
 

@@ -1,4 +1,5 @@
 import { hostedPageUrl, type CheckoutSession } from './checkout-session.ts';
+import { trackingPageUrl } from './payment-link.ts';
 import { webhookSuccessUrl } from './success-url.ts';
 
 /**
@@ -93,9 +94,9 @@ export function paymentSnapshot(p: CheckoutSession, publicBaseUrl: string, provi
     txidIn: p.settlement.txidIn,
     txidOut: p.settlement.txidOut,
     metadata: p.metadata === null ? null : { ...p.metadata },
-    customerName: null,
-    memo: null,
-    trackingUrl: null,
+    customerName: p.customerName,
+    memo: p.memo,
+    trackingUrl: p.source === 'payment_link' ? trackingPageUrl(publicBaseUrl, p.id) : null,
     canceledAt: ms(p.canceledAt),
     successUrl: webhookSuccessUrl(p.successUrl),
     createdAt: p.createdAt.getTime(),
