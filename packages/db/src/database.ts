@@ -48,3 +48,30 @@ export async function dropDatabase(databaseUrl: string): Promise<void> {
     await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
   });
 }
+
+/**
+ * Waits until the database answers `SELECT 1`, retrying every `intervalMs`, for at most `timeoutMs`
+ * (then throws the last error). A service calls it before it starts, so one that (re)starts while
+ * PostgreSQL is briefly away (a restart, a failover) waits instead of crashing into a restart loop.
+ */
+export async function waitForDatabase(
+  databaseUrl: string,
+  options: { timeoutMs: number; intervalMs?: number; onRetry?: (error: Error) => void },
+): Promise<void> {
+  const deadline = Date.now() + options.timeoutMs;
+  for (;;) {
+    const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 2_000 });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      options.onRetry?.(error as Error);
+      await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 500));
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+}

@@ -46,6 +46,7 @@ beforeAll(async () => {
     markProviderReached: notFound,
     acceptHeldPayment: notFound,
     getEventsPosition: notFound,
+    getPaymentTimeline: notFound,
   });
   server.addPublic(HostedCheckoutService, {
     async getHostedSession(request, callCtx) {

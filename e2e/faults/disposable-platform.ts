@@ -1,0 +1,96 @@
+/**
+ * The real supervised platform (scripts/platform.ts, as ./scripts/start runs it) on a PostgreSQL and a
+ * NATS of its own, so a test can crash them without touching the machine's shared servers; with the
+ * demo merchant's webhook endpoint pointed at a signed-webhook receiver.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { withDatabase } from '@hc/db';
+import { startDisposableNats, startDisposablePostgres, type DisposableNats, type DisposablePostgres } from '@hc/test-kit';
+import {
+  killLeftovers,
+  launchPlatform,
+  platformSetting,
+  stopPlatform,
+  type RunningPlatform,
+} from '../../scripts/tests/platform-process.ts';
+import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
+
+const repository = join(import.meta.dirname, '..', '..');
+const OPERATOR = join(repository, 'services/gateway/src/cli/operator.ts');
+const run = promisify(execFile);
+
+export interface DisposablePlatform {
+  readonly platform: RunningPlatform;
+  readonly postgres: DisposablePostgres;
+  readonly nats: DisposableNats;
+  readonly receiver: WebhookReceiver;
+  readonly gatewayUrl: string;
+  readonly key: string;
+  /** The platform's log folder (one file per process). */
+  readonly logs: string;
+  /** Stops everything; removes the logs unless `keepLogs`. */
+  stop(keepLogs: boolean): Promise<void>;
+}
+
+export async function startDisposablePlatform(label: string): Promise<DisposablePlatform> {
+  const home = mkdtempSync(join(tmpdir(), `hc-${label}-`));
+  const [postgres, nats, receiver] = await Promise.all([startDisposablePostgres(), startDisposableNats(), startWebhookReceiver()]);
+  const setting = await platformSetting(label);
+  const ownDatabases = Object.fromEntries(
+    Object.entries(setting.env)
+      .filter(([name]) => name.endsWith('_DATABASE_URL'))
+      .map(([name, url]) => [name, withDatabase(postgres.url, new URL(url).pathname.slice(1))]),
+  );
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...setting.env,
+    ...ownDatabases,
+    NATS_URL: nats.url,
+    PLATFORM_HOME: home,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_REQUESTS_PER_MINUTE: '1000000',
+    RATE_LIMIT_STARTS_PER_MINUTE: '1000000',
+    // Redeliveries soon after a failure, so tests do not wait on production back-off.
+    WEBHOOKS_RETRY_SCHEDULE: '0s,200ms,500ms,1s,2s,3s,5s,5s,5s,5s',
+    WEBHOOKS_POLL_INTERVAL: '100ms',
+    WEBHOOKS_DELIVERY_TIMEOUT: '5s',
+  };
+  const platform = await launchPlatform(process.execPath, [join(repository, 'scripts', 'platform.ts')], {
+    cwd: repository,
+    env,
+    timeoutMs: 120_000,
+  }).ready;
+  const added = await run(
+    process.execPath,
+    [OPERATOR, 'webhooks', 'endpoints', 'add', platform.printed['DEMO_ACCOUNT_ID']!, '--mode', 'test', '--url', receiver.url, '--json'],
+    { env },
+  );
+  receiver.useSecret(String((JSON.parse(added.stdout) as { secret: string }).secret));
+  const logs = join(home, '.platform', 'logs');
+  return {
+    platform,
+    postgres,
+    nats,
+    receiver,
+    gatewayUrl: String(platform.printed['GATEWAY_URL']),
+    key: String(platform.printed['TEST_SECRET_KEY']),
+    logs,
+    async stop(keepLogs) {
+      await stopPlatform(platform);
+      killLeftovers();
+      await receiver.stop();
+      await nats.stop();
+      await postgres.stop();
+      if (!keepLogs) rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Deaths the supervisor saw that were not a SIGKILL (those are the suite's own). */
+export function unplannedDeaths(stderr: string): string[] {
+  return [...stderr.matchAll(/(\w+) exited unexpectedly \(([^)]*)\)/g)].filter(([, , how]) => how !== 'SIGKILL').map(([line]) => line);
+}
