@@ -10,6 +10,8 @@ export const paths = {
     simulate: '/pay/:id/simulate',
     status: '/pay/:id/status',
   },
+  /** The read-only tracking page of a payment link: its state, no actions. */
+  track: '/track/:id',
   assets: '/pay/assets',
   health: '/healthz',
 } as const;

@@ -27,6 +27,7 @@ export interface HostedView {
   /** Payment links: who it is for and the merchant's note to the payer. */
   readonly customerName: string | null;
   readonly memo: string | null;
+  readonly source: CheckoutSession['source'];
 }
 
 export function hostedView(session: CheckoutSession, catalogue: readonly ProviderDefinition[]): HostedView {
@@ -51,5 +52,6 @@ export function hostedView(session: CheckoutSession, catalogue: readonly Provide
     providers: payable ? selectProviders(catalogue, session) : [],
     customerName: session.customerName,
     memo: session.memo,
+    source: session.source,
   };
 }

@@ -9,6 +9,7 @@ import { pageErrors, payRoutes, type HostedClient } from './pay-routes.ts';
 import { createPageLimits } from './rate-limits.ts';
 import { renderNotFound, renderProblem } from './render.ts';
 import { securityHeaders } from './security.ts';
+import { trackRoutes } from './track-routes.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -70,6 +71,7 @@ export function createPagesApp(options: PagesAppOptions): Express {
       renderProblem(res, 429, 'Too many attempts', 'Too many attempts from your connection. Wait a minute, then try again.', retryAfter),
   );
   app.use(payRoutes(options.checkout, limits, options.logger));
+  app.use(trackRoutes(options.checkout, limits));
   app.use((_req, res) => renderNotFound(res));
   app.use(pageErrors(options.logger));
   return app;
