@@ -14,6 +14,7 @@ import { consumeCustomerErasures } from './events/customer-erasure.ts';
 import { consumeSettlementVerdicts } from './events/settlement-verdicts.ts';
 import { startExpirySweeper } from './events/sweeper.ts';
 import { CheckoutSessionStore } from './store/checkout-sessions.ts';
+import { CheckoutStore } from './store/checkouts.ts';
 import { createCheckoutPrisma } from './store/prisma.ts';
 import type { CheckoutDependencies } from './use-cases/dependencies.ts';
 
@@ -57,6 +58,7 @@ export async function startCheckoutService(
   const settlement = createServiceClient(SettlementService, config.SETTLEMENT_GRPC_ADDRESS, { timeoutMs: config.SETTLEMENT_TIMEOUT_MS });
   const deps: CheckoutDependencies = {
     sessions: new CheckoutSessionStore(prisma, eventFor),
+    checkouts: new CheckoutStore(prisma),
     settlement,
     providers,
     now: options.now ?? (() => new Date()),

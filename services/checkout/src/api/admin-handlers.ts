@@ -7,6 +7,11 @@ import { cancelPaymentLink } from '../use-cases/cancel-payment-link.ts';
 import { createPaymentLink } from '../use-cases/create-payment-link.ts';
 import type { CheckoutDependencies } from '../use-cases/dependencies.ts';
 import { listPayments } from '../use-cases/list-payments.ts';
+import { archiveCheckout } from '../use-cases/archive-checkout.ts';
+import { createCheckout } from '../use-cases/create-checkout.ts';
+import { getCheckout } from '../use-cases/get-checkout.ts';
+import { listCheckouts } from '../use-cases/list-checkouts.ts';
+import { checkoutMessage } from './checkout-message.ts';
 import { sessionMessage } from './session-message.ts';
 
 const DEFAULT_LIST_LIMIT = 20;
@@ -54,6 +59,41 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
     async listPaymentLinks(request, ctx) {
       const page = await listPayments(deps, ctx, request.limit || DEFAULT_LIST_LIMIT, request.startingAfter, 'payment_link');
       return { links: page.payments.map(link), hasMore: page.hasMore };
+    },
+
+    async createCheckout(request, ctx) {
+      const checkout = await createCheckout(
+        deps,
+        ctx,
+        {
+          kind: request.kind,
+          description: request.description,
+          currency: request.currency,
+          amount: request.amount,
+          minAmount: request.minAmount,
+          maxAmount: request.maxAmount,
+          plans: request.plans,
+        },
+        {
+          payoutWallet: request.account?.payoutWallet ?? null,
+          feeBps: request.account?.feeBps ?? 0,
+          merchantName: request.account?.merchantName ?? null,
+        },
+      );
+      return { checkout: checkoutMessage(checkout, deps.publicBaseUrl) };
+    },
+
+    async getCheckout(request, ctx) {
+      return { checkout: checkoutMessage(await getCheckout(deps, ctx, request.id), deps.publicBaseUrl) };
+    },
+
+    async listCheckouts(request, ctx) {
+      const checkouts = await listCheckouts(deps, ctx, request.limit || DEFAULT_LIST_LIMIT);
+      return { checkouts: checkouts.map((c) => checkoutMessage(c, deps.publicBaseUrl)) };
+    },
+
+    async archiveCheckout(request, ctx) {
+      return { checkout: checkoutMessage(await archiveCheckout(deps, ctx, request.id), deps.publicBaseUrl) };
     },
   };
 }

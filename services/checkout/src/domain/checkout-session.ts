@@ -45,6 +45,9 @@ export interface CheckoutSession {
   /** Payment links: who the link is for, and a note to the payer (null for other payments). */
   readonly customerName: string | null;
   readonly memo: string | null;
+  /** Checkout payments: the `chk_` checkout visited, and the pricing-table plan chosen ("Pro — 29.00 EUR"). */
+  readonly checkoutId: string | null;
+  readonly planLabel: string | null;
   /** The account as the gateway passed it at create (null for older sessions): see AccountAtCreate. */
   readonly merchantName: string | null;
   readonly accountPayoutWallet: string | null;
@@ -85,6 +88,8 @@ export const UNSTARTED: Pick<
   | 'source'
   | 'customerName'
   | 'memo'
+  | 'checkoutId'
+  | 'planLabel'
   | 'feeBps'
   | 'depositAddress'
   | 'payoutWallet'
@@ -103,6 +108,8 @@ export const UNSTARTED: Pick<
   source: 'api',
   customerName: null,
   memo: null,
+  checkoutId: null,
+  planLabel: null,
   feeBps: null,
   depositAddress: null,
   payoutWallet: null,

@@ -45,6 +45,8 @@ function toSession(row: Row): CheckoutSession {
     source: row.source as PaymentSource,
     customerName: row.customerName,
     memo: row.memo,
+    checkoutId: row.checkoutId,
+    planLabel: row.planLabel,
     merchantName: row.merchantName,
     accountPayoutWallet: row.accountPayoutWallet,
     accountFeeBps: row.accountFeeBps,
