@@ -6,6 +6,8 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createServiceClient, type PublicCallContext } from '@hc/grpc';
+import { HostedCheckoutService } from '@hc/proto/checkout/v1';
 import { bodyOf, eventually, expectError, type Json } from './e2e-helpers.ts';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
 
@@ -171,5 +173,70 @@ describe('operator links', () => {
     });
     expect((await platform.operator(...base.slice(0, 5))).code).toBe(2);
     expect((await cli('links', 'list', merchant.accountId, '--mode', 'test')).length).toBe(before);
+  });
+});
+
+describe('operator checkouts', () => {
+  it('create (pricing table) → show → list → archive; a visit is a payment the API lists with its own id; bad plans refused', async () => {
+    const made = await cli(
+      'checkouts',
+      'create',
+      merchant.accountId,
+      '--mode',
+      'test',
+      '--kind',
+      'pricing_table',
+      '--description',
+      'Hosting',
+      '--currency',
+      'EUR',
+      '--plans',
+      'Basic:9,Pro:29',
+    );
+    const id = String(made['id']);
+    expect(made).toMatchObject({
+      object: 'checkout',
+      kind: 'pricing_table',
+      archived_at: null,
+      plans: [
+        { label: 'Basic', amount: '9.00' },
+        { label: 'Pro', amount: '29.00' },
+      ],
+    });
+    expect(String(made['url'])).toMatch(new RegExp(`/c/${id}$`));
+    expect(await cli('checkouts', 'show', merchant.accountId, id, '--mode', 'test')).toMatchObject({ id });
+    expect((await cli('checkouts', 'list', merchant.accountId, '--mode', 'test')).map((c) => c['id'])).toContain(id);
+    // A buyer's visit, as the pages service makes it (its browser walk is in services/pages/test).
+    const hosted = createServiceClient<typeof HostedCheckoutService, PublicCallContext>(
+      HostedCheckoutService,
+      platform.stack.checkout.address,
+    );
+    const { paymentId } = await hosted.payCheckout({ id, plan: 1 }, { requestId: 'req_visit' }).finally(() => hosted.close());
+    expect(await bodyOf(await platform.request('GET', `/v1/payments/${paymentId}`, { key: merchant.testKey }))).toMatchObject({
+      amount: '29.00',
+      currency: 'EUR',
+      status: 'open',
+    });
+    const archived = await cli('checkouts', 'archive', merchant.accountId, id, '--mode', 'test');
+    expect(archived['archived_at']).toEqual(expect.any(Number));
+    expect(await refused('checkouts', 'show', stranger.accountId, id, '--mode', 'test')).toMatchObject({
+      code: 1,
+      error: { code: 'not_found' },
+    });
+    const bad = [
+      'checkouts',
+      'create',
+      merchant.accountId,
+      '--mode',
+      'test',
+      '--kind',
+      'pricing_table',
+      '--description',
+      'x',
+      '--currency',
+      'EUR',
+    ];
+    expect(await refused(...bad, '--plans', 'Solo:9')).toMatchObject({ code: 1, error: { code: 'invalid_plans', field: 'plans' } });
+    expect(await refused(...bad, '--plans', 'A:9,B:nine')).toMatchObject({ code: 1, error: { code: 'invalid_amount' } });
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { ParseArgsOptionsConfig } from 'node:util';
 import type { CommandSpec } from './help.ts';
+import { CHECKOUT_COMMANDS } from './checkout-commands.ts';
 import { LINK_COMMANDS } from './link-commands.ts';
 import { WEBHOOK_COMMANDS } from './webhook-commands.ts';
 
@@ -36,6 +37,10 @@ export const OPTIONS = {
   email: { type: 'string' },
   reference: { type: 'string' },
   lifetime: { type: 'string' },
+  kind: { type: 'string' },
+  'min-amount': { type: 'string' },
+  'max-amount': { type: 'string' },
+  plans: { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsOptionsConfig;
@@ -128,6 +133,7 @@ export const OPERATOR_COMMANDS: readonly CommandSpec[] = [
   ...KEY_COMMANDS,
   ...PAYMENT_COMMANDS,
   ...LINK_COMMANDS,
+  ...CHECKOUT_COMMANDS,
   ...CUSTOMER_COMMANDS,
   ...EMULATOR_COMMANDS,
   ...WEBHOOK_COMMANDS,

@@ -20,6 +20,7 @@ import { customerObject } from '../http/presenters/customer.ts';
 import { need, operatorContext, parseMode, UsageError } from './arguments.ts';
 import { OPERATOR_COMMANDS, OPTIONS, PROGRAM } from './commands.ts';
 import { readCommandLine, usageFor } from './help.ts';
+import { runCheckoutCommand } from './checkout-commands.ts';
 import { runLinkCommand } from './link-commands.ts';
 import { runWebhookCommand, splitWebhookArguments } from './webhook-commands.ts';
 import { paymentObject } from '../http/presenters/payment.ts';
@@ -85,9 +86,10 @@ async function run(
       timeoutMs: config.GRPC_TIMEOUT_MS,
     });
   }
-  if (group === 'links') {
+  if (group === 'links' || group === 'checkouts') {
     const account = await ops.getAccount(need(first, 'ACCOUNT_ID'));
-    return runLinkCommand(command, account, second, values, {
+    const run = group === 'links' ? runLinkCommand : runCheckoutCommand;
+    return run(command, account, second, values, {
       checkoutAddress: config.CHECKOUT_GRPC_ADDRESS,
       timeoutMs: config.GRPC_TIMEOUT_MS,
     });
