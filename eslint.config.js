@@ -1,9 +1,20 @@
 // ESLint for the whole monorepo: typescript-eslint's recommended rules with type information.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layerRules } from './eslint.boundaries.js';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/gen/**', '**/generated/**', '.tools/**', '.turbo/**', 'deploy/docker/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/gen/**',
+      '**/generated/**',
+      '.tools/**',
+      '.turbo/**',
+      'deploy/docker/**',
+      'scripts/tests/boundaries-fixtures/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -23,6 +34,7 @@ export default tseslint.config(
       ],
     },
   },
+  ...layerRules(import.meta.dirname),
   {
     files: ['**/*.js'],
     languageOptions: { globals: { console: 'readonly', process: 'readonly', require: 'readonly' } },

@@ -30,6 +30,8 @@ export interface DisposablePlatform {
   readonly receiver: WebhookReceiver;
   readonly gatewayUrl: string;
   readonly key: string;
+  /** Runs an operator CLI command against this platform (`--json` added); its parsed output. */
+  operator(...args: string[]): Promise<unknown>;
   /** The platform's log folder (one file per process). */
   readonly logs: string;
   /** Stops everything; removes the logs unless `keepLogs`. */
@@ -64,12 +66,21 @@ export async function startDisposablePlatform(label: string): Promise<Disposable
     env,
     timeoutMs: 120_000,
   }).ready;
-  const added = await run(
-    process.execPath,
-    [OPERATOR, 'webhooks', 'endpoints', 'add', platform.printed['DEMO_ACCOUNT_ID']!, '--mode', 'test', '--url', receiver.url, '--json'],
-    { env },
-  );
-  receiver.useSecret(String((JSON.parse(added.stdout) as { secret: string }).secret));
+  const operator = async (...args: string[]): Promise<unknown> =>
+    JSON.parse((await run(process.execPath, [OPERATOR, ...args, '--json'], { env })).stdout);
+  const added = (await operator(
+    'webhooks',
+    'endpoints',
+    'add',
+    platform.printed['DEMO_ACCOUNT_ID']!,
+    '--mode',
+    'test',
+    '--url',
+    receiver.url,
+  )) as {
+    secret: string;
+  };
+  receiver.useSecret(added.secret);
   const logs = join(home, '.platform', 'logs');
   return {
     platform,
@@ -79,6 +90,7 @@ export async function startDisposablePlatform(label: string): Promise<Disposable
     gatewayUrl: String(platform.printed['GATEWAY_URL']),
     key: String(platform.printed['TEST_SECRET_KEY']),
     logs,
+    operator,
     async stop(keepLogs) {
       await stopPlatform(platform);
       killLeftovers();

@@ -5,7 +5,8 @@
 // It proves: `git clone` of this HEAD → ./scripts/start (it finds Node 24 and pnpm in the clone's
 // .tools and puts them on PATH itself, installs dependencies from the machine's warm pnpm store,
 // generates, migrates) → the README's curl commands (create, read, start, simulate, list, customers)
-// → ./scripts/operator from a shell that only exported the printed lines → Ctrl-C → ./scripts/start
+// → ./scripts/operator from a shell that only exported the printed lines → the Live walk-through with
+// the processor emulator (Live key, start, emulator pay, paid, timeline) → Ctrl-C → ./scripts/start
 // again prints the same key, which still works. The platform runs on free ports with databases and a
 // NATS prefix of its own, so it never meets a platform someone else runs on this machine.
 // Cost: the clone's .tools is hard-linked from this checkout's, because downloading and unpacking
@@ -145,6 +146,45 @@ describe('the README, followed from a fresh clone in a fresh shell', () => {
       );
       expect(endpoint.code).toBe(0);
       expect(JSON.parse(endpoint.stdout)).toMatchObject({ id: expect.stringMatching(/^we_/), secret: expect.stringMatching(/^whsec_/) });
+
+      // "Live, with the processor emulator": a Live key, a Live payment, the emulated buyer pays it, the
+      // notice settles it, and the operator reads its timeline.
+      const live = await sh(
+        shell,
+        `set -eo pipefail
+        LIVE_KEY=$(./scripts/operator keys create "$DEMO_ACCOUNT_ID" --mode live --json | node -pe 'JSON.parse(require("fs").readFileSync(0)).secret')
+        PAY=$(curl -s -X POST "$GATEWAY_URL/v1/checkout_sessions" -H "Authorization: Bearer $LIVE_KEY" -H "Content-Type: application/json" \\
+          -d '{"amount": "21.55", "currency": "USD", "description": "Kettle", "customer_email": "kim@example.com"}' \\
+          | node -pe 'JSON.parse(require("fs").readFileSync(0)).id')
+        curl -s -f -o /dev/null -X POST "$GATEWAY_URL/v1/checkout_sessions/$PAY/start" -H "Authorization: Bearer $LIVE_KEY" \\
+          -H "Content-Type: application/json" -d '{}'
+        ./scripts/operator emulator pay "$DEMO_ACCOUNT_ID" "$PAY" --mode live --amount 21.55 --json >/dev/null
+        echo "$LIVE_KEY $PAY"`,
+      );
+      expect({ code: live.code, stderr: live.stderr }).toEqual({ code: 0, stderr: '' });
+      const [liveKey, livePay] = live.stdout.trim().split(' ') as [string, string];
+      const livePaid = await eventually(
+        () => curl(shell, `curl -s "$GATEWAY_URL/v1/payments/${livePay}" -H "Authorization: Bearer ${liveKey}"`),
+        ([, body]) => body['status'] !== 'open',
+      );
+      expect(livePaid).toEqual([
+        200,
+        expect.objectContaining({
+          livemode: true,
+          status: 'paid',
+          settlement: expect.objectContaining({ merchant_received: '21.226750' }),
+        }),
+      ]);
+      const timeline = await sh(shell, `./scripts/operator payments timeline "$DEMO_ACCOUNT_ID" ${livePay} --mode live --json`);
+      const kinds = (JSON.parse(timeline.stdout) as { kind: string }[]).map((line) => line.kind);
+      // The deposit address is assigned during the start, a few ms before the start commits (real clocks here).
+      expect([kinds[0], [...kinds.slice(1, 3)].sort(), ...kinds.slice(3)]).toEqual([
+        'created',
+        ['address_assigned', 'started'],
+        'notice_received',
+        'forwarded',
+        'verdict',
+      ]);
 
       // Ctrl-C, start again: the same three lines, and the key in the shop's .env still works.
       expect(await stopPlatform(first)).toBe(0);

@@ -43,10 +43,10 @@ beforeAll(async () => {
     startCheckoutSession: notFound,
     listPayments: notFound,
     simulatePayment: notFound,
+    getPaymentTimeline: notFound,
     markProviderReached: notFound,
     acceptHeldPayment: notFound,
     getEventsPosition: notFound,
-    getPaymentTimeline: notFound,
   });
   server.addPublic(HostedCheckoutService, {
     async getHostedSession(request, callCtx) {

@@ -77,7 +77,7 @@ export async function startCheckoutService(
 
   const eventsPosition = outboxPosition({ databaseUrl: config.CHECKOUT_DATABASE_URL, nats, stream: stream.name, relay });
 
-  const erasures = await consumeCustomerErasures(nats, config.NATS_SUBJECT_PREFIX, deps.sessions, config, logger);
+  const erasures = await consumeCustomerErasures(nats, config.NATS_SUBJECT_PREFIX, deps, config, logger);
   const purges = startPurgeSchedule(eventTablePurges(config.CHECKOUT_DATABASE_URL, config), config.EVENTS_PURGE_INTERVAL_MS, logger);
   const verdicts = await consumeSettlementVerdicts(nats, config.NATS_SUBJECT_PREFIX, deps, config, logger);
 

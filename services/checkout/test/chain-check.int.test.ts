@@ -4,7 +4,7 @@
 // disagrees, is flagged on the payment's timeline while the status stays. Real PostgreSQL, NATS,
 // HTTP and gRPC; the check's passes are run by the test (checkChainNow) so nothing waits on a timer.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { payThroughEmulator, type PayOptions, type PayResult } from '@hc/emulator';
+import { payThroughEmulator, signNotice, type PayOptions, type PayResult } from '@hc/emulator';
 import { connectNats, consumeDurable, type DurableConsumer, type NatsConnection } from '@hc/events';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
@@ -18,6 +18,8 @@ const live: CallContext = { accountId: 'acct_CC', livemode: true, requestId: 're
 const WALLET = '0x5555555555555555555555555555555555555555';
 const account = { payoutWallet: WALLET, feeBps: 150 };
 const LATE_NOTICE_MS = 1500;
+// settlement's default notice secret, the one the emulator signs with.
+const SECRET = 'whsec_bG9jYWwtZW11bGF0b3Itbm90aWNlLXNlY3JldC0wMDE=';
 let stack: CheckoutStack;
 let client: ServiceClient<typeof CheckoutService>;
 let nats: NatsConnection;
@@ -140,6 +142,24 @@ describe('the scheduled chain check', () => {
     expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.paid']);
   });
 
+  it('flags a late notice showing the money forwarded to another wallet; the payment stays paid, nothing counted as received', async () => {
+    const p = await startedPayment();
+    await pay(p.id, { amount: '21.55', notice: 'late', forwardTo: '0x9999999999999999999999999999999999999999' });
+    await stack.settlement.checkChainNow();
+    const lines = await eventually(
+      () => timeline(p.id),
+      (l) => l.some((x) => x.kind === 'notice_mismatch'),
+      LATE_NOTICE_MS + 15_000,
+    );
+    const mismatch = lines.find((x) => x.kind === 'notice_mismatch')!;
+    expect(mismatch.detail).toMatchObject({ status_kept: 'paid' });
+    expect(String(mismatch.detail['differences'])).toContain('0x9999999999999999999999999999999999999999');
+    const after = await payment(p.id);
+    expect(after.status).toBe(SessionStatus.PAID);
+    expect(after.settlement?.merchantReceived ?? null).toBeNull();
+    expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.paid']);
+  });
+
   it('does nothing after an on-time notice decided: one verdict, one payment.paid', async () => {
     const p = await startedPayment();
     await pay(p.id, { amount: '21.55' });
@@ -152,6 +172,52 @@ describe('the scheduled chain check', () => {
     expect((await payment(p.id)).settlement?.merchantReceived).toBe('21.226750');
     expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.paid']);
     expect((await timeline(p.id)).filter((l) => l.kind === 'verdict')).toHaveLength(1);
+  });
+
+  it('decides once when notices and a chain check pass race: one paid verdict, one payment.paid, the forwarding filled', async () => {
+    const payments = await Promise.all([1, 2, 3, 4, 5, 6].map(() => startedPayment()));
+    const paid = await Promise.all(payments.map((p) => pay(p.id, { amount: '21.55', notice: 'never' })));
+    const notices = paid.map((r) =>
+      signNotice(
+        SECRET,
+        {
+          type: 'transfer.forwarded',
+          payment_id: r.payment_id,
+          deposit_address: r.to_address,
+          txid_in: r.txid_in,
+          coin: r.coin,
+          value_coin: r.value_coin,
+          forwarded_to: r.forwarded_to,
+          txid_out: r.txid_out,
+          value_forwarded: r.value_forwarded,
+        },
+        new Date(),
+      ),
+    );
+    // Each notice races a chain check pass (replicas splitting passes: services/settlement/test/chain-check-worker.int.test.ts).
+    const answers = await Promise.all([
+      ...notices.map(async (n) => {
+        const response = await fetch(`http://${stack.settlement.noticesAddress}/notices`, {
+          method: 'POST',
+          headers: n.headers,
+          body: n.body,
+        });
+        return response.status;
+      }),
+      stack.settlement.checkChainNow(),
+    ]);
+    expect(answers.slice(0, notices.length)).toEqual(notices.map(() => 200));
+    for (const p of payments) {
+      // Whichever came first, the notice's forwarding details end on the payment.
+      const after = await eventually(
+        () => payment(p.id),
+        (x) => x.settlement?.merchantReceived === '21.226750',
+      );
+      expect(after.status).toBe(SessionStatus.PAID);
+      const verdicts = (await timeline(p.id)).filter((l) => l.kind === 'verdict');
+      expect(verdicts.filter((l) => l.detail['kind'] === 'paid')).toHaveLength(1);
+    }
+    for (const p of payments) expect((await eventTypesThrough(p.id, 'payment.paid')).filter((t) => t === 'payment.paid')).toHaveLength(1);
   });
 
   it('confirms nothing short of 90%: the transfer goes on the timeline once, and the notice holds it', async () => {

@@ -156,6 +156,12 @@ describe('a Live payment paid through the processor', () => {
     });
     await verdictsConsumed();
     expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.paid']);
+    // The timeline says the notice was received with a verified signature, what was forwarded, and the verdict.
+    const { entries } = await client.getPaymentTimeline({ id: p.id }, live);
+    const line = (kind: string) => JSON.parse(entries.find((e) => e.kind === kind)!.detailJson) as Record<string, unknown>;
+    expect(line('notice_received')).toMatchObject({ notice: paid.notice.deliveries[0]!.id, signature: 'verified', txid_in: paid.txid_in });
+    expect(line('forwarded')).toMatchObject({ forwarded_to: WALLET, txid_out: paid.txid_out, value_forwarded: '21.226750' });
+    expect(line('verdict')).toMatchObject({ kind: 'paid', merchant_received: '21.226750' });
   });
 
   it('is paid once when the processor sends its notice twice', async () => {
@@ -165,6 +171,21 @@ describe('a Live payment paid through the processor', () => {
     expect((await settled(p.id)).status).toBe(SessionStatus.PAID);
     await verdictsConsumed();
     expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.paid']);
+  });
+
+  it('is paid once when its notices arrive out of order (the re-sent copy before the original)', async () => {
+    const p = await startedPayment();
+    const paid = await pay(p.id, { amount: '21.55', notice: 'out-of-order' });
+    const [resent, original] = paid.notice.deliveries;
+    expect(resent!.id).not.toBe(original!.id);
+    expect([resent!.status, original!.status]).toEqual([200, 200]);
+    expect(await settled(p.id)).toMatchObject({ status: SessionStatus.PAID, settlement: { txidIn: paid.txid_in } });
+    await verdictsConsumed();
+    expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.paid']);
+    const { entries } = await client.getPaymentTimeline({ id: p.id }, live);
+    const kinds = entries.map((e) => e.kind);
+    expect(kinds.filter((k) => k === 'verdict')).toHaveLength(1);
+    expect(kinds).toContain('notice_duplicate');
   });
 
   it('holds a short payment, acceptably, saying what arrived and what was needed', async () => {
@@ -224,6 +245,22 @@ describe('a Live payment paid through the processor', () => {
     ).toBe(SessionStatus.PAID);
     await verdictsConsumed();
     expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.expired', 'payment.paid']);
+  });
+});
+
+describe('late money on an expired payment', () => {
+  it('holds it when it is short: payment.expired, then payment.held, acceptably', async () => {
+    const p = await startedPayment();
+    stack.clock.advance(25 * 3600 * 1000);
+    expect((await payment(p.id)).status).toBe(SessionStatus.EXPIRED);
+    await pay(p.id, { amount: '18.40' });
+    const held = await eventually(
+      () => payment(p.id),
+      (x) => x.status === SessionStatus.HELD,
+    );
+    expect(held).toMatchObject({ holdAcceptable: true, holdReason: '18.40 USDC arrived, 19.40 needed (90% of 21.55 USD).' });
+    await verdictsConsumed();
+    expect(await eventTypesThrough(p.id, 'payment.held')).toEqual(['payment.started', 'payment.expired', 'payment.held']);
   });
 });
 

@@ -103,6 +103,12 @@ export async function startEmulator(config: EmulatorConfig, logger: Logger): Pro
         const first = await notices.send(notice);
         deliveries.push(first, await notices.send(notice, 0, first.id));
       }
+      if (mode === 'out-of-order') {
+        // The original was made a minute ago but is delivered after its re-sent copy (a new id).
+        const madeAt = new Date(Date.now() - 60_000);
+        const resent = await notices.send(notice);
+        deliveries.push(resent, await notices.send(notice, 0, undefined, madeAt));
+      }
       return send(res, 200, {
         payment_id: payment.paymentId,
         deposit_address: payment.depositAddress,

@@ -4,8 +4,12 @@ import { Decimal } from '@hc/money';
 import { Webhook } from 'standardwebhooks';
 import type { EmulatedPayment } from './ledger.ts';
 
-/** How the processor reports a payment: at once, late, never, twice, or with an amount the chain does not show. */
-export const NOTICE_MODES = ['on-time', 'late', 'never', 'mismatch', 'duplicate'] as const;
+/**
+ * How the processor reports a payment: at once, late, never, twice (one id), out of order (two ids: a
+ * re-sent copy signed now arrives before the original signed a minute earlier), or with an amount the
+ * chain does not show.
+ */
+export const NOTICE_MODES = ['on-time', 'late', 'never', 'mismatch', 'duplicate', 'out-of-order'] as const;
 export type NoticeMode = (typeof NOTICE_MODES)[number];
 
 /** The notice body settlement receives (docs/adr/0016): what arrived where, and where it was forwarded. */
@@ -93,9 +97,12 @@ export class NoticeSender {
     }
   }
 
-  /** Delivers now, then retries in the background (same id, fresh signature) until a 2xx or 5 attempts. */
-  async send(body: NoticeBody, delayMs = 0, id?: string): Promise<{ id: string; status: number | 'scheduled' }> {
-    const first = signNotice(this.secret, body, new Date(), id);
+  /**
+   * Delivers now, then retries in the background (same id, fresh signature) until a 2xx or 5 attempts.
+   * `signedAt` backdates the first attempt's signature (a notice the processor made earlier).
+   */
+  async send(body: NoticeBody, delayMs = 0, id?: string, signedAt = new Date()): Promise<{ id: string; status: number | 'scheduled' }> {
+    const first = signNotice(this.secret, body, signedAt, id);
     if (delayMs > 0) {
       this.schedule(() => this.attempt(body, first.id, 1), delayMs);
       return { id: first.id, status: 'scheduled' };

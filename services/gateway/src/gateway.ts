@@ -9,7 +9,7 @@ import { WebhooksService } from '@hc/proto/webhooks/v1';
 import type { GatewayConfig } from './config.ts';
 import { createGatewayApp } from './http/app.ts';
 import { answerParserRefusals } from './http/client-errors.ts';
-import { createRateLimits } from './http/middleware/rate-limit.ts';
+import { createRateLimits } from './store/rate-limit-store.ts';
 import { IdempotencyStore } from './store/idempotency-store.ts';
 import { MerchantStore } from './store/merchant-store.ts';
 import { createGatewayPrisma } from './store/prisma.ts';

@@ -4,6 +4,6 @@ export type { RunningGateway } from './gateway.ts';
 export { loadGatewayConfig } from './config.ts';
 export type { GatewayConfig } from './config.ts';
 export { GATEWAY_MIGRATIONS_DIR } from './migrations.ts';
-export { MerchantOperations } from './use-cases/merchant-operations.ts';
+export { MerchantOperations } from './merchant-operations.ts';
 export { MerchantStore } from './store/merchant-store.ts';
 export { createGatewayPrisma } from './store/prisma.ts';

@@ -1,6 +1,7 @@
 import { ApiError } from '@hc/errors';
 import type { CheckoutSession, SessionStatus, SettlementFields } from './checkout-session.ts';
 import type { PaymentEventType } from './payment-events.ts';
+import { startRefusal } from './start-rules.ts';
 
 /**
  * Every status change of a payment, as pure functions: the current payment in, the change and the
@@ -93,5 +94,56 @@ export function acceptHeldTransition(payment: CheckoutSession, now: Date): Trans
       settlement: { ...payment.settlement, merchantReceived: null },
     },
     event: 'payment.paid',
+  };
+}
+
+/** What settlement locked at the first start: the deposit address, the payout wallet, the fee and the USD value. */
+export interface StartLock {
+  readonly depositAddress: string | null;
+  readonly payoutWallet: string | null;
+  readonly feeBps: number;
+  readonly usdValue: string;
+}
+
+/** A start as the buyer asked for it: the (checked) email and country, and the lock when it was unstarted. */
+export interface StartRequestFields {
+  readonly customerEmail: string;
+  readonly country: string | null;
+  /** Present when the payment was unstarted when the start was decided (only a first start locks). */
+  readonly lock: StartLock | undefined;
+}
+
+/**
+ * The buyer starts the payment. The first start sets started_at, the email and country and the
+ * settlement lock, and publishes payment.started; starting again keeps all of that and only replaces
+ * the email (and the country, when one is sent), with no payment event. A change of email also
+ * publishes the internal session.started event. A payment that can no longer start is refused.
+ */
+export function startTransition(current: CheckoutSession, start: StartRequestFields, now: Date): Transition | null {
+  const refused = startRefusal(current, now);
+  if (refused) throw refused;
+  const { customerEmail, country, lock } = start;
+  const emailChanged = current.startedAt === null || current.customerEmail !== customerEmail;
+  const customerRevision = emailChanged ? current.customerRevision + 1 : current.customerRevision;
+  if (current.startedAt !== null) {
+    return !emailChanged && current.country === (country ?? current.country)
+      ? null
+      : { patch: { customerEmail, customerRevision, country: country ?? current.country }, event: null, emailChanged };
+  }
+  // started_at is never cleared, so a payment unstarted here was unstarted when `lock` was decided.
+  if (!lock) throw new ApiError('internal_error');
+  return {
+    patch: {
+      startedAt: now,
+      customerEmail,
+      customerRevision,
+      country,
+      depositAddress: lock.depositAddress,
+      payoutWallet: lock.payoutWallet,
+      feeBps: lock.feeBps,
+      usdValue: lock.usdValue,
+    },
+    event: 'payment.started',
+    emailChanged: true,
   };
 }

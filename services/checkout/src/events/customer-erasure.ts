@@ -9,7 +9,8 @@ import {
   type NatsConnection,
 } from '@hc/events';
 import type { Logger } from '@hc/logging';
-import type { CheckoutSessionStore } from '../store/checkout-sessions.ts';
+import type { CheckoutDependencies } from '../use-cases/dependencies.ts';
+import { eraseCustomerEmails } from '../use-cases/erase-customer-emails.ts';
 import { checkoutStream, paymentMessagesFilter } from './checkout-stream.ts';
 
 /** Durable consumer name: replicas of checkout share it. */
@@ -53,7 +54,7 @@ export class PurgeDeferred extends Error {
 export async function consumeCustomerErasures(
   nats: NatsConnection,
   prefix: string,
-  sessions: CheckoutSessionStore,
+  deps: Pick<CheckoutDependencies, 'sessions'>,
   retention: EventRetention,
   logger: Logger,
 ): Promise<DurableConsumer> {
@@ -72,13 +73,7 @@ export async function consumeCustomerErasures(
         return;
       }
       const event = message.data;
-      const erased = await sessions.eraseCustomerEmails(
-        event,
-        event.paymentIds,
-        event.emailRevisions ?? {},
-        ERASURE_CONSUMER,
-        message.msgId,
-      );
+      const erased = await eraseCustomerEmails(deps, event, ERASURE_CONSUMER, message.msgId);
       if (erased > 0) logger.info({ customerId: event.customerId, payments: erased }, 'customer erasure: emails removed from payments');
       let remaining = 0;
       let purged = 0;

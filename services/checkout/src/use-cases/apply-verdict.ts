@@ -4,9 +4,12 @@ import { verdictTransition, type Verdict } from '../domain/payment-transitions.t
 import type { CheckoutDependencies } from './dependencies.ts';
 
 /**
- * Applies settlement's verdict to the payment, exactly once per verdict id, whether it arrives over
- * gRPC (simulate) or JetStream (processor notices). A verdict that no longer fits the payment's
- * status (a decline after money arrived, a second outcome) changes nothing: a paid order is never undone.
+ * Applies settlement's verdict to the payment, exactly once per verdict id, whichever of its two paths
+ * delivers it: the answer to the gRPC simulate call (Test mode, use-cases/simulate-payment.ts), or the
+ * `settlement.verdict.reached` event on JetStream that settlement publishes through its outbox for
+ * processor notices and chain checks (consumed by events/settlement-verdicts.ts). A verdict that no
+ * longer fits the payment's status (a decline after money arrived, a second outcome) changes nothing:
+ * a paid order is never undone.
  */
 export async function applyVerdict(deps: CheckoutDependencies, scope: Scope, verdict: Verdict): Promise<CheckoutSession> {
   const now = deps.now();

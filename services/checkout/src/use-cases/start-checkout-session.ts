@@ -1,6 +1,7 @@
 import { ApiError } from '@hc/errors';
 import type { SettlementLock } from '@hc/proto/settlement/v1';
 import type { CheckoutSession } from '../domain/checkout-session.ts';
+import { startTransition } from '../domain/payment-transitions.ts';
 import { selectProviders, type ProviderOffer } from '../domain/providers.ts';
 import { canTakePayments, startCountry, startEmail, startRefusal } from '../domain/start-rules.ts';
 import type { AccountSnapshot } from './create-checkout-session.ts';
@@ -44,33 +45,15 @@ export async function startCheckoutSession(
   const lock = session.startedAt === null ? await lockSettlement(deps, scope, session, account) : undefined;
 
   const now = deps.now();
-  const result = await deps.sessions.change(scope, id, now, (current) => {
-    const refused = startRefusal(current, now);
-    if (refused) throw refused;
-    const emailChanged = current.startedAt === null || current.customerEmail !== customerEmail;
-    const customerRevision = emailChanged ? current.customerRevision + 1 : current.customerRevision;
-    if (current.startedAt !== null) {
-      return !emailChanged && current.country === (country ?? current.country)
-        ? null
-        : { patch: { customerEmail, customerRevision, country: country ?? current.country }, event: null, emailChanged };
-    }
-    // started_at is never cleared, so a payment unstarted here was unstarted when `lock` was decided.
-    if (!lock) throw new ApiError('internal_error');
-    return {
-      patch: {
-        startedAt: now,
-        customerEmail,
-        customerRevision,
-        country,
-        depositAddress: lock.depositAddress ?? null,
-        payoutWallet: lock.payoutWallet ?? null,
-        feeBps: lock.feeBps,
-        usdValue: lock.usdValue,
-      },
-      event: 'payment.started',
-      emailChanged: true,
-    };
-  });
+  const startLock = lock && {
+    depositAddress: lock.depositAddress ?? null,
+    payoutWallet: lock.payoutWallet ?? null,
+    feeBps: lock.feeBps,
+    usdValue: lock.usdValue,
+  };
+  const result = await deps.sessions.change(scope, id, now, (current) =>
+    startTransition(current, { customerEmail, country, lock: startLock }, now),
+  );
   if (!result) throw new ApiError('not_found', 'No such checkout session.');
   return { session: result.payment, country, providers };
 }

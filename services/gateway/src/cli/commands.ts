@@ -104,7 +104,7 @@ const EMULATOR_COMMANDS: CommandSpec[] = [
   {
     words: 'emulator pay',
     synopsis:
-      'ACCOUNT_ID PAYMENT_ID --mode live --amount A [--coin polygon_usdc|polygon_usdt] [--forward-to WALLET] [--to-address ADDRESS] [--reuse-txid-of PAYMENT_ID] [--notice on-time|late|never|mismatch|duplicate]',
+      'ACCOUNT_ID PAYMENT_ID --mode live --amount A [--coin polygon_usdc|polygon_usdt] [--forward-to WALLET] [--to-address ADDRESS] [--reuse-txid-of PAYMENT_ID] [--notice on-time|late|never|mismatch|duplicate|out-of-order]',
     summary: 'Local Live mode only: a buyer pays a started Live payment through the processor emulator (services/emulator).',
     details: [
       'A is what arrives at the deposit address, in the coin; the emulator forwards it less the fee to the payout wallet (or WALLET) and sends the signed notice as --notice says.',

@@ -7,7 +7,7 @@ import { ApiError } from '@hc/errors';
 import { createServiceClient } from '@hc/grpc';
 import { CheckoutAdminService, type PaymentLink } from '@hc/proto/checkout/v1';
 import type { MerchantAccount } from '../domain/merchant-account.ts';
-import { paymentObject } from '../http/presenters/payment.ts';
+import { paymentObject } from '../presenters/payment.ts';
 import { need, operatorContext, parseMode, UsageError } from './arguments.ts';
 import type { CommandSpec } from './help.ts';
 

@@ -16,19 +16,19 @@ import { ApiError } from '@hc/errors';
 import { createServiceClient } from '@hc/grpc';
 import { CheckoutService } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
-import { customerObject } from '../http/presenters/customer.ts';
+import { customerObject } from '../presenters/customer.ts';
 import { need, operatorContext, parseMode, UsageError } from './arguments.ts';
 import { OPERATOR_COMMANDS, OPTIONS, PROGRAM } from './commands.ts';
 import { readCommandLine, usageFor } from './help.ts';
 import { runCheckoutCommand } from './checkout-commands.ts';
 import { runLinkCommand } from './link-commands.ts';
 import { runWebhookCommand, splitWebhookArguments } from './webhook-commands.ts';
-import { paymentObject } from '../http/presenters/payment.ts';
+import { paymentObject } from '../presenters/payment.ts';
 import type { ApiKeyRecord, MerchantAccount } from '../domain/merchant-account.ts';
 import { loadGatewayConfig, type GatewayConfig } from '../config.ts';
 import { MerchantStore } from '../store/merchant-store.ts';
 import { createGatewayPrisma } from '../store/prisma.ts';
-import { MerchantOperations } from '../use-cases/merchant-operations.ts';
+import { MerchantOperations } from '../merchant-operations.ts';
 import { checkoutWritesBarrier } from '../use-cases/read-barrier.ts';
 
 /** How long the operator's customers commands wait for answered writes and for the erasure to propagate. */

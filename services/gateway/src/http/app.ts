@@ -5,10 +5,10 @@ import type { Logger } from '@hc/logging';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
 import type { CustomersService } from '@hc/proto/customers/v1';
 import type { WebhooksService } from '@hc/proto/webhooks/v1';
-import type { IdempotencyStore } from '../store/idempotency-store.ts';
-import type { MerchantStore } from '../store/merchant-store.ts';
-import type { IdempotencySettings } from '../use-cases/idempotent-create.ts';
-import { rateLimited, type RateLimits } from './middleware/rate-limit.ts';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { KeyDirectory } from '../use-cases/authenticate.ts';
+import type { CreateSessionDependencies, IdempotencySettings } from '../use-cases/create-checkout-session.ts';
+import { rateLimited } from './middleware/rate-limit.ts';
 import { locals } from './locals.ts';
 import { requireApiKey } from './middleware/authenticate.ts';
 import { errorResponder, unknownRoute } from './middleware/errors.ts';
@@ -21,13 +21,14 @@ import { paymentRoutes } from './routes/payments.ts';
 import { parseQuery } from './validation/query.ts';
 
 export interface GatewayApp {
-  readonly merchants: MerchantStore;
+  readonly merchants: KeyDirectory;
   readonly checkout: ServiceClient<typeof CheckoutService>;
   readonly customers: ServiceClient<typeof CustomersService>;
   readonly webhooks: ServiceClient<typeof WebhooksService>;
-  readonly idempotency: IdempotencyStore;
+  readonly idempotency: CreateSessionDependencies['idempotency'];
   readonly idempotencySettings: IdempotencySettings;
-  readonly rateLimits: RateLimits;
+  /** The per-account budgets (store/rate-limit-store.ts counts them). */
+  readonly rateLimits: { readonly requests: RateLimiterAbstract; readonly starts: RateLimiterAbstract };
   /** How long a customers read may wait for the caller's answered writes (docs/adr/0011). */
   readonly customersReadWaitMs: number;
   readonly logger: Logger;

@@ -3,6 +3,9 @@ import { bearerToken, hashApiKey, isWellFormedApiKey } from '../domain/api-key.t
 import type { MerchantAccount } from '../domain/merchant-account.ts';
 import type { MerchantStore } from '../store/merchant-store.ts';
 
+/** What authentication reads: an API key (and its account) by the key's hash. */
+export type KeyDirectory = Pick<MerchantStore, 'findKeyByHash'>;
+
 export interface Caller {
   readonly account: MerchantAccount;
   readonly livemode: boolean;
@@ -13,7 +16,7 @@ export interface Caller {
  * Resolves an Authorization header to (account, mode). The key alone decides both. Nothing is
  * cached: a revocation or suspension takes effect on the very next request.
  */
-export async function authenticate(store: MerchantStore, authorization: string | undefined): Promise<Caller> {
+export async function authenticate(store: KeyDirectory, authorization: string | undefined): Promise<Caller> {
   const token = bearerToken(authorization);
   if (token === undefined || !isWellFormedApiKey(token)) throw new ApiError('invalid_api_key');
   const keyHash = hashApiKey(token);

@@ -47,6 +47,8 @@ export async function receiveNotice(deps: SettlementDependencies, notice: Proces
     await unit.appendTimeline(
       entry('notice_received', {
         notice: notice.id,
+        // Only notices whose Standard Webhooks signature verified reach this use case (refusals: notice_rejected).
+        signature: 'verified',
         txid_in: arrival.txidIn,
         coin: arrival.coin,
         value_coin: arrival.valueCoin,

@@ -1,8 +1,7 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { DeliveryAttemptSchema, EndpointSchema, EventSchema } from '@hc/proto/webhooks/v1';
 import type { WebhookEndpoint } from '../domain/endpoint.ts';
-import type { AttemptLogEntry } from '../store/deliveries.ts';
-import type { StoredEvent } from '../store/events.ts';
+import type { AttemptLogEntry, StoredEvent } from '../domain/event-log.ts';
 
 const seconds = (date: Date): bigint => BigInt(Math.floor(date.getTime() / 1000));
 const optionalSeconds = (date: Date | null): bigint | undefined => (date === null ? undefined : seconds(date));

@@ -2,15 +2,13 @@ import type { ServiceHandlers } from '@hc/grpc';
 import type { WebhooksService } from '@hc/proto/webhooks/v1';
 import type { WebhooksDependencies } from '../use-cases/dependencies.ts';
 import { getEvent, listDeliveryAttempts, listEvents } from '../use-cases/event-log.ts';
-import {
-  createEndpoint,
-  deleteEndpoint,
-  getEndpoint,
-  listEndpoints,
-  rotateEndpointSecret,
-  setEndpointEnabled,
-  updateEndpoint,
-} from '../use-cases/manage-endpoints.ts';
+import { createEndpoint } from '../use-cases/create-endpoint.ts';
+import { deleteEndpoint } from '../use-cases/delete-endpoint.ts';
+import { getEndpoint } from '../use-cases/get-endpoint.ts';
+import { listEndpoints } from '../use-cases/list-endpoints.ts';
+import { rotateEndpointSecret } from '../use-cases/rotate-endpoint-secret.ts';
+import { setEndpointEnabled } from '../use-cases/set-endpoint-enabled.ts';
+import { updateEndpoint } from '../use-cases/update-endpoint.ts';
 import { resendEvent } from '../use-cases/resend-event.ts';
 import { sendPing } from '../use-cases/send-ping.ts';
 import { attemptMessage, endpointMessage, eventMessage } from './messages.ts';

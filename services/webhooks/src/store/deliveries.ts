@@ -1,6 +1,7 @@
 import { newId } from '@hc/ids';
 import { isFailingTooLong, type AttemptVerdict } from '../domain/attempt-outcome.ts';
 import type { Scope } from '../domain/endpoint.ts';
+import type { AttemptLogEntry } from '../domain/event-log.ts';
 import type { WebhookEventBody } from '../domain/webhook-event.ts';
 import { disableEndpoint } from './endpoints.ts';
 import { lockPayment } from './events.ts';
@@ -38,22 +39,6 @@ export interface AttemptRecord {
   /** When to try again after a failure; null when the schedule is used up. */
   readonly nextAttemptAt: Date | null;
   readonly disableAfterFailingMs: number;
-}
-
-export interface AttemptLogEntry {
-  readonly id: string;
-  readonly deliveryId: string;
-  readonly eventId: string;
-  readonly endpointId: string;
-  readonly attemptNumber: number;
-  readonly attemptedAt: Date;
-  readonly statusCode: number | null;
-  readonly error: string | null;
-  readonly succeeded: boolean;
-  readonly latencyMs: number;
-  readonly requestBody: string;
-  readonly responseSnippet: string | null;
-  readonly nextAttemptAt: Date | null;
 }
 
 interface ClaimRow {

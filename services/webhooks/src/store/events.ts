@@ -1,6 +1,7 @@
 import type { SqlClient } from '@hc/events';
 import { newId } from '@hc/ids';
 import type { Scope } from '../domain/endpoint.ts';
+import type { StoredEvent } from '../domain/event-log.ts';
 import { filterMatches, type WebhookEventType } from '../domain/event-types.ts';
 import { withoutCustomerDetails, type WebhookEventBody } from '../domain/webhook-event.ts';
 import type { Prisma } from './generated/prisma/client.ts';
@@ -8,15 +9,6 @@ import type { WebhooksPrisma } from './prisma.ts';
 
 type Tx = Prisma.TransactionClient;
 type Row = Prisma.WebhookEventGetPayload<object>;
-
-export interface StoredEvent {
-  readonly id: string;
-  readonly accountId: string;
-  readonly livemode: boolean;
-  readonly type: WebhookEventType;
-  readonly paymentId: string | null;
-  readonly body: WebhookEventBody;
-}
 
 /** Narrows an event listing: a type, and a creation window (`notBefore` is the retention cut). */
 export interface EventFilter {

@@ -1,8 +1,7 @@
 import { ApiError } from '@hc/errors';
 import type { Scope } from '../domain/endpoint.ts';
 import { isPaymentEventType } from '../domain/event-types.ts';
-import type { AttemptLogEntry } from '../store/deliveries.ts';
-import type { StoredEvent } from '../store/events.ts';
+import type { AttemptLogEntry, StoredEvent } from '../domain/event-log.ts';
 import type { WebhooksDependencies } from './dependencies.ts';
 
 export const DEFAULT_LIMIT = 20;

@@ -1,7 +1,7 @@
 import { ApiError } from '@hc/errors';
 import type { Scope } from '../domain/endpoint.ts';
-import type { StoredEvent } from '../store/events.ts';
-import { getEndpoint } from './manage-endpoints.ts';
+import type { StoredEvent } from '../domain/event-log.ts';
+import { getEndpoint } from './get-endpoint.ts';
 import type { WebhooksDependencies } from './dependencies.ts';
 
 /**

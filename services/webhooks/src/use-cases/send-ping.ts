@@ -3,8 +3,8 @@ import { currentTraceparent } from '@hc/events';
 import { newId } from '@hc/ids';
 import type { Scope } from '../domain/endpoint.ts';
 import { webhookEventBody } from '../domain/webhook-event.ts';
-import type { StoredEvent } from '../store/events.ts';
-import { getEndpoint } from './manage-endpoints.ts';
+import type { StoredEvent } from '../domain/event-log.ts';
+import { getEndpoint } from './get-endpoint.ts';
 import type { WebhooksDependencies } from './dependencies.ts';
 
 /** A `ping` event (data.payment null, a new `evt_` id) delivered to one endpoint, Test or Live alike. */

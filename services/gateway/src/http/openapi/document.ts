@@ -1,5 +1,5 @@
 import { API_ERRORS, type ErrorCode } from '@hc/errors';
-import { responseSchemas, type JsonSchema } from '../presenters/schemas.ts';
+import { responseSchemas, type JsonSchema } from '../../presenters/schemas.ts';
 import { createCheckoutSessionSchema } from '../validation/checkout-session-schemas.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, simulatePaymentSchema, startCheckoutSessionSchema } from '../validation/payment-schemas.ts';
 import { toOpenApiSchema } from './request-schemas.ts';
@@ -133,6 +133,8 @@ const OPERATIONS: Record<string, Record<'get' | 'post', Operation | undefined>> 
         'unavailable',
         'expired',
         'canceled',
+        // Live: the processor did not give a deposit address in time (nothing started; retry).
+        'network_unavailable',
       ],
     },
     get: undefined,

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../presenters/schemas.ts';
+import type { JsonSchema } from '../../presenters/schemas.ts';
 
 const TEXT_RULES: Record<string, string> = {
   strict: 'No C0 control characters and no lone surrogates (docs/api-errors.md, "Text").',

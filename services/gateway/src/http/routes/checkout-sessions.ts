@@ -2,13 +2,18 @@ import { Router, type RequestHandler, type Response } from 'express';
 import { ApiError } from '@hc/errors';
 import type { ServiceClient } from '@hc/grpc';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
-import { idempotencyKey, requestHash } from '../../domain/idempotency.ts';
-import type { IdempotencyStore } from '../../store/idempotency-store.ts';
-import { idempotentCreate, type IdempotencySettings } from '../../use-cases/idempotent-create.ts';
+import { idempotencyKey } from '../../domain/idempotency.ts';
+import {
+  createCheckoutSession,
+  type AccountSnapshot,
+  type CreateSessionDependencies,
+  type IdempotencySettings,
+  type SessionFields,
+} from '../../use-cases/create-checkout-session.ts';
 import { callContext, callerOf } from '../locals.ts';
 import { jsonObjectBody } from '../middleware/json-body.ts';
-import { checkoutSessionObject } from '../presenters/checkout-session.ts';
-import { providerEntry } from '../presenters/payment.ts';
+import { checkoutSessionObject } from '../../presenters/checkout-session.ts';
+import { providerEntry } from '../../presenters/payment.ts';
 import {
   validateCreateCheckoutSession,
   type AddressBody,
@@ -20,7 +25,7 @@ import { idempotencyReplays } from '../metrics.ts';
 
 export interface CheckoutSessionRouteDeps {
   readonly checkout: ServiceClient<typeof CheckoutService>;
-  readonly idempotency: IdempotencyStore;
+  readonly idempotency: CreateSessionDependencies['idempotency'];
   readonly idempotencySettings: IdempotencySettings;
   /** Limits session starts per account (spec: about 12 a minute). */
   readonly startLimit: RequestHandler;
@@ -38,32 +43,13 @@ export function checkoutSessionRoutes(deps: CheckoutSessionRouteDeps): Router {
 
   router.post('/checkout_sessions', readIdempotencyKey, jsonObjectBody, async (req, res) => {
     const body = validateCreateCheckoutSession(req.body);
-    const ctx = callContext(res);
-    const account = accountSnapshot(res);
-    const create = async (id?: string) => {
-      const { session, created } = await checkout.createCheckoutSession(createRequest(body, account, id), ctx);
-      if (!session) throw new ApiError('internal_error');
-      return { value: checkoutSessionObject(session), created };
-    };
-    const key = res.locals['idempotencyKey'] as string | undefined;
-    if (key === undefined) {
-      res.status(201).json((await create()).value);
-      return;
-    }
-    const result = await idempotentCreate(
-      deps.idempotency,
-      deps.idempotencySettings,
-      { accountId: ctx.accountId, livemode: ctx.livemode, key },
-      requestHash(sentFields(body)),
-      create,
-      async (id) => {
-        const { session } = await checkout.getCheckoutSession({ id }, ctx);
-        if (!session) throw new ApiError('internal_error');
-        return checkoutSessionObject(session);
-      },
+    const result = await createCheckoutSession(
+      { checkout, idempotency: deps.idempotency, settings: deps.idempotencySettings },
+      callContext(res),
+      { fields: sentFields(body), account: accountSnapshot(res), idempotencyKey: res.locals['idempotencyKey'] as string | undefined },
     );
     if (result.status === 200) idempotencyReplays.add(1);
-    res.status(result.status).json(result.value);
+    res.status(result.status).json(checkoutSessionObject(result.session));
   });
 
   router.get('/checkout_sessions/:id', async (req, res) => {
@@ -90,16 +76,12 @@ export function checkoutSessionRoutes(deps: CheckoutSessionRouteDeps): Router {
   return router;
 }
 
-function createRequest(body: CreateCheckoutSessionBody, account: ReturnType<typeof accountSnapshot>, id: string | undefined) {
-  return { ...sentFields(body), account, id };
-}
-
 /**
  * What a create asks checkout for. Also what retries are compared on: the known fields at every
  * depth, null and absent alike (the mapping drops both), so unknown fields and nulls never make an
  * idempotency conflict; the account snapshot is not part of it.
  */
-function sentFields(body: CreateCheckoutSessionBody) {
+function sentFields(body: CreateCheckoutSessionBody): SessionFields {
   return {
     amount: body.amount,
     currency: body.currency,
@@ -149,7 +131,7 @@ function orderCustomer(body: CustomerBody) {
 }
 
 /** What checkout needs to know of the account, from the gateway that owns accounts. */
-function accountSnapshot(res: Response): { payoutWallet?: string; feeBps: number; merchantName: string } {
+function accountSnapshot(res: Response): AccountSnapshot {
   const { account } = callerOf(res);
   // The name is what buyers see on the hosted page; checkout keeps it with the session at create.
   return { payoutWallet: account.payoutWallet ?? undefined, feeBps: account.feeBps, merchantName: account.name };

@@ -5,7 +5,7 @@ import type { CheckoutService } from '@hc/proto/checkout/v1';
 import type { CustomersService } from '@hc/proto/customers/v1';
 import { callTimeoutMs, checkoutWritesBarrier } from '../../use-cases/read-barrier.ts';
 import { callContext } from '../locals.ts';
-import { customerObject, orderObject } from '../presenters/customer.ts';
+import { customerObject, orderObject } from '../../presenters/customer.ts';
 import { listQuery, optionalQueryString } from '../validation/payment-schemas.ts';
 
 export interface CustomerRoutes {

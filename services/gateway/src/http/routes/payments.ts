@@ -4,7 +4,7 @@ import type { ServiceClient } from '@hc/grpc';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
 import { callContext } from '../locals.ts';
 import { jsonObjectBody } from '../middleware/json-body.ts';
-import { paymentObject } from '../presenters/payment.ts';
+import { paymentObject } from '../../presenters/payment.ts';
 import { listQuery, validateSimulatePayment } from '../validation/payment-schemas.ts';
 
 export function paymentRoutes(checkout: ServiceClient<typeof CheckoutService>): Router {

@@ -1,0 +1,2 @@
+// Stands in for a generated Prisma client.
+export class PrismaClient {}

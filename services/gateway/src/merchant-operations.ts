@@ -1,0 +1,67 @@
+import type { Mode } from './domain/api-key.ts';
+import type { ApiKeyRecord, MerchantAccount } from './domain/merchant-account.ts';
+import type { MerchantStore } from './store/merchant-store.ts';
+import { createAccount, type CreateAccountInput } from './use-cases/create-account.ts';
+import { createApiKey } from './use-cases/create-api-key.ts';
+import { findActiveKey } from './use-cases/find-active-key.ts';
+import { getAccount } from './use-cases/get-account.ts';
+import { listAccounts } from './use-cases/list-accounts.ts';
+import { listApiKeys } from './use-cases/list-api-keys.ts';
+import type { MerchantDependencies } from './use-cases/merchant-dependencies.ts';
+import { reactivateAccount } from './use-cases/reactivate-account.ts';
+import { revokeApiKey } from './use-cases/revoke-api-key.ts';
+import { setPayoutWallet } from './use-cases/set-payout-wallet.ts';
+import { suspendAccount } from './use-cases/suspend-account.ts';
+
+/**
+ * Wiring, not a use case: binds the account and key verbs (one per file in `use-cases/`) to one store
+ * and clock, for callers outside the gateway's HTTP edge (the operator CLI, the platform runner, the
+ * end-to-end harness). Each method only forwards; the rules live in the verb it names.
+ */
+export class MerchantOperations {
+  private readonly deps: MerchantDependencies;
+
+  constructor(store: MerchantStore, now: () => Date = () => new Date()) {
+    this.deps = { store, now };
+  }
+
+  createAccount(input: CreateAccountInput): Promise<MerchantAccount> {
+    return createAccount(this.deps, input);
+  }
+
+  setPayoutWallet(accountId: string, wallet: string | null): Promise<MerchantAccount> {
+    return setPayoutWallet(this.deps, accountId, wallet);
+  }
+
+  suspend(accountId: string): Promise<MerchantAccount> {
+    return suspendAccount(this.deps, accountId);
+  }
+
+  reactivate(accountId: string): Promise<MerchantAccount> {
+    return reactivateAccount(this.deps, accountId);
+  }
+
+  createKey(accountId: string, mode: Mode, label?: string): Promise<{ key: ApiKeyRecord; secret: string }> {
+    return createApiKey(this.deps, accountId, mode, label);
+  }
+
+  activeKey(secret: string): Promise<ApiKeyRecord | null> {
+    return findActiveKey(this.deps, secret);
+  }
+
+  revokeKey(keyId: string): Promise<ApiKeyRecord> {
+    return revokeApiKey(this.deps, keyId);
+  }
+
+  listKeys(accountId: string): Promise<ApiKeyRecord[]> {
+    return listApiKeys(this.deps, accountId);
+  }
+
+  getAccount(accountId: string): Promise<MerchantAccount> {
+    return getAccount(this.deps, accountId);
+  }
+
+  listAccounts(): Promise<MerchantAccount[]> {
+    return listAccounts(this.deps);
+  }
+}

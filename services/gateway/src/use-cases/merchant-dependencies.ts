@@ -1,0 +1,24 @@
+import { ApiError } from '@hc/errors';
+import { isPayoutWallet, type MerchantAccount } from '../domain/merchant-account.ts';
+import type { MerchantStore } from '../store/merchant-store.ts';
+
+/**
+ * What the account and key verbs need: the gateway's own store and a clock. These verbs are what the
+ * merchant dashboard does with accounts and keys; they are reached through the operator CLI (and the
+ * dashboard's admin surface), never through a merchant's secret key.
+ */
+export interface MerchantDependencies {
+  readonly store: MerchantStore;
+  readonly now: () => Date;
+}
+
+export function checkedPayoutWallet(wallet: string): string {
+  if (!isPayoutWallet(wallet))
+    throw new ApiError('invalid_request', 'The payout wallet must be a Polygon address (0x and 40 hex digits).', 'payout_wallet');
+  return wallet;
+}
+
+export function foundAccount(account: MerchantAccount | null): MerchantAccount {
+  if (!account) throw new ApiError('not_found', 'No such account.');
+  return account;
+}
