@@ -12,7 +12,7 @@ import { createCheckout } from '../use-cases/create-checkout.ts';
 import { getCheckout } from '../use-cases/get-checkout.ts';
 import { listCheckouts } from '../use-cases/list-checkouts.ts';
 import { checkoutMessage } from './checkout-message.ts';
-import { sessionMessage } from './session-message.ts';
+import { accountSnapshot, sessionMessage } from './session-message.ts';
 
 const DEFAULT_LIST_LIMIT = 20;
 
@@ -43,11 +43,7 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
           memo: request.memo,
           lifetime: request.lifetime,
         },
-        {
-          payoutWallet: request.account?.payoutWallet ?? null,
-          feeBps: request.account?.feeBps ?? 0,
-          merchantName: request.account?.merchantName ?? null,
-        },
+        accountSnapshot(request.account),
       );
       return { link: link(payment) };
     },
@@ -74,11 +70,7 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
           maxAmount: request.maxAmount,
           plans: request.plans,
         },
-        {
-          payoutWallet: request.account?.payoutWallet ?? null,
-          feeBps: request.account?.feeBps ?? 0,
-          merchantName: request.account?.merchantName ?? null,
-        },
+        accountSnapshot(request.account),
       );
       return { checkout: checkoutMessage(checkout, deps.publicBaseUrl) };
     },

@@ -3,10 +3,10 @@
  * gRPC to the checkout context's admin service, which the merchant API never reaches.
  */
 import { ApiError } from '@hc/errors';
-import { createServiceClient } from '@hc/grpc';
-import { CheckoutAdminService, type Checkout } from '@hc/proto/checkout/v1';
+import type { Checkout } from '@hc/proto/checkout/v1';
 import type { MerchantAccount } from '../domain/merchant-account.ts';
-import { need, operatorContext, parseMode, UsageError } from './arguments.ts';
+import { need, UsageError } from './arguments.ts';
+import { creatingAccount, listLimit, withCheckoutAdmin, type AdminTarget, type CommandResult } from './checkout-admin.ts';
 import type { CommandSpec } from './help.ts';
 
 const M = '--mode test|live';
@@ -81,14 +81,11 @@ export async function runCheckoutCommand(
   account: MerchantAccount,
   checkoutId: string | undefined,
   values: CheckoutCommandOptions,
-  target: { checkoutAddress: string; timeoutMs: number },
-): Promise<Record<string, unknown> | Record<string, unknown>[]> {
-  const ctx = operatorContext(account.id, parseMode(values.mode));
-  const admin = createServiceClient(CheckoutAdminService, target.checkoutAddress, { timeoutMs: target.timeoutMs });
-  try {
+  target: AdminTarget,
+): Promise<CommandResult> {
+  return withCheckoutAdmin(target, account, values.mode, async (admin, ctx) => {
     switch (command) {
       case 'create': {
-        if (account.status !== 'active') throw new ApiError('suspended');
         const { checkout } = await admin.createCheckout(
           {
             kind: need(values.kind, '--kind'),
@@ -98,14 +95,14 @@ export async function runCheckoutCommand(
             minAmount: values['min-amount'],
             maxAmount: values['max-amount'],
             plans: parsePlans(values.plans),
-            account: { payoutWallet: account.payoutWallet ?? undefined, feeBps: account.feeBps, merchantName: account.name },
+            account: creatingAccount(account),
           },
           ctx,
         );
         return checkoutView(checkout);
       }
       case 'list': {
-        const limit = values.limit === undefined ? 0 : /^[0-9]{1,4}$/.test(values.limit) ? Number(values.limit) : -1;
+        const limit = listLimit(values.limit);
         return (await admin.listCheckouts({ limit }, ctx)).checkouts.map((c) => checkoutView(c));
       }
       case 'show':
@@ -115,7 +112,5 @@ export async function runCheckoutCommand(
       default:
         throw new UsageError(`unknown command: checkouts ${command ?? ''}`);
     }
-  } finally {
-    admin.close();
-  }
+  });
 }

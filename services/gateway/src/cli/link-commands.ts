@@ -4,11 +4,11 @@
  * arguments, checks the account, and prints what runLinkCommand returns like its other commands.
  */
 import { ApiError } from '@hc/errors';
-import { createServiceClient } from '@hc/grpc';
-import { CheckoutAdminService, type PaymentLink } from '@hc/proto/checkout/v1';
+import type { PaymentLink } from '@hc/proto/checkout/v1';
 import type { MerchantAccount } from '../domain/merchant-account.ts';
 import { paymentObject } from '../presenters/payment.ts';
-import { need, operatorContext, parseMode, UsageError } from './arguments.ts';
+import { need, UsageError } from './arguments.ts';
+import { creatingAccount, listLimit, withCheckoutAdmin, type AdminTarget, type CommandResult } from './checkout-admin.ts';
 import type { CommandSpec } from './help.ts';
 
 const M = '--mode test|live';
@@ -69,15 +69,11 @@ export async function runLinkCommand(
   account: MerchantAccount,
   paymentId: string | undefined,
   values: LinkCommandOptions,
-  target: { checkoutAddress: string; timeoutMs: number },
-): Promise<Record<string, unknown> | Record<string, unknown>[]> {
-  const ctx = operatorContext(account.id, parseMode(values.mode));
-  const admin = createServiceClient(CheckoutAdminService, target.checkoutAddress, { timeoutMs: target.timeoutMs });
-  try {
+  target: AdminTarget,
+): Promise<CommandResult> {
+  return withCheckoutAdmin(target, account, values.mode, async (admin, ctx) => {
     switch (command) {
       case 'create': {
-        // A suspended account takes no new payments, whichever way they are made.
-        if (account.status !== 'active') throw new ApiError('suspended');
         const { link } = await admin.createPaymentLink(
           {
             amount: need(values.amount, '--amount'),
@@ -88,7 +84,7 @@ export async function runLinkCommand(
             customerEmail: values.email,
             reference: values.reference,
             lifetime: values.lifetime,
-            account: { payoutWallet: account.payoutWallet ?? undefined, feeBps: account.feeBps, merchantName: account.name },
+            account: creatingAccount(account),
           },
           ctx,
         );
@@ -99,15 +95,12 @@ export async function runLinkCommand(
         return linkView(link);
       }
       case 'list': {
-        // Not a whole number: -1, which the service refuses as invalid_limit like the API.
-        const limit = values.limit === undefined ? 0 : /^[0-9]{1,4}$/.test(values.limit) ? Number(values.limit) : -1;
+        const limit = listLimit(values.limit);
         const { links } = await admin.listPaymentLinks({ limit }, ctx);
         return links.map((link) => linkView(link));
       }
       default:
         throw new UsageError(`unknown command: links ${command ?? ''}`);
     }
-  } finally {
-    admin.close();
-  }
+  });
 }
