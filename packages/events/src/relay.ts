@@ -4,6 +4,7 @@ import type { Logger } from '@hc/logging';
 import pg from 'pg';
 import { prefixedSubject } from './nats.ts';
 import { OUTBOX_CHANNEL } from './sql.ts';
+import { backoffDelay, handleInOrder, WorkLoop, type StepResult } from './loop.ts';
 import { observeOutboxBacklog, outboxPublished } from './metrics.ts';
 import { publishInSpan } from './tracing.ts';
 
@@ -42,14 +43,6 @@ interface OutboxRow {
   trace_parent: string | null;
 }
 
-interface BatchResult {
-  fetched: number;
-  published: number;
-  /** Another relay holds the publishing turn. */
-  busy: boolean;
-  failure?: unknown;
-}
-
 /**
  * Relays take turns per database through this transaction-scoped advisory lock. SKIP LOCKED alone
  * would let two replicas publish rows 1–100 and 101–200 at the same time, interleaving them on the
@@ -85,42 +78,18 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
   // An idle pooled connection that the server drops emits 'error' on the pool; unhandled, it would crash.
   pool.on('error', (error) => logger.warn({ err: error }, 'outbox relay: idle database connection lost'));
 
-  let stopped = false;
-  let wakeRequested = false;
-  let interruptSleep: (() => void) | undefined;
-  let iterationWaiters: (() => void)[] = [];
+  const loop = new WorkLoop({
+    step: relayBatch,
+    pollIntervalMs,
+    backoff: { firstMs: FIRST_BACKOFF_MS, maxMs: maxBackoffMs },
+    onFailure: (failure, attempt, retryInMs) =>
+      logger.warn({ err: failure, attempt, retryInMs }, 'outbox relay: publishing failed; rows stay unpublished and will be retried'),
+    onRecovered: (failures) => logger.info({ afterAttempts: failures }, 'outbox relay: publishing again'),
+  });
+  const wake = (): void => loop.wake();
 
-  /** Sleeps; a NOTIFY (or drain) cuts it short when `wakeable`, stop() always does. */
-  function sleep(ms: number, wakeable: boolean): Promise<void> {
-    if (stopped || (wakeable && wakeRequested)) {
-      wakeRequested = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        interruptSleep = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      interruptSleep = () => {
-        if (stopped || wakeable) done();
-      };
-    });
-  }
-
-  function wake(): void {
-    wakeRequested = true;
-    interruptSleep?.();
-  }
-
-  function iterationDone(): void {
-    const waiters = iterationWaiters;
-    iterationWaiters = [];
-    for (const resolve of waiters) resolve();
-  }
-
-  async function relayBatch(): Promise<BatchResult> {
+  /** One transaction: take the publishing turn, publish up to a batch in seq order, mark what was acked. */
+  async function relayBatch(): Promise<StepResult> {
     const client = await pool.connect();
     let broken: Error | undefined;
     // pg emits 'error' on a checked-out client whose connection dies between queries (here: while we
@@ -134,7 +103,7 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
       const turn = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [RELAY_LOCK]);
       if (!turn.rows[0]?.locked) {
         await client.query('ROLLBACK');
-        return { fetched: 0, published: 0, busy: true };
+        return { again: false };
       }
       const { rows } = await client.query<OutboxRow>(
         `SELECT seq, msg_id, subject, payload::text AS payload,
@@ -147,33 +116,32 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
           FOR UPDATE`,
         [batchSize],
       );
-      const published: string[] = [];
-      let failure: unknown;
-      for (const row of rows) {
-        // Stop between messages; what was acked so far is still committed below.
-        if (stopped) break;
-        try {
+      // Stop between messages; what was acked so far is still committed below. A failed row keeps
+      // order: nothing after it goes out before it does.
+      const { handled, failure } = await handleInOrder(
+        rows,
+        async (row) => {
           const subject = prefixedSubject(subjectPrefix, row.subject);
           const ack = await publishInSpan({ subject, msgId: row.msg_id, traceparent: row.trace_parent }, (headers) =>
             js.publish(subject, row.payload, { msgID: row.msg_id, timeout: publishTimeoutMs, headers }),
           );
           if (ack.duplicate)
             logger.info({ msgId: row.msg_id, seq: row.seq }, 'outbox relay: stream already had this message (re-publish after a crash)');
-          published.push(row.seq);
-        } catch (error) {
-          // Keep order: nothing after a failed row goes out before it does.
-          failure = error;
-          break;
-        }
-      }
+        },
+        () => loop.stopped,
+      );
+      const published = handled.map((row) => row.seq);
       if (published.length > 0) {
         await client.query('UPDATE outbox_messages SET published_at = now() WHERE seq = ANY($1::bigint[])', [published]);
       }
       await client.query('COMMIT');
-      if (published.length > 0) outboxPublished.add(published.length);
-      return failure === undefined
-        ? { fetched: rows.length, published: published.length, busy: false }
-        : { fetched: rows.length, published: published.length, busy: false, failure };
+      if (published.length > 0) {
+        outboxPublished.add(published.length);
+        logger.debug({ published: published.length }, 'outbox relay: published');
+      }
+      if (failure !== undefined) return { again: false, failure };
+      // A full batch means more rows are probably waiting: go again without sleeping.
+      return { again: rows.length === batchSize };
     } catch (error) {
       broken = error instanceof Error ? error : new Error(String(error));
       await client.query('ROLLBACK').catch(() => undefined);
@@ -182,35 +150,6 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
       client.off('error', onConnectionError);
       // A connection that failed mid-transaction is discarded rather than handed out again.
       client.release(broken);
-    }
-  }
-
-  async function run(): Promise<void> {
-    let failures = 0;
-    while (!stopped) {
-      let result: BatchResult;
-      try {
-        result = await relayBatch();
-      } catch (error) {
-        result = { fetched: 0, published: 0, busy: false, failure: error };
-      }
-      iterationDone();
-      if (result.failure !== undefined) {
-        failures += 1;
-        const delayMs = Math.min(maxBackoffMs, FIRST_BACKOFF_MS * 2 ** (failures - 1));
-        logger.warn(
-          { err: result.failure, published: result.published, attempt: failures, retryInMs: delayMs },
-          'outbox relay: publishing failed; rows stay unpublished and will be retried',
-        );
-        await sleep(delayMs, false);
-        continue;
-      }
-      if (failures > 0) logger.info({ afterAttempts: failures }, 'outbox relay: publishing again');
-      failures = 0;
-      if (result.published > 0) logger.debug({ published: result.published }, 'outbox relay: published');
-      // A full batch means more rows are probably waiting: go again without sleeping.
-      if (!result.busy && result.fetched === batchSize) continue;
-      await sleep(pollIntervalMs, true);
     }
   }
 
@@ -227,7 +166,7 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
       lost = true;
       if (listener === client) listener = undefined;
       client.end().catch(() => undefined);
-      if (stopped) return;
+      if (loop.stopped) return;
       logger.warn({ err: error }, 'outbox relay: LISTEN connection lost; polling until it is back');
       scheduleRelisten();
     };
@@ -250,12 +189,12 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
 
   function scheduleRelisten(): void {
     listenFailures += 1;
-    const delayMs = Math.min(maxBackoffMs, FIRST_BACKOFF_MS * 2 ** (listenFailures - 1));
+    const delayMs = backoffDelay({ firstMs: FIRST_BACKOFF_MS, maxMs: maxBackoffMs }, listenFailures);
     relistenTimer = setTimeout(() => {
       relistenTimer = undefined;
-      if (stopped) return;
+      if (loop.stopped) return;
       listen().catch((error: unknown) => {
-        if (stopped) return;
+        if (loop.stopped) return;
         logger.warn({ err: error }, 'outbox relay: could not LISTEN; polling meanwhile');
         scheduleRelisten();
       });
@@ -268,7 +207,7 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
     await pool.end();
     throw error;
   }
-  const loop = run();
+  loop.start();
   let stopping: Promise<void> | undefined;
   // Read at each metrics collection only (the partial index on unpublished rows keeps it cheap).
   const stopObserving = observeOutboxBacklog(async () => {
@@ -282,11 +221,8 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
   return {
     stop() {
       stopping ??= (async () => {
-        stopped = true;
         stopObserving();
-        interruptSleep?.();
-        await loop;
-        iterationDone();
+        await loop.stop();
         if (relistenTimer) clearTimeout(relistenTimer);
         await listener?.end().catch(() => undefined);
         await pool.end();
@@ -295,20 +231,20 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
     },
 
     afterNextBatch() {
-      const next = new Promise<void>((resolve) => iterationWaiters.push(resolve));
+      const next = loop.nextIteration();
       wake();
       return next;
     },
 
     async drain() {
       for (let round = 0; ; round += 1) {
-        if (stopped) throw new Error('outbox relay is stopped');
-        const next = new Promise<void>((resolve) => iterationWaiters.push(resolve));
+        if (loop.stopped) throw new Error('outbox relay is stopped');
+        const next = loop.nextIteration();
         // Only the first round cuts the poll short: when another replica holds the publishing turn,
         // forcing iterations would just hammer the database until it is done.
         if (round === 0) wake();
         await next;
-        if (stopped) throw new Error('outbox relay is stopped');
+        if (loop.stopped) throw new Error('outbox relay is stopped');
         const pending = await pool.query<{ pending: boolean }>(
           'SELECT EXISTS (SELECT 1 FROM outbox_messages WHERE published_at IS NULL) AS pending',
         );

@@ -7,8 +7,7 @@ import { adminHandlers } from './api/admin-handlers.ts';
 import { checkoutHandlers } from './api/checkout-handlers.ts';
 import { hostedHandlers } from './api/hosted-handlers.ts';
 import type { CheckoutConfig } from './config.ts';
-import { paymentSnapshot, type PaymentEvent } from './domain/payment-events.ts';
-import { DEFAULT_PROVIDERS, findProvider, type ProviderDefinition } from './domain/providers.ts';
+import { DEFAULT_PROVIDERS, type ProviderDefinition } from './domain/providers.ts';
 import { checkoutStream } from './events/checkout-stream.ts';
 import { consumeCustomerErasures } from './events/customer-erasure.ts';
 import { consumeSettlementVerdicts } from './events/settlement-verdicts.ts';
@@ -43,21 +42,9 @@ export async function startCheckoutService(
   const prisma = createCheckoutPrisma(config.CHECKOUT_DATABASE_URL);
   await prisma.$connect();
   const providers = options.providers ?? DEFAULT_PROVIDERS;
-  const eventFor = (payment: Parameters<typeof paymentSnapshot>[0], type: PaymentEvent['type'], id: string, at: Date): PaymentEvent => ({
-    id,
-    type,
-    occurredAt: at.getTime(),
-    accountId: payment.accountId,
-    livemode: payment.livemode,
-    payment: paymentSnapshot(
-      payment,
-      config.PUBLIC_BASE_URL,
-      payment.provider ? (findProvider(providers, payment.provider)?.name ?? null) : null,
-    ),
-  });
   const settlement = createServiceClient(SettlementService, config.SETTLEMENT_GRPC_ADDRESS, { timeoutMs: config.SETTLEMENT_TIMEOUT_MS });
   const deps: CheckoutDependencies = {
-    sessions: new CheckoutSessionStore(prisma, eventFor),
+    sessions: new CheckoutSessionStore(prisma, { publicBaseUrl: config.PUBLIC_BASE_URL, providers }),
     checkouts: new CheckoutStore(prisma),
     settlement,
     providers,

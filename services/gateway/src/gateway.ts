@@ -11,6 +11,7 @@ import { createGatewayApp } from './http/app.ts';
 import { answerParserRefusals } from './http/client-errors.ts';
 import { createRateLimits } from './store/rate-limit-store.ts';
 import { IdempotencyStore } from './store/idempotency-store.ts';
+import { KeyCache } from './store/key-cache.ts';
 import { MerchantStore } from './store/merchant-store.ts';
 import { createGatewayPrisma } from './store/prisma.ts';
 
@@ -31,6 +32,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   const checkout = createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
   const customers = createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
   const webhooks = createServiceClient(WebhooksService, config.WEBHOOKS_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
+  const merchants = new MerchantStore(prisma);
+  // Keys and accounts cached per process, dropped on PostgreSQL's change notices (docs/adr/0027).
+  const keys = new KeyCache(merchants, config.GATEWAY_DATABASE_URL, logger);
+  await keys.start();
   const idempotency = new IdempotencyStore(prisma);
   const rateLimits = createRateLimits(
     config.GATEWAY_DATABASE_URL,
@@ -47,7 +52,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   }, MAINTENANCE_INTERVAL_MS);
   maintenance.unref();
   const app = createGatewayApp({
-    merchants: new MerchantStore(prisma),
+    // Authentication reads keys through the cache (docs/adr/0027).
+    merchants: keys,
     checkout,
     customers,
     webhooks,
@@ -83,6 +89,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
       customers.close();
       webhooks.close();
       await rateLimits.close();
+      await keys.stop();
       await prisma.$disconnect();
     },
   };

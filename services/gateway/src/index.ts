@@ -6,4 +6,6 @@ export type { GatewayConfig } from './config.ts';
 export { GATEWAY_MIGRATIONS_DIR } from './migrations.ts';
 export { MerchantOperations } from './merchant-operations.ts';
 export { MerchantStore } from './store/merchant-store.ts';
+export { KeyCache, KEY_CACHE_APPLICATION_NAME, KEY_CHANGES_CHANNEL } from './store/key-cache.ts';
+export type { KeyLookup } from './store/key-cache.ts';
 export { createGatewayPrisma } from './store/prisma.ts';

@@ -1,5 +1,6 @@
 import { hostedPageUrl, type CheckoutSession } from './checkout-session.ts';
 import { trackingPageUrl } from './payment-link.ts';
+import { findProvider, type ProviderDefinition } from './providers.ts';
 import { webhookSuccessUrl } from './success-url.ts';
 
 /**
@@ -103,6 +104,31 @@ export function paymentSnapshot(p: CheckoutSession, publicBaseUrl: string, provi
     paidAt: ms(p.paidAt),
     expiresAt: p.expiresAt.getTime(),
     url: hostedPageUrl(publicBaseUrl, p.id),
+  };
+}
+
+/** What a payment event needs besides the payment: where hosted pages live, and the providers offered. */
+export interface PaymentEventContext {
+  readonly publicBaseUrl: string;
+  readonly providers: readonly ProviderDefinition[];
+}
+
+/** The event a state change publishes: the payment as it is after the change, at `at`. */
+export function paymentEvent(
+  payment: CheckoutSession,
+  type: PaymentEventType,
+  id: string,
+  at: Date,
+  context: PaymentEventContext,
+): PaymentEvent {
+  const providerName = payment.provider ? (findProvider(context.providers, payment.provider)?.name ?? null) : null;
+  return {
+    id,
+    type,
+    occurredAt: at.getTime(),
+    accountId: payment.accountId,
+    livemode: payment.livemode,
+    payment: paymentSnapshot(payment, context.publicBaseUrl, providerName),
   };
 }
 

@@ -1,7 +1,7 @@
 import { currentTraceparent, MARK_PROCESSED_SQL, OUTBOX_NOTIFY_SQL } from '@hc/events';
 import { parseCurrency } from '@hc/money';
 import { SESSION_STATUSES, type CheckoutSession, type PaymentSource, type Scope, type SessionStatus } from '../domain/checkout-session.ts';
-import { eventSubject, paymentEventId, type PaymentEvent, type PaymentEventType } from '../domain/payment-events.ts';
+import { eventSubject, paymentEvent, paymentEventId, type PaymentEventContext, type PaymentEventType } from '../domain/payment-events.ts';
 import { erasedEventPayload } from '../domain/erasure.ts';
 import type { PaymentPatch, Transition } from '../domain/payment-transitions.ts';
 import { sessionEventSubject, sessionStartedEvent, type SessionCreatedEvent, type SessionEvent } from '../domain/session-events.ts';
@@ -72,9 +72,6 @@ function toData(patch: PaymentPatch): Prisma.CheckoutSessionUpdateInput {
   return data;
 }
 
-/** Builds the event published with a state change (snapshot of the payment after the change). */
-export type EventFactory = (payment: CheckoutSession, type: PaymentEventType, id: string, now: Date) => PaymentEvent;
-
 export interface ChangeResult {
   readonly payment: CheckoutSession;
   readonly changed: boolean;
@@ -98,11 +95,12 @@ async function enqueueSessionEvent(tx: Tx, event: SessionEvent): Promise<void> {
 /** The only code that knows the checkout tables. Every lookup requires the caller's scope. */
 export class CheckoutSessionStore {
   private readonly prisma: CheckoutPrisma;
-  private readonly eventFor: EventFactory;
+  /** What the payment events it writes are built with (domain/payment-events.ts builds them). */
+  private readonly eventContext: PaymentEventContext;
 
-  constructor(prisma: CheckoutPrisma, eventFor: EventFactory) {
+  constructor(prisma: CheckoutPrisma, eventContext: PaymentEventContext) {
     this.prisma = prisma;
-    this.eventFor = eventFor;
+    this.eventContext = eventContext;
   }
 
   /** Inserts a new session together with its `session.created` event (outbox). */
@@ -165,7 +163,7 @@ export class CheckoutSessionStore {
 
   private async enqueue(tx: Tx, payment: CheckoutSession, type: PaymentEventType, now: Date, cause: string | undefined): Promise<void> {
     const msgId = paymentEventId(payment.id, type, cause);
-    const event = this.eventFor(payment, type, msgId, now);
+    const event = paymentEvent(payment, type, msgId, now, this.eventContext);
     await tx.outboxMessage.createMany({
       // The request's trace continues through the relay and every consumer of the event (ADR 0019).
       data: [

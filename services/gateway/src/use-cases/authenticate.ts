@@ -13,8 +13,9 @@ export interface Caller {
 }
 
 /**
- * Resolves an Authorization header to (account, mode). The key alone decides both. Nothing is
- * cached: a revocation or suspension takes effect on the very next request.
+ * Resolves an Authorization header to (account, mode). The key alone decides both. The lookup may be
+ * the key cache, whose entries are dropped when PostgreSQL announces a change to the key or its
+ * account: a revocation or suspension takes effect on the next request (docs/adr/0027).
  */
 export async function authenticate(store: KeyDirectory, authorization: string | undefined): Promise<Caller> {
   const token = bearerToken(authorization);

@@ -1,4 +1,4 @@
-import { continueTrace, injectTraceHeaders } from '@hc/events';
+import { continueTrace, groupCommit, injectTraceHeaders, WorkLoop, type StepResult } from '@hc/events';
 import type { Logger } from '@hc/logging';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { DeliverySettings } from '../config.ts';
@@ -43,60 +43,15 @@ export const USER_AGENT = 'hc-webhooks/1';
 export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const { deliveries, endpoints, settings, resolver, now, logger } = options;
   const inFlight = new Set<Promise<void>>();
-  let stopped = false;
-  let wakeRequested = false;
-  let interruptSleep: (() => void) | undefined;
-
-  function wake(): void {
-    wakeRequested = true;
-    interruptSleep?.();
-  }
-
-  function sleep(ms: number): Promise<void> {
-    if (stopped || wakeRequested) {
-      wakeRequested = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        interruptSleep = undefined;
-        wakeRequested = false;
-        resolve();
-      }
-      interruptSleep = done;
-    });
-  }
+  const loop = new WorkLoop({ step: claimAndStart, pollIntervalMs: settings.pollIntervalMs });
+  const wake = (): void => loop.wake();
 
   // Group commit of successful attempts: those that finish while a transaction records others wait
   // for the next one, which takes all of them. Each attempt's promise settles once its record committed.
-  let successes: { record: AttemptRecord; resolve: () => void; reject: (error: unknown) => void }[] = [];
-  let recording = false;
-
-  async function recordSuccesses(): Promise<void> {
-    recording = true;
-    while (successes.length > 0) {
-      const batch = successes;
-      successes = [];
-      try {
-        await deliveries.recordSuccesses(batch.map((s) => s.record));
-        for (const s of batch) s.resolve();
-      } catch (error) {
-        if (batch.length === 1) batch[0]!.reject(error);
-        // One record must not hold the others back: each on its own.
-        else for (const s of batch) await deliveries.recordAttempt(s.record).then(s.resolve, s.reject);
-      }
-    }
-    recording = false;
-  }
-
-  function recordSuccess(record: AttemptRecord): Promise<void> {
-    return new Promise((resolve, reject) => {
-      successes.push({ record, resolve, reject });
-      if (!recording) void recordSuccesses();
-    });
-  }
+  const recordSuccess = groupCommit<AttemptRecord>({
+    many: (records) => deliveries.recordSuccesses(records),
+    one: (record) => deliveries.recordAttempt(record),
+  });
 
   /**
    * One attempt is one span of the event's trace (ADR 0019), so a payment's trace runs from the API
@@ -175,42 +130,38 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     return record;
   }
 
-  async function run(): Promise<void> {
-    while (!stopped) {
-      const free = settings.concurrency - inFlight.size;
-      let claimed: ClaimedDelivery[] = [];
-      try {
-        claimed = await deliveries.claimDue(now(), free, settings.concurrencyPerEndpoint, settings.leaseMs);
-      } catch (error) {
-        logger.warn({ err: error }, 'delivery worker: could not claim deliveries; retrying');
-      }
-      for (const delivery of claimed) {
-        const running: Promise<void> = tracedAttempt(delivery)
-          .catch((error: unknown) => {
-            // The lease runs out and the delivery is tried again; nothing is lost.
-            logger.error({ err: error, deliveryId: delivery.deliveryId }, 'delivery worker: attempt could not be completed');
-          })
-          .finally(() => {
-            inFlight.delete(running);
-            wake();
-          });
-        inFlight.add(running);
-      }
-      // A full claim means more may be due: go again at once.
-      if (claimed.length > 0 && claimed.length === free) continue;
-      await sleep(settings.pollIntervalMs);
+  /** Claims what is due for the free slots and starts an attempt for each (they run on their own). */
+  async function claimAndStart(): Promise<StepResult> {
+    const free = settings.concurrency - inFlight.size;
+    let claimed: ClaimedDelivery[] = [];
+    try {
+      claimed = await deliveries.claimDue(now(), free, settings.concurrencyPerEndpoint, settings.leaseMs);
+    } catch (error) {
+      logger.warn({ err: error }, 'delivery worker: could not claim deliveries; retrying');
     }
+    for (const delivery of claimed) {
+      const running: Promise<void> = tracedAttempt(delivery)
+        .catch((error: unknown) => {
+          // The lease runs out and the delivery is tried again; nothing is lost.
+          logger.error({ err: error, deliveryId: delivery.deliveryId }, 'delivery worker: attempt could not be completed');
+        })
+        .finally(() => {
+          inFlight.delete(running);
+          wake();
+        });
+      inFlight.add(running);
+    }
+    // A full claim means more may be due: go again at once.
+    return { again: claimed.length > 0 && claimed.length === free };
   }
 
-  const loop = run();
+  loop.start();
   let stopping: Promise<void> | undefined;
   return {
     wake,
     stop() {
       stopping ??= (async () => {
-        stopped = true;
-        interruptSleep?.();
-        await loop;
+        await loop.stop();
         await Promise.allSettled([...inFlight]);
       })();
       return stopping;

@@ -1,0 +1,110 @@
+// Risk covered: the per-process key cache (docs/adr/0027) keeps a revoked key or a suspended account working on a
+// gateway that cached it, or keeps using cached keys after it stopped hearing PostgreSQL's change notices.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import { KEY_CACHE_APPLICATION_NAME } from '@hc/gateway';
+import { eventually, expectError, VALID_BODY } from './e2e-helpers.ts';
+import { startGatewayProcess, type GatewayProcess } from './gateway-process.ts';
+import { startPlatform, type Platform } from './platform-harness.ts';
+
+let platform: Platform;
+let second: GatewayProcess;
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  second = await startGatewayProcess(platform.gatewayConfig);
+});
+afterAll(async () => {
+  await second?.stop();
+  await platform?.stop();
+});
+
+const SESSIONS = '/v1/checkout_sessions';
+
+/** A create through one gateway: the first gateway in process, or the second as a process of its own. */
+function createOn(gateway: 'first' | 'second', key: string): Promise<Response> {
+  if (gateway === 'first') return platform.request('POST', SESSIONS, { key, body: VALID_BODY });
+  return fetch(`${second.url}${SESSIONS}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(VALID_BODY),
+  });
+}
+
+/** Both gateways answered with this key (so both cached it). */
+async function warm(key: string): Promise<void> {
+  for (const gateway of ['first', 'second'] as const) expect((await createOn(gateway, key)).status).toBe(201);
+}
+
+async function listeners(): Promise<number> {
+  const client = new pg.Client({ connectionString: platform.gatewayDatabaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+      [KEY_CACHE_APPLICATION_NAME],
+    );
+    return rows[0]!.n;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('a change to a key or account reaches every gateway that cached it', () => {
+  it('refuses a revoked key on the next request on both gateways, though both had it cached', async () => {
+    const shop = await platform.merchant();
+    const { key, secret } = await platform.operations.createKey(shop.accountId, 'test');
+    await warm(secret);
+    await platform.operations.revokeKey(key.id);
+    await expectError(await createOn('second', secret), 401, 'invalid_api_key');
+    await expectError(await createOn('first', secret), 401, 'invalid_api_key');
+    // The account's other keys stay cached and working.
+    await warm(shop.testKey);
+  });
+
+  it('refuses every key of a suspended account on both gateways, and reactivation restores them', async () => {
+    const shop = await platform.merchant();
+    await warm(shop.testKey);
+    await warm(shop.liveKey);
+    await platform.operations.suspend(shop.accountId);
+    for (const gateway of ['second', 'first'] as const) {
+      await expectError(await createOn(gateway, shop.testKey), 403, 'suspended');
+      await expectError(await createOn(gateway, shop.liveKey), 403, 'suspended');
+    }
+    await platform.operations.reactivate(shop.accountId);
+    await warm(shop.testKey);
+    await warm(shop.liveKey);
+  });
+
+  it('stops using cached keys while it cannot hear change notices, and caches again once it hears them', async () => {
+    const shop = await platform.merchant();
+    const { key, secret } = await platform.operations.createKey(shop.accountId, 'test');
+    await warm(secret);
+    expect(await listeners()).toBe(2);
+    const logged = second.output().length;
+    // Cut both gateways' LISTEN connections, then change the key while they may be deaf.
+    const admin = new pg.Client({ connectionString: platform.gatewayDatabaseUrl });
+    await admin.connect();
+    try {
+      await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+        [KEY_CACHE_APPLICATION_NAME],
+      );
+    } finally {
+      await admin.end();
+    }
+    const log = await eventually(
+      async () => second.output().slice(logged),
+      (text) => text.includes('key cache: LISTEN connection lost'),
+    );
+    expect(log).toContain('key cache: LISTEN connection lost');
+    await platform.operations.revokeKey(key.id);
+    await expectError(await createOn('second', secret), 401, 'invalid_api_key');
+    // Both listen again (no restart needed), and a cached key is dropped on the next change as before.
+    expect(await eventually(listeners, (n) => n === 2, 30_000)).toBe(2);
+    await warm(shop.testKey);
+    await platform.operations.suspend(shop.accountId);
+    await expectError(await createOn('second', shop.testKey), 403, 'suspended');
+    await expectError(await createOn('first', shop.testKey), 403, 'suspended');
+  });
+});

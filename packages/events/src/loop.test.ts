@@ -1,0 +1,233 @@
+// Risk covered: the loop shared by the outbox relay and the webhooks delivery worker loses a wake (an
+// event waits a whole poll, or forever with a long poll), hammers a failing dependency (a wake cutting
+// the back-off short, no doubling), stops before the step in flight, or, committing a batch that fails
+// half-way, drops or reorders work. Polls here are a minute long, so a step that comes sooner can only
+// have been woken.
+import { describe, expect, it } from '@jest/globals';
+import { backoffDelay, groupCommit, handleInOrder, WorkLoop, type StepResult } from './loop.ts';
+
+const MINUTE = 60_000;
+
+/** A step whose results the test scripts, and whose calls the test can await. */
+function scriptedStep(results: (StepResult | Error)[]) {
+  const calls: number[] = [];
+  let called: (() => void) | undefined;
+  return {
+    calls,
+    step: async (): Promise<StepResult> => {
+      calls.push(Date.now());
+      called?.();
+      const next = results.shift() ?? { again: false };
+      if (next instanceof Error) throw next;
+      return next;
+    },
+    /** Resolves when the step has been called `count` times in all. */
+    async reached(count: number): Promise<void> {
+      while (calls.length < count) await new Promise<void>((resolve) => (called = resolve));
+    },
+  };
+}
+
+describe('WorkLoop', () => {
+  it('sleeps a poll after an empty step, and wake() cuts the sleep short', async () => {
+    const scripted = scriptedStep([]);
+    const loop = new WorkLoop({ step: scripted.step, pollIntervalMs: MINUTE });
+    loop.start();
+    await scripted.reached(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(scripted.calls).toHaveLength(1);
+    loop.wake();
+    await scripted.reached(2);
+    await loop.stop();
+  });
+
+  it('keeps a wake that arrives while a step runs: the next sleep returns at once', async () => {
+    let release: (() => void) | undefined;
+    let steps = 0;
+    const loop = new WorkLoop({
+      pollIntervalMs: MINUTE,
+      step: async () => {
+        steps += 1;
+        if (steps === 1) await new Promise<void>((resolve) => (release = resolve));
+        return { again: false };
+      },
+    });
+    loop.start();
+    while (!release) await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = loop.nextIteration().then(() => loop.nextIteration());
+    loop.wake();
+    release();
+    await second;
+    expect(steps).toBe(2);
+    await loop.stop();
+  });
+
+  it('steps again at once after a full batch (again: true)', async () => {
+    const scripted = scriptedStep([{ again: true }, { again: true }, { again: false }]);
+    const loop = new WorkLoop({ step: scripted.step, pollIntervalMs: MINUTE });
+    loop.start();
+    await scripted.reached(3);
+    await loop.stop();
+    expect(scripted.calls).toHaveLength(3);
+  });
+
+  it('backs off after failures, doubling up to the ceiling, not cut short by wake(), and says when it recovers', async () => {
+    const failure = new Error('nats down');
+    const scripted = scriptedStep([failure, { again: false, failure }, failure, { again: false }]);
+    const failures: [unknown, number, number][] = [];
+    const recovered: number[] = [];
+    const loop = new WorkLoop({
+      step: scripted.step,
+      pollIntervalMs: MINUTE,
+      backoff: { firstMs: 100, maxMs: 150 },
+      onFailure: (error, attempt, retryInMs) => {
+        failures.push([error, attempt, retryInMs]);
+        loop.wake(); // a NOTIFY during the back-off must not end it early
+      },
+      onRecovered: (count) => recovered.push(count),
+    });
+    loop.start();
+    await scripted.reached(4);
+    await loop.stop();
+    expect(failures).toEqual([
+      [failure, 1, 100],
+      [failure, 2, 150],
+      [failure, 3, 150],
+    ]);
+    expect(recovered).toEqual([3]);
+    const gaps = scripted.calls.slice(1).map((at, i) => at - scripted.calls[i]!);
+    // Lower bounds only (a loaded machine makes timers late, never early); 5 ms of timer slack.
+    expect(gaps[0]).toBeGreaterThanOrEqual(95);
+    expect(gaps[1]).toBeGreaterThanOrEqual(145);
+    expect(gaps[2]).toBeGreaterThanOrEqual(145);
+  });
+
+  it('without a back-off, a failure waits for the next poll (and a wake)', async () => {
+    const scripted = scriptedStep([new Error('claim failed')]);
+    const attempts: number[] = [];
+    const loop = new WorkLoop({ step: scripted.step, pollIntervalMs: MINUTE, onFailure: (_e, attempt) => attempts.push(attempt) });
+    loop.start();
+    await scripted.reached(1);
+    loop.wake();
+    await scripted.reached(2);
+    await loop.stop();
+    expect(attempts).toEqual([1]);
+  });
+
+  it('stop() cuts a poll sleep short', async () => {
+    const scripted = scriptedStep([]);
+    const loop = new WorkLoop({ step: scripted.step, pollIntervalMs: MINUTE });
+    loop.start();
+    await scripted.reached(1);
+    await loop.stop(); // would take a minute if the sleep ran out (the test's timeout is 10 s)
+    expect(loop.stopped).toBe(true);
+    expect(scripted.calls).toHaveLength(1);
+  }, 10_000);
+
+  it('stop() waits for the step in flight, and nextIteration() waiters are released', async () => {
+    let finished = false;
+    let started: (() => void) | undefined;
+    const inStep = new Promise<void>((resolve) => (started = resolve));
+    const loop = new WorkLoop({
+      pollIntervalMs: MINUTE,
+      step: async () => {
+        started?.();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        finished = true;
+        return { again: false };
+      },
+    });
+    loop.start();
+    await inStep;
+    const waiter = loop.nextIteration();
+    await loop.stop();
+    expect(finished).toBe(true);
+    await waiter;
+  }, 10_000);
+
+  it('backoffDelay doubles from the first delay up to the ceiling', () => {
+    const settings = { firstMs: 100, maxMs: 2_000 };
+    expect([1, 2, 3, 4, 5, 6, 7].map((attempt) => backoffDelay(settings, attempt))).toEqual([100, 200, 400, 800, 1600, 2000, 2000]);
+  });
+});
+
+describe('handleInOrder (a batch failing half-way)', () => {
+  it('stops at the first failure: the items before it are handled, nothing after it is tried', async () => {
+    const tried: number[] = [];
+    const failure = new Error('publish timed out');
+    const result = await handleInOrder([1, 2, 3, 4], async (n) => {
+      tried.push(n);
+      if (n === 3) throw failure;
+    });
+    expect(result).toEqual({ handled: [1, 2], failure });
+    expect(tried).toEqual([1, 2, 3]);
+  });
+
+  it('stops between items once asked to, keeping what was handled', async () => {
+    let stop = false;
+    const result = await handleInOrder(
+      ['a', 'b', 'c'],
+      async (item) => {
+        if (item === 'b') stop = true;
+      },
+      () => stop,
+    );
+    expect(result).toEqual({ handled: ['a', 'b'] });
+  });
+});
+
+describe('groupCommit', () => {
+  it('commits items that arrive during a commit together in the next one', async () => {
+    const groups: number[][] = [];
+    let releaseFirst: (() => void) | undefined;
+    const commit = groupCommit<number>({
+      many: async (items) => {
+        groups.push(items);
+        if (groups.length === 1) await new Promise<void>((resolve) => (releaseFirst = resolve));
+      },
+      one: async () => {
+        throw new Error('not expected');
+      },
+    });
+    const first = commit(1);
+    const later = [commit(2), commit(3), commit(4)];
+    releaseFirst!();
+    await Promise.all([first, ...later]);
+    expect(groups).toEqual([[1], [2, 3, 4]]);
+  });
+
+  it('when a group fails half-way, commits each item alone: the good ones land, only the bad one is refused', async () => {
+    const committedAlone: number[] = [];
+    let releaseFirst: (() => void) | undefined;
+    let groups = 0;
+    const bad = new Error('row 3 violates a constraint');
+    const commit = groupCommit<number>({
+      many: async () => {
+        groups += 1;
+        if (groups === 1) await new Promise<void>((resolve) => (releaseFirst = resolve));
+        else throw bad;
+      },
+      one: async (item) => {
+        if (item === 3) throw bad;
+        committedAlone.push(item);
+      },
+    });
+    const first = commit(1);
+    const outcomes = Promise.allSettled([commit(2), commit(3), commit(4)]);
+    releaseFirst!();
+    await first;
+    expect((await outcomes).map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(committedAlone).toEqual([2, 4]);
+  });
+
+  it('a failing group of one rejects that item', async () => {
+    const bad = new Error('database down');
+    const commit = groupCommit<number>({
+      many: async () => {
+        throw bad;
+      },
+      one: async () => undefined,
+    });
+    await expect(commit(1)).rejects.toBe(bad);
+  });
+});
