@@ -1,6 +1,6 @@
 /**
  * The local platform's front door: one base URL (PUBLIC_BASE_URL) for merchants and buyers, as the
- * Ingress gives in Kubernetes (deploy/helm). `/pay/*` goes to the hosted pages, everything else to the
+ * Ingress gives in Kubernetes (deploy/helm). `/pay/*`, `/track/*` and `/c/*` go to the hosted pages, everything else to the
  * gateway. http-proxy-middleware forwards with X-Forwarded-For/-Host/-Proto, so the pages count their
  * per-address limits by the buyer's address (PAGES_TRUST_PROXY_HOPS=1 behind this router).
  *
@@ -20,8 +20,11 @@ export interface FrontRoutes {
 
 /** The paths the hosted pages serve; the gateway answers the rest (the API, its health checks). */
 export function routesToPages(path: string): boolean {
-  return path === '/pay' || path.startsWith('/pay/');
+  return PAGE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
+
+/** Checkout pages, payment-link tracking pages, dashboard checkouts and their widget. */
+const PAGE_PREFIXES = ['/pay', '/track', '/c'] as const;
 
 export async function startFrontRouter(routes: FrontRoutes): Promise<{ url: string; stop(): Promise<void> }> {
   const proxy = (target: string) =>

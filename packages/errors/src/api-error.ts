@@ -51,6 +51,18 @@ export const API_ERRORS = {
   invalid_outcome: { http: 400, grpc: INVALID_ARGUMENT, message: 'outcome must be one of paid, underpaid, failed.' },
   invalid_idempotency_key: { http: 400, grpc: INVALID_ARGUMENT, message: 'Idempotency-Key must be 1 to 120 printable ASCII characters.' },
   invalid_request: { http: 400, grpc: INVALID_ARGUMENT, message: 'The request is malformed.' },
+  invalid_lifetime: {
+    http: 400,
+    grpc: INVALID_ARGUMENT,
+    message: 'lifetime must be a whole number of minutes (m), hours (h) or days (d) from 1h to 90d.',
+  },
+  invalid_customer_name: { http: 400, grpc: INVALID_ARGUMENT, message: 'customer_name must be null or a string of 1 to 120 characters.' },
+  invalid_plans: {
+    http: 400,
+    grpc: INVALID_ARGUMENT,
+    message: 'A pricing table has 2 to 4 plans, each a label and a price; choose one of them.',
+  },
+  invalid_memo: { http: 400, grpc: INVALID_ARGUMENT, message: 'memo must be null or a string of 1 to 500 characters.' },
   invalid_event_types: {
     http: 400,
     grpc: INVALID_ARGUMENT,
@@ -78,6 +90,13 @@ export const API_ERRORS = {
   endpoint_disabled: { http: 409, grpc: FAILED_PRECONDITION, message: 'The webhook endpoint is disabled; enable it first.' },
   expired: { http: 410, grpc: FAILED_PRECONDITION, message: 'The session has expired.' },
   canceled: { http: 410, grpc: FAILED_PRECONDITION, message: 'The session was canceled.' },
+  archived: { http: 410, grpc: FAILED_PRECONDITION, message: 'This checkout was archived by the merchant and takes no new payments.' },
+  // Canceling: only payment links, and only before anyone went to a provider (spec, state table).
+  not_cancelable: {
+    http: 409,
+    grpc: FAILED_PRECONDITION,
+    message: 'Only a payment link nobody has taken to a provider yet can be canceled; this payment can no longer be.',
+  },
   // Transport-level request problems. The first two are answered from Node's HTTP parser (clientError).
   request_timeout: { http: 408, grpc: DEADLINE_EXCEEDED, message: 'The request did not arrive whole in time.' },
   headers_too_large: { http: 431, grpc: INVALID_ARGUMENT, message: 'The request line or headers are larger than 16 KiB.' },

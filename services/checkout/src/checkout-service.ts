@@ -1,8 +1,9 @@
 import { connectNats, ensureStream, eventTablePurges, outboxPosition, startOutboxRelay, startPurgeSchedule } from '@hc/events';
 import { createGrpcServer, createServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
-import { CheckoutService, HostedCheckoutService } from '@hc/proto/checkout/v1';
+import { CheckoutAdminService, CheckoutService, HostedCheckoutService } from '@hc/proto/checkout/v1';
 import { SettlementService } from '@hc/proto/settlement/v1';
+import { adminHandlers } from './api/admin-handlers.ts';
 import { checkoutHandlers } from './api/checkout-handlers.ts';
 import { hostedHandlers } from './api/hosted-handlers.ts';
 import type { CheckoutConfig } from './config.ts';
@@ -12,6 +13,7 @@ import { consumeCustomerErasures } from './events/customer-erasure.ts';
 import { consumeSettlementVerdicts } from './events/settlement-verdicts.ts';
 import { startExpirySweeper } from './events/sweeper.ts';
 import { CheckoutSessionStore } from './store/checkout-sessions.ts';
+import { CheckoutStore } from './store/checkouts.ts';
 import { createCheckoutPrisma } from './store/prisma.ts';
 import type { CheckoutDependencies } from './use-cases/dependencies.ts';
 
@@ -43,6 +45,7 @@ export async function startCheckoutService(
   const settlement = createServiceClient(SettlementService, config.SETTLEMENT_GRPC_ADDRESS, { timeoutMs: config.SETTLEMENT_TIMEOUT_MS });
   const deps: CheckoutDependencies = {
     sessions: new CheckoutSessionStore(prisma, { publicBaseUrl: config.PUBLIC_BASE_URL, providers }),
+    checkouts: new CheckoutStore(prisma),
     settlement,
     providers,
     now: options.now ?? (() => new Date()),
@@ -67,6 +70,8 @@ export async function startCheckoutService(
 
   const server = createGrpcServer(logger);
   server.add(CheckoutService, checkoutHandlers(deps, eventsPosition));
+  // Operator CLI and dashboard only; the gateway's merchant API never calls it (ADR 0024).
+  server.add(CheckoutAdminService, adminHandlers(deps));
   server.addPublic(HostedCheckoutService, hostedHandlers(deps));
   const port = await server.listen(config.CHECKOUT_GRPC_ADDRESS);
   const sweeper = startExpirySweeper(deps, logger, config.EXPIRY_SWEEP_INTERVAL_MS);

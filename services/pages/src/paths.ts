@@ -10,6 +10,14 @@ export const paths = {
     simulate: '/pay/:id/simulate',
     status: '/pay/:id/status',
   },
+  /** The read-only tracking page of a payment link: its state, no actions. */
+  track: '/track/:id',
+  /** Dashboard checkouts (`chk_`): the page or pricing table, the widget's framed page, and the visit's POST. */
+  checkout: {
+    page: '/c/:id',
+    embed: '/c/:id/embed',
+    pay: '/c/:id/pay',
+  },
   assets: '/pay/assets',
   health: '/healthz',
 } as const;

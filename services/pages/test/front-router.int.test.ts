@@ -42,5 +42,9 @@ describe('front router', () => {
     });
     // Only /pay and what is under it: /payments is the gateway's.
     await expect((await fetch(`${router.url}/payments`)).json()).resolves.toEqual({ gateway: '/payments' });
+    // The tracking pages and dashboard checkouts are the pages' too (a 404 page there, not the gateway's JSON).
+    expect((await fetch(`${router.url}/track/pay_01JAAAAAAAAAAAAAAAAAAAAAAA`)).headers.get('content-type')).toMatch(/text\/html/);
+    expect((await fetch(`${router.url}/c/chk_01JAAAAAAAAAAAAAAAAAAAAAAA`)).headers.get('content-type')).toMatch(/text\/html/);
+    await expect((await fetch(`${router.url}/checkout`)).json()).resolves.toEqual({ gateway: '/checkout' });
   });
 });

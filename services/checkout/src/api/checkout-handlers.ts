@@ -11,7 +11,7 @@ import { listPayments } from '../use-cases/list-payments.ts';
 import { markProviderReached } from '../use-cases/mark-provider-reached.ts';
 import { simulatePayment } from '../use-cases/simulate-payment.ts';
 import { startCheckoutSession } from '../use-cases/start-checkout-session.ts';
-import { sessionMessage } from './session-message.ts';
+import { accountSnapshot, sessionMessage } from './session-message.ts';
 
 /** gRPC handlers: proto in, use case, proto out. No rules here. */
 export function checkoutHandlers(deps: CheckoutDependencies, eventsPosition: OutboxPosition): ServiceHandlers<typeof CheckoutService> {
@@ -32,11 +32,7 @@ export function checkoutHandlers(deps: CheckoutDependencies, eventsPosition: Out
           cancelUrl: request.cancelUrl,
           customer: request.customer,
         },
-        {
-          payoutWallet: request.account?.payoutWallet ?? null,
-          feeBps: request.account?.feeBps ?? 0,
-          merchantName: request.account?.merchantName ?? null,
-        },
+        accountSnapshot(request.account),
         request.id,
       );
       return { session: message(session), created };

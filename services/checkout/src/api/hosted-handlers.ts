@@ -3,6 +3,8 @@ import type { HostedCheckoutService } from '@hc/proto/checkout/v1';
 import type { HostedView } from '../domain/hosted-view.ts';
 import type { CheckoutDependencies } from '../use-cases/dependencies.ts';
 import { getHostedSession, reachHostedProvider, simulateHostedPayment, startHostedSession } from '../use-cases/hosted-session.ts';
+import { getPublicCheckout, payCheckout } from '../use-cases/pay-checkout.ts';
+import { checkoutMessage } from './checkout-message.ts';
 import { STATUS_TO_PROTO } from './session-message.ts';
 
 function hostedMessage(view: HostedView) {
@@ -17,6 +19,8 @@ function hostedMessage(view: HostedView) {
     reference: view.reference ?? undefined,
     provider: view.provider ?? undefined,
     providers: [...view.providers],
+    customerName: view.customerName ?? undefined,
+    memo: view.memo ?? undefined,
   };
 }
 
@@ -35,6 +39,13 @@ export function hostedHandlers(deps: CheckoutDependencies): ServiceHandlers<type
     },
     async simulateHostedPayment(request, ctx) {
       return { session: hostedMessage(await simulateHostedPayment(deps, request.id, request.outcome, ctx.requestId)) };
+    },
+    async getHostedCheckout(request) {
+      return { checkout: checkoutMessage(await getPublicCheckout(deps, request.id), deps.publicBaseUrl) };
+    },
+    async payCheckout(request) {
+      const payment = await payCheckout(deps, request.id, { plan: request.plan, amount: request.amount });
+      return { paymentId: payment.id };
     },
   };
 }

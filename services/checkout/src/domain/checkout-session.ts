@@ -42,6 +42,12 @@ export interface CheckoutSession {
   /** Set when the merchant accepted a held payment as paid. */
   readonly acceptedAt: Date | null;
   readonly source: PaymentSource;
+  /** Payment links: who the link is for, and a note to the payer (null for other payments). */
+  readonly customerName: string | null;
+  readonly memo: string | null;
+  /** Checkout payments: the `chk_` checkout visited, and the pricing-table plan chosen ("Pro — 29.00 EUR"). */
+  readonly checkoutId: string | null;
+  readonly planLabel: string | null;
   /** The account as the gateway passed it at create (null for older sessions): see AccountAtCreate. */
   readonly merchantName: string | null;
   readonly accountPayoutWallet: string | null;
@@ -80,6 +86,10 @@ export const UNSTARTED: Pick<
   | 'canceledAt'
   | 'acceptedAt'
   | 'source'
+  | 'customerName'
+  | 'memo'
+  | 'checkoutId'
+  | 'planLabel'
   | 'feeBps'
   | 'depositAddress'
   | 'payoutWallet'
@@ -96,6 +106,10 @@ export const UNSTARTED: Pick<
   canceledAt: null,
   acceptedAt: null,
   source: 'api',
+  customerName: null,
+  memo: null,
+  checkoutId: null,
+  planLabel: null,
   feeBps: null,
   depositAddress: null,
   payoutWallet: null,

@@ -24,6 +24,10 @@ export interface HostedView {
   readonly provider: string | null;
   /** The providers for the buyer's country while the started payment can still be paid. */
   readonly providers: readonly ProviderOffer[];
+  /** Payment links: who it is for and the merchant's note to the payer. */
+  readonly customerName: string | null;
+  readonly memo: string | null;
+  readonly source: CheckoutSession['source'];
 }
 
 export function hostedView(session: CheckoutSession, catalogue: readonly ProviderDefinition[]): HostedView {
@@ -46,5 +50,8 @@ export function hostedView(session: CheckoutSession, catalogue: readonly Provide
     reference: session.reference,
     provider: session.provider,
     providers: payable ? selectProviders(catalogue, session) : [],
+    customerName: session.customerName,
+    memo: session.memo,
+    source: session.source,
   };
 }

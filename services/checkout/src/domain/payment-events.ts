@@ -1,6 +1,7 @@
 import type { JsonObject } from '@bufbuild/protobuf';
 import { checkoutEventSubject, eventPayload, PAYMENT_EVENT, type PaymentEventType } from '@hc/events/contracts';
 import { hostedPageUrl, type CheckoutSession } from './checkout-session.ts';
+import { trackingPageUrl } from './payment-link.ts';
 import { findProvider, type ProviderDefinition } from './providers.ts';
 import { webhookSuccessUrl } from './success-url.ts';
 
@@ -66,8 +67,8 @@ export function paymentSnapshot(p: CheckoutSession, publicBaseUrl: string, provi
     id: p.id,
     mode: p.livemode ? 'live' : 'test',
     source: p.source,
-    checkoutId: null,
-    planLabel: null,
+    checkoutId: p.checkoutId,
+    planLabel: p.planLabel,
     description: p.description,
     reference: p.reference,
     customerEmail: p.customerEmail,
@@ -87,9 +88,9 @@ export function paymentSnapshot(p: CheckoutSession, publicBaseUrl: string, provi
     txidIn: p.settlement.txidIn,
     txidOut: p.settlement.txidOut,
     metadata: p.metadata === null ? null : { ...p.metadata },
-    customerName: null,
-    memo: null,
-    trackingUrl: null,
+    customerName: p.customerName,
+    memo: p.memo,
+    trackingUrl: p.source === 'payment_link' ? trackingPageUrl(publicBaseUrl, p.id) : null,
     canceledAt: ms(p.canceledAt),
     successUrl: webhookSuccessUrl(p.successUrl),
     createdAt: p.createdAt.getTime(),

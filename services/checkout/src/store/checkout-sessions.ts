@@ -56,6 +56,10 @@ function toSession(row: Row): CheckoutSession {
     canceledAt: row.canceledAt,
     acceptedAt: row.acceptedAt,
     source: row.source as PaymentSource,
+    customerName: row.customerName,
+    memo: row.memo,
+    checkoutId: row.checkoutId,
+    planLabel: row.planLabel,
     merchantName: row.merchantName,
     accountPayoutWallet: row.accountPayoutWallet,
     accountFeeBps: row.accountFeeBps,
@@ -212,7 +216,7 @@ export class CheckoutSessionStore {
       // else's email now: the erasure stops at the revision it knew.
       const ids = owned.filter((row) => row.customerRevision <= (emailRevisions[row.id] ?? row.customerRevision)).map((row) => row.id);
       if (ids.length === 0) return 0;
-      await tx.checkoutSession.updateMany({ where: { id: { in: ids } }, data: { customerEmail: null } });
+      await tx.checkoutSession.updateMany({ where: { id: { in: ids } }, data: { customerEmail: null, customerName: null } });
       // Event ids start with the payment id (`<pay>.<type>…`, docs/events.md).
       const rows = await tx.outboxMessage.findMany({
         where: { OR: ids.map((id) => ({ msgId: { startsWith: `${id}.` } })) },
@@ -242,12 +246,16 @@ export class CheckoutSessionStore {
     });
   }
 
-  /** Newest first by creation, ties broken by id; `after` is the previous page's last payment. */
-  async list(scope: Scope, limit: number, after?: CheckoutSession): Promise<CheckoutSession[]> {
+  /**
+   * Newest first by creation, ties broken by id; `after` is the previous page's last payment; with
+   * `source`, only the payments of that source (payment links).
+   */
+  async list(scope: Scope, limit: number, after?: CheckoutSession, source?: PaymentSource): Promise<CheckoutSession[]> {
     const rows = await this.prisma.checkoutSession.findMany({
       where: {
         accountId: scope.accountId,
         livemode: scope.livemode,
+        ...(source ? { source } : {}),
         ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
       },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],

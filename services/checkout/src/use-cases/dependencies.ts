@@ -3,10 +3,12 @@ import type { SettlementService } from '@hc/proto/settlement/v1';
 import type { Scope } from '../domain/checkout-session.ts';
 import type { ProviderDefinition } from '../domain/providers.ts';
 import type { CheckoutSessionStore } from '../store/checkout-sessions.ts';
+import type { CheckoutStore } from '../store/checkouts.ts';
 
 /** What use cases need from the outside world; tests pass real stores and a movable clock. */
 export interface CheckoutDependencies {
   readonly sessions: CheckoutSessionStore;
+  readonly checkouts: CheckoutStore;
   readonly settlement: ServiceClient<typeof SettlementService>;
   readonly providers: readonly ProviderDefinition[];
   readonly now: () => Date;

@@ -5,6 +5,8 @@
  */
 import type { ParseArgsOptionsConfig } from 'node:util';
 import type { CommandSpec } from './help.ts';
+import { CHECKOUT_COMMANDS } from './checkout-commands.ts';
+import { LINK_COMMANDS } from './link-commands.ts';
 import { WEBHOOK_COMMANDS } from './webhook-commands.ts';
 
 export const PROGRAM = 'operator';
@@ -29,6 +31,16 @@ export const OPTIONS = {
   'to-address': { type: 'string' },
   'reuse-txid-of': { type: 'string' },
   notice: { type: 'string' },
+  currency: { type: 'string' },
+  'customer-name': { type: 'string' },
+  memo: { type: 'string' },
+  email: { type: 'string' },
+  reference: { type: 'string' },
+  lifetime: { type: 'string' },
+  kind: { type: 'string' },
+  'min-amount': { type: 'string' },
+  'max-amount': { type: 'string' },
+  plans: { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsOptionsConfig;
@@ -120,6 +132,8 @@ export const OPERATOR_COMMANDS: readonly CommandSpec[] = [
   ...ACCOUNT_COMMANDS,
   ...KEY_COMMANDS,
   ...PAYMENT_COMMANDS,
+  ...LINK_COMMANDS,
+  ...CHECKOUT_COMMANDS,
   ...CUSTOMER_COMMANDS,
   ...EMULATOR_COMMANDS,
   ...WEBHOOK_COMMANDS,

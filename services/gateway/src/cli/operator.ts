@@ -20,6 +20,8 @@ import { customerObject } from '../presenters/customer.ts';
 import { need, operatorContext, parseMode, UsageError } from './arguments.ts';
 import { OPERATOR_COMMANDS, OPTIONS, PROGRAM } from './commands.ts';
 import { readCommandLine, usageFor } from './help.ts';
+import { runCheckoutCommand } from './checkout-commands.ts';
+import { runLinkCommand } from './link-commands.ts';
 import { runWebhookCommand, splitWebhookArguments } from './webhook-commands.ts';
 import { paymentObject } from '../presenters/payment.ts';
 import type { ApiKeyRecord, MerchantAccount } from '../domain/merchant-account.ts';
@@ -81,6 +83,14 @@ async function run(
     return runWebhookCommand(split.command, split.positionals, values, {
       accountId: account.id,
       webhooksAddress: config.WEBHOOKS_GRPC_ADDRESS,
+      timeoutMs: config.GRPC_TIMEOUT_MS,
+    });
+  }
+  if (group === 'links' || group === 'checkouts') {
+    const account = await ops.getAccount(need(first, 'ACCOUNT_ID'));
+    const run = group === 'links' ? runLinkCommand : runCheckoutCommand;
+    return run(command, account, second, values, {
+      checkoutAddress: config.CHECKOUT_GRPC_ADDRESS,
       timeoutMs: config.GRPC_TIMEOUT_MS,
     });
   }

@@ -18,6 +18,13 @@ export interface HostedSession {
   readonly cancelUrl: string | null;
   readonly reference: string | null;
   readonly provider: string | null;
+  /** Payment links: who it is for and the merchant's note (null otherwise). */
+  readonly customerName: string | null;
+  readonly memo: string | null;
+  /** api, checkout or payment_link (only links have a tracking page). */
+  readonly source: string;
+  /** Unix seconds. */
+  readonly expiresAt: number;
   readonly providers: readonly { id: string; name: string; note: string; recommended: boolean; handoffUrl: string }[];
 }
 
@@ -49,6 +56,10 @@ export function fromMessage(message: HostedSessionMessage): HostedSession {
     cancelUrl: message.cancelUrl ?? null,
     reference: message.reference ?? null,
     provider: message.provider ?? null,
+    customerName: message.customerName ?? null,
+    memo: message.memo ?? null,
+    source: message.source,
+    expiresAt: Number(message.expiresAt),
     providers: message.providers.map((p) => ({
       id: p.id,
       name: p.name,

@@ -9,6 +9,8 @@ import { pageErrors, payRoutes, type HostedClient } from './pay-routes.ts';
 import { createPageLimits } from './rate-limits.ts';
 import { renderNotFound, renderProblem } from './render.ts';
 import { securityHeaders } from './security.ts';
+import { checkoutRoutes } from './checkout-routes.ts';
+import { trackRoutes } from './track-routes.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -61,7 +63,17 @@ export function createPagesApp(options: PagesAppOptions): Express {
     await options.ready();
     res.json({ status: 'ready' });
   });
-  app.use(paths.assets, express.static(join(root, 'public'), { index: false, maxAge: '1h' }));
+  app.use(
+    paths.assets,
+    express.static(join(root, 'public'), {
+      index: false,
+      maxAge: '1h',
+      // The checkout widget's script is loaded by merchants' sites, on their own origins.
+      setHeaders: (res, file) => {
+        if (file.endsWith('widget.js')) res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+      },
+    }),
+  );
 
   const limits = createPageLimits(
     { viewsPerMinute: options.viewsPerMinute, actionsPerMinute: options.actionsPerMinute },
@@ -70,6 +82,8 @@ export function createPagesApp(options: PagesAppOptions): Express {
       renderProblem(res, 429, 'Too many attempts', 'Too many attempts from your connection. Wait a minute, then try again.', retryAfter),
   );
   app.use(payRoutes(options.checkout, limits, options.logger));
+  app.use(trackRoutes(options.checkout, limits));
+  app.use(checkoutRoutes(options.checkout, limits));
   app.use((_req, res) => renderNotFound(res));
   app.use(pageErrors(options.logger));
   return app;

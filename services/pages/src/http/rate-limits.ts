@@ -9,9 +9,13 @@ import type { Logger } from '@hc/logging';
  * the gateway's, per account). Counted in each process's memory: with N replicas an address gets up to
  * N times the budget, which is enough to stop bulk abuse (docs/adr/0014).
  */
+export const CHECKOUT_PAYMENTS_PER_MINUTE = 6;
+
 export interface PageLimits {
   readonly views: RequestHandler;
   readonly actions: RequestHandler;
+  /** New payments from one dashboard checkout, per buyer address and checkout (a visit is a payment). */
+  readonly checkoutPayments: RequestHandler;
 }
 
 export function createPageLimits(
@@ -19,11 +23,12 @@ export function createPageLimits(
   logger: Logger,
   onLimited: (req: Request, res: Response, retryAfterSeconds: number) => void,
 ): PageLimits {
-  const limited = (keyPrefix: string, points: number): RequestHandler => {
+  const limited = (keyPrefix: string, points: number, perCheckout = false): RequestHandler => {
     const limiter = new RateLimiterMemory({ keyPrefix, points, duration: 60 });
     return async (req, res, next) => {
       try {
-        await limiter.consume(req.ip ?? 'unknown');
+        const id = perCheckout ? `:${String((req.params as Record<string, string>)['id'])}` : '';
+        await limiter.consume(`${req.ip ?? 'unknown'}${id}`);
       } catch (error) {
         if (error instanceof RateLimiterRes) return onLimited(req, res, Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
         logger.error({ err: error }, 'rate limiter failed; request allowed');
@@ -31,5 +36,10 @@ export function createPageLimits(
       next();
     };
   };
-  return { views: limited('pages-views', limits.viewsPerMinute), actions: limited('pages-actions', limits.actionsPerMinute) };
+  return {
+    views: limited('pages-views', limits.viewsPerMinute),
+    actions: limited('pages-actions', limits.actionsPerMinute),
+    // A buyer rarely needs more than a few payments from one checkout a minute.
+    checkoutPayments: limited('pages-checkout-payments', CHECKOUT_PAYMENTS_PER_MINUTE, true),
+  };
 }

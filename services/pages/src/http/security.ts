@@ -37,6 +37,18 @@ export function securityHeaders(): RequestHandler[] {
 }
 
 /**
+ * The widget's page (/c/{chk_id}/embed) is made to sit in the merchant's own site, on any origin: its
+ * response alone may be framed (frame-ancestors widened to http and https origins). It shows no buyer
+ * data and its only form opens the payment in a new tab, whose page keeps frame-ancestors 'none'.
+ */
+export function allowFraming(res: Response): void {
+  const policy = res.get('Content-Security-Policy');
+  if (!policy) return;
+  res.set('Content-Security-Policy', policy.replace("frame-ancestors 'none'", 'frame-ancestors https: http:'));
+  res.removeHeader('X-Frame-Options');
+}
+
+/**
  * Lets this response's forms reach the given URLs' origins. The policy was written before the route
  * knew its providers, so the form-action directive of this response's header is widened here.
  */

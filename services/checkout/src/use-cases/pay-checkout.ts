@@ -1,0 +1,54 @@
+import { ApiError } from '@hc/errors';
+import { isId, newId } from '@hc/ids';
+import { visitPrice, type Checkout } from '../domain/checkout.ts';
+import { expiryFor, UNSTARTED, type CheckoutSession } from '../domain/checkout-session.ts';
+import { NO_CUSTOMER_DETAILS } from '../domain/order-customer.ts';
+import { sessionCreatedEvent } from '../domain/session-events.ts';
+import type { CheckoutDependencies } from './dependencies.ts';
+
+/** The buyer's view of a checkout (public): an unknown or malformed id is not_found. */
+export async function getPublicCheckout(deps: CheckoutDependencies, id: string): Promise<Checkout> {
+  const checkout = isId('checkout', id) ? await deps.checkouts.findPublic(id) : null;
+  if (!checkout) throw new ApiError('not_found');
+  return checkout;
+}
+
+/**
+ * A buyer's visit pays: a new open payment with source `checkout`, the checkout's id and the chosen
+ * plan, in the checkout's account and mode. Called from the page's POST only (never a GET), so a
+ * reload of the page never makes another payment; the pages service rate-limits it per buyer and checkout.
+ */
+export async function payCheckout(
+  deps: CheckoutDependencies,
+  id: string,
+  choice: { plan?: number | undefined; amount?: string | undefined },
+): Promise<CheckoutSession> {
+  const checkout = await getPublicCheckout(deps, id);
+  const { amount, planLabel } = visitPrice(checkout, choice);
+  const createdAt = deps.now();
+  const payment: CheckoutSession = {
+    id: newId('payment', createdAt.getTime()),
+    accountId: checkout.accountId,
+    livemode: checkout.livemode,
+    status: 'open',
+    amount,
+    currency: checkout.currency,
+    description: checkout.description,
+    reference: null,
+    customerEmail: null,
+    metadata: null,
+    successUrl: null,
+    cancelUrl: null,
+    createdAt,
+    expiresAt: expiryFor(createdAt),
+    ...UNSTARTED,
+    source: 'checkout',
+    checkoutId: checkout.id,
+    planLabel,
+    merchantName: checkout.merchantName,
+    accountPayoutWallet: checkout.accountPayoutWallet,
+    accountFeeBps: checkout.accountFeeBps,
+  };
+  await deps.sessions.insert(payment, sessionCreatedEvent(payment, NO_CUSTOMER_DETAILS));
+  return payment;
+}

@@ -1,0 +1,154 @@
+// Risk covered: a dashboard checkout (chk_) whose visits are not payments like any other (source,
+// checkout id and plan label missing from the webhook), a pricing table that takes an unknown plan or a
+// buyer price outside the range, an archived checkout still taking payments or touching old ones, a
+// checkout of another account or mode shown — over real gRPC, PostgreSQL and JetStream.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { connectNats, consumeDurable, type DurableConsumer, type NatsConnection } from '@hc/events';
+import { createServiceClient, type CallContext, type PublicCallContext, type ServiceClient } from '@hc/grpc';
+import { createLogger } from '@hc/logging';
+import { CheckoutAdminService, CheckoutService, HostedCheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
+import type { PaymentEvent } from '../src/domain/payment-events.ts';
+import { startCheckoutStack, type CheckoutStack } from '../src/testing/checkout-stack.ts';
+
+const logger = createLogger('checkouts-test', { level: 'silent' });
+const test: CallContext = { accountId: 'acct_C', livemode: false, requestId: 'req_c' };
+const buyer: PublicCallContext = { requestId: 'req_buyer' };
+const account = { payoutWallet: '0x3333333333333333333333333333333333333333', feeBps: 150, merchantName: 'Kiln & Co' };
+let stack: CheckoutStack;
+let admin: ServiceClient<typeof CheckoutAdminService>;
+let checkout: ServiceClient<typeof CheckoutService>;
+let hosted: ServiceClient<typeof HostedCheckoutService, PublicCallContext>;
+let nats: NatsConnection;
+let consumer: DurableConsumer;
+const events: PaymentEvent[] = [];
+
+beforeAll(async () => {
+  stack = await startCheckoutStack(logger, { label: 'checkouts' });
+  admin = createServiceClient(CheckoutAdminService, stack.checkout.address);
+  checkout = createServiceClient(CheckoutService, stack.checkout.address);
+  hosted = createServiceClient<typeof HostedCheckoutService, PublicCallContext>(HostedCheckoutService, stack.checkout.address);
+  nats = await connectNats(stack.natsUrl, 'checkouts-test');
+  consumer = await consumeDurable({
+    nats,
+    stream: stack.stream.name,
+    durable: 'checkouts_test',
+    filterSubject: stack.paymentEvents,
+    logger,
+    handle: async (message) => {
+      events.push(message.data as PaymentEvent);
+    },
+  });
+});
+
+afterAll(async () => {
+  await consumer.stop();
+  await nats.drain();
+  admin.close();
+  checkout.close();
+  hosted.close();
+  await stack.stop();
+});
+
+async function eventOf(paymentId: string, type: string): Promise<PaymentEvent | undefined> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const found = events.find((e) => e.payment.id === paymentId && e.type === type);
+    if (found || Date.now() > deadline) return found;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const plans = [
+  { label: 'Basic', amount: '9' },
+  { label: 'Pro', amount: '29.00' },
+];
+
+describe('dashboard checkouts', () => {
+  it('a pricing table visit is a payment with source checkout, checkoutId and planLabel', async () => {
+    const { checkout: table } = await admin.createCheckout(
+      { kind: 'pricing_table', description: 'Hosting', currency: 'eur', plans, account },
+      test,
+    );
+    expect(table!.id).toMatch(/^chk_/);
+    expect(table!.plans).toEqual([
+      expect.objectContaining({ label: 'Basic', amount: '9.00' }),
+      expect.objectContaining({ label: 'Pro', amount: '29.00' }),
+    ]);
+    const { paymentId } = await hosted.payCheckout({ id: table!.id, plan: 1 }, buyer);
+    const { session } = await checkout.getCheckoutSession({ id: paymentId }, test);
+    expect(session).toMatchObject({ amount: '29.00', currency: 'EUR', description: 'Hosting', status: SessionStatus.OPEN });
+    await hosted.startHostedSession({ id: paymentId, customerEmail: 'b@example.com' }, buyer);
+    await hosted.simulateHostedPayment({ id: paymentId, outcome: 'paid' }, buyer);
+    expect((await eventOf(paymentId, 'payment.paid'))!.payment).toMatchObject({
+      source: 'checkout',
+      checkoutId: table!.id,
+      planLabel: 'Pro — 29.00 EUR',
+      trackingUrl: null,
+    });
+    // Each visit is its own payment.
+    const second = await hosted.payCheckout({ id: table!.id, plan: 0 }, buyer);
+    expect(second.paymentId).not.toBe(paymentId);
+    await expect(hosted.payCheckout({ id: table!.id, plan: 2 }, buyer)).rejects.toMatchObject({ code: 'invalid_plans' });
+    await expect(hosted.payCheckout({ id: table!.id }, buyer)).rejects.toMatchObject({ code: 'invalid_plans' });
+  });
+
+  it('a page with a buyer-entered price takes only amounts in its range', async () => {
+    const { checkout: page } = await admin.createCheckout(
+      { kind: 'page', description: 'Donation', currency: 'USD', minAmount: '5', maxAmount: '500', account },
+      test,
+    );
+    await expect(hosted.payCheckout({ id: page!.id, amount: '4.99' }, buyer)).rejects.toMatchObject({
+      code: 'invalid_amount',
+      field: 'amount',
+    });
+    await expect(hosted.payCheckout({ id: page!.id, amount: '1e2' }, buyer)).rejects.toMatchObject({ code: 'invalid_amount' });
+    const { paymentId } = await hosted.payCheckout({ id: page!.id, amount: '12.5' }, buyer);
+    expect((await checkout.getCheckoutSession({ id: paymentId }, test)).session!.amount).toBe('12.50');
+  });
+
+  it('archived: no new payment (archived), old payments untouched; another account or mode: not_found', async () => {
+    const { checkout: page } = await admin.createCheckout(
+      { kind: 'widget', description: 'Mug', currency: 'USD', amount: '15', account },
+      test,
+    );
+    const { paymentId } = await hosted.payCheckout({ id: page!.id }, buyer);
+    const { checkout: archived } = await admin.archiveCheckout({ id: page!.id }, test);
+    expect(archived!.archivedAt).toBeDefined();
+    await expect(hosted.payCheckout({ id: page!.id }, buyer)).rejects.toMatchObject({ code: 'archived' });
+    expect((await checkout.getCheckoutSession({ id: paymentId }, test)).session!.status).toBe(SessionStatus.OPEN);
+    await expect(admin.getCheckout({ id: page!.id }, { ...test, accountId: 'acct_other' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(admin.archiveCheckout({ id: page!.id }, { ...test, livemode: true })).rejects.toMatchObject({ code: 'not_found' });
+    const { checkouts } = await admin.listCheckouts({}, test);
+    expect(checkouts.map((c) => c.id)).toContain(page!.id);
+  });
+
+  it('refuses bad checkouts with the API codes and writes nothing', async () => {
+    const before = (await admin.listCheckouts({ limit: 100 }, test)).checkouts.length;
+    const base = { description: 'Bad', currency: 'USD', account };
+    await expect(admin.createCheckout({ ...base, kind: 'pricing_table', plans: plans.slice(0, 1) }, test)).rejects.toMatchObject({
+      code: 'invalid_plans',
+    });
+    await expect(
+      admin.createCheckout({ ...base, kind: 'pricing_table', plans: [...plans, ...plans, plans[0]!] }, test),
+    ).rejects.toMatchObject({
+      code: 'invalid_plans',
+    });
+    await expect(
+      admin.createCheckout({ ...base, kind: 'pricing_table', plans: [{ label: 'A', amount: '0.5' }, plans[1]!] }, test),
+    ).rejects.toMatchObject({
+      code: 'invalid_amount',
+    });
+    await expect(admin.createCheckout({ ...base, kind: 'page', amount: '-5' }, test)).rejects.toMatchObject({
+      code: 'invalid_amount',
+      field: 'amount',
+    });
+    await expect(admin.createCheckout({ ...base, kind: 'page', minAmount: '50', maxAmount: '10' }, test)).rejects.toMatchObject({
+      code: 'invalid_amount',
+    });
+    await expect(admin.createCheckout({ ...base, kind: 'banner', amount: '5' }, test)).rejects.toMatchObject({
+      code: 'invalid_request',
+      field: 'kind',
+    });
+    expect((await admin.listCheckouts({ limit: 100 }, test)).checkouts.length).toBe(before);
+  });
+});

@@ -1,0 +1,186 @@
+// Risk covered: a payment link that can be canceled after a buyer went to a provider, a canceled link
+// that can still be started, a cancel without its event, a link that ignores its own lifetime, a bad
+// request that writes half a link, a link canceled across accounts — over real gRPC, PostgreSQL and
+// JetStream (the events as published, with the webhook fields of a link filled).
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { connectNats, consumeDurable, type DurableConsumer, type NatsConnection } from '@hc/events';
+import { createServiceClient, type CallContext, type PublicCallContext, type ServiceClient } from '@hc/grpc';
+import { createLogger } from '@hc/logging';
+import { CheckoutAdminService, CheckoutService, HostedCheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
+import type { PaymentEvent } from '../src/domain/payment-events.ts';
+import { expireDuePayments } from '../src/use-cases/expire-due-payments.ts';
+import { startCheckoutStack, type CheckoutStack } from '../src/testing/checkout-stack.ts';
+
+const logger = createLogger('links-test', { level: 'silent' });
+const test: CallContext = { accountId: 'acct_K', livemode: false, requestId: 'req_k' };
+const other: CallContext = { accountId: 'acct_O', livemode: false, requestId: 'req_o' };
+const account = { payoutWallet: '0x3333333333333333333333333333333333333333', feeBps: 150, merchantName: 'Kiln & Co' };
+const HOUR = 60 * 60 * 1000;
+let stack: CheckoutStack;
+let admin: ServiceClient<typeof CheckoutAdminService>;
+let checkout: ServiceClient<typeof CheckoutService>;
+let hosted: ServiceClient<typeof HostedCheckoutService, PublicCallContext>;
+const buyer: PublicCallContext = { requestId: 'req_buyer' };
+let nats: NatsConnection;
+let consumer: DurableConsumer;
+const events: PaymentEvent[] = [];
+
+beforeAll(async () => {
+  stack = await startCheckoutStack(logger, { label: 'links', publicBaseUrl: 'https://pay.example.test' });
+  admin = createServiceClient(CheckoutAdminService, stack.checkout.address);
+  checkout = createServiceClient(CheckoutService, stack.checkout.address);
+  hosted = createServiceClient<typeof HostedCheckoutService, PublicCallContext>(HostedCheckoutService, stack.checkout.address);
+  nats = await connectNats(stack.natsUrl, 'links-test');
+  consumer = await consumeDurable({
+    nats,
+    stream: stack.stream.name,
+    durable: 'links_test',
+    filterSubject: stack.paymentEvents,
+    logger,
+    handle: async (message) => {
+      events.push(message.data as PaymentEvent);
+    },
+  });
+});
+
+afterAll(async () => {
+  await consumer.stop();
+  await nats.drain();
+  admin.close();
+  checkout.close();
+  hosted.close();
+  await stack.stop();
+});
+
+async function eventsOf(paymentId: string, count: number): Promise<PaymentEvent[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const mine = events.filter((e) => e.payment.id === paymentId);
+    if (mine.length >= count || Date.now() > deadline) return mine;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function newLink(extra: { lifetime?: string; customerEmail?: string } = {}) {
+  const { link } = await admin.createPaymentLink(
+    { amount: '42.5', currency: 'eur', description: 'Vase', customerName: 'Ada Lovelace', memo: 'Thanks for the order', account, ...extra },
+    test,
+  );
+  return link!;
+}
+
+describe('payment links', () => {
+  it('are payments with source payment_link, their own lifetime, and the link fields on every webhook', async () => {
+    const link = await newLink({ customerEmail: 'ada@example.com' });
+    const payment = link.payment!;
+    expect(payment.id).toMatch(/^pay_/);
+    expect(payment.amount).toBe('42.50');
+    expect(payment.url).toBe(`https://pay.example.test/pay/${payment.id}`);
+    expect(link.trackingUrl).toBe(`https://pay.example.test/track/${payment.id}`);
+    expect(Number(payment.expiresAt - payment.created)).toBe(7 * 24 * 3600);
+    // The buyer pays on the hosted page, which shows who it is for and the memo.
+    const { session: view } = await hosted.getHostedSession({ id: payment.id }, buyer);
+    expect(view).toMatchObject({ customerName: 'Ada Lovelace', memo: 'Thanks for the order' });
+    await hosted.startHostedSession({ id: payment.id }, buyer);
+    await hosted.simulateHostedPayment({ id: payment.id, outcome: 'paid' }, buyer);
+    const [started, paid] = await eventsOf(payment.id, 2);
+    expect([started?.type, paid?.type]).toEqual(['payment.started', 'payment.paid']);
+    expect(paid!.payment).toMatchObject({
+      source: 'payment_link',
+      customerName: 'Ada Lovelace',
+      memo: 'Thanks for the order',
+      trackingUrl: link.trackingUrl,
+      canceledAt: null,
+      checkoutId: null,
+      status: 'paid',
+    });
+    // Listed among the account's links, and among its payments like any other.
+    const { links } = await admin.listPaymentLinks({ limit: 100 }, test);
+    expect(links.map((l) => l.payment!.id)).toContain(payment.id);
+    const { payments } = await checkout.listPayments({ limit: 100 }, test);
+    expect(payments.map((p) => p.id)).toContain(payment.id);
+  });
+
+  it('canceled before anyone went to a provider: expired with canceled_at, payment.canceled, start answers canceled', async () => {
+    const link = await newLink({ customerEmail: 'ada@example.com' });
+    const id = link.payment!.id;
+    await hosted.startHostedSession({ id }, buyer);
+    const { link: canceled } = await admin.cancelPaymentLink({ id }, test);
+    expect(canceled!.payment!.status).toBe(SessionStatus.EXPIRED);
+    expect(canceled!.payment!.canceledAt).toBeDefined();
+    // Canceling again changes nothing and publishes nothing.
+    const { link: again } = await admin.cancelPaymentLink({ id }, test);
+    expect(again!.payment!.canceledAt).toBe(canceled!.payment!.canceledAt);
+    const { payment } = await checkout.getCheckoutSession({ id }, test).then((r) => ({ payment: r.session }));
+    expect(payment!.status).toBe(SessionStatus.EXPIRED);
+    await expect(hosted.startHostedSession({ id }, buyer)).rejects.toMatchObject({ code: 'canceled' });
+    await expect(checkout.startCheckoutSession({ id, account }, test)).rejects.toMatchObject({ code: 'canceled' });
+    const mine = await eventsOf(id, 2);
+    expect(mine.map((e) => e.type)).toEqual(['payment.started', 'payment.canceled']);
+    expect(mine[1]!.payment).toMatchObject({ status: 'expired', source: 'payment_link' });
+    // Milliseconds on the webhook, seconds on the API object.
+    expect(Math.floor(mine[1]!.payment.canceledAt! / 1000)).toBe(Number(canceled!.payment!.canceledAt));
+    // The sweeper leaves a canceled link alone.
+    stack.clock.advance(8 * 24 * HOUR);
+    await expireDuePayments(stack.checkout.deps);
+    stack.clock.advance(-8 * 24 * HOUR);
+    expect((await eventsOf(id, 3)).map((e) => e.type)).toEqual(['payment.started', 'payment.canceled']);
+  });
+
+  it('refuses to cancel once a provider was reached, a finished payment, or an API payment, with not_cancelable', async () => {
+    const reached = (await newLink({ customerEmail: 'ada@example.com' })).payment!.id;
+    await hosted.startHostedSession({ id: reached }, buyer);
+    await hosted.reachHostedProvider({ id: reached, provider: 'cardrail' }, buyer);
+    await expect(admin.cancelPaymentLink({ id: reached }, test)).rejects.toMatchObject({ code: 'not_cancelable' });
+    await hosted.simulateHostedPayment({ id: reached, outcome: 'paid' }, buyer);
+    await expect(admin.cancelPaymentLink({ id: reached }, test)).rejects.toMatchObject({ code: 'not_cancelable' });
+    const { session } = await checkout.createCheckoutSession({ amount: '5', currency: 'USD', description: 'API order', account }, test);
+    await expect(admin.cancelPaymentLink({ id: session!.id }, test)).rejects.toMatchObject({ code: 'not_cancelable' });
+    const { session: after } = await checkout.getCheckoutSession({ id: session!.id }, test);
+    expect(after!.status).toBe(SessionStatus.OPEN);
+  });
+
+  it("another account's or mode's link is not_found, and stays open", async () => {
+    const id = (await newLink()).payment!.id;
+    await expect(admin.cancelPaymentLink({ id }, other)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(admin.cancelPaymentLink({ id }, { ...test, livemode: true })).rejects.toMatchObject({ code: 'not_found' });
+    const { links } = await admin.listPaymentLinks({ limit: 100 }, other);
+    expect(links).toEqual([]);
+    expect((await checkout.getCheckoutSession({ id }, test)).session!.status).toBe(SessionStatus.OPEN);
+  });
+
+  it('expires at its own lifetime with payment.expired', async () => {
+    const id = (await newLink({ lifetime: '2h' })).payment!.id;
+    stack.clock.advance(HOUR);
+    await expireDuePayments(stack.checkout.deps);
+    expect((await checkout.getCheckoutSession({ id }, test)).session!.status).toBe(SessionStatus.OPEN);
+    stack.clock.advance(HOUR);
+    expect(await expireDuePayments(stack.checkout.deps)).toBeGreaterThanOrEqual(1);
+    const [expired] = await eventsOf(id, 1);
+    expect(expired).toMatchObject({ type: 'payment.expired', payment: { source: 'payment_link', canceledAt: null } });
+  });
+
+  it('refuses bad input with the API codes and writes nothing', async () => {
+    const { links: before } = await admin.listPaymentLinks({ limit: 100 }, test);
+    const base = { amount: '10.00', currency: 'USD', description: 'Bad', account };
+    const cases: [Record<string, string>, string, string][] = [
+      [{ amount: '0.50' }, 'invalid_amount', 'amount'],
+      [{ amount: '1e3' }, 'invalid_amount', 'amount'],
+      [{ currency: 'JPY' }, 'invalid_currency', 'currency'],
+      [{ lifetime: '30m' }, 'invalid_lifetime', 'lifetime'],
+      [{ lifetime: '91d' }, 'invalid_lifetime', 'lifetime'],
+      [{ lifetime: 'soon' }, 'invalid_lifetime', 'lifetime'],
+      [{ customerName: ' ' }, 'invalid_customer_name', 'customer_name'],
+      [{ memo: 'x'.repeat(501) }, 'invalid_memo', 'memo'],
+      [{ customerEmail: 'nope' }, 'invalid_email', 'customer_email'],
+    ];
+    for (const [change, code, field] of cases) {
+      await expect(admin.createPaymentLink({ ...base, ...change }, test)).rejects.toMatchObject({ code, field });
+    }
+    await expect(admin.createPaymentLink({ ...base, account: { feeBps: 0 } }, { ...test, livemode: true })).rejects.toMatchObject({
+      code: 'no_payout_wallet',
+    });
+    const { links: after } = await admin.listPaymentLinks({ limit: 100 }, test);
+    expect(after.length).toBe(before.length);
+  });
+});
