@@ -56,6 +56,8 @@ beforeAll(async () => {
     startHostedSession: notFound,
     reachHostedProvider: notFound,
     simulateHostedPayment: notFound,
+    payCheckout: notFound,
+    getHostedCheckout: notFound,
   });
   const port = await server.listen('127.0.0.1:0');
   address = `127.0.0.1:${port}`;
