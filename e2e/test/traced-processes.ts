@@ -98,6 +98,8 @@ export async function startTracedPlatform(receiver: OtlpReceiver): Promise<Trace
   const settlement = await start('settlement', {
     SETTLEMENT_DATABASE_URL: databases.settlement.url,
     SETTLEMENT_GRPC_ADDRESS: '127.0.0.1:0',
+    // A free port for the processor's notices, never the default 8091 a local platform may hold.
+    SETTLEMENT_NOTICES_ADDRESS: '127.0.0.1:0',
   });
   const [checkout, customers, webhooks] = await Promise.all([
     start('checkout', {

@@ -16,7 +16,12 @@ let client: ServiceClient<typeof SettlementService>;
 
 beforeAll(async () => {
   db = await createTestDatabase('settlement', SETTLEMENT_MIGRATIONS_DIR);
-  const config = loadSettlementConfig({ SETTLEMENT_DATABASE_URL: db.url, SETTLEMENT_GRPC_ADDRESS: '127.0.0.1:0', LOG_LEVEL: 'silent' });
+  const config = loadSettlementConfig({
+    SETTLEMENT_DATABASE_URL: db.url,
+    SETTLEMENT_GRPC_ADDRESS: '127.0.0.1:0',
+    SETTLEMENT_NOTICES_ADDRESS: '127.0.0.1:0',
+    LOG_LEVEL: 'silent',
+  });
   service = await startSettlementService(config, createLogger('settlement-test', { level: 'silent' }));
   client = createServiceClient(SettlementService, service.address);
 });

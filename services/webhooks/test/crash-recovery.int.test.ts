@@ -182,7 +182,12 @@ describe('the NATS server and the checkout outbox relay killed', () => {
       createTestDatabase('settlement', SETTLEMENT_MIGRATIONS_DIR),
     ]);
     settlement = await startSettlementService(
-      loadSettlementConfig({ SETTLEMENT_DATABASE_URL: databases[1]!.url, SETTLEMENT_GRPC_ADDRESS: '127.0.0.1:0', LOG_LEVEL: 'silent' }),
+      loadSettlementConfig({
+        SETTLEMENT_DATABASE_URL: databases[1]!.url,
+        SETTLEMENT_GRPC_ADDRESS: '127.0.0.1:0',
+        SETTLEMENT_NOTICES_ADDRESS: '127.0.0.1:0',
+        LOG_LEVEL: 'silent',
+      }),
       logger,
       { now: clock.now },
     );
