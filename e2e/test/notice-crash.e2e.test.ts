@@ -4,7 +4,6 @@
 // the notice as it would (same id). The payment must end right: paid once, one payment.paid, one verdict.
 // Real PostgreSQL, NATS, HTTP and gRPC; checkout in this process, the processor emulator in this process.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CHECKOUT_MIGRATIONS_DIR, startCheckoutService, type PaymentEvent, type RunningCheckoutService } from '@hc/checkout';
@@ -22,7 +21,7 @@ import { createServiceClient, type CallContext, type ServiceClient } from '@hc/g
 import { createLogger } from '@hc/logging';
 import { CheckoutService, SessionStatus, type CheckoutSession } from '@hc/proto/checkout/v1';
 import { SETTLEMENT_MIGRATIONS_DIR } from '@hc/settlement';
-import { createTestDatabase, eventually, testNatsPrefix, testNatsUrl, type TestDatabase } from '@hc/test-kit';
+import { createTestDatabase, eventually, freePort, testNatsPrefix, testNatsUrl, type TestDatabase } from '@hc/test-kit';
 
 const SETTLEMENT_MAIN = fileURLToPath(new URL('../../services/settlement/src/main.ts', import.meta.url));
 const SECRET = 'whsec_bG9jYWwtZW11bGF0b3Itbm90aWNlLXNlY3JldC0wMDE=';
@@ -45,14 +44,6 @@ let settlement: { child: ChildProcess; output: () => string } | undefined;
 let noticesUrl: string;
 /** Each payment's notice body, as the processor would redeliver it. */
 const bodies = new Map<string, NoticeBody>();
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Starts settlement as its own process; resolves once its notices listener and gRPC server answer. */
 async function startSettlement(crashPoints: string): Promise<void> {

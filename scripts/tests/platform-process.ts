@@ -5,21 +5,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { dropDatabase, withDatabase } from '@hc/db';
-import { testDatabaseServerUrl, testNatsPrefix, testNatsUrl } from '@hc/test-kit';
+import { freePort, testDatabaseServerUrl, testNatsPrefix, testNatsUrl } from '@hc/test-kit';
 
 const SERVICES = ['gateway', 'checkout', 'settlement', 'customers', 'webhooks'] as const;
 
-/** A port nothing listens on right now (the OS picks it). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+export { freePort };
 
 export interface PlatformSetting {
   /** The variables that put the platform on its own ports, databases and NATS prefix. */

@@ -9,5 +9,5 @@ export type { OtlpReceiver, ReceivedSpan, ReceivedMetricPoint, AttributeValue } 
 export { captureMetrics } from './metrics.ts';
 export type { MetricCapture } from './metrics.ts';
 export { captureLogs } from './logs.ts';
-export { startDisposablePostgres, startDisposableNats } from './disposable-servers.ts';
+export { freePort, startDisposablePostgres, startDisposableNats } from './disposable-servers.ts';
 export type { DisposablePostgres, DisposableNats } from './disposable-servers.ts';

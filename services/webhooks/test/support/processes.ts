@@ -1,16 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, Socket } from 'node:net';
+import { Socket } from 'node:net';
 
-/** A TCP port that was free a moment ago. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort } from '@hc/test-kit';
 
 /** Resolves once something accepts connections on the port (bounded). */
 export async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
