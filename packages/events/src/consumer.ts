@@ -38,6 +38,15 @@ export interface DurableConsumerOptions<T = unknown> {
   /** Resolve to ack; throw to have the message redelivered later. Must be idempotent (markProcessed). */
   handle: (message: ConsumedMessage<T>) => Promise<void>;
   /**
+   * Group commit (docs/adr/0033): the messages already pulled and waiting (up to `maxBatch`) applied
+   * together, in order, in one transaction. Resolve to ack them all; throw and each is handed to
+   * `handle` on its own instead (so one bad message holds back nothing and rolls back nothing twice).
+   * Must be all-or-nothing and idempotent per message like `handle`.
+   */
+  handleBatch?: (messages: ConsumedMessage<T>[]) => Promise<void>;
+  /** Most messages in one `handleBatch` call. Default 100. */
+  maxBatch?: number;
+  /**
    * The one decode of the payload: `(data) => decodeEvent(CONTRACT, data)` (@hc/events/contracts).
    * A payload it throws on (or one that is not JSON) is dead-lettered: copied to the dead-letter
    * stream, terminated, logged and counted (docs/adr/0022), never handed to `handle`.
@@ -63,8 +72,10 @@ export interface DurableConsumer {
   stop(): Promise<void>;
 }
 
-// Messages pulled ahead of the handler. Small, because buffered messages' ack_wait is already running.
+// Messages pulled ahead of the handler. Small, because buffered messages' ack_wait is already running;
+// larger for a batching consumer, which applies what is buffered in one go.
 const PULL_BATCH = 16;
+const PULL_BATCH_GROUPED = 128;
 const MAX_RETRY_DELAY_MS = 30_000;
 // 10013 "consumer name already in use" / 10148 "consumer already exists": a replica created it first.
 const CONSUMER_EXISTS = [10013, 10148];
@@ -90,7 +101,8 @@ export async function consumeDurable<T = unknown>(options: DurableConsumerOption
     max_deliver: maxDeliver,
   });
   const consumer = await jetstream(nats).consumers.get(stream, durable);
-  const messages = await consumer.consume({ max_messages: PULL_BATCH });
+  const messages = await consumer.consume({ max_messages: options.handleBatch ? PULL_BATCH_GROUPED : PULL_BATCH });
+  const maxBatch = options.maxBatch ?? 100;
   let stopping = false;
   const metricAttributes = { consumer: durable, stream };
   const stopObserving = observeConsumerLag(metricAttributes, async () => {
@@ -127,22 +139,64 @@ export async function consumeDurable<T = unknown>(options: DurableConsumerOption
     countDeadLetter(metricAttributes);
   }
 
-  async function process(m: JsMsg): Promise<void> {
+  /** The message decoded, or null once a payload that breaks its contract was dead-lettered. */
+  async function decoded(
+    m: JsMsg,
+  ): Promise<{ message: ConsumedMessage<T>; context: { msgId: string; subject: string; delivery: number } } | null> {
     if (m.redelivered) consumerRedeliveries.add(1, metricAttributes);
     // Without the header (a message not published by a relay) the stream position is still a stable id.
     const msgId = m.headers?.get(PubHeaders.MsgIdHdr) || `${m.info.stream}:${m.info.streamSequence}`;
     const context = { msgId, subject: m.subject, delivery: m.info.deliveryCount };
-    let data: T;
     try {
       const json = m.data.length === 0 ? undefined : m.json<unknown>();
-      data = options.decode ? options.decode(json) : (json as T);
+      const data = options.decode ? options.decode(json) : (json as T);
+      return { message: { msgId, subject: m.subject, data, redelivered: m.redelivered }, context };
     } catch (error) {
       // Retrying cannot fix a payload that is not JSON or not its contract's message.
       await refuse(m, context, error);
-      return;
+      return null;
     }
+  }
+
+  /**
+   * Messages already pulled, applied together (handleBatch); if the batch fails, each on its own, so
+   * a message that cannot be applied yet is retried alone and the others go through.
+   */
+  async function processBatch(ms: JsMsg[]): Promise<void> {
+    const ready: { m: JsMsg; message: ConsumedMessage<T>; context: { msgId: string; subject: string; delivery: number } }[] = [];
+    for (const m of ms) {
+      const item = await decoded(m);
+      if (item) ready.push({ m, ...item });
+    }
+    if (ready.length === 0) return;
+    if (ready.length > 1 && options.handleBatch) {
+      const first = ready[0]!;
+      try {
+        // One span for the group (parented by its first message's producer): the messages commit as one.
+        await consumeInSpan({ ...first.context, headers: first.m.headers, durable }, () =>
+          options.handleBatch!(ready.map((r) => r.message)),
+        );
+        await Promise.all(ready.map((r) => acknowledge(r.m, r.context)));
+        return;
+      } catch (error) {
+        log.debug({ err: error, size: ready.length }, 'event consumer: batch failed; applying its messages one by one');
+      }
+    }
+    for (const r of ready) await processDecoded(r.m, r.message, r.context);
+  }
+
+  async function process(m: JsMsg): Promise<void> {
+    const item = await decoded(m);
+    if (item) await processDecoded(m, item.message, item.context);
+  }
+
+  async function processDecoded(
+    m: JsMsg,
+    message: ConsumedMessage<T>,
+    context: { msgId: string; subject: string; delivery: number },
+  ): Promise<void> {
+    const { msgId } = context;
     try {
-      const message = { msgId, subject: m.subject, data, redelivered: m.redelivered };
       await consumeInSpan({ msgId, subject: m.subject, headers: m.headers, durable, delivery: m.info.deliveryCount }, () =>
         handle(message),
       );
@@ -160,6 +214,10 @@ export async function consumeDurable<T = unknown>(options: DurableConsumerOption
       count('retried');
       return;
     }
+    await acknowledge(m, context);
+  }
+
+  async function acknowledge(m: JsMsg, context: { msgId: string; subject: string; delivery: number }): Promise<void> {
     if (!options.onAcked) {
       m.ack();
       count('acked');
@@ -179,20 +237,27 @@ export async function consumeDurable<T = unknown>(options: DurableConsumerOption
 
   const loop = (async () => {
     try {
-      for await (const m of messages) {
-        try {
-          // After stop(), buffered messages go straight back to the server for another replica.
-          if (stopping) m.nak();
-          else await process(m);
-        } catch (error) {
-          // ack/nak throw only when the connection is closed; the message will be redelivered.
-          log.warn({ err: error }, 'event consumer: could not acknowledge a message');
-        }
+      if (!options.handleBatch) {
+        for await (const m of messages) await settle([m]);
+      } else {
+        for await (const group of waitingGroups(messages, maxBatch)) await settle(group);
       }
     } catch (error) {
       log.error({ err: error }, 'event consumer: stopped consuming');
     }
   })();
+
+  /** Handles one message or one group; after stop(), they go straight back to the server for another replica. */
+  async function settle(group: JsMsg[]): Promise<void> {
+    try {
+      if (stopping) for (const m of group) m.nak();
+      else if (group.length === 1 && !options.handleBatch) await process(group[0]!);
+      else await processBatch(group);
+    } catch (error) {
+      // ack/nak throw only when the connection is closed; the message will be redelivered.
+      log.warn({ err: error }, 'event consumer: could not acknowledge a message');
+    }
+  }
 
   let stopped: Promise<void> | undefined;
   return {
@@ -230,5 +295,39 @@ async function ensureConsumer(
   } catch (error) {
     if (!CONSUMER_EXISTS.some((code) => isApiError(error, code))) throw error;
     return jsm.consumers.update(stream, durable, settings);
+  }
+}
+
+const NOTHING_WAITING = Symbol('nothing waiting');
+
+/**
+ * The messages as groups of those already pulled and waiting (at most `max`): after the first of a
+ * group, the next is taken only if it is there by the next turn of the event loop — a message in
+ * the client's buffer resolves at once, one that must still come from the server does not.
+ */
+async function* waitingGroups(messages: AsyncIterable<JsMsg>, max: number): AsyncGenerator<JsMsg[]> {
+  const iterator = messages[Symbol.asyncIterator]();
+  let next = iterator.next();
+  for (;;) {
+    const first = await next;
+    if (first.done) return;
+    const group = [first.value];
+    next = iterator.next();
+    let ended = false;
+    while (group.length < max) {
+      const more = await Promise.race([
+        next,
+        new Promise<typeof NOTHING_WAITING>((resolve) => setImmediate(() => resolve(NOTHING_WAITING))),
+      ]);
+      if (more === NOTHING_WAITING) break;
+      if (more.done) {
+        ended = true;
+        break;
+      }
+      group.push(more.value);
+      next = iterator.next();
+    }
+    yield group;
+    if (ended) return;
   }
 }

@@ -1,9 +1,22 @@
 import { currentTraceparent, MARK_PROCESSED_SQL, OUTBOX_NOTIFY_SQL } from '@hc/events';
 import { newId } from '@hc/ids';
+import { customerRowChanges } from '../domain/customer-changes.ts';
 import type { Customer, Order, Scope } from '../domain/customer.ts';
 import { Prisma } from './generated/prisma/client.ts';
 import type { CustomersPrisma } from './prisma.ts';
-import { addressJson, customerInclude, orderData, toCustomer, toOrder } from './rows.ts';
+import {
+  addressJson,
+  customerInclude,
+  LOCKED_CUSTOMER_SELECT,
+  LOCKED_ORDER_SELECT,
+  lockedCustomer,
+  lockedOrder,
+  orderData,
+  toCustomer,
+  toOrder,
+  type LockedCustomerRow,
+  type LockedOrderRow,
+} from './rows.ts';
 
 type Tx = Prisma.TransactionClient;
 
@@ -72,6 +85,24 @@ export class CustomersStore {
       if (!(await tx.markProcessed(consumer, msgId))) return false;
       await work(tx);
       return true;
+    });
+  }
+
+  /**
+   * Group commit (docs/adr/0033): several messages in ONE transaction, in order, each recorded as
+   * processed with its change (a message applied before is skipped). All commit or none does; a
+   * failure of any rolls the whole group back and is rethrown (the consumer then applies them one by
+   * one). Resolves how many were applied (not skipped).
+   */
+  applyManyOnce(consumer: string, items: readonly { msgId: string; work: (tx: CustomersTransaction) => Promise<void> }[]): Promise<number> {
+    return this.transaction(async (tx) => {
+      let applied = 0;
+      for (const item of items) {
+        if (!(await tx.markProcessed(consumer, item.msgId))) continue;
+        await item.work(tx);
+        applied += 1;
+      }
+      return applied;
     });
   }
 
@@ -146,10 +177,13 @@ export class CustomersTransaction {
 
   /** The order, locked; null when it is not (yet) known in this scope. */
   async lockOrder(scope: Scope, id: string): Promise<Order | null> {
-    const locked = await this.tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM orders WHERE id = ${id} AND account_id = ${scope.accountId} AND livemode = ${scope.livemode} FOR UPDATE`;
-    if (locked.length === 0) return null;
-    return toOrder(await this.tx.order.findUniqueOrThrow({ where: { id } }));
+    const rows = await this.tx.$queryRawUnsafe<LockedOrderRow[]>(
+      `${LOCKED_ORDER_SELECT} WHERE id = $1 AND account_id = $2 AND livemode = $3 FOR UPDATE`,
+      id,
+      scope.accountId,
+      scope.livemode,
+    );
+    return rows[0] ? lockedOrder(rows[0]) : null;
   }
 
   /** False when an order with this id exists already. */
@@ -165,14 +199,17 @@ export class CustomersTransaction {
     await this.tx.order.update({ where: { id: order.id }, data: orderData(order) });
   }
 
-  /** The customer, locked; in `scope` when given. */
+  /** The customer, locked; in `scope` when given. One statement (LOCKED_CUSTOMER_SELECT). */
   async lockCustomer(id: string, scope?: Scope): Promise<Customer | null> {
-    const locked = scope
-      ? await this.tx.$queryRaw<{ id: string }[]>`
-          SELECT id FROM customers WHERE id = ${id} AND account_id = ${scope.accountId} AND livemode = ${scope.livemode} FOR UPDATE`
-      : await this.tx.$queryRaw<{ id: string }[]>`SELECT id FROM customers WHERE id = ${id} FOR UPDATE`;
-    if (locked.length === 0) return null;
-    return toCustomer(await this.tx.customer.findUniqueOrThrow({ where: { id }, include: customerInclude }));
+    const rows = scope
+      ? await this.tx.$queryRawUnsafe<LockedCustomerRow[]>(
+          `${LOCKED_CUSTOMER_SELECT} WHERE c.id = $1 AND c.account_id = $2 AND c.livemode = $3 FOR UPDATE OF c`,
+          id,
+          scope.accountId,
+          scope.livemode,
+        )
+      : await this.tx.$queryRawUnsafe<LockedCustomerRow[]>(`${LOCKED_CUSTOMER_SELECT} WHERE c.id = $1 FOR UPDATE OF c`, id);
+    return rows[0] ? lockedCustomer(rows[0]) : null;
   }
 
   /**
@@ -185,17 +222,22 @@ export class CustomersTransaction {
       INSERT INTO customers (id, account_id, livemode, email, created_at)
       VALUES (${newId('customer', firstSeenAt.getTime())}, ${scope.accountId}, ${scope.livemode}, ${email}, ${firstSeenAt})
       ON CONFLICT (account_id, livemode, email) WHERE NOT erased DO NOTHING`;
-    const found = await this.tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM customers
-       WHERE account_id = ${scope.accountId} AND livemode = ${scope.livemode} AND email = ${email} AND NOT erased
-       FOR UPDATE`;
+    const found = await this.tx.$queryRawUnsafe<LockedCustomerRow[]>(
+      `${LOCKED_CUSTOMER_SELECT} WHERE c.account_id = $1 AND c.livemode = $2 AND c.email = $3 AND NOT c.erased FOR UPDATE OF c`,
+      scope.accountId,
+      scope.livemode,
+      email,
+    );
     // Only possible when the customer was erased between our INSERT and SELECT: the retry creates a new one.
     if (found.length === 0) throw Object.assign(new Error('customer erased while being found; retrying'), { code: '40001' });
-    return toCustomer(await this.tx.customer.findUniqueOrThrow({ where: { id: found[0]!.id }, include: customerInclude }));
+    return lockedCustomer(found[0]!);
   }
 
-  /** Writes a locked customer's details, counters, spent sums and store accounts. */
-  async saveCustomer(customer: Customer, at: Date): Promise<void> {
+  /**
+   * Writes a locked customer's details and counters, and of its spent sums and store accounts only
+   * the rows that differ from `before` (the customer as locked): one UPDATE for most events.
+   */
+  async saveCustomer(before: Customer, customer: Customer, at: Date): Promise<void> {
     const { id } = customer;
     await this.tx.customer.update({
       where: { id },
@@ -209,9 +251,10 @@ export class CustomersTransaction {
         lastOrderAt: customer.lastOrderAt,
       },
     });
-    const currencies = Object.keys(customer.spent);
-    await this.tx.customerSpent.deleteMany({ where: { customerId: id, currency: { notIn: currencies } } });
-    for (const [currency, amount] of Object.entries(customer.spent)) {
+    const changes = customerRowChanges(before, customer);
+    if (changes.spentToDelete.length > 0)
+      await this.tx.customerSpent.deleteMany({ where: { customerId: id, currency: { in: changes.spentToDelete } } });
+    for (const [currency, amount] of changes.spentToWrite) {
       await this.tx.customerSpent.upsert({
         where: { customerId_currency: { customerId: id, currency } },
         create: { customerId: id, currency, amount },
@@ -219,13 +262,9 @@ export class CustomersTransaction {
       });
     }
     // Store accounts not in the list are gone (a moved order took its own away).
-    await this.tx.customerStoreAccount.deleteMany({
-      where: {
-        customerId: id,
-        NOT: customer.storeAccounts.map((account) => ({ platform: account.platform, storeId: account.storeId })),
-      },
-    });
-    for (const account of customer.storeAccounts) {
+    if (changes.storeAccountsToDelete.length > 0)
+      await this.tx.customerStoreAccount.deleteMany({ where: { customerId: id, OR: changes.storeAccountsToDelete } });
+    for (const account of changes.storeAccountsToWrite) {
       const values = { storeName: account.storeName, storeCustomerId: account.customerId };
       await this.tx.customerStoreAccount.upsert({
         where: { customerId_platform_storeId: { customerId: id, platform: account.platform, storeId: account.storeId } },

@@ -107,3 +107,52 @@ export function orderData(order: Order) {
     paidAmount: order.paidAmount,
   } satisfies Prisma.OrderUncheckedUpdateInput;
 }
+
+/**
+ * One customer with its spent sums and store accounts, locked, in ONE statement (Prisma's include
+ * reads the children with a query each): the consumer's hot path reads a customer per event. The
+ * WHERE clause is the caller's; `FOR UPDATE OF c` locks the customer row only.
+ */
+export const LOCKED_CUSTOMER_SELECT = `
+  SELECT c.id, c.account_id AS "accountId", c.livemode, c.email, c.name, c.phone,
+         c.shipping_address AS "shippingAddress", c.billing_address AS "billingAddress",
+         c.orders_count AS "ordersCount", c.paid_orders_count AS "paidOrdersCount",
+         c.created_at AS "createdAt", c.last_order_at AS "lastOrderAt", c.erased, c.erased_at AS "erasedAt", c.note,
+         COALESCE((SELECT json_agg(json_build_object('currency', s.currency, 'amount', s.amount::text) ORDER BY s.currency)
+                     FROM customer_spent s WHERE s.customer_id = c.id), '[]'::json) AS spent,
+         COALESCE((SELECT json_agg(json_build_object('platform', a.platform, 'storeId', a.store_id, 'storeName', a.store_name,
+                                                     'storeCustomerId', a.store_customer_id) ORDER BY a.platform, a.store_id)
+                     FROM customer_store_accounts a WHERE a.customer_id = c.id), '[]'::json) AS "storeAccounts"
+    FROM customers c`;
+
+/** A LOCKED_CUSTOMER_SELECT row: children as JSON, amounts as the column's exact text. */
+export interface LockedCustomerRow extends Omit<CustomerRow, 'spent' | 'storeAccounts'> {
+  spent: { currency: string; amount: string }[];
+  storeAccounts: { platform: string; storeId: string; storeName: string | null; storeCustomerId: string | null }[];
+}
+
+export function lockedCustomer(row: LockedCustomerRow): Customer {
+  return toCustomer({
+    ...row,
+    spent: row.spent.map((s) => ({ customerId: row.id, currency: s.currency, amount: new Prisma.Decimal(s.amount) })),
+    storeAccounts: row.storeAccounts.map((a) => ({ ...a, customerId: row.id, updatedAt: row.createdAt })),
+  });
+}
+
+/** One order, locked, in one statement (was a FOR UPDATE and then Prisma's read); amounts as exact text. */
+export const LOCKED_ORDER_SELECT = `
+  SELECT id, account_id AS "accountId", livemode, customer_id AS "customerId", email, name, phone,
+         shipping_address AS "shippingAddress", billing_address AS "billingAddress",
+         store_platform AS "storePlatform", store_id AS "storeId", store_name AS "storeName", store_customer_id AS "storeCustomerId",
+         amount::text AS amount, currency, status, status_at AS "statusAt", created_at AS "createdAt", paid_at AS "paidAt",
+         email_revision AS "emailRevision", paid, paid_amount::text AS "paidAmount"
+    FROM orders`;
+
+export interface LockedOrderRow extends Omit<OrderRow, 'amount' | 'paidAmount'> {
+  amount: string;
+  paidAmount: string;
+}
+
+export function lockedOrder(row: LockedOrderRow): Order {
+  return toOrder({ ...row, amount: new Prisma.Decimal(row.amount), paidAmount: new Prisma.Decimal(row.paidAmount) });
+}

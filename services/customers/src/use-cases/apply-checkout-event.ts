@@ -41,12 +41,31 @@ export async function applyDecodedCheckoutEvent(
   event: CheckoutEvent | null,
 ): Promise<ApplyResult> {
   if (event === null) return 'ignored';
-  const applied = await deps.store.applyOnce(consumer, msgId, async (tx) => {
-    if (event.type === 'session.created') await applySessionCreated(tx, event);
-    else if (event.type === 'session.started') await applySessionStarted(tx, event);
-    else await applyPaymentChanged(tx, event);
-  });
+  const applied = await deps.store.applyOnce(consumer, msgId, (tx) => applyEvent(tx, event));
   return applied ? 'applied' : 'duplicate';
+}
+
+/**
+ * Group commit (docs/adr/0033): the consumer's waiting messages applied in order in one transaction,
+ * each once per message id. Any failure (an order event before its session.created, a database
+ * error) rolls the whole group back and is rethrown; the consumer then applies the messages one by
+ * one. Resolves how many were applied (not duplicates or ignored types).
+ */
+export async function applyCheckoutEventsTogether(
+  deps: CustomersDependencies,
+  consumer: string,
+  messages: readonly { msgId: string; event: CheckoutEvent | null }[],
+): Promise<number> {
+  const items = messages.flatMap(({ msgId, event }) =>
+    event === null ? [] : [{ msgId, work: (tx: CustomersTransaction) => applyEvent(tx, event) }],
+  );
+  return items.length === 0 ? 0 : deps.store.applyManyOnce(consumer, items);
+}
+
+function applyEvent(tx: CustomersTransaction, event: CheckoutEvent): Promise<void> {
+  if (event.type === 'session.created') return applySessionCreated(tx, event);
+  if (event.type === 'session.started') return applySessionStarted(tx, event);
+  return applyPaymentChanged(tx, event);
 }
 
 /** A new order; with an email it belongs to that email's customer at once (rule 2), else it keeps its details (rule 4). */
@@ -110,5 +129,5 @@ async function applyPaymentChanged(tx: CustomersTransaction, event: PaymentChang
   const customer = await tx.lockCustomer(order.customerId);
   if (!customer) throw new Error(`order ${order.id} points to a missing customer ${order.customerId}`);
   const counters = withPaymentPaid(customer, order.currency, outcome.paid.amount, outcome.paid.orderWasPaid);
-  await tx.saveCustomer({ ...customer, ...counters }, event.occurredAt);
+  await tx.saveCustomer(customer, { ...customer, ...counters }, event.occurredAt);
 }

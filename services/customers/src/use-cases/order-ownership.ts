@@ -16,7 +16,7 @@ export async function attachOrder(tx: CustomersTransaction, customer: Customer, 
     ...withOrderAdded(customer, order),
     storeAccounts: mergeStoreAccounts(customer.storeAccounts, order.storeAccount),
   };
-  await tx.saveCustomer(updated, at);
+  await tx.saveCustomer(customer, updated, at);
   await tx.saveOrder(attached);
   return attached;
 }
@@ -29,5 +29,5 @@ export async function attachOrder(tx: CustomersTransaction, customer: Customer, 
 export async function detachOrder(tx: CustomersTransaction, customer: Customer, order: Order, at: Date): Promise<void> {
   const remaining = await tx.ordersOfCustomer(customer.id, order.id);
   const lastOrderAt = remaining.at(-1)?.createdAt ?? null;
-  await tx.saveCustomer({ ...customer, ...withOrderRemoved(customer, order, lastOrderAt), ...detailsFromOrders(remaining) }, at);
+  await tx.saveCustomer(customer, { ...customer, ...withOrderRemoved(customer, order, lastOrderAt), ...detailsFromOrders(remaining) }, at);
 }
