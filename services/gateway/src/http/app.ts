@@ -5,7 +5,7 @@ import type { Logger } from '@hc/logging';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
 import type { CustomersService } from '@hc/proto/customers/v1';
 import type { WebhooksService } from '@hc/proto/webhooks/v1';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { AccountLimiter } from '../domain/account-limiter.ts';
 import type { KeyDirectory } from '../use-cases/authenticate.ts';
 import type { CreateSessionDependencies, IdempotencySettings } from '../use-cases/create-checkout-session.ts';
 import { rateLimited } from './middleware/rate-limit.ts';
@@ -28,7 +28,7 @@ export interface GatewayApp {
   readonly idempotency: CreateSessionDependencies['idempotency'];
   readonly idempotencySettings: IdempotencySettings;
   /** The per-account budgets (store/rate-limit-store.ts counts them). */
-  readonly rateLimits: { readonly requests: RateLimiterAbstract; readonly starts: RateLimiterAbstract };
+  readonly rateLimits: { readonly requests: AccountLimiter; readonly starts: AccountLimiter };
   /** How long a customers read may wait for the caller's answered writes (docs/adr/0011). */
   readonly customersReadWaitMs: number;
   readonly logger: Logger;

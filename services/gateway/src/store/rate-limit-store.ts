@@ -1,45 +1,58 @@
 import pg from 'pg';
-import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Logger } from '@hc/logging';
+import type { AccountLimiter } from '../domain/account-limiter.ts';
+import { CoalescedCounters } from './coalesced-counters.ts';
 
 /**
  * The only code that knows the rate_limits table. Per-account rate limits shared by every gateway
- * process: fixed one-minute windows counted in PostgreSQL (rate-limiter-flexible). One budget per
- * account across all its keys and both modes; a second, smaller budget for starts. Limits are
- * approximate by nature (spec: "about"): a window starts at an account's first request. If the database
- * cannot count, each process falls back to counting alone in memory (the insurance limiter) rather
- * than refusing or waving everything through.
+ * process: fixed one-minute windows (aligned to the minute) counted in PostgreSQL, one budget per
+ * account across all its keys and both modes, a second, smaller one for starts. The points of
+ * concurrent requests are added in groups, one statement per group (CoalescedCounters, docs/adr/0031),
+ * and each request learns its exact place in the shared count. If the database cannot count, each
+ * process falls back to counting alone in memory (rate-limiter-flexible) rather than refusing or
+ * waving everything through.
  */
 export interface RateLimits {
-  readonly requests: RateLimiterAbstract;
-  readonly starts: RateLimiterAbstract;
+  readonly requests: AccountLimiter;
+  readonly starts: AccountLimiter;
   /** Deletes counters of windows that ended (keeps the table small). */
   purgeExpired(now: Date): Promise<void>;
   close(): Promise<void>;
 }
+
+const WINDOW_MS = 60_000;
 
 export function createRateLimits(
   databaseUrl: string,
   limits: { requestsPerMinute: number; startsPerMinute: number },
   logger: Logger,
 ): RateLimits {
-  // rate-limiter-flexible drives a pg pool of its own (it does not speak Prisma).
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 5 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   // An idle connection cut by the server (PostgreSQL restarted, a failover) must not crash the
   // gateway: the pool drops it and opens a new one on the next query (found by the fault suite).
   pool.on('error', (error) => logger.warn({ err: error }, 'rate limits: idle database connection lost'));
-  const limiter = (keyPrefix: string, points: number): RateLimiterAbstract =>
-    new RateLimiterPostgres({
-      storeClient: pool,
-      storeType: 'pool',
-      tableName: 'rate_limits',
-      tableCreated: true,
-      clearExpiredByTimeout: false,
-      keyPrefix,
-      points,
-      duration: 60,
-      insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: 60 }),
-    });
+  const counters = new CoalescedCounters(pool, 'rate_limits');
+  const limiter = (prefix: string, points: number): AccountLimiter => {
+    const insurance = new RateLimiterMemory({ keyPrefix: prefix, points, duration: WINDOW_MS / 1000 });
+    return {
+      async consume(accountId) {
+        const window = Math.floor(Date.now() / WINDOW_MS);
+        try {
+          return (await counters.add(`${prefix}:${accountId}:${window}`, (window + 1) * WINDOW_MS)) <= points;
+        } catch (error) {
+          logger.warn({ err: error }, 'rate limits: the database cannot count; counting in this process alone');
+          try {
+            await insurance.consume(accountId);
+            return true;
+          } catch (refusal) {
+            if (refusal instanceof RateLimiterRes) return false;
+            throw refusal;
+          }
+        }
+      },
+    };
+  };
   return {
     requests: limiter('requests', limits.requestsPerMinute),
     starts: limiter('starts', limits.startsPerMinute),

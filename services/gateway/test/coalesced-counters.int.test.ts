@@ -1,0 +1,50 @@
+// Risk covered: rate-limit counting in groups (docs/adr/0031) losing or double-counting points —
+// two gateway processes counting the same account concurrently must hand out every position exactly
+// once — or a failed group leaving its callers hanging or poisoning the next group.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
+import { GATEWAY_MIGRATIONS_DIR } from '../src/index.ts';
+import { CoalescedCounters } from '../src/store/coalesced-counters.ts';
+
+let db: TestDatabase;
+let pools: pg.Pool[];
+beforeAll(async () => {
+  db = await createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR);
+  pools = [new pg.Pool({ connectionString: db.url, max: 2 }), new pg.Pool({ connectionString: db.url, max: 2 })];
+});
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.end()));
+  await db.drop();
+});
+
+describe('CoalescedCounters', () => {
+  it('hands out every position of a shared count exactly once across two processes, in far fewer statements', async () => {
+    const [a, b] = pools.map((pool) => new CoalescedCounters(pool, 'rate_limits'));
+    const expire = Date.now() + 60_000;
+    let statements = 0;
+    const counted = pools[0]!.query.bind(pools[0]);
+    pools[0]!.query = ((...args: Parameters<typeof counted>) => {
+      statements += 1;
+      return counted(...args);
+    }) as typeof counted;
+    const positions = await Promise.all(Array.from({ length: 400 }, (_, i) => (i % 2 === 0 ? a! : b!).add('requests:acct_x:1', expire)));
+    expect([...positions].sort((x, y) => x - y)).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
+    // Process a grouped its 200 points into far fewer upserts.
+    expect(statements).toBeLessThan(200);
+    const { rows } = await pools[0]!.query<{ points: number }>(`SELECT points FROM rate_limits WHERE key = 'requests:acct_x:1'`);
+    expect(rows[0]!.points).toBe(400);
+    // Another key is counted apart.
+    expect(await a!.add('requests:acct_y:1', expire)).toBe(1);
+  });
+
+  it('rejects every waiter of a group the database refuses, and counts again once it answers', async () => {
+    const broken = new pg.Pool({ connectionString: db.url, max: 1 });
+    const counters = new CoalescedCounters(broken, 'no_such_table');
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => counters.add('k', Date.now() + 60_000)));
+    expect(results.every((r) => r.status === 'rejected')).toBe(true);
+    await broken.end();
+    const healthy = new CoalescedCounters(pools[1]!, 'rate_limits');
+    expect(await healthy.add('requests:acct_z:1', Date.now() + 60_000)).toBe(1);
+  });
+});
