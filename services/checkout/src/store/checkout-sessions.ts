@@ -1,6 +1,13 @@
 import { currentTraceparent, MARK_PROCESSED_SQL, OUTBOX_NOTIFY_SQL } from '@hc/events';
 import { parseCurrency } from '@hc/money';
-import { SESSION_STATUSES, type CheckoutSession, type PaymentSource, type Scope, type SessionStatus } from '../domain/checkout-session.ts';
+import {
+  SESSION_STATUSES,
+  type CheckoutSession,
+  type PaymentFilters,
+  type PaymentSource,
+  type Scope,
+  type SessionStatus,
+} from '../domain/checkout-session.ts';
 import {
   eventSubject,
   paymentEvent,
@@ -19,12 +26,20 @@ import {
   type SessionEvent,
 } from '../domain/session-events.ts';
 import { Prisma } from './generated/prisma/client.ts';
-import type { CheckoutPrisma } from './prisma.ts';
+import type { CheckoutDatabase, CheckoutPrisma } from './prisma.ts';
+import { findSession, insertWithEvent, listSessions, scopeOfSession } from './session-statements.ts';
 
-type Row = Prisma.CheckoutSessionGetPayload<object>;
+type Decimals = 'amount' | 'usdValue' | 'valueCoin' | 'merchantReceived';
+/** A Prisma row, or a prepared statement's (decimals as pg's exact text, already at the column's scale). */
+type Row = Omit<Prisma.CheckoutSessionGetPayload<object>, Decimals> & {
+  [K in Decimals]:
+    Prisma.CheckoutSessionGetPayload<object>[K] | (null extends Prisma.CheckoutSessionGetPayload<object>[K] ? string | null : string);
+};
 type Tx = Prisma.TransactionClient;
 
-const decimalOrNull = (value: Prisma.Decimal | null, places: number): string | null => (value === null ? null : value.toFixed(places));
+const decimal = (value: Prisma.Decimal | string, places: number): string => (typeof value === 'string' ? value : value.toFixed(places));
+const decimalOrNull = (value: Prisma.Decimal | string | null, places: number): string | null =>
+  value === null ? null : decimal(value, places);
 
 function toSession(row: Row): CheckoutSession {
   const currency = parseCurrency(row.currency);
@@ -36,7 +51,7 @@ function toSession(row: Row): CheckoutSession {
     accountId: row.accountId,
     livemode: row.livemode,
     status: row.status as SessionStatus,
-    amount: row.amount.toFixed(2),
+    amount: decimal(row.amount, 2),
     currency,
     description: row.description,
     reference: row.reference,
@@ -108,28 +123,35 @@ async function enqueueSessionEvent(tx: Tx, event: SessionEvent): Promise<void> {
 /** The only code that knows the checkout tables. Every lookup requires the caller's scope. */
 export class CheckoutSessionStore {
   private readonly prisma: CheckoutPrisma;
+  /** The hot paths' prepared statements (docs/adr/0030): create, read by id, list. */
+  private readonly pool: CheckoutDatabase['pool'];
   /** What the payment events it writes are built with (domain/payment-events.ts builds them). */
   private readonly eventContext: PaymentEventContext;
 
-  constructor(prisma: CheckoutPrisma, eventContext: PaymentEventContext) {
-    this.prisma = prisma;
+  constructor(database: Pick<CheckoutDatabase, 'prisma' | 'pool'>, eventContext: PaymentEventContext) {
+    this.prisma = database.prisma;
+    this.pool = database.pool;
     this.eventContext = eventContext;
   }
 
-  /** Inserts a new session together with its `session.created` event (outbox). */
+  /**
+   * Inserts a new session together with its `session.created` event (outbox): one prepared statement,
+   * one round trip, both rows or neither (session-statements.ts).
+   */
   async insert(session: CheckoutSession, created: SessionCreatedEvent): Promise<void> {
-    const { settlement, metadata, ...fields } = session;
-    await this.prisma.$transaction(async (tx) => {
-      await tx.checkoutSession.create({
-        data: { ...fields, ...settlement, metadata: metadata === null ? Prisma.DbNull : { ...metadata } },
-      });
-      await enqueueSessionEvent(tx, created);
-    });
+    await this.pool.query(
+      insertWithEvent(session, {
+        msgId: created.id,
+        subject: sessionEventSubject(created),
+        payload: sessionEventPayload(created),
+        traceParent: currentTraceparent(),
+      }),
+    );
   }
 
   async find(scope: Scope, id: string): Promise<CheckoutSession | null> {
-    const row = await this.prisma.checkoutSession.findFirst({ where: { id, accountId: scope.accountId, livemode: scope.livemode } });
-    return row ? toSession(row) : null;
+    const { rows } = await this.pool.query<Row>(findSession(scope, id));
+    return rows[0] ? toSession(rows[0]) : null;
   }
 
   /**
@@ -138,7 +160,8 @@ export class CheckoutSessionStore {
    * session's own scope.
    */
   async scopeOf(id: string): Promise<Scope | null> {
-    return this.prisma.checkoutSession.findUnique({ where: { id }, select: { accountId: true, livemode: true } });
+    const { rows } = await this.pool.query<Scope>(scopeOfSession(id));
+    return rows[0] ?? null;
   }
 
   /**
@@ -250,17 +273,8 @@ export class CheckoutSessionStore {
    * Newest first by creation, ties broken by id; `after` is the previous page's last payment; with
    * `source`, only the payments of that source (payment links).
    */
-  async list(scope: Scope, limit: number, after?: CheckoutSession, source?: PaymentSource): Promise<CheckoutSession[]> {
-    const rows = await this.prisma.checkoutSession.findMany({
-      where: {
-        accountId: scope.accountId,
-        livemode: scope.livemode,
-        ...(source ? { source } : {}),
-        ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
-      },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: limit,
-    });
+  async list(scope: Scope, limit: number, after?: CheckoutSession, filters: PaymentFilters = {}): Promise<CheckoutSession[]> {
+    const { rows } = await this.pool.query<Row>(listSessions(scope, limit, after, filters));
     return rows.map(toSession);
   }
 }

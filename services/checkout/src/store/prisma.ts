@@ -1,4 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from './generated/prisma/client.ts';
 
 export type CheckoutPrisma = PrismaClient;
@@ -6,4 +7,39 @@ export type CheckoutPrisma = PrismaClient;
 /** Prisma without native engines: queries go through node-postgres (docs/adr/0003). */
 export function createCheckoutPrisma(databaseUrl: string): CheckoutPrisma {
   return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
+}
+
+/** Connections per checkout process, shared by Prisma and the prepared statements (pg's default). */
+export const CHECKOUT_POOL_SIZE = 10;
+
+/**
+ * How long an interactive transaction (the changes under a row lock) may wait for a pooled
+ * connection. Prisma's default of 2 s answered 500 under load (docs/performance.md) while the caller
+ * would still have waited: the gateway's gRPC deadline is 5 s (GRPC_TIMEOUT_MS). The hot create no
+ * longer takes one (docs/adr/0030).
+ */
+const TRANSACTION_MAX_WAIT_MS = 5_000;
+
+export interface CheckoutDatabase {
+  readonly prisma: CheckoutPrisma;
+  /** For the prepared statements of the hot paths (session-statements.ts); the same connections as Prisma's. */
+  readonly pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+/** One pg pool, used by Prisma (through its adapter) and directly by the hot paths (docs/adr/0030). */
+export function createCheckoutDatabase(databaseUrl: string): CheckoutDatabase {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: CHECKOUT_POOL_SIZE });
+  // An idle connection the server dropped (restart, failover): the pool discards it and the next query
+  // opens a new one; without a listener the error would end the process.
+  pool.on('error', () => undefined);
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: TRANSACTION_MAX_WAIT_MS } });
+  return {
+    prisma,
+    pool,
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
 }

@@ -1,0 +1,152 @@
+/**
+ * Checkout's hot paths as prepared statements on the pg pool Prisma also uses (docs/adr/0030): the
+ * create (a session and its outbox row in ONE statement, hence one implicit transaction and one round
+ * trip), the read by id and the listing. Everything else stays on Prisma.
+ *
+ * Rows come back under the Prisma model's field names (the column list below aliases each column), so
+ * one mapping (checkout-sessions.ts `toSession`) serves both paths; pg returns numeric as exact
+ * decimal text (never a float) and timestamptz as a Date.
+ */
+import type { QueryConfig } from 'pg';
+import { OUTBOX_CHANNEL } from '@hc/events';
+import type { CheckoutSession, PaymentFilters, Scope } from '../domain/checkout-session.ts';
+
+type FlatSession = Omit<CheckoutSession, 'settlement'> & CheckoutSession['settlement'];
+
+/** Every column of checkout_sessions, by the CheckoutSession field (settlement flattened) it holds. */
+const COLUMNS = {
+  id: 'id',
+  accountId: 'account_id',
+  livemode: 'livemode',
+  status: 'status',
+  amount: 'amount',
+  currency: 'currency',
+  description: 'description',
+  reference: 'reference',
+  customerEmail: 'customer_email',
+  customerRevision: 'customer_revision',
+  metadata: 'metadata',
+  successUrl: 'success_url',
+  cancelUrl: 'cancel_url',
+  createdAt: 'created_at',
+  expiresAt: 'expires_at',
+  startedAt: 'started_at',
+  country: 'country',
+  provider: 'provider',
+  paidAt: 'paid_at',
+  holdReason: 'hold_reason',
+  holdAcceptable: 'hold_acceptable',
+  canceledAt: 'canceled_at',
+  acceptedAt: 'accepted_at',
+  source: 'source',
+  customerName: 'customer_name',
+  memo: 'memo',
+  checkoutId: 'checkout_id',
+  planLabel: 'plan_label',
+  merchantName: 'merchant_name',
+  accountPayoutWallet: 'account_payout_wallet',
+  accountFeeBps: 'account_fee_bps',
+  feeBps: 'fee_bps',
+  depositAddress: 'deposit_address',
+  payoutWallet: 'payout_wallet',
+  usdValue: 'usd_value',
+  coin: 'coin',
+  valueCoin: 'value_coin',
+  merchantReceived: 'merchant_received',
+  txidIn: 'txid_in',
+  txidOut: 'txid_out',
+} as const satisfies Record<keyof FlatSession, string>;
+
+type Field = keyof typeof COLUMNS;
+
+const FIELDS = Object.keys(COLUMNS) as Field[];
+/** The columns the statements write and read (a test checks they are all of the table's). */
+export const SESSION_COLUMN_NAMES: readonly string[] = FIELDS.map((field) => COLUMNS[field]);
+const SELECT_LIST = FIELDS.map((field) => `"${COLUMNS[field]}" AS "${field}"`).join(', ');
+const INSERT_COLUMNS = FIELDS.map((field) => `"${COLUMNS[field]}"`).join(', ');
+const INSERT_VALUES = FIELDS.map((_field, i) => `$${i + 1}`).join(', ');
+const OUTBOX_PARAM = FIELDS.length + 1;
+
+/**
+ * The session row and its event's outbox row are written by one statement: data-modifying WITH
+ * clauses always run to completion, and a statement outside BEGIN is its own transaction, so both rows
+ * commit together or neither does (a refused session value aborts the outbox insert with it). The
+ * outbox insert skips a duplicate event id as Prisma's `skipDuplicates` did; pg_notify wakes the relay
+ * at commit like `NOTIFY outbox`, and is dropped on rollback.
+ */
+const INSERT_WITH_EVENT_SQL = `WITH s AS (INSERT INTO checkout_sessions (${INSERT_COLUMNS}) VALUES (${INSERT_VALUES}) RETURNING id),
+o AS (INSERT INTO outbox_messages (msg_id, subject, payload, trace_parent)
+      SELECT $${OUTBOX_PARAM}, $${OUTBOX_PARAM + 1}, $${OUTBOX_PARAM + 2}::jsonb, $${OUTBOX_PARAM + 3} FROM s
+      ON CONFLICT (msg_id) DO NOTHING)
+SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM s`;
+
+export interface OutboxRow {
+  readonly msgId: string;
+  readonly subject: string;
+  readonly payload: unknown;
+  readonly traceParent: string | null;
+}
+
+export function insertWithEvent(session: CheckoutSession, event: OutboxRow): QueryConfig {
+  const { settlement, ...fields } = session;
+  const flat: FlatSession = { ...fields, ...settlement };
+  const values: unknown[] = FIELDS.map((field) => {
+    const value = flat[field];
+    // json, not jsonb: the text as serialised here is what is stored (key order kept), as with Prisma.
+    return field === 'metadata' && value !== null ? JSON.stringify(value) : value;
+  });
+  values.push(event.msgId, event.subject, JSON.stringify(event.payload), event.traceParent);
+  return { name: 'checkout-session-insert-with-event', text: INSERT_WITH_EVENT_SQL, values };
+}
+
+export function findSession(scope: Scope, id: string): QueryConfig {
+  return {
+    name: 'checkout-session-find',
+    text: `SELECT ${SELECT_LIST} FROM checkout_sessions WHERE id = $1 AND account_id = $2 AND livemode = $3`,
+    values: [id, scope.accountId, scope.livemode],
+  };
+}
+
+export function scopeOfSession(id: string): QueryConfig {
+  return {
+    name: 'checkout-session-scope',
+    text: 'SELECT account_id AS "accountId", livemode FROM checkout_sessions WHERE id = $1',
+    values: [id],
+  };
+}
+
+/**
+ * One named statement per shape (which filters, with or without a cursor), so each keeps a plan that
+ * walks its index ((account, mode[, source], created_at DESC, id DESC)) instead of a generic plan with
+ * `$n IS NULL OR …` conditions. The dashboard's status, reference and email filters narrow that walk.
+ */
+/** The filterable columns, in the order a statement's name lists them. */
+const FILTER_COLUMNS = [
+  ['source', 'source'],
+  ['status', 'status'],
+  ['reference', 'reference'],
+  ['customerEmail', 'customer_email'],
+] as const satisfies readonly (readonly [keyof PaymentFilters, string])[];
+
+export function listSessions(scope: Scope, limit: number, after?: CheckoutSession, filters: PaymentFilters = {}): QueryConfig {
+  const values: unknown[] = [scope.accountId, scope.livemode];
+  const where = ['account_id = $1', 'livemode = $2'];
+  const shape: string[] = [];
+  for (const [key, column] of FILTER_COLUMNS) {
+    const value = filters[key];
+    if (value === undefined) continue;
+    values.push(value);
+    where.push(`${column} = $${values.length}`);
+    shape.push(key);
+  }
+  if (after) {
+    values.push(after.createdAt, after.id);
+    where.push(`(created_at < $${values.length - 1} OR (created_at = $${values.length - 1} AND id < $${values.length}))`);
+  }
+  values.push(limit);
+  return {
+    name: `checkout-session-list${shape.map((key) => `-${key}`).join('')}${after ? '-after' : ''}`,
+    text: `SELECT ${SELECT_LIST} FROM checkout_sessions WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${values.length}`,
+    values,
+  };
+}

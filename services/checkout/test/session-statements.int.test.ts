@@ -1,0 +1,223 @@
+// Risk covered: checkout's hot paths moved off Prisma (docs/adr/0030). The one-statement create must
+// commit the session and its outbox row together or neither, write exactly the rows Prisma wrote, and
+// wake the outbox relay only on commit; the prepared reads must keep account and mode isolation exact
+// and map rows exactly as Prisma's reads do.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import { isUniqueViolation, badValueError } from '@hc/db';
+import { OUTBOX_CHANNEL, OUTBOX_NOTIFY_SQL } from '@hc/events';
+import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
+import { UNSTARTED, type CheckoutSession } from '../src/domain/checkout-session.ts';
+import { NO_CUSTOMER_DETAILS } from '../src/domain/order-customer.ts';
+import { sessionCreatedEvent, sessionEventPayload, sessionEventSubject } from '../src/domain/session-events.ts';
+import { CHECKOUT_MIGRATIONS_DIR } from '../src/migrations.ts';
+import { CheckoutSessionStore } from '../src/store/checkout-sessions.ts';
+import { createCheckoutDatabase, type CheckoutDatabase } from '../src/store/prisma.ts';
+import { SESSION_COLUMN_NAMES } from '../src/store/session-statements.ts';
+
+let db: TestDatabase;
+let database: CheckoutDatabase;
+let store: CheckoutSessionStore;
+const scope = { accountId: 'acct_statements', livemode: false };
+let sequence = 0;
+
+beforeAll(async () => {
+  db = await createTestDatabase('checkout', CHECKOUT_MIGRATIONS_DIR);
+  database = createCheckoutDatabase(db.url);
+  store = new CheckoutSessionStore(database, { publicBaseUrl: 'https://pay.example.test', providers: [] });
+});
+
+afterAll(async () => {
+  await database.close();
+  await db.drop();
+});
+
+/** A session with every column set (metadata keys out of alphabetical order, decimals at their scale). */
+function session(overrides: Partial<CheckoutSession> = {}): CheckoutSession {
+  sequence += 1;
+  const createdAt = new Date(Date.UTC(2026, 10, 23, 5, 0, 0, sequence));
+  return {
+    ...UNSTARTED,
+    id: `pay_statements${String(sequence).padStart(4, '0')}`,
+    ...scope,
+    status: 'open',
+    amount: '1234.50',
+    currency: 'EUR',
+    description: 'Blue mug',
+    reference: 'ORD-1',
+    customerEmail: 'ann@example.com',
+    metadata: { zeta: '1', alpha: 'two' },
+    successUrl: 'https://shop.example/ok',
+    cancelUrl: 'https://shop.example/cancel',
+    createdAt,
+    expiresAt: new Date(createdAt.getTime() + 3_600_000),
+    merchantName: 'Mug shop',
+    accountPayoutWallet: 'bc1qwallet',
+    accountFeeBps: 150,
+    usdValue: '1333.26',
+    settlement: { coin: 'BTC', valueCoin: '0.012345', merchantReceived: '0.012000', txidIn: 'in', txidOut: 'out' },
+    ...overrides,
+  };
+}
+
+const created = (s: CheckoutSession) => sessionCreatedEvent(s, NO_CUSTOMER_DETAILS);
+
+async function rows(sql: string, values: unknown[] = []): Promise<Record<string, unknown>[]> {
+  return (await database.pool.query(sql, values)).rows as Record<string, unknown>[];
+}
+
+describe('the one-statement create', () => {
+  it('commits the session and its outbox row together, the event as the contract builds it', async () => {
+    const s = session();
+    await store.insert(s, created(s));
+    expect(await store.find(scope, s.id)).toEqual(s);
+    const outbox = await rows('SELECT msg_id, subject, payload, published_at FROM outbox_messages WHERE msg_id LIKE $1', [`${s.id}.%`]);
+    expect(outbox).toEqual([
+      {
+        msg_id: `${s.id}.session.created`,
+        subject: sessionEventSubject(created(s)),
+        payload: sessionEventPayload(created(s)),
+        published_at: null,
+      },
+    ]);
+  });
+
+  it('writes exactly the rows the Prisma transaction wrote (same columns, same values, json key order kept)', async () => {
+    const viaStatement = session();
+    const viaPrisma = session({ createdAt: viaStatement.createdAt, expiresAt: viaStatement.expiresAt });
+    await store.insert(viaStatement, created(viaStatement));
+    // What CheckoutSessionStore.insert did before (docs/adr/0030).
+    const { settlement, metadata, ...fields } = viaPrisma;
+    const event = created(viaPrisma);
+    await database.prisma.$transaction(async (tx) => {
+      await tx.checkoutSession.create({ data: { ...fields, ...settlement, metadata: metadata ?? undefined } });
+      await tx.outboxMessage.createMany({
+        data: [{ msgId: event.id, subject: sessionEventSubject(event), payload: sessionEventPayload(event), traceParent: null }],
+      });
+      await tx.$executeRawUnsafe(OUTBOX_NOTIFY_SQL);
+    });
+    const [a, b] = await rows(
+      `SELECT (to_jsonb(s) - 'id')::text AS session, s.metadata::text AS metadata, (to_jsonb(o) - 'seq' - 'msg_id' - 'subject' - 'created_at')::text AS outbox
+       FROM checkout_sessions s JOIN outbox_messages o ON o.msg_id = s.id || '.session.created' WHERE s.id = ANY($1) ORDER BY s.id`,
+      [[viaStatement.id, viaPrisma.id]],
+    );
+    expect(a!.session).toBe(b!.session);
+    expect(a!.metadata).toBe('{"zeta":"1","alpha":"two"}');
+    expect(a!.outbox).toBe(String(b!.outbox).replaceAll(viaPrisma.id, viaStatement.id));
+  });
+
+  it('a value PostgreSQL refuses leaves neither the session nor an outbox row, and is a bad-value error', async () => {
+    const s = session({ description: 'Blue\u0000mug' });
+    const error = await store.insert(s, created(s)).catch((e: unknown) => e);
+    expect(badValueError(error)?.code).toBe('invalid_request');
+    expect(await store.find(scope, s.id)).toBeNull();
+    expect(await rows('SELECT 1 FROM outbox_messages WHERE msg_id LIKE $1', [`${s.id}.%`])).toEqual([]);
+  });
+
+  it('an event the outbox refuses (a NUL, which jsonb cannot hold) leaves no session either', async () => {
+    const s = session();
+    const event = sessionCreatedEvent(s, { ...NO_CUSTOMER_DETAILS, name: 'Ann\u0000' });
+    const error = await store.insert(s, event).catch((e: unknown) => e);
+    expect(badValueError(error)?.code).toBe('invalid_request');
+    expect(await rows('SELECT 1 FROM checkout_sessions WHERE id = $1', [s.id])).toEqual([]);
+  });
+
+  it('an id already taken is a unique violation (the idempotent create returns the first) and adds no outbox row', async () => {
+    const first = session();
+    await store.insert(first, created(first));
+    const again = { ...first, description: 'Second' };
+    expect(isUniqueViolation(await store.insert(again, created(again)).catch((e: unknown) => e))).toBe(true);
+    expect((await store.find(scope, first.id))?.description).toBe('Blue mug');
+    expect(await rows('SELECT 1 FROM outbox_messages WHERE msg_id LIKE $1', [`${first.id}.%`])).toHaveLength(1);
+  });
+
+  it('wakes the outbox relay at commit, and a failed create does not', async () => {
+    const listener = new pg.Client({ connectionString: db.url });
+    await listener.connect();
+    const notices: string[] = [];
+    const next = new Promise<void>((resolve) => listener.on('notification', (n) => (notices.push(n.channel), resolve())));
+    await listener.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    try {
+      const failed = session({ reference: 'ORD\u0000' });
+      await expect(store.insert(failed, created(failed))).rejects.toBeDefined();
+      const s = session();
+      await store.insert(s, created(s));
+      await next;
+      // Notices arrive in commit order: had the failed create notified, its notice would be first.
+      expect(notices).toEqual([OUTBOX_CHANNEL]);
+    } finally {
+      await listener.end();
+    }
+  });
+
+  it('names every column of checkout_sessions (a new column must be added to session-statements.ts)', async () => {
+    const columns = await rows(`SELECT column_name FROM information_schema.columns WHERE table_name = 'checkout_sessions'`);
+    expect(columns.map((c) => c.column_name).sort()).toEqual([...SESSION_COLUMN_NAMES].sort());
+  });
+});
+
+describe('the prepared reads', () => {
+  const other = { accountId: 'acct_other', livemode: false };
+  const live = { accountId: scope.accountId, livemode: true };
+
+  it("find and list keep account and mode isolation exact; scopeOf names the session's own", async () => {
+    const s = session();
+    await store.insert(s, created(s));
+    expect(await store.find(other, s.id)).toBeNull();
+    expect(await store.find(live, s.id)).toBeNull();
+    expect(await store.list(other, 100)).toEqual([]);
+    expect(await store.list(live, 100)).toEqual([]);
+    expect(await store.scopeOf(s.id)).toEqual(scope);
+    expect(await store.scopeOf('pay_nosuchsession')).toBeNull();
+  });
+
+  it('map a row exactly as the Prisma read under a row lock does', async () => {
+    const s = session({
+      metadata: null,
+      usdValue: null,
+      settlement: { coin: null, valueCoin: null, merchantReceived: null, txidIn: null, txidOut: null },
+    });
+    await store.insert(s, created(s));
+    const viaPrisma = await store.change(scope, s.id, new Date(), () => null);
+    expect(await store.find(scope, s.id)).toEqual(viaPrisma?.payment);
+    expect(viaPrisma?.payment).toEqual(s);
+  });
+
+  it('list pages newest first, ties broken by id, by source, from a cursor', async () => {
+    const mine = { accountId: 'acct_listing', livemode: false };
+    const at = new Date(Date.UTC(2026, 10, 23, 6));
+    const made = ['pay_listing0001', 'pay_listing0002', 'pay_listing0003'].map((id, i) =>
+      session({ ...mine, id, createdAt: i === 0 ? new Date(at.getTime() - 1) : at, source: i === 1 ? 'payment_link' : 'api' }),
+    );
+    for (const s of made) await store.insert(s, created(s));
+    const ids = (list: CheckoutSession[]) => list.map((p) => p.id);
+    expect(ids(await store.list(mine, 10))).toEqual(['pay_listing0003', 'pay_listing0002', 'pay_listing0001']);
+    expect(ids(await store.list(mine, 10, made[2]))).toEqual(['pay_listing0002', 'pay_listing0001']);
+    expect(ids(await store.list(mine, 1, made[1]))).toEqual(['pay_listing0001']);
+    expect(ids(await store.list(mine, 10, undefined, { source: 'api' }))).toEqual(['pay_listing0003', 'pay_listing0001']);
+    expect(ids(await store.list(mine, 10, made[2], { source: 'api' }))).toEqual(['pay_listing0001']);
+  });
+
+  it('list narrows to a status, an exact reference and an email, alone or together, in this scope only', async () => {
+    const mine = { accountId: 'acct_filters', livemode: false };
+    const at = new Date(Date.UTC(2026, 10, 23, 7));
+    const rows = [
+      session({ ...mine, id: 'pay_filters0001', createdAt: at, reference: 'ORD-1', customerEmail: 'ann@buyer.example' }),
+      session({ ...mine, id: 'pay_filters0002', createdAt: at, reference: 'ORD-2', customerEmail: 'ann@buyer.example', status: 'paid' }),
+      session({ ...mine, id: 'pay_filters0003', createdAt: at, reference: 'ORD-1', customerEmail: 'bob@buyer.example', status: 'paid' }),
+      // The same reference in Live mode: never in a Test listing.
+      session({ accountId: 'acct_filters', livemode: true, id: 'pay_filters0004', createdAt: at, reference: 'ORD-1' }),
+    ];
+    for (const s of rows) await store.insert(s, created(s));
+    const ids = (list: CheckoutSession[]) => list.map((p) => p.id);
+    expect(ids(await store.list(mine, 10, undefined, { status: 'paid' }))).toEqual(['pay_filters0003', 'pay_filters0002']);
+    expect(ids(await store.list(mine, 10, undefined, { reference: 'ORD-1' }))).toEqual(['pay_filters0003', 'pay_filters0001']);
+    expect(ids(await store.list(mine, 10, undefined, { customerEmail: 'ann@buyer.example' }))).toEqual([
+      'pay_filters0002',
+      'pay_filters0001',
+    ]);
+    expect(ids(await store.list(mine, 10, undefined, { customerEmail: 'ann@buyer.example', status: 'paid' }))).toEqual(['pay_filters0002']);
+    expect(ids(await store.list(mine, 10, rows[2], { reference: 'ORD-1' }))).toEqual(['pay_filters0001']);
+    expect(await store.list(mine, 10, undefined, { reference: 'ORD-9' })).toEqual([]);
+  });
+});
