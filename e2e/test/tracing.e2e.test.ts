@@ -87,10 +87,13 @@ describe('one payment, one trace', () => {
 
   it('the trace of that header holds the simulate request in the gateway, checkout, settlement and webhooks', async () => {
     const traceId = TRACEPARENT.exec(traceparent)![1]!;
-    // Spans arrive in batches from five processes; wait for the last hop (the delivery) to be exported.
+    // Spans arrive in batches from five processes, each on its own schedule: the gateway's batch holding
+    // the request's root span can reach the receiver after the delivery's. Wait for both ends of the trace.
     trace = await eventually(
       async () => receiver.spans().filter((s) => s.traceId === traceId),
-      (spans) => spans.some((s) => s.service === 'hc-webhooks' && s.name.startsWith('webhook delivery')),
+      (spans) =>
+        spans.some((s) => s.service === 'hc-webhooks' && s.name.startsWith('webhook delivery')) &&
+        spans.some((s) => s.service === 'hc-gateway' && s.parentSpanId === ''),
       20_000,
     );
     const services = new Set(trace.map((s) => s.service));
