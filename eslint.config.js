@@ -40,11 +40,11 @@ export default tseslint.config(
     languageOptions: { globals: { console: 'readonly', process: 'readonly', require: 'readonly' } },
   },
   {
-    // Scripts the hosted pages send to browsers.
-    files: ['services/pages/public/**/*.js'],
+    // Scripts the hosted pages and the dashboard send to browsers.
+    files: ['services/pages/public/**/*.js', 'services/dashboard/public/**/*.js'],
     languageOptions: {
       sourceType: 'script',
-      globals: { window: 'readonly', document: 'readonly', fetch: 'readonly', DOMParser: 'readonly' },
+      globals: { window: 'readonly', document: 'readonly', navigator: 'readonly', fetch: 'readonly', DOMParser: 'readonly' },
     },
   },
 );

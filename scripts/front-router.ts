@@ -1,7 +1,7 @@
 /**
  * The local platform's front door: one base URL (PUBLIC_BASE_URL) for merchants and buyers, as the
- * Ingress gives in Kubernetes (deploy/helm). `/pay/*`, `/track/*` and `/c/*` go to the hosted pages, everything else to the
- * gateway. http-proxy-middleware forwards with X-Forwarded-For/-Host/-Proto, so the pages count their
+ * Ingress gives in Kubernetes (deploy/helm). `/pay/*`, `/track/*` and `/c/*` go to the hosted pages,
+ * `/dashboard/*` to the merchant dashboard, everything else to the gateway. http-proxy-middleware forwards with X-Forwarded-For/-Host/-Proto, so the pages count their
  * per-address limits by the buyer's address (PAGES_TRUST_PROXY_HOPS=1 behind this router).
  *
  *   FRONT_HOST=127.0.0.1 FRONT_PORT=8080 FRONT_GATEWAY_URL=http://127.0.0.1:8081 FRONT_PAGES_URL=http://127.0.0.1:8082 \
@@ -16,6 +16,8 @@ export interface FrontRoutes {
   readonly port: number;
   readonly gatewayUrl: string;
   readonly pagesUrl: string;
+  /** The merchant dashboard; without it, /dashboard answers 404 like any unknown path. */
+  readonly dashboardUrl?: string;
 }
 
 /** The paths the hosted pages serve; the gateway answers the rest (the API, its health checks). */
@@ -25,6 +27,11 @@ export function routesToPages(path: string): boolean {
 
 /** Checkout pages, payment-link tracking pages, dashboard checkouts and their widget. */
 const PAGE_PREFIXES = ['/pay', '/track', '/c'] as const;
+
+/** The merchant dashboard's paths (services/dashboard). */
+export function routesToDashboard(path: string): boolean {
+  return path === '/dashboard' || path.startsWith('/dashboard/');
+}
 
 export async function startFrontRouter(routes: FrontRoutes): Promise<{ url: string; stop(): Promise<void> }> {
   const proxy = (target: string) =>
@@ -41,9 +48,12 @@ export async function startFrontRouter(routes: FrontRoutes): Promise<{ url: stri
     });
   const pages = proxy(routes.pagesUrl);
   const gateway = proxy(routes.gatewayUrl);
+  const dashboard = routes.dashboardUrl ? proxy(routes.dashboardUrl) : undefined;
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
-    void (routesToPages(path) ? pages : gateway)(req, res, () => res.writeHead(404).end());
+    const target = routesToPages(path) ? pages : routesToDashboard(path) ? dashboard : gateway;
+    if (!target) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
+    void target(req, res, () => res.writeHead(404).end());
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -67,6 +77,7 @@ if (import.meta.main) {
     port: Number(env('FRONT_PORT', '8080')),
     gatewayUrl: env('FRONT_GATEWAY_URL', 'http://127.0.0.1:8081'),
     pagesUrl: env('FRONT_PAGES_URL', 'http://127.0.0.1:8082'),
+    dashboardUrl: env('FRONT_DASHBOARD_URL', 'http://127.0.0.1:8083'),
   });
   process.stderr.write(`front router listening on ${router.url}\n`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void router.stop().then(() => process.exit(0)));

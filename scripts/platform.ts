@@ -27,6 +27,7 @@ import { loadEmulatorConfig } from '@hc/emulator';
 import { loadWebhooksConfig, WEBHOOKS_MIGRATIONS_DIR } from '@hc/webhooks';
 import { createGatewayPrisma, GATEWAY_MIGRATIONS_DIR, loadGatewayConfig, MerchantOperations, MerchantStore } from '@hc/gateway';
 import { loadPagesConfig } from '@hc/pages';
+import { DASHBOARD_MIGRATIONS_DIR, loadDashboardConfig } from '@hc/dashboard';
 import { startFrontRouter } from './front-router.ts';
 import { ensureDemoMerchant } from './demo-merchant.ts';
 import { Supervisor } from './supervisor.ts';
@@ -63,6 +64,17 @@ const emulatorConfig = loadEmulatorConfig({
   ...process.env,
 });
 const emulatorUrl = `http://${emulatorConfig.EMULATOR_HOST}:${emulatorConfig.EMULATOR_PORT}`;
+// The merchant dashboard (/dashboard behind the front router), on plain http locally: its cookies
+// cannot be Secure here. The gateway's internal admin listener is its path to accounts and keys.
+const gatewayAdminAddress = process.env['GATEWAY_ADMIN_GRPC_ADDRESS'] || '127.0.0.1:50057';
+const dashboardConfig = loadDashboardConfig({
+  DASHBOARD_PORT: String(gatewayConfig.GATEWAY_PORT + 3),
+  DASHBOARD_TRUST_PROXY_HOPS: '1',
+  DASHBOARD_SECURE_COOKIES: 'false',
+  PUBLIC_BASE_URL: gatewayUrl,
+  GATEWAY_ADMIN_GRPC_ADDRESS: gatewayAdminAddress,
+  ...process.env,
+});
 // Local development: webhook endpoints on this machine (http://127.0.0.1:…) are allowed.
 const webhooksConfig = loadWebhooksConfig({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true', ...process.env });
 
@@ -73,6 +85,7 @@ for (const [name, url, dir] of [
   ['settlement', settlementConfig.SETTLEMENT_DATABASE_URL, SETTLEMENT_MIGRATIONS_DIR],
   ['customers', customersConfig.CUSTOMERS_DATABASE_URL, CUSTOMERS_MIGRATIONS_DIR],
   ['webhooks', webhooksConfig.WEBHOOKS_DATABASE_URL, WEBHOOKS_MIGRATIONS_DIR],
+  ['dashboard', dashboardConfig.DASHBOARD_DATABASE_URL, DASHBOARD_MIGRATIONS_DIR],
 ] as const) {
   await ensureDatabase(url);
   const applied = await migrateDatabase(url, dir);
@@ -152,6 +165,21 @@ start('gateway', 'services/gateway/src/main.ts', {
   CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
   CUSTOMERS_GRPC_ADDRESS: customersConfig.CUSTOMERS_GRPC_ADDRESS,
   WEBHOOKS_GRPC_ADDRESS: webhooksConfig.WEBHOOKS_GRPC_ADDRESS,
+  GATEWAY_ADMIN_GRPC_ADDRESS: gatewayAdminAddress,
+});
+
+start('dashboard', 'services/dashboard/src/main.ts', {
+  DASHBOARD_DATABASE_URL: dashboardConfig.DASHBOARD_DATABASE_URL,
+  DASHBOARD_HOST: dashboardConfig.DASHBOARD_HOST,
+  DASHBOARD_PORT: String(dashboardConfig.DASHBOARD_PORT),
+  DASHBOARD_GRPC_ADDRESS: dashboardConfig.DASHBOARD_GRPC_ADDRESS,
+  DASHBOARD_TRUST_PROXY_HOPS: String(dashboardConfig.DASHBOARD_TRUST_PROXY_HOPS),
+  DASHBOARD_SECURE_COOKIES: String(dashboardConfig.DASHBOARD_SECURE_COOKIES),
+  PUBLIC_BASE_URL: dashboardConfig.PUBLIC_BASE_URL,
+  GATEWAY_ADMIN_GRPC_ADDRESS: gatewayAdminAddress,
+  CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
+  CUSTOMERS_GRPC_ADDRESS: customersConfig.CUSTOMERS_GRPC_ADDRESS,
+  WEBHOOKS_GRPC_ADDRESS: webhooksConfig.WEBHOOKS_GRPC_ADDRESS,
 });
 
 // Hosted pages (/pay/*) and the front router that puts them and the gateway behind one address.
@@ -166,8 +194,9 @@ const frontRouter = await startFrontRouter({
   port: gatewayConfig.GATEWAY_PORT,
   gatewayUrl: `http://${gatewayConfig.GATEWAY_HOST}:${gatewayBackendPort}`,
   pagesUrl: `http://${pagesConfig.PAGES_HOST}:${pagesConfig.PAGES_PORT}`,
+  dashboardUrl: `http://${dashboardConfig.DASHBOARD_HOST}:${dashboardConfig.DASHBOARD_PORT}`,
 });
-say(`front router on ${frontRouter.url}: /pay/* to the pages, the rest to the gateway`);
+say(`front router on ${frontRouter.url}: /pay/*, /track/*, /c/* to the pages, /dashboard/* to the dashboard, the rest to the gateway`);
 
 // 4. Ready when the gateway says its database and every service answer.
 const deadline = Date.now() + 60_000;
@@ -187,6 +216,10 @@ for (;;) {
     (await fetch(`http://${pagesConfig.PAGES_HOST}:${pagesConfig.PAGES_PORT}/readyz`).then(
       (r) => r.ok,
       () => false,
+    )) &&
+    (await fetch(`http://${dashboardConfig.DASHBOARD_HOST}:${dashboardConfig.DASHBOARD_PORT}/dashboard/readyz`).then(
+      (r) => r.ok,
+      () => false,
     ));
   if (ready) break;
   if (Date.now() > deadline) {
@@ -202,6 +235,8 @@ const addresses = {
   CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
   CUSTOMERS_GRPC_ADDRESS: customersConfig.CUSTOMERS_GRPC_ADDRESS,
   WEBHOOKS_GRPC_ADDRESS: webhooksConfig.WEBHOOKS_GRPC_ADDRESS,
+  // `users create` makes dashboard users through the dashboard's internal listener.
+  DASHBOARD_GRPC_ADDRESS: dashboardConfig.DASHBOARD_GRPC_ADDRESS,
   // `emulator pay` (local Live mode) talks to the emulator.
   EMULATOR_URL: emulatorUrl,
 };

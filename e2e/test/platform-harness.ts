@@ -48,6 +48,10 @@ export interface Platform {
   readonly gatewayDatabaseUrl: string;
   /** The configuration the in-process gateway runs with (to start a second one like it). */
   readonly gatewayConfig: GatewayConfig;
+  /** The gateway's internal admin listener, when GATEWAY_ADMIN_GRPC_ADDRESS asked for one (the dashboard's). */
+  readonly gatewayAdminAddress: string | undefined;
+  /** Extra variables for operator() runs (e.g. where the dashboard's internal listener is). */
+  readonly operatorEnv: Record<string, string>;
   /** Account and key operations, as the operator CLI does them. */
   readonly operations: MerchantOperations;
   /** A new active merchant with a Test and a Live key (and a payout wallet unless told otherwise). */
@@ -101,6 +105,7 @@ export function testGatewayConfig(
     IDEMPOTENCY_WAIT_MS: 5000,
     // Longer than production's 2 s: a shared 2-core machine under a full test run can lag that much.
     CUSTOMERS_READ_WAIT_MS: 5000,
+    GATEWAY_ADMIN_GRPC_ADDRESS: '',
     LOG_LEVEL: 'silent',
     ...overrides,
   };
@@ -168,6 +173,7 @@ export async function startPlatform(
   });
   const gateway: RunningGateway = await startGateway(gatewayConfig, logger, { now: clock.now });
   const prisma = createGatewayPrisma(gatewayDb.url);
+  const operatorEnv: Record<string, string> = {};
   const operations = new MerchantOperations(new MerchantStore(prisma));
 
   return {
@@ -188,6 +194,8 @@ export async function startPlatform(
     logs: () => lines.join(''),
     gatewayDatabaseUrl: gatewayDb.url,
     gatewayConfig,
+    gatewayAdminAddress: gateway.adminAddress,
+    operatorEnv,
     operations,
     async merchant(options = {}) {
       const wallet = options.payoutWallet === undefined ? WALLET : options.payoutWallet;
@@ -204,6 +212,7 @@ export async function startPlatform(
         ...(webhooks ? { WEBHOOKS_GRPC_ADDRESS: webhooks.address } : {}),
         EMULATOR_URL: stack.emulator.url,
         LOG_LEVEL: 'silent',
+        ...operatorEnv,
       };
       try {
         const { stdout, stderr } = await runFile(process.execPath, [OPERATOR, ...args, '--json'], { env });

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { dropDatabase, withDatabase } from '@hc/db';
 import { freePort, testDatabaseServerUrl, testNatsPrefix, testNatsUrl } from '@hc/test-kit';
 
-const SERVICES = ['gateway', 'checkout', 'settlement', 'customers', 'webhooks'] as const;
+const SERVICES = ['gateway', 'checkout', 'settlement', 'customers', 'webhooks', 'dashboard'] as const;
 
 export { freePort };
 
@@ -21,11 +21,13 @@ export interface PlatformSetting {
 }
 
 export async function platformSetting(label: string): Promise<PlatformSetting> {
-  const [gatewayPort, checkout, settlement, customers, webhooks] = await Promise.all(SERVICES.map(() => freePort()));
+  const [gatewayPort, checkout, settlement, customers, webhooks, dashboardGrpc] = await Promise.all(SERVICES.map(() => freePort()));
   // Behind the front router on GATEWAY_PORT: the gateway itself and the hosted pages (scripts/platform.ts).
   const [gatewayBackendPort, pagesPort] = await Promise.all([freePort(), freePort()]);
   // The Live processor emulator and settlement's notices listener (scripts/platform.ts).
   const [emulatorPort, noticesPort] = await Promise.all([freePort(), freePort()]);
+  // The merchant dashboard (behind the front router too) and the gateway's internal admin listener.
+  const [dashboardPort, gatewayAdmin] = await Promise.all([freePort(), freePort()]);
   const names = SERVICES.map((service) => `${label}_${randomBytes(4).toString('hex')}_${service}`);
   const server = testDatabaseServerUrl();
   return {
@@ -40,6 +42,9 @@ export async function platformSetting(label: string): Promise<PlatformSetting> {
       SETTLEMENT_GRPC_ADDRESS: `127.0.0.1:${settlement}`,
       CUSTOMERS_GRPC_ADDRESS: `127.0.0.1:${customers}`,
       WEBHOOKS_GRPC_ADDRESS: `127.0.0.1:${webhooks}`,
+      DASHBOARD_PORT: String(dashboardPort),
+      DASHBOARD_GRPC_ADDRESS: `127.0.0.1:${dashboardGrpc}`,
+      GATEWAY_ADMIN_GRPC_ADDRESS: `127.0.0.1:${gatewayAdmin}`,
       ...Object.fromEntries(
         SERVICES.map((service, i) => [`${service.toUpperCase()}_DATABASE_URL`, withDatabase(server, String(names[i]))]),
       ),

@@ -5,7 +5,8 @@
 // It proves: `git clone` of this HEAD → ./scripts/start (it finds Node 24 and pnpm in the clone's
 // .tools and puts them on PATH itself, installs dependencies from the machine's warm pnpm store,
 // generates, migrates) → the README's curl commands (create, read, start, simulate, list, customers)
-// → ./scripts/operator from a shell that only exported the printed lines → the Live walk-through with
+// → ./scripts/operator from a shell that only exported the printed lines → a dashboard user made with
+// the operator CLI signs in at $GATEWAY_URL/dashboard → the Live walk-through with
 // the processor emulator (Live key, start, emulator pay, paid, timeline) → Ctrl-C → ./scripts/start
 // again prints the same key, which still works. The platform runs on free ports with databases and a
 // NATS prefix of its own, so it never meets a platform someone else runs on this machine.
@@ -146,6 +147,20 @@ describe('the README, followed from a fresh clone in a fresh shell', () => {
       );
       expect(endpoint.code).toBe(0);
       expect(JSON.parse(endpoint.stdout)).toMatchObject({ id: expect.stringMatching(/^we_/), secret: expect.stringMatching(/^whsec_/) });
+
+      // "Merchant dashboard": a user of the demo account (password on stdin), signed in at the same address.
+      const user = await sh(
+        shell,
+        `printf '%s\\n' 'a long dashboard passphrase' | ./scripts/operator users create "$DEMO_ACCOUNT_ID" --email you@shop.example --password-stdin`,
+      );
+      expect(user.code).toBe(0);
+      const signedIn = await sh(
+        shell,
+        `curl -s -o /dev/null -D - "$GATEWAY_URL/dashboard/sign-in" --data-urlencode email=you@shop.example --data-urlencode 'password=a long dashboard passphrase'`,
+      );
+      expect(signedIn.stdout).toMatch(/^HTTP\/1\.1 303 /);
+      expect(signedIn.stdout).toMatch(/^location: \/dashboard\/test\/payments\r$/im);
+      expect(signedIn.stdout).toMatch(/^set-cookie: hc_dashboard=[\w-]{43}; Path=\/dashboard; HttpOnly; SameSite=Lax\r$/im);
 
       // "Live, with the processor emulator": a Live key, a Live payment, the emulated buyer pays it, the
       // notice settles it, and the operator reads its timeline.

@@ -1,7 +1,8 @@
 // Risk covered: a chart a platform team cannot install safely — a Deployment without a
 // PodDisruptionBudget or autoscaler, a service reachable from anywhere or able to reach anything, a
-// secret written into a manifest, telemetry variables missing, a bad value accepted silently, or a new
-// process (pages, emulator) added without these. Rendered by a real helm (scripts/ensure-helm.sh).
+// secret written into a manifest, telemetry variables missing, a bad value accepted silently, a new
+// process (pages, emulator, dashboard) added without these, or the gateway's internal admin listener
+// reachable by anything but the dashboard (docs/adr/0028). Rendered by a real helm (scripts/ensure-helm.sh).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from '@jest/globals';
@@ -90,7 +91,7 @@ describe('rendered with the CI test values', () => {
 
   it('gives every Deployment a PodDisruptionBudget selecting its pods and an HPA that owns its replica count', () => {
     const deployments = ofKind(manifests, 'Deployment');
-    expect(deployments.map(component).sort()).toEqual(['checkout', 'customers', 'gateway', 'pages', 'settlement', 'webhooks']);
+    expect(deployments.map(component).sort()).toEqual(['checkout', 'customers', 'dashboard', 'gateway', 'pages', 'settlement', 'webhooks']);
     for (const deployment of deployments) {
       const pdb = ofKind(manifests, 'PodDisruptionBudget').find((p) => p.metadata.name === deployment.metadata.name);
       expect((pdb?.spec as { selector: { matchLabels: unknown } } | undefined)?.selector.matchLabels).toEqual(podLabels(deployment));
@@ -126,7 +127,9 @@ describe('rendered with the CI test values', () => {
 
   it('runs migrations as pre-install/pre-upgrade hooks', () => {
     const jobs = ofKind(manifests, 'Job');
-    expect(jobs).toHaveLength(5);
+    expect(jobs.map(component).sort()).toEqual(
+      ['checkout', 'customers', 'dashboard', 'gateway', 'settlement', 'webhooks'].map((name) => `${name}-migration`),
+    );
     for (const job of jobs) expect(job.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
   });
 
@@ -174,15 +177,17 @@ describe('rendered with the CI test values', () => {
     it('let each gRPC service be called only by its callers', () => {
       const callers = (name: keyof typeof SERVICE_PORTS) =>
         fromPods(policy(name).ingress.filter((r) => r.ports?.some((p) => p.port === SERVICE_PORTS[name])));
-      expect(callers('checkout')).toEqual(['gateway', 'pages']);
+      expect(callers('checkout')).toEqual(['gateway', 'pages', 'dashboard']);
       expect(callers('settlement')).toEqual(['checkout']);
-      expect(callers('customers')).toEqual(['gateway']);
-      expect(callers('webhooks')).toEqual(['gateway']);
+      expect(callers('customers')).toEqual(['gateway', 'dashboard']);
+      expect(callers('webhooks')).toEqual(['gateway', 'dashboard']);
     });
 
     it('let out only DNS, PostgreSQL, NATS, OTLP and the services called; the internet only for webhooks, never private ranges', () => {
       const portsOut = (name: string) => policy(name).egress.flatMap((r) => (r.ports ?? []).map((p) => p.port));
-      expect(new Set(portsOut('gateway'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50051, 50053, 50054]));
+      // 50056: the dashboard's users listener, which the operator CLI (run in a gateway pod) calls.
+      expect(new Set(portsOut('gateway'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50051, 50053, 50054, 50056]));
+      expect(new Set(portsOut('dashboard'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50051, 50053, 50054, 50057]));
       expect(new Set(portsOut('checkout'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50052]));
       const internet = (name: string) => policy(name).egress.filter((r) => r.to?.some((p) => p.ipBlock?.cidr === '0.0.0.0/0'));
       for (const name of ['gateway', 'checkout', 'settlement', 'customers']) expect(internet(name)).toEqual([]);
@@ -241,6 +246,89 @@ describe("settlement's notices listener", () => {
         (r) => r.ports?.[0]?.port === 8090 && r.to?.[0]?.podSelector?.matchLabels['app.kubernetes.io/component'] === 'emulator',
       ),
     ).toBe(true);
+  });
+});
+
+describe('the merchant dashboard and the gateway admin listener', () => {
+  type Port = { name: string; port: number; containerPort?: number };
+  type Ingress = {
+    spec: { rules: { http: { paths: { path: string; backend: { service: { name: string; port: { name: string } } } }[] } }[] };
+  };
+  const byComponent = (all: Manifest[], kind: string, name: string) => ofKind(all, kind).find((m) => component(m) === name)!;
+  const configOf = (all: Manifest[], name: string) => byComponent(all, 'ConfigMap', name)['data'] as Record<string, string>;
+  const servicePorts = (all: Manifest[], name: string) =>
+    (byComponent(all, 'Service', name).spec as { ports: Port[] }).ports.map((p) => `${p.name}:${p.port}`);
+  const policyOf = (all: Manifest[], name: string) => byComponent(all, 'NetworkPolicy', name).spec as unknown as PolicySpec;
+  const onPort = (rules: Rule[], port: number) => rules.filter((r) => r.ports?.some((p) => p.port === port));
+  const peers = (rules: Rule[]) =>
+    rules.flatMap((r) => r.from ?? r.to ?? [{}]).map((p) => p.podSelector?.matchLabels['app.kubernetes.io/component'] ?? 'outside');
+  const ingressPaths = (all: Manifest[]) =>
+    (ofKind(all, 'Ingress')[0] as unknown as Ingress).spec.rules[0]!.http.paths.map(
+      (p) => `${p.path} ${p.backend.service.name}:${p.backend.service.port.name}`,
+    );
+  let all: Manifest[];
+  beforeAll(() => {
+    all = render('-f', TEST_VALUES);
+  });
+
+  it('runs with secure cookies, the proxy hop of the Ingress, its database from a Secret and probes under /dashboard', () => {
+    expect(configOf(all, 'dashboard')).toMatchObject({
+      DASHBOARD_HOST: '0.0.0.0',
+      DASHBOARD_PORT: '8083',
+      DASHBOARD_GRPC_ADDRESS: '0.0.0.0:50056',
+      DASHBOARD_SECURE_COOKIES: 'true',
+      DASHBOARD_TRUST_PROXY_HOPS: '1',
+      GATEWAY_ADMIN_GRPC_ADDRESS: 'pay-hosted-checkout-gateway.payments.svc:50057',
+      CHECKOUT_GRPC_ADDRESS: 'pay-hosted-checkout-checkout.payments.svc:50051',
+      PUBLIC_BASE_URL: 'https://pay.example.test',
+    });
+    const [container] = containers(byComponent(all, 'Deployment', 'dashboard'));
+    expect(container!.livenessProbe).toMatchObject({ httpGet: { path: '/dashboard/healthz', port: 'http' } });
+    expect(container!.readinessProbe).toMatchObject({ httpGet: { path: '/dashboard/readyz', port: 'http' } });
+    expect(container!.env).toContainEqual({
+      name: 'DASHBOARD_DATABASE_URL',
+      valueFrom: { secretKeyRef: { name: 'hc-dashboard-database', key: 'url' } },
+    });
+    expect(servicePorts(all, 'dashboard')).toEqual(['http:80', 'grpc:50056']);
+  });
+
+  it('is published at /dashboard (its http port only) before the gateway catch-all', () => {
+    expect(ingressPaths(all)).toEqual([
+      '/pay pay-hosted-checkout-pages:http',
+      '/track pay-hosted-checkout-pages:http',
+      '/c pay-hosted-checkout-pages:http',
+      '/dashboard pay-hosted-checkout-dashboard:http',
+      '/ pay-hosted-checkout-gateway:http',
+    ]);
+  });
+
+  it("binds the gateway's admin listener on a named port that only the dashboard's pods may reach", () => {
+    expect(configOf(all, 'gateway')['GATEWAY_ADMIN_GRPC_ADDRESS']).toBe('0.0.0.0:50057');
+    expect(configOf(all, 'gateway')['DASHBOARD_GRPC_ADDRESS']).toBe('pay-hosted-checkout-dashboard.payments.svc:50056');
+    expect(containers(byComponent(all, 'Deployment', 'gateway'))[0]!.ports).toContainEqual({
+      name: 'admin',
+      containerPort: 50057,
+      protocol: 'TCP',
+    });
+    expect(servicePorts(all, 'gateway')).toEqual(['http:80', 'admin:50057']);
+    const gatewayIn = policyOf(all, 'gateway').ingress;
+    expect(peers(onPort(gatewayIn, 50057))).toEqual(['dashboard']);
+    expect(peers(onPort(gatewayIn, 8080))).toEqual(['outside']);
+    // Nothing else may even try: no other workload has egress to the admin port.
+    for (const policy of ofKind(all, 'NetworkPolicy').filter((p) => component(p) !== 'dashboard'))
+      expect(onPort((policy.spec as unknown as PolicySpec).egress, 50057)).toEqual([]);
+    // The dashboard's own gRPC port (operator users create) is for the gateway's pods, where the CLI runs.
+    expect(peers(onPort(policyOf(all, 'dashboard').ingress, 50056))).toEqual(['gateway']);
+    expect(peers(onPort(policyOf(all, 'dashboard').ingress, 8083))).toEqual(['outside']);
+  });
+
+  it('leaves no trace when disabled: no Deployment, route, migration, or way in to the admin port', () => {
+    const without = render('-f', TEST_VALUES, '--set', 'dashboard.enabled=false');
+    expect(ofKind(without, 'Deployment').map(component)).not.toContain('dashboard');
+    expect(ofKind(without, 'Job').map(component)).not.toContain('dashboard-migration');
+    expect(ingressPaths(without).map((p) => p.split(' ')[0])).toEqual(['/pay', '/track', '/c', '/']);
+    expect(onPort(policyOf(without, 'gateway').ingress, 50057)).toEqual([]);
+    expect(configOf(without, 'gateway')).not.toHaveProperty('DASHBOARD_GRPC_ADDRESS');
   });
 });
 

@@ -68,6 +68,13 @@ export const API_ERRORS = {
     grpc: INVALID_ARGUMENT,
     message: 'enabled_events must be "*" or a list of known webhook event types.',
   },
+  // Dashboard users (docs/adr/0028): made by the operator CLI, never through the merchant API.
+  invalid_password: {
+    http: 400,
+    grpc: INVALID_ARGUMENT,
+    message: 'The password must be 12 to 200 characters and not one of the most common passwords.',
+  },
+  email_taken: { http: 409, grpc: FAILED_PRECONDITION, message: 'A dashboard user with this email already exists.' },
   // Authentication and permission.
   invalid_api_key: { http: 401, grpc: UNAUTHENTICATED, message: 'The API key is missing, malformed or revoked.' },
   suspended: { http: 403, grpc: PERMISSION_DENIED, message: 'This account is suspended.' },

@@ -7,3 +7,5 @@ export { contextFromMetadata, contextToMetadata, publicContextFromMetadata } fro
 export type { CallContext, PublicCallContext } from './call-context.ts';
 export { apiErrorOf, toGrpcFailure, fromGrpcError } from './error-mapping.ts';
 export { checkGrpcHealth } from './health-check.ts';
+export { callTimeoutMs, checkoutWritesBarrier } from './read-barrier.ts';
+export type { EventsPositionSource, ReadBarrier } from './read-barrier.ts';

@@ -15,6 +15,7 @@ export const ID_PREFIXES = {
   webhookEndpoint: 'we_',
   webhookDelivery: 'whd_',
   deliveryAttempt: 'wha_',
+  dashboardUser: 'usr_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

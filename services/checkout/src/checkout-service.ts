@@ -14,7 +14,7 @@ import { consumeSettlementVerdicts } from './events/settlement-verdicts.ts';
 import { startExpirySweeper } from './events/sweeper.ts';
 import { CheckoutSessionStore } from './store/checkout-sessions.ts';
 import { CheckoutStore } from './store/checkouts.ts';
-import { createCheckoutPrisma } from './store/prisma.ts';
+import { createCheckoutDatabase } from './store/prisma.ts';
 import type { CheckoutDependencies } from './use-cases/dependencies.ts';
 
 export interface RunningCheckoutService {
@@ -39,12 +39,13 @@ export async function startCheckoutService(
   logger: Logger,
   options: CheckoutOptions = {},
 ): Promise<RunningCheckoutService> {
-  const prisma = createCheckoutPrisma(config.CHECKOUT_DATABASE_URL);
+  const database = createCheckoutDatabase(config.CHECKOUT_DATABASE_URL);
+  const { prisma } = database;
   await prisma.$connect();
   const providers = options.providers ?? DEFAULT_PROVIDERS;
   const settlement = createServiceClient(SettlementService, config.SETTLEMENT_GRPC_ADDRESS, { timeoutMs: config.SETTLEMENT_TIMEOUT_MS });
   const deps: CheckoutDependencies = {
-    sessions: new CheckoutSessionStore(prisma, { publicBaseUrl: config.PUBLIC_BASE_URL, providers }),
+    sessions: new CheckoutSessionStore(database, { publicBaseUrl: config.PUBLIC_BASE_URL, providers }),
     checkouts: new CheckoutStore(prisma),
     settlement,
     providers,
@@ -89,7 +90,7 @@ export async function startCheckoutService(
       await eventsPosition.close();
       await nats.drain();
       settlement.close();
-      await prisma.$disconnect();
+      await database.close();
     },
   };
 }

@@ -136,12 +136,21 @@ describe('payment links', () => {
     await expect(admin.cancelPaymentLink({ id: reached }, test)).rejects.toMatchObject({ code: 'not_cancelable' });
     const { session } = await checkout.createCheckoutSession({ amount: '5', currency: 'USD', description: 'API order', account }, test);
     await expect(admin.cancelPaymentLink({ id: session!.id }, test)).rejects.toMatchObject({ code: 'not_cancelable' });
+    // Nor is an API payment a link to read.
+    await expect(admin.getPaymentLink({ id: session!.id }, test)).rejects.toMatchObject({ code: 'not_found' });
     const { session: after } = await checkout.getCheckoutSession({ id: session!.id }, test);
     expect(after!.status).toBe(SessionStatus.OPEN);
   });
 
-  it("another account's or mode's link is not_found, and stays open", async () => {
+  it("another account's or mode's link is not_found (read or cancel), and stays open", async () => {
     const id = (await newLink()).payment!.id;
+    expect((await admin.getPaymentLink({ id }, test)).link).toMatchObject({
+      payment: { id },
+      customerName: 'Ada Lovelace',
+      trackingUrl: expect.stringMatching(/\/track\//),
+    });
+    await expect(admin.getPaymentLink({ id }, other)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(admin.getPaymentLink({ id }, { ...test, livemode: true })).rejects.toMatchObject({ code: 'not_found' });
     await expect(admin.cancelPaymentLink({ id }, other)).rejects.toMatchObject({ code: 'not_found' });
     await expect(admin.cancelPaymentLink({ id }, { ...test, livemode: true })).rejects.toMatchObject({ code: 'not_found' });
     const { links } = await admin.listPaymentLinks({ limit: 100 }, other);

@@ -28,6 +28,12 @@ export interface GatewayConfig {
    * answered writes to be applied before answering 503 catching_up (docs/adr/0011).
    */
   CUSTOMERS_READ_WAIT_MS: number;
+  /**
+   * host:port of the internal admin gRPC listener (hc.gateway.v1.MerchantAdminService, docs/adr/0028)
+   * the merchant dashboard calls for the account and its keys. Empty: not bound. Never behind the
+   * front router or the Ingress; in Kubernetes only the dashboard's pods may reach it.
+   */
+  GATEWAY_ADMIN_GRPC_ADDRESS: string;
   LOG_LEVEL: string;
 }
 
@@ -46,6 +52,7 @@ const schema: JSONSchemaType<GatewayConfig> = {
     IDEMPOTENCY_LOCK_MS: { type: 'integer', minimum: 1000, maximum: 600_000, default: 30_000 },
     IDEMPOTENCY_WAIT_MS: { type: 'integer', minimum: 0, maximum: 60_000, default: 5000 },
     CUSTOMERS_READ_WAIT_MS: { type: 'integer', minimum: 0, maximum: 10_000, default: 2000 },
+    GATEWAY_ADMIN_GRPC_ADDRESS: { type: 'string', default: '' },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
   },
   required: [
@@ -61,6 +68,7 @@ const schema: JSONSchemaType<GatewayConfig> = {
     'IDEMPOTENCY_LOCK_MS',
     'IDEMPOTENCY_WAIT_MS',
     'CUSTOMERS_READ_WAIT_MS',
+    'GATEWAY_ADMIN_GRPC_ADDRESS',
     'LOG_LEVEL',
   ],
   additionalProperties: false,

@@ -1,10 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
-import { checkGrpcHealth, createServiceClient } from '@hc/grpc';
+import { checkGrpcHealth, createGrpcServer, createServiceClient, type GrpcServer } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { CheckoutService } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
+import { MerchantAdminService } from '@hc/proto/gateway/v1';
+import { merchantAdminHandlers } from './api/merchant-admin-handlers.ts';
 
 import type { GatewayConfig } from './config.ts';
 import { createGatewayApp } from './http/app.ts';
@@ -18,6 +20,8 @@ import { createGatewayPrisma } from './store/prisma.ts';
 export interface RunningGateway {
   /** Base URL, e.g. http://127.0.0.1:8080 */
   readonly url: string;
+  /** host:port of the internal admin gRPC listener, when GATEWAY_ADMIN_GRPC_ADDRESS asked for one. */
+  readonly adminAddress: string | undefined;
   stop(): Promise<void>;
 }
 
@@ -77,9 +81,14 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
     server.listen(config.GATEWAY_PORT, config.GATEWAY_HOST, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const admin = config.GATEWAY_ADMIN_GRPC_ADDRESS
+    ? await startAdminListener(config.GATEWAY_ADMIN_GRPC_ADDRESS, merchants, now, logger)
+    : undefined;
   return {
     url: `http://${config.GATEWAY_HOST}:${port}`,
+    adminAddress: admin?.address,
     async stop() {
+      await admin?.server.stop(2000);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
@@ -93,4 +102,22 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
       await prisma.$disconnect();
     },
   };
+}
+
+/**
+ * The internal admin listener (docs/adr/0028): its own gRPC server on its own address, so the public
+ * HTTP listener never serves account or key administration. Reads go to the store, not the key cache:
+ * the dashboard must see a key it just made.
+ */
+async function startAdminListener(
+  address: string,
+  store: MerchantStore,
+  now: () => Date,
+  logger: Logger,
+): Promise<{ server: GrpcServer; address: string }> {
+  const server = createGrpcServer(logger);
+  server.add(MerchantAdminService, merchantAdminHandlers({ store, now }));
+  const port = await server.listen(address);
+  const host = address.slice(0, address.lastIndexOf(':'));
+  return { server, address: `${host}:${port}` };
 }

@@ -29,7 +29,7 @@ beforeAll(async () => {
   server.add(MerchantAdminService, merchantAdminHandlers(deps));
   const port = await server.listen('127.0.0.1:0');
   client = createServiceClient(MerchantAdminService, `127.0.0.1:${port}`, { timeoutMs: 30_000 });
-  const accountA = await createAccount(deps, { name: 'Shop A' });
+  const accountA = await createAccount(deps, { name: 'Shop A', feeBps: 275 });
   const accountB = await createAccount(deps, { name: 'Shop B' });
   a = { accountId: accountA.id, livemode: false, requestId: 'req_a' };
   b = { accountId: accountB.id, livemode: false, requestId: 'req_b' };
@@ -66,7 +66,7 @@ describe('hc.gateway.v1.MerchantAdminService (internal, for the dashboard)', () 
   });
 
   it("reads the caller's own account only", async () => {
-    expect((await client.getAccount({}, a)).account).toMatchObject({ id: a.accountId, name: 'Shop A', status: 'active' });
+    expect((await client.getAccount({}, a)).account).toMatchObject({ id: a.accountId, name: 'Shop A', status: 'active', feeBps: 275 });
     await expect(client.getAccount({}, { ...a, accountId: 'acct_missing' })).rejects.toMatchObject({ code: 'not_found' });
   });
 });

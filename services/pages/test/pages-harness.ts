@@ -4,9 +4,10 @@
  * Sessions are made as a merchant makes them (checkout's CheckoutService with the gateway's account
  * snapshot). A walk that fails leaves a screenshot in services/pages/test-artifacts/ (git-ignored).
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { launchChromium, walk as walkPages } from '@hc/test-kit/browser';
+export { CHROMIUM, docScreenshot, seriousViolations } from '@hc/test-kit/browser';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { CheckoutService, type CheckoutSession } from '@hc/proto/checkout/v1';
@@ -14,17 +15,6 @@ import { startCheckoutStack, type CheckoutStack } from '@hc/checkout/testing';
 import { loadPagesConfig, type PagesConfig } from '../src/config.ts';
 import { startPages, type RunningPages } from '../src/pages-server.ts';
 
-export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 export const ARTIFACTS = join(import.meta.dirname, '..', 'test-artifacts');
 export const merchant: CallContext = { accountId: 'acct_pages', livemode: false, requestId: 'req_pages' };
 export const ACCOUNT = { feeBps: 150, payoutWallet: '0x3333333333333333333333333333333333333333', merchantName: 'Blue Mug Shop' };
@@ -49,7 +39,7 @@ export async function startPagesHarness(label: string, config: Partial<Record<ke
     logger,
   );
   const api = createServiceClient(CheckoutService, stack.checkout.address);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  const browser = await launchChromium();
   const contexts: BrowserContext[] = [];
   return {
     stack,
@@ -81,34 +71,6 @@ export async function startPagesHarness(label: string, config: Partial<Record<ke
 }
 
 /** Runs a buyer's walk; when it fails, keeps a screenshot of where the buyer was. */
-export async function walk(name: string, page: Page, steps: () => Promise<void>): Promise<void> {
-  try {
-    await steps();
-  } catch (error) {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: join(ARTIFACTS, `${name.replace(/[^a-z0-9]+/gi, '-')}.png`), fullPage: true }).catch(() => undefined);
-    throw error;
-  }
-}
-
-/** With SAVE_DOC_SCREENSHOTS=1, keeps the page as docs/images/<name>.png (the README shows them). */
-export async function docScreenshot(page: Page, name: string): Promise<void> {
-  if (process.env['SAVE_DOC_SCREENSHOTS'] !== '1') return;
-  const dir = join(import.meta.dirname, '..', '..', '..', 'docs', 'images');
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
-}
-
-/** axe-core's serious and critical violations on the page (run through DevTools, outside the CSP). */
-export async function seriousViolations(page: Page): Promise<string[]> {
-  const { source } = (await import('axe-core')).default;
-  await page.evaluate(source);
-  const result = await page.evaluate(() => (window as unknown as { axe: { run(): Promise<AxeResult> } }).axe.run());
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
-
-interface AxeResult {
-  violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+export function walk(name: string, page: Page, steps: () => Promise<void>): Promise<void> {
+  return walkPages(ARTIFACTS, name, page, steps);
 }

@@ -163,6 +163,15 @@ describe('log and controls', () => {
     await expect(webhooks.client.listEvents({ limit: 1, startingAfter: first.events[0]!.id }, testB)).rejects.toMatchObject({
       code: 'invalid_cursor',
     });
+    // The dashboard's payment page: only this payment's events, and none through another account.
+    const other = await startedPayment();
+    await deliveredTypes(other, 1);
+    const ofPayment = await webhooks.client.listEvents({ limit: 100, paymentId: id }, testA);
+    expect(ofPayment.events.map((e) => [e.paymentId, e.type])).toEqual([
+      [id, 'payment.paid'],
+      [id, 'payment.started'],
+    ]);
+    expect((await webhooks.client.listEvents({ limit: 100, paymentId: id }, testB)).events).toEqual([]);
 
     const eventId = first.events[0]!.id;
     const { attempts } = await webhooks.client.listDeliveryAttempts({ eventId }, testA);

@@ -74,8 +74,10 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 
 {{/*
 Non-secret environment of a service (its ConfigMap's data), as YAML. In order, later wins:
-LOG_LEVEL, the EVENTS_* retention, PUBLIC_BASE_URL and <SERVICE>_GRPC_ADDRESS of every enabled gRPC service; OTEL_* (hc.otelConfig); then the
-service's own `env` values; then where the service itself listens (0.0.0.0, for the probes and the Service).
+LOG_LEVEL, the EVENTS_* retention, PUBLIC_BASE_URL and <SERVICE>_GRPC_ADDRESS of every enabled gRPC service,
+GATEWAY_ADMIN_GRPC_ADDRESS and DASHBOARD_GRPC_ADDRESS (the gateway's `admin` and the dashboard's `grpc`
+extra ports); OTEL_* (hc.otelConfig); then the service's own `env` values; then where the service itself
+listens (0.0.0.0, for the probes and the Service).
 */}}
 {{- define "hc.config" -}}
 {{- $root := .root -}}
@@ -93,6 +95,15 @@ service's own `env` values; then where the service itself listens (0.0.0.0, for 
 {{- $_ := set $config (printf "%s_GRPC_ADDRESS" (include "hc.envPrefix" (dict "name" $name))) (include "hc.grpcAddress" (dict "root" $root "name" $name "svc" $svc)) -}}
 {{- end -}}
 {{- end -}}
+{{- /* The internal listeners that are not gRPC services of their own (docs/adr/0028). */ -}}
+{{- range $name, $listener := dict "gateway" "admin" "dashboard" "grpc" -}}
+{{- $svc := get $root.Values $name -}}
+{{- $port := include "hc.extraPort" (dict "svc" $svc "name" $listener) -}}
+{{- if and $svc.enabled $port -}}
+{{- $var := ternary "GATEWAY_ADMIN_GRPC_ADDRESS" "DASHBOARD_GRPC_ADDRESS" (eq $name "gateway") -}}
+{{- $_ := set $config $var (printf "%s.%s.svc:%s" (include "hc.componentName" (dict "root" $root "name" $name)) $root.Release.Namespace $port) -}}
+{{- end -}}
+{{- end -}}
 {{- range $key, $value := fromYaml (include "hc.otelConfig" .) -}}
 {{- $_ := set $config $key $value -}}
 {{- end -}}
@@ -102,6 +113,15 @@ service's own `env` values; then where the service itself listens (0.0.0.0, for 
 {{- if eq .name "gateway" -}}
 {{- $_ := set $config "GATEWAY_HOST" "0.0.0.0" -}}
 {{- $_ := set $config "GATEWAY_PORT" (toString .svc.port) -}}
+{{- with include "hc.extraPort" (dict "svc" .svc "name" "admin") -}}
+{{- $_ := set $config "GATEWAY_ADMIN_GRPC_ADDRESS" (printf "0.0.0.0:%s" .) -}}
+{{- end -}}
+{{- else if eq .name "dashboard" -}}
+{{- $_ := set $config "DASHBOARD_HOST" "0.0.0.0" -}}
+{{- $_ := set $config "DASHBOARD_PORT" (toString .svc.port) -}}
+{{- with include "hc.extraPort" (dict "svc" .svc "name" "grpc") -}}
+{{- $_ := set $config "DASHBOARD_GRPC_ADDRESS" (printf "0.0.0.0:%s" .) -}}
+{{- end -}}
 {{- else if eq .name "pages" -}}
 {{- $_ := set $config "PAGES_HOST" "0.0.0.0" -}}
 {{- $_ := set $config "PAGES_PORT" (toString .svc.port) -}}
@@ -196,4 +216,30 @@ lifecycle:
   preStop:
     exec:
       command: ['sleep', '{{ .root.Values.preStopSleepSeconds }}']
+{{- end -}}
+
+
+{{/* Port of a workload's extra listener, by name: (dict "svc" <values block> "name" "admin"); "" when it has none. */}}
+{{- define "hc.extraPort" -}}
+{{- range $extra := .svc.extraPorts | default list -}}
+{{- if eq $extra.name $.name -}}{{ $extra.port }}{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Container ports of a workload's extraPorts (settlement's notices, the gateway's admin listener, ...). */}}
+{{- define "hc.extraContainerPorts" -}}
+{{- $ports := list -}}
+{{- range .svc.extraPorts | default list -}}
+{{- $ports = append $ports (dict "name" .name "containerPort" .port "protocol" "TCP") -}}
+{{- end -}}
+{{- with $ports }}{{ toYaml . }}{{ end -}}
+{{- end -}}
+
+{{/* Service ports of a workload's extraPorts, each forwarding to the container port of the same name. */}}
+{{- define "hc.extraServicePorts" -}}
+{{- $ports := list -}}
+{{- range .svc.extraPorts | default list -}}
+{{- $ports = append $ports (dict "name" .name "port" .port "targetPort" .name "protocol" "TCP") -}}
+{{- end -}}
+{{- with $ports }}{{ toYaml . }}{{ end -}}
 {{- end -}}

@@ -6,6 +6,7 @@ import { trackingPageUrl } from '../domain/payment-link.ts';
 import { cancelPaymentLink } from '../use-cases/cancel-payment-link.ts';
 import { createPaymentLink } from '../use-cases/create-payment-link.ts';
 import type { CheckoutDependencies } from '../use-cases/dependencies.ts';
+import { getPaymentLink } from '../use-cases/get-payment-link.ts';
 import { listPayments } from '../use-cases/list-payments.ts';
 import { archiveCheckout } from '../use-cases/archive-checkout.ts';
 import { createCheckout } from '../use-cases/create-checkout.ts';
@@ -52,8 +53,12 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
       return { link: link(await cancelPaymentLink(deps, ctx, request.id)) };
     },
 
+    async getPaymentLink(request, ctx) {
+      return { link: link(await getPaymentLink(deps, ctx, request.id)) };
+    },
+
     async listPaymentLinks(request, ctx) {
-      const page = await listPayments(deps, ctx, request.limit || DEFAULT_LIST_LIMIT, request.startingAfter, 'payment_link');
+      const page = await listPayments(deps, ctx, request.limit || DEFAULT_LIST_LIMIT, request.startingAfter, { source: 'payment_link' });
       return { links: page.payments.map(link), hasMore: page.hasMore };
     },
 

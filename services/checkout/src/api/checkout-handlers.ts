@@ -7,7 +7,7 @@ import type { CheckoutDependencies } from '../use-cases/dependencies.ts';
 import { getCheckoutSession } from '../use-cases/get-checkout-session.ts';
 import { getEventsPosition } from '../use-cases/get-events-position.ts';
 import { getPaymentTimeline } from '../use-cases/get-payment-timeline.ts';
-import { listPayments } from '../use-cases/list-payments.ts';
+import { listPayments, paymentFilters } from '../use-cases/list-payments.ts';
 import { markProviderReached } from '../use-cases/mark-provider-reached.ts';
 import { simulatePayment } from '../use-cases/simulate-payment.ts';
 import { startCheckoutSession } from '../use-cases/start-checkout-session.ts';
@@ -54,7 +54,7 @@ export function checkoutHandlers(deps: CheckoutDependencies, eventsPosition: Out
     },
 
     async listPayments(request, ctx) {
-      const page = await listPayments(deps, ctx, request.limit, request.startingAfter);
+      const page = await listPayments(deps, ctx, request.limit, request.startingAfter, paymentFilters(request));
       return { payments: page.payments.map(message), hasMore: page.hasMore };
     },
 

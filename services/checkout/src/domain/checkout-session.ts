@@ -62,6 +62,20 @@ export interface CheckoutSession {
 
 export type PaymentSource = 'api' | 'checkout' | 'payment_link';
 
+/** What a payments listing may be narrowed to (the dashboard's filters; the public API uses none). */
+export interface PaymentFilters {
+  readonly source?: PaymentSource | undefined;
+  readonly status?: SessionStatus | undefined;
+  /** Exact. */
+  readonly reference?: string | undefined;
+  /** Lower-cased, exact. */
+  readonly customerEmail?: string | undefined;
+}
+
+export function isSessionStatus(value: string): value is SessionStatus {
+  return (SESSION_STATUSES as readonly string[]).includes(value);
+}
+
 /** What moved, as the settlement context reported it. Decimal strings in `coin`. */
 export interface SettlementFields {
   readonly coin: string | null;

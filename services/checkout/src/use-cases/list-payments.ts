@@ -1,6 +1,6 @@
 import { ApiError } from '@hc/errors';
 import { isId } from '@hc/ids';
-import type { CheckoutSession, PaymentSource, Scope } from '../domain/checkout-session.ts';
+import { isSessionStatus, type CheckoutSession, type PaymentFilters, type Scope } from '../domain/checkout-session.ts';
 import { expiryTransition } from '../domain/payment-transitions.ts';
 import type { CheckoutDependencies } from './dependencies.ts';
 
@@ -9,25 +9,38 @@ export interface PaymentPage {
   hasMore: boolean;
 }
 
+/** The dashboard's filters as sent (any may be absent or empty): checked, the email lower-cased. */
+export function paymentFilters(raw: {
+  status?: string | undefined;
+  reference?: string | undefined;
+  customerEmail?: string | undefined;
+}): PaymentFilters {
+  const status = raw.status || undefined;
+  if (status !== undefined && !isSessionStatus(status)) throw new ApiError('invalid_request', `Unknown status: ${status}.`, 'status');
+  return { status, reference: raw.reference || undefined, customerEmail: raw.customerEmail?.trim().toLowerCase() || undefined };
+}
+
 /**
  * Newest first, stable for payments created in the same millisecond (ties broken by id). The cursor
  * must be one of the caller's payments in this mode. Payments on the page that are past expiry are
- * expired first, as a single read would.
+ * expired first, as a single read would; with a status filter, one that thereby left the status is
+ * left off the page.
  */
 export async function listPayments(
   deps: CheckoutDependencies,
   scope: Scope,
   limit: number,
   startingAfter?: string,
-  source?: PaymentSource,
+  filters: PaymentFilters = {},
 ): Promise<PaymentPage> {
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new ApiError('invalid_limit', undefined, 'limit');
   let cursor: CheckoutSession | undefined;
   if (startingAfter !== undefined) {
     cursor = (isId('payment', startingAfter) ? await deps.sessions.find(scope, startingAfter) : null) ?? undefined;
-    if (!cursor || (source !== undefined && cursor.source !== source)) throw new ApiError('invalid_cursor', undefined, 'starting_after');
+    if (!cursor || (filters.source !== undefined && cursor.source !== filters.source))
+      throw new ApiError('invalid_cursor', undefined, 'starting_after');
   }
-  const rows = await deps.sessions.list(scope, limit + 1, cursor, source);
+  const rows = await deps.sessions.list(scope, limit + 1, cursor, filters);
   const page = rows.slice(0, limit);
   const now = deps.now();
   const payments = await Promise.all(
@@ -38,5 +51,6 @@ export async function listPayments(
       return result?.payment ?? payment;
     }),
   );
-  return { payments, hasMore: rows.length > limit };
+  const kept = filters.status === undefined ? payments : payments.filter((payment) => payment.status === filters.status);
+  return { payments: kept, hasMore: rows.length > limit };
 }

@@ -7,6 +7,7 @@ import { getAccount } from '../use-cases/get-account.ts';
 import { listApiKeys } from '../use-cases/list-api-keys.ts';
 import type { MerchantDependencies } from '../use-cases/merchant-dependencies.ts';
 import { revokeOwnApiKey } from '../use-cases/revoke-own-api-key.ts';
+import { setPayoutWallet } from '../use-cases/set-payout-wallet.ts';
 
 /**
  * The internal admin gRPC handlers (docs/adr/0028): proto in, use case, proto out. Account and mode
@@ -31,6 +32,11 @@ export function merchantAdminHandlers(deps: MerchantDependencies): ServiceHandle
     async revokeApiKey(request, ctx) {
       return { key: keyMessage(await revokeOwnApiKey(deps, ctx.accountId, modeOf(ctx), request.id)) };
     },
+
+    async setPayoutWallet(request, ctx) {
+      const wallet = request.payoutWallet.trim();
+      return { account: accountMessage(await setPayoutWallet(deps, ctx.accountId, wallet === '' ? null : wallet)) };
+    },
   };
 }
 
@@ -45,6 +51,7 @@ function accountMessage(account: MerchantAccount) {
     status: account.status,
     payoutWallet: account.payoutWallet ?? undefined,
     created: account.createdAt.toISOString(),
+    feeBps: account.feeBps,
   };
 }
 

@@ -7,6 +7,7 @@ import type { ParseArgsOptionsConfig } from 'node:util';
 import type { CommandSpec } from './help.ts';
 import { CHECKOUT_COMMANDS } from './checkout-commands.ts';
 import { LINK_COMMANDS } from './link-commands.ts';
+import { USER_COMMANDS } from './user-commands.ts';
 import { WEBHOOK_COMMANDS } from './webhook-commands.ts';
 
 export const PROGRAM = 'operator';
@@ -41,6 +42,7 @@ export const OPTIONS = {
   'min-amount': { type: 'string' },
   'max-amount': { type: 'string' },
   plans: { type: 'string' },
+  'password-stdin': { type: 'boolean' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsOptionsConfig;
@@ -137,4 +139,5 @@ export const OPERATOR_COMMANDS: readonly CommandSpec[] = [
   ...CUSTOMER_COMMANDS,
   ...EMULATOR_COMMANDS,
   ...WEBHOOK_COMMANDS,
+  ...USER_COMMANDS,
 ];

@@ -13,7 +13,7 @@
 import { parseArgs } from 'node:util';
 import { EmulatorRefusal, payThroughEmulator, type PayOptions } from '@hc/emulator';
 import { ApiError } from '@hc/errors';
-import { createServiceClient } from '@hc/grpc';
+import { checkoutWritesBarrier, createServiceClient } from '@hc/grpc';
 import { CheckoutService } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { customerObject } from '../presenters/customer.ts';
@@ -23,13 +23,13 @@ import { readCommandLine, usageFor } from './help.ts';
 import { runCheckoutCommand } from './checkout-commands.ts';
 import { runLinkCommand } from './link-commands.ts';
 import { runWebhookCommand, splitWebhookArguments } from './webhook-commands.ts';
+import { createDashboardUser } from './user-commands.ts';
 import { paymentObject } from '../presenters/payment.ts';
 import type { ApiKeyRecord, MerchantAccount } from '../domain/merchant-account.ts';
 import { loadGatewayConfig, type GatewayConfig } from '../config.ts';
 import { MerchantStore } from '../store/merchant-store.ts';
 import { createGatewayPrisma } from '../store/prisma.ts';
 import { MerchantOperations } from '../merchant-operations.ts';
-import { checkoutWritesBarrier } from '../use-cases/read-barrier.ts';
 
 /** How long the operator's customers commands wait for answered writes and for the erasure to propagate. */
 const OPERATOR_WAIT_MS = 10_000;
@@ -175,6 +175,8 @@ async function run(
         checkout.close();
       }
     }
+    case 'users create':
+      return createDashboardUser(await ops.getAccount(need(first, 'ACCOUNT_ID')), values, { timeoutMs: config.GRPC_TIMEOUT_MS });
     case 'emulator pay': {
       // The local processor emulator (services/emulator): a buyer pays a Live payment.
       if (parseMode(values.mode) !== 'live') throw new UsageError('emulator pay is for Live payments: --mode live');

@@ -70,6 +70,7 @@ export function webhooksHandlers(deps: WebhooksDependencies): ServiceHandlers<ty
         createdGte: request.createdGte,
         createdLt: request.createdLt,
         maxAgeSeconds: request.maxAgeSeconds,
+        paymentId: request.paymentId,
       });
       return { events: page.events.map(eventMessage), hasMore: page.hasMore };
     },

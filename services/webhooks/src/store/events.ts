@@ -16,6 +16,7 @@ export interface EventFilter {
   readonly createdGte?: Date | undefined;
   readonly createdLt?: Date | undefined;
   readonly notBefore?: Date | undefined;
+  readonly paymentId?: string | undefined;
 }
 
 function createdWhere(filter: EventFilter): { gte?: Date; lt?: Date } {
@@ -237,6 +238,7 @@ export class EventStore {
         livemode: scope.livemode,
         created: createdWhere(filter),
         ...(filter.type === undefined ? {} : { type: filter.type }),
+        ...(filter.paymentId === undefined ? {} : { paymentId: filter.paymentId }),
         ...(beforeSeq === undefined ? {} : { seq: { lt: beforeSeq } }),
       },
       orderBy: { seq: 'desc' },

@@ -14,6 +14,8 @@ export interface EventQuery {
   readonly createdLt?: bigint | undefined;
   /** Seconds; 0 = every stored event (operator CLI), the public API passes 30 days. */
   readonly maxAgeSeconds?: bigint | undefined;
+  /** Only this payment's events. */
+  readonly paymentId?: string | undefined;
 }
 
 const fromSeconds = (value: bigint | undefined): Date | undefined => (value === undefined ? undefined : new Date(Number(value) * 1000));
@@ -41,6 +43,7 @@ export async function listEvents(
     createdGte: fromSeconds(query.createdGte),
     createdLt: fromSeconds(query.createdLt),
     notBefore: notBefore(deps, query.maxAgeSeconds),
+    paymentId: query.paymentId,
   });
   if (!page) throw new ApiError('invalid_cursor', undefined, 'starting_after');
   return page;

@@ -1,9 +1,8 @@
 import { Router } from 'express';
 import { ApiError } from '@hc/errors';
-import type { ServiceClient } from '@hc/grpc';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
 import type { CustomersService } from '@hc/proto/customers/v1';
-import { callTimeoutMs, checkoutWritesBarrier } from '../../use-cases/read-barrier.ts';
+import { callTimeoutMs, checkoutWritesBarrier, type ServiceClient } from '@hc/grpc';
 import { callContext } from '../locals.ts';
 import { customerObject, orderObject } from '../../presenters/customer.ts';
 import { listQuery, optionalQueryString } from '../validation/payment-schemas.ts';

@@ -1,5 +1,5 @@
-import type { CallContext, ServiceClient } from '@hc/grpc';
-import type { CheckoutService } from '@hc/proto/checkout/v1';
+import type { CallContext } from './call-context.ts';
+import type { CallOptions } from './client.ts';
 
 /** What a customers call must wait for (the customers proto's ReadBarrier). */
 export interface ReadBarrier {
@@ -7,17 +7,19 @@ export interface ReadBarrier {
   waitMs: number;
 }
 
+/** The one checkout call a barrier needs (hc.checkout.v1.CheckoutService/GetEventsPosition). */
+export interface EventsPositionSource {
+  getEventsPosition(request: { waitMs: number }, ctx: CallContext, options?: CallOptions): Promise<{ streamSequence: bigint }>;
+}
+
 /**
  * Read-your-writes (docs/adr/0011): asks checkout where its stream is now (a position covering
  * every write it has answered, whichever gateway replica answered it), for the customers context to
  * wait on. Nothing is remembered here, so replicas and restarts cannot lose it; the cost is one
- * checkout call per customers read, none on creates. The whole wait shares one bound.
+ * checkout call per customers read, none on creates. The whole wait shares one bound. Used by the
+ * gateway, the operator CLI and the dashboard alike.
  */
-export async function checkoutWritesBarrier(
-  checkout: ServiceClient<typeof CheckoutService>,
-  ctx: CallContext,
-  waitMs: number,
-): Promise<ReadBarrier> {
+export async function checkoutWritesBarrier(checkout: EventsPositionSource, ctx: CallContext, waitMs: number): Promise<ReadBarrier> {
   const started = Date.now();
   // The call's deadline must outlast the wait, or a slow relay would read as an outage.
   const { streamSequence } = await checkout.getEventsPosition({ waitMs }, ctx, { timeoutMs: callTimeoutMs(waitMs) });

@@ -1,0 +1,113 @@
+/**
+ * The merchant dashboard with everything it talks to real: the platform of platform-harness.ts
+ * (checkout, settlement, customers, webhooks, the gateway with its internal admin listener), the
+ * dashboard's own database and server, and Debian's Chromium driven by playwright-core. Merchants
+ * get a dashboard user through the dashboard's internal gRPC listener, as `operator users create`
+ * does. A walk that fails leaves a screenshot in e2e/test-artifacts/ (git-ignored).
+ */
+import { join } from 'node:path';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { createServiceClient, type PublicCallContext } from '@hc/grpc';
+import { createLogger } from '@hc/logging';
+import { DashboardUsersService } from '@hc/proto/dashboard/v1';
+import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
+import { launchChromium, walk as walkPages } from '@hc/test-kit/browser';
+import { DASHBOARD_MIGRATIONS_DIR, loadDashboardConfig, startDashboard, type RunningDashboard } from '@hc/dashboard';
+import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
+
+export { docScreenshot, seriousViolations } from '@hc/test-kit/browser';
+
+const ARTIFACTS = join(import.meta.dirname, '..', 'test-artifacts');
+export const PASSWORD = 'correct horse battery staple';
+
+export interface DashboardMerchant extends TestMerchant {
+  readonly email: string;
+  readonly password: string;
+}
+
+export interface DashboardHarness {
+  readonly platform: Platform;
+  readonly dashboard: RunningDashboard;
+  readonly database: TestDatabase;
+  /** The dashboard's base URL (pages under /dashboard). */
+  readonly url: string;
+  readonly browser: Browser;
+  /** A new merchant (Test and Live keys, a payout wallet) with a dashboard user whose password is set. */
+  merchant(options?: { email?: string }): Promise<DashboardMerchant>;
+  /** A fresh browser context (its own cookies), phone-sized unless told otherwise. */
+  context(options?: BrowserContextOptions): Promise<BrowserContext>;
+  /** A new page signed in as the user (through the sign-in form). */
+  signedIn(user: { email: string; password: string }, options?: BrowserContextOptions): Promise<Page>;
+  stop(): Promise<void>;
+}
+
+let emails = 0;
+
+export async function startDashboardHarness(label: string): Promise<DashboardHarness> {
+  const platform = await startPlatform({ webhooks: true, gateway: { GATEWAY_ADMIN_GRPC_ADDRESS: '127.0.0.1:0' } });
+  const database = await createTestDatabase('dashboard', DASHBOARD_MIGRATIONS_DIR);
+  const dashboard = await startDashboard(
+    loadDashboardConfig({
+      DASHBOARD_DATABASE_URL: database.url,
+      DASHBOARD_PORT: '0',
+      DASHBOARD_GRPC_ADDRESS: '127.0.0.1:0',
+      DASHBOARD_SECURE_COOKIES: 'false',
+      PUBLIC_BASE_URL: 'http://127.0.0.1',
+      GATEWAY_ADMIN_GRPC_ADDRESS: platform.gatewayAdminAddress!,
+      CHECKOUT_GRPC_ADDRESS: platform.stack.checkout.address,
+      CUSTOMERS_GRPC_ADDRESS: platform.customers.address,
+      WEBHOOKS_GRPC_ADDRESS: platform.webhooks!.address,
+      LOG_LEVEL: 'silent',
+    }),
+    createLogger('dashboard-test', { level: 'silent' }),
+    { now: platform.clock.now },
+  );
+  platform.operatorEnv['DASHBOARD_GRPC_ADDRESS'] = dashboard.grpcAddress;
+  const users = createServiceClient<typeof DashboardUsersService, PublicCallContext>(DashboardUsersService, dashboard.grpcAddress, {
+    timeoutMs: 30_000,
+  });
+  const browser = await launchChromium();
+  const contexts: BrowserContext[] = [];
+  const harness: DashboardHarness = {
+    platform,
+    dashboard,
+    database,
+    url: dashboard.url,
+    browser,
+    async merchant(options = {}) {
+      const merchant = await platform.merchant();
+      const email = options.email ?? `owner-${label}-${(emails += 1)}-${Date.now()}@shop.example`;
+      await users.createUser({ accountId: merchant.accountId, email, password: PASSWORD }, { requestId: 'req_test' });
+      return { ...merchant, email, password: PASSWORD };
+    },
+    async context(options = {}) {
+      const context = await browser.newContext({ baseURL: dashboard.url, viewport: { width: 390, height: 844 }, ...options });
+      context.setDefaultTimeout(10_000);
+      contexts.push(context);
+      return context;
+    },
+    async signedIn(user, options = {}) {
+      const page = await (await harness.context(options)).newPage();
+      await page.goto('/dashboard/sign-in');
+      await page.getByLabel('Email').fill(user.email);
+      await page.getByLabel('Password').fill(user.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(/\/dashboard\/test\/payments/);
+      return page;
+    },
+    async stop() {
+      await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
+      await browser.close();
+      users.close();
+      await dashboard.stop();
+      await database.drop();
+      await platform.stop();
+    },
+  };
+  return harness;
+}
+
+/** Runs a walk through the dashboard; when it fails, keeps a screenshot of where it was. */
+export function walk(name: string, page: Page, steps: () => Promise<void>): Promise<void> {
+  return walkPages(ARTIFACTS, name, page, steps);
+}

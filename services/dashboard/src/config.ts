@@ -1,0 +1,66 @@
+import { loadConfig, type JSONSchemaType } from '@hc/config';
+
+export interface DashboardConfig {
+  /** PostgreSQL database owned by the dashboard: its users, sessions, sign-in attempts, set-password links. */
+  DASHBOARD_DATABASE_URL: string;
+  /** Address and port the browser-facing HTTP server binds (0 picks a free port). */
+  DASHBOARD_HOST: string;
+  DASHBOARD_PORT: number;
+  /** host:port of the internal gRPC listener the operator CLI uses to make users (DashboardUsersService). */
+  DASHBOARD_GRPC_ADDRESS: string;
+  /** The platform's one public address; the dashboard lives under {PUBLIC_BASE_URL}/dashboard. */
+  PUBLIC_BASE_URL: string;
+  /** The gateway's internal admin listener (account and API keys, docs/adr/0028). */
+  GATEWAY_ADMIN_GRPC_ADDRESS: string;
+  CHECKOUT_GRPC_ADDRESS: string;
+  CUSTOMERS_GRPC_ADDRESS: string;
+  WEBHOOKS_GRPC_ADDRESS: string;
+  /** Deadline of each gRPC call, in milliseconds. */
+  GRPC_TIMEOUT_MS: number;
+  /** Proxies in front (front router, Ingress) whose X-Forwarded-For is trusted for the sign-in limits. */
+  DASHBOARD_TRUST_PROXY_HOPS: number;
+  /** Session cookies marked Secure (HTTPS only). Off only for local http:// development. */
+  DASHBOARD_SECURE_COOKIES: boolean;
+  LOG_LEVEL: string;
+}
+
+const address = (fallback: string) => ({ type: 'string', minLength: 3, default: fallback }) as const;
+
+const schema: JSONSchemaType<DashboardConfig> = {
+  type: 'object',
+  properties: {
+    DASHBOARD_DATABASE_URL: { type: 'string', format: 'uri', default: 'postgresql://postgres@127.0.0.1:5432/hc_dashboard' },
+    DASHBOARD_HOST: { type: 'string', default: '127.0.0.1' },
+    DASHBOARD_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8083 },
+    DASHBOARD_GRPC_ADDRESS: address('127.0.0.1:50056'),
+    PUBLIC_BASE_URL: { type: 'string', format: 'uri', default: 'http://127.0.0.1:8080' },
+    GATEWAY_ADMIN_GRPC_ADDRESS: address('127.0.0.1:50057'),
+    CHECKOUT_GRPC_ADDRESS: address('127.0.0.1:50051'),
+    CUSTOMERS_GRPC_ADDRESS: address('127.0.0.1:50053'),
+    WEBHOOKS_GRPC_ADDRESS: address('127.0.0.1:50054'),
+    GRPC_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 5000 },
+    DASHBOARD_TRUST_PROXY_HOPS: { type: 'integer', minimum: 0, maximum: 10, default: 0 },
+    DASHBOARD_SECURE_COOKIES: { type: 'boolean', default: true },
+    LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+  },
+  required: [
+    'DASHBOARD_DATABASE_URL',
+    'DASHBOARD_HOST',
+    'DASHBOARD_PORT',
+    'DASHBOARD_GRPC_ADDRESS',
+    'PUBLIC_BASE_URL',
+    'GATEWAY_ADMIN_GRPC_ADDRESS',
+    'CHECKOUT_GRPC_ADDRESS',
+    'CUSTOMERS_GRPC_ADDRESS',
+    'WEBHOOKS_GRPC_ADDRESS',
+    'GRPC_TIMEOUT_MS',
+    'DASHBOARD_TRUST_PROXY_HOPS',
+    'DASHBOARD_SECURE_COOKIES',
+    'LOG_LEVEL',
+  ],
+  additionalProperties: false,
+};
+
+export function loadDashboardConfig(env: NodeJS.ProcessEnv = process.env): DashboardConfig {
+  return loadConfig(schema, env);
+}

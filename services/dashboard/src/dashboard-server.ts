@@ -1,0 +1,97 @@
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+import { checkGrpcHealth, createGrpcServer, createServiceClient } from '@hc/grpc';
+import type { Logger } from '@hc/logging';
+import { CheckoutAdminService, CheckoutService } from '@hc/proto/checkout/v1';
+import { CustomersService } from '@hc/proto/customers/v1';
+import { DashboardUsersService } from '@hc/proto/dashboard/v1';
+import { MerchantAdminService } from '@hc/proto/gateway/v1';
+import { WebhooksService } from '@hc/proto/webhooks/v1';
+import { dashboardUsersHandlers } from './api/dashboard-users-handlers.ts';
+import type { DashboardConfig } from './config.ts';
+import { createDashboardApp } from './http/app.ts';
+import type { PlatformClients } from './http/platform-clients.ts';
+import { createDashboardPrisma } from './store/prisma.ts';
+import { UserStore } from './store/user-store.ts';
+import type { DashboardDependencies } from './use-cases/dependencies.ts';
+
+export interface RunningDashboard {
+  /** Base URL of the browser-facing server, e.g. http://127.0.0.1:8083 (pages under /dashboard). */
+  readonly url: string;
+  /** host:port of the internal gRPC listener (DashboardUsersService, for the operator CLI). */
+  readonly grpcAddress: string;
+  stop(): Promise<void>;
+}
+
+/** How often expired sessions, spent links and old sign-in attempts are deleted. */
+const PURGE_INTERVAL_MS = 10 * 60 * 1000;
+
+/** Wires config → database → gRPC clients and listener → HTTP server. Used by main.ts and by tests. */
+export async function startDashboard(
+  config: DashboardConfig,
+  logger: Logger,
+  options: { now?: () => Date } = {},
+): Promise<RunningDashboard> {
+  const now = options.now ?? (() => new Date());
+  const prisma = createDashboardPrisma(config.DASHBOARD_DATABASE_URL);
+  await prisma.$connect();
+  const users = new UserStore(prisma);
+  const deps: DashboardDependencies = { users, now, publicBaseUrl: config.PUBLIC_BASE_URL.replace(/\/+$/, '') };
+  const timeout = { timeoutMs: config.GRPC_TIMEOUT_MS };
+  const platform: PlatformClients = {
+    admin: createServiceClient(MerchantAdminService, config.GATEWAY_ADMIN_GRPC_ADDRESS, timeout),
+    checkout: createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, timeout),
+    checkoutAdmin: createServiceClient(CheckoutAdminService, config.CHECKOUT_GRPC_ADDRESS, timeout),
+    customers: createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, timeout),
+    webhooks: createServiceClient(WebhooksService, config.WEBHOOKS_GRPC_ADDRESS, timeout),
+  };
+
+  const grpc = createGrpcServer(logger);
+  grpc.addPublic(DashboardUsersService, dashboardUsersHandlers(deps));
+  const grpcPort = await grpc.listen(config.DASHBOARD_GRPC_ADDRESS);
+  const grpcHost = config.DASHBOARD_GRPC_ADDRESS.slice(0, config.DASHBOARD_GRPC_ADDRESS.lastIndexOf(':'));
+
+  const app = createDashboardApp({
+    deps,
+    platform,
+    logger,
+    secureCookies: config.DASHBOARD_SECURE_COOKIES,
+    trustProxyHops: config.DASHBOARD_TRUST_PROXY_HOPS,
+    ready: async () => {
+      await prisma.$queryRaw`SELECT 1`;
+      await Promise.all(
+        [config.GATEWAY_ADMIN_GRPC_ADDRESS, config.CHECKOUT_GRPC_ADDRESS, config.CUSTOMERS_GRPC_ADDRESS, config.WEBHOOKS_GRPC_ADDRESS].map(
+          (address) => checkGrpcHealth(address),
+        ),
+      );
+    },
+  });
+  const server = createServer(app);
+  // Slow-client protection: a request must arrive whole within 30 s.
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 10_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.DASHBOARD_PORT, config.DASHBOARD_HOST, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const purge = setInterval(() => {
+    users.purge(now()).catch((error: unknown) => logger.warn({ err: error }, 'purging expired dashboard sessions failed'));
+  }, PURGE_INTERVAL_MS);
+  purge.unref();
+
+  return {
+    url: `http://${config.DASHBOARD_HOST}:${port}`,
+    grpcAddress: `${grpcHost}:${grpcPort}`,
+    async stop() {
+      clearInterval(purge);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await grpc.stop(2000);
+      for (const client of Object.values(platform)) client.close();
+      await prisma.$disconnect();
+    },
+  };
+}

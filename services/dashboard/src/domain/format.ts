@@ -1,0 +1,61 @@
+import { SessionStatus } from '@hc/proto/checkout/v1';
+
+/**
+ * How the dashboard shows values: pure, so pages stay simple and the rules are unit-tested. Amounts
+ * are never parsed: the services give decimal strings and the page shows them as given.
+ */
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+const two = (n: number): string => String(n).padStart(2, '0');
+
+/**
+ * An instant in one fixed, unambiguous form in UTC ("23 Nov 2026, 05:03 UTC"), the same for every
+ * user and server, so two staff reading one page see the same thing. Unix seconds (as the services
+ * send them) or a Date; nothing → "".
+ */
+export function formatUnixSeconds(value: bigint | number | Date | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  const at = value instanceof Date ? value : new Date(Number(value) * 1000);
+  if (Number.isNaN(at.getTime())) return '';
+  return `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}, ${two(at.getUTCHours())}:${two(at.getUTCMinutes())} UTC`;
+}
+
+/** As formatUnixSeconds, with an em dash for nothing (a table cell or a field). */
+export function formatTime(value: bigint | number | Date | null | undefined): string {
+  return formatUnixSeconds(value) || '—';
+}
+
+/** "19.90 USD" from the decimal string and currency the services give. */
+export function formatMoney(amount: string, currency: string): string {
+  return `${amount} ${currency.toUpperCase()}`;
+}
+
+/** Amounts per currency (a customer's spent) as "19.90 USD, 5.00 EUR", or "—". */
+export function formatAmounts(amounts: Record<string, string>): string {
+  const entries = Object.entries(amounts).sort(([a], [b]) => a.localeCompare(b));
+  return entries.length === 0 ? '—' : entries.map(([currency, amount]) => formatMoney(amount, currency)).join(', ');
+}
+
+/** A list page's `limit`: 20 unless a whole number from 1 to 100 is asked for. */
+export function pageSize(raw: unknown): number {
+  const value = typeof raw === 'string' && /^[0-9]{1,3}$/.test(raw) ? Number(raw) : 20;
+  return value >= 1 && value <= 100 ? value : 20;
+}
+
+const STATUS_WORDS: Record<SessionStatus, string> = {
+  [SessionStatus.UNSPECIFIED]: 'unknown',
+  [SessionStatus.OPEN]: 'open',
+  [SessionStatus.PENDING]: 'pending',
+  [SessionStatus.PAID]: 'paid',
+  [SessionStatus.HELD]: 'held',
+  [SessionStatus.FAILED]: 'failed',
+  [SessionStatus.EXPIRED]: 'expired',
+};
+
+/** A payment's status as the API writes it ("paid", "held", …). */
+export function statusWord(status: SessionStatus): string {
+  return STATUS_WORDS[status];
+}
+
+/** The statuses a payments list can be filtered by, in the API's order. */
+export const PAYMENT_STATUSES = ['open', 'pending', 'paid', 'held', 'failed', 'expired'] as const;

@@ -1,0 +1,94 @@
+import { Router, type Request } from 'express';
+import { ApiError } from '@hc/errors';
+import type { DashboardDependencies } from '../use-cases/dependencies.ts';
+import { beginTwoFactor, confirmTwoFactor, disableTwoFactor } from '../use-cases/two-factor-setup.ts';
+import { redirectWithFlash } from './auth-routes.ts';
+import { modeOf } from './mode.ts';
+import { dashboardPaths, modePath } from './paths.ts';
+import type { PlatformClients } from './platform-clients.ts';
+import { renderPage } from './render.ts';
+import { callContext, signedIn } from './session.ts';
+
+function field(req: Request, name: string): string {
+  const value = (req.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** /dashboard/{mode}/settings: the account's status and payout wallet (Live creates need one). */
+export function settingsRoutes(platform: PlatformClients, deps: DashboardDependencies): Router {
+  const router = Router({ mergeParams: true });
+
+  router.get('/settings', (_req, res) => {
+    renderPage(res, 'settings.njk', {
+      title: 'Settings',
+      area: 'settings',
+      problem: null,
+      wallet: null,
+      twoFactor: signedIn(res).session.user.totpSecret !== null,
+    });
+  });
+
+  router.post('/settings/payout-wallet', async (req, res) => {
+    const mode = modeOf(res);
+    const wallet = field(req, 'payout_wallet').trim();
+    try {
+      await platform.admin.setPayoutWallet({ payoutWallet: wallet }, callContext(res, mode));
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== 'invalid_request') throw error;
+      return renderPage(
+        res,
+        'settings.njk',
+        {
+          title: 'Error: Settings',
+          area: 'settings',
+          problem: error.message,
+          wallet,
+          twoFactor: signedIn(res).session.user.totpSecret !== null,
+        },
+        400,
+      );
+    }
+    await redirectWithFlash(deps, res, modePath(mode, 'settings'), wallet ? 'Payout wallet saved.' : 'Payout wallet removed.');
+  });
+
+  return router;
+}
+
+/** /dashboard/two-factor: turn the authenticator-app code on (with a confirming code) or off. */
+export function twoFactorRoutes(deps: DashboardDependencies): Router {
+  const router = Router();
+
+  router.get(dashboardPaths.twoFactor, (_req, res) => {
+    const user = signedIn(res).session.user;
+    renderPage(res, 'two-factor.njk', { title: 'Two-factor sign-in', on: user.totpSecret !== null, setup: null, problem: null });
+  });
+
+  router.post(`${dashboardPaths.twoFactor}/begin`, async (_req, res) => {
+    const setup = await beginTwoFactor(deps, signedIn(res).session.user);
+    renderPage(res, 'two-factor.njk', { title: 'Two-factor sign-in', on: false, setup, problem: null });
+  });
+
+  router.post(`${dashboardPaths.twoFactor}/confirm`, async (req, res) => {
+    const user = signedIn(res).session.user;
+    try {
+      await confirmTwoFactor(deps, user, field(req, 'code'));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const setup = user.totpPendingSecret ? await beginTwoFactor(deps, user) : null;
+      return renderPage(res, 'two-factor.njk', { title: 'Error: Two-factor sign-in', on: false, setup, problem: error.message }, 400);
+    }
+    await redirectWithFlash(deps, res, dashboardPaths.twoFactor, 'Two-factor sign-in is on: sign-in will ask for a code from your app.');
+  });
+
+  router.post(`${dashboardPaths.twoFactor}/disable`, async (req, res) => {
+    try {
+      await disableTwoFactor(deps, signedIn(res).session.user, field(req, 'code'));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return renderPage(res, 'two-factor.njk', { title: 'Error: Two-factor sign-in', on: true, setup: null, problem: error.message }, 400);
+    }
+    await redirectWithFlash(deps, res, dashboardPaths.twoFactor, 'Two-factor sign-in is off.');
+  });
+
+  return router;
+}

@@ -1,0 +1,194 @@
+import type { DashboardSession, DashboardUser } from '../domain/dashboard-user.ts';
+import { Prisma } from './generated/prisma/client.ts';
+import type { DashboardPrisma } from './prisma.ts';
+
+type UserRow = Prisma.DashboardUserGetPayload<object>;
+
+function userOf(row: UserRow): DashboardUser {
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    email: row.email,
+    passwordHash: row.passwordHash,
+    totpSecret: row.totpSecret,
+    totpPendingSecret: row.totpPendingSecret,
+    totpLastStep: row.totpLastStep === null ? null : Number(row.totpLastStep),
+    createdAt: row.createdAt,
+  };
+}
+
+/** The only code that knows the dashboard's tables. */
+export class UserStore {
+  private readonly prisma: DashboardPrisma;
+
+  constructor(prisma: DashboardPrisma) {
+    this.prisma = prisma;
+  }
+
+  /** Inserts a user (and its set-password link, if any); false when the email already has a user. */
+  async insertUser(user: DashboardUser, setupLink?: { tokenHash: string; expiresAt: Date }): Promise<boolean> {
+    try {
+      await this.prisma.$transaction(async (tx) => {
+        await tx.dashboardUser.create({
+          data: { id: user.id, accountId: user.accountId, email: user.email, passwordHash: user.passwordHash, createdAt: user.createdAt },
+        });
+        if (setupLink)
+          await tx.passwordSetupToken.create({ data: { tokenHash: setupLink.tokenHash, userId: user.id, expiresAt: setupLink.expiresAt } });
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') return false;
+      throw error;
+    }
+  }
+
+  async userByEmail(email: string): Promise<DashboardUser | null> {
+    const row = await this.prisma.dashboardUser.findUnique({ where: { email } });
+    return row ? userOf(row) : null;
+  }
+
+  async userById(id: string): Promise<DashboardUser | null> {
+    const row = await this.prisma.dashboardUser.findUnique({ where: { id } });
+    return row ? userOf(row) : null;
+  }
+
+  /**
+   * Uses a set-password link: sets the password and ends every session of the user, once. Null when
+   * the link is unknown, used or expired.
+   */
+  async usePasswordLink(tokenHash: string, passwordHash: string, now: Date): Promise<DashboardUser | null> {
+    return this.prisma.$transaction(async (tx) => {
+      const used = await tx.passwordSetupToken.updateMany({
+        where: { tokenHash, usedAt: null, expiresAt: { gt: now } },
+        data: { usedAt: now },
+      });
+      if (used.count !== 1) return null;
+      const token = await tx.passwordSetupToken.findUniqueOrThrow({ where: { tokenHash } });
+      await tx.dashboardSession.deleteMany({ where: { userId: token.userId } });
+      return userOf(await tx.dashboardUser.update({ where: { id: token.userId }, data: { passwordHash, passwordChangedAt: now } }));
+    });
+  }
+
+  /** The user of a set-password link that still works (unused, not expired). */
+  async userForPasswordLink(tokenHash: string, now: Date): Promise<DashboardUser | null> {
+    const token = await this.prisma.passwordSetupToken.findFirst({
+      where: { tokenHash, usedAt: null, expiresAt: { gt: now } },
+      include: { user: true },
+    });
+    return token ? userOf(token.user) : null;
+  }
+
+  async setPendingTotp(userId: string, secret: string | null): Promise<void> {
+    await this.prisma.dashboardUser.update({ where: { id: userId }, data: { totpPendingSecret: secret } });
+  }
+
+  /** Turns two-factor on with the pending secret, recording the step that confirmed it. */
+  async enableTotp(userId: string, secret: string, step: number): Promise<void> {
+    await this.prisma.dashboardUser.update({
+      where: { id: userId },
+      data: { totpSecret: secret, totpPendingSecret: null, totpLastStep: BigInt(step) },
+    });
+  }
+
+  async disableTotp(userId: string): Promise<void> {
+    await this.prisma.dashboardUser.update({
+      where: { id: userId },
+      data: { totpSecret: null, totpPendingSecret: null, totpLastStep: null },
+    });
+  }
+
+  /** Records a code's step as used; false when it (or a later one) was used already (a replayed code). */
+  async useTotpStep(userId: string, step: number): Promise<boolean> {
+    const updated = await this.prisma.dashboardUser.updateMany({
+      where: { id: userId, OR: [{ totpLastStep: null }, { totpLastStep: { lt: BigInt(step) } }] },
+      data: { totpLastStep: BigInt(step) },
+    });
+    return updated.count === 1;
+  }
+
+  // Sessions.
+
+  async insertSession(session: {
+    idHash: string;
+    userId: string;
+    csrfToken: string;
+    secondFactorDue: boolean;
+    now: Date;
+    expiresAt: Date;
+  }): Promise<void> {
+    await this.prisma.dashboardSession.create({
+      data: {
+        idHash: session.idHash,
+        userId: session.userId,
+        csrfToken: session.csrfToken,
+        secondFactorDue: session.secondFactorDue,
+        createdAt: session.now,
+        lastSeenAt: session.now,
+        expiresAt: session.expiresAt,
+      },
+    });
+  }
+
+  /** A live session and its user, touched (idle expiry moves on, up to `maxExpiry` of its start), and its flash taken. */
+  async resumeSession(idHash: string, now: Date, idleMs: number, maxMs: number): Promise<DashboardSession | null> {
+    return this.prisma.$transaction(async (tx) => {
+      const row = await tx.dashboardSession.findUnique({ where: { idHash }, include: { user: true } });
+      if (!row || row.expiresAt <= now) return null;
+      const latest = Math.min(now.getTime() + idleMs, row.createdAt.getTime() + maxMs);
+      await tx.dashboardSession.update({ where: { idHash }, data: { lastSeenAt: now, expiresAt: new Date(latest), flash: null } });
+      return {
+        user: userOf(row.user),
+        csrfToken: row.csrfToken,
+        secondFactorDue: row.secondFactorDue,
+        flash: row.flash,
+        expiresAt: new Date(latest),
+      };
+    });
+  }
+
+  async secondFactorPassed(idHash: string): Promise<void> {
+    await this.prisma.dashboardSession.update({ where: { idHash }, data: { secondFactorDue: false } });
+  }
+
+  async setFlash(idHash: string, flash: string): Promise<void> {
+    await this.prisma.dashboardSession.updateMany({ where: { idHash }, data: { flash } });
+  }
+
+  async deleteSession(idHash: string): Promise<void> {
+    await this.prisma.dashboardSession.deleteMany({ where: { idHash } });
+  }
+
+  // Sign-in attempts.
+
+  async recordAttempt(email: string, clientAddress: string, succeeded: boolean, at: Date): Promise<void> {
+    await this.prisma.signInAttempt.create({ data: { email, clientAddress, succeeded, at } });
+  }
+
+  /**
+   * Failed attempts since `since`: for the email (only those after its last successful sign-in, so a
+   * user who mistyped a few times and then got in starts afresh) and from the address.
+   */
+  async recentFailures(email: string, clientAddress: string, since: Date): Promise<{ forEmail: number; fromAddress: number }> {
+    const lastSuccess = await this.prisma.signInAttempt.findFirst({
+      where: { email, succeeded: true, at: { gte: since } },
+      orderBy: { at: 'desc' },
+      select: { at: true },
+    });
+    const emailSince = lastSuccess && lastSuccess.at > since ? lastSuccess.at : since;
+    const [forEmail, fromAddress] = await Promise.all([
+      this.prisma.signInAttempt.count({ where: { email, succeeded: false, at: { gt: emailSince } } }),
+      this.prisma.signInAttempt.count({ where: { clientAddress, succeeded: false, at: { gte: since } } }),
+    ]);
+    return { forEmail, fromAddress };
+  }
+
+  /** Drops expired sessions and links and attempts older than a day. */
+  async purge(now: Date): Promise<void> {
+    const dayAgo = new Date(now.getTime() - 24 * 60 * 60 * 1000);
+    await this.prisma.$transaction([
+      this.prisma.dashboardSession.deleteMany({ where: { expiresAt: { lte: now } } }),
+      this.prisma.passwordSetupToken.deleteMany({ where: { expiresAt: { lte: dayAgo } } }),
+      this.prisma.signInAttempt.deleteMany({ where: { at: { lt: dayAgo } } }),
+    ]);
+  }
+}

@@ -1,0 +1,48 @@
+import { ApiError } from '@hc/errors';
+import { newId } from '@hc/ids';
+import { hashPassword } from '../auth/passwords.ts';
+import { newSecret, secretHash } from '../auth/tokens.ts';
+import { normalEmail, passwordProblem } from '../domain/credentials.ts';
+import { SETUP_LINK_MS, type DashboardUser } from '../domain/dashboard-user.ts';
+import type { DashboardDependencies } from './dependencies.ts';
+
+export interface CreatedUser {
+  readonly user: DashboardUser;
+  /** The one-time link to set the password, when none was given; shown once, stored hashed. */
+  readonly setPassword: { readonly url: string; readonly expiresAt: Date } | null;
+}
+
+/**
+ * Makes a dashboard user of an account (the operator checked the account exists). With a password
+ * the user can sign in at once; without, the answer carries a one-time link to set it.
+ */
+export async function createUser(
+  deps: DashboardDependencies,
+  input: { accountId: string; email: string; password: string | null },
+): Promise<CreatedUser> {
+  const email = normalEmail(input.email);
+  if (!email) throw new ApiError('invalid_email', undefined, 'email');
+  if (input.password !== null) {
+    const problem = passwordProblem(input.password, email);
+    if (problem) throw new ApiError('invalid_password', problem, 'password');
+  }
+  const now = deps.now();
+  const user: DashboardUser = {
+    id: newId('dashboardUser', now.getTime()),
+    accountId: input.accountId,
+    email,
+    passwordHash: input.password === null ? null : await hashPassword(input.password),
+    totpSecret: null,
+    totpPendingSecret: null,
+    totpLastStep: null,
+    createdAt: now,
+  };
+  const token = input.password === null ? newSecret() : null;
+  const expiresAt = new Date(now.getTime() + SETUP_LINK_MS);
+  const inserted = await deps.users.insertUser(user, token ? { tokenHash: secretHash(token), expiresAt } : undefined);
+  if (!inserted) throw new ApiError('email_taken', undefined, 'email');
+  return {
+    user,
+    setPassword: token ? { url: `${deps.publicBaseUrl}/dashboard/set-password?token=${token}`, expiresAt } : null,
+  };
+}

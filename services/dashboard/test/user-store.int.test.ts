@@ -1,0 +1,115 @@
+// Risk covered: a once-only rule of dashboard sign-in broken under real PostgreSQL concurrency — a
+// set-password link used from two tabs at once setting two passwords, a TOTP code replayed, or a user
+// who mistyped and then signed in still counting towards the lock-out (docs/adr/0028 decision 5).
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
+import { newSecret, secretHash } from '../src/auth/tokens.ts';
+import type { DashboardUser } from '../src/domain/dashboard-user.ts';
+import { FAILURES_PER_EMAIL, signInLocked, windowStart } from '../src/domain/sign-in-limits.ts';
+import { DASHBOARD_MIGRATIONS_DIR } from '../src/migrations.ts';
+import { createDashboardPrisma, type DashboardPrisma } from '../src/store/prisma.ts';
+import { UserStore } from '../src/store/user-store.ts';
+
+let db: TestDatabase;
+let prisma: DashboardPrisma;
+let store: UserStore;
+beforeAll(async () => {
+  db = await createTestDatabase('dashboard', DASHBOARD_MIGRATIONS_DIR);
+  prisma = createDashboardPrisma(db.url);
+  store = new UserStore(prisma);
+});
+afterAll(async () => {
+  await prisma.$disconnect();
+  await db.drop();
+});
+
+const now = new Date('2026-11-23T10:00:00.000Z');
+const later = (ms: number) => new Date(now.getTime() + ms);
+let counter = 0;
+async function newUser(setupLink?: { tokenHash: string; expiresAt: Date }): Promise<DashboardUser> {
+  counter += 1;
+  const user: DashboardUser = {
+    id: `dusr_store_${counter}`,
+    accountId: 'acct_store',
+    email: `user${counter}@shop.example`,
+    passwordHash: null,
+    totpSecret: null,
+    totpPendingSecret: null,
+    totpLastStep: null,
+    createdAt: now,
+  };
+  expect(await store.insertUser(user, setupLink)).toBe(true);
+  return user;
+}
+
+describe('a set-password link', () => {
+  it('used twice at the same moment sets one password; the other use finds it spent', async () => {
+    const token = newSecret();
+    const user = await newUser({ tokenHash: secretHash(token), expiresAt: later(60_000) });
+    await store.insertSession({
+      idHash: secretHash(newSecret()),
+      userId: user.id,
+      csrfToken: 'c',
+      secondFactorDue: false,
+      now,
+      expiresAt: later(60_000),
+    });
+    const results = await Promise.all(
+      ['$argon2id$first', '$argon2id$second'].map((hash) => store.usePasswordLink(secretHash(token), hash, later(1_000))),
+    );
+    const winners = results.filter((r) => r !== null);
+    expect(winners).toHaveLength(1);
+    expect((await store.userById(user.id))?.passwordHash).toBe(winners[0]!.passwordHash);
+    expect(await store.userForPasswordLink(secretHash(token), later(2_000))).toBeNull();
+    // Every session of the user ended with the password change.
+    expect(await prisma.dashboardSession.count({ where: { userId: user.id } })).toBe(0);
+  });
+
+  it('works only until it expires', async () => {
+    const token = newSecret();
+    await newUser({ tokenHash: secretHash(token), expiresAt: later(60_000) });
+    expect(await store.usePasswordLink(secretHash(token), '$argon2id$late', later(60_000))).toBeNull();
+    expect(await store.userForPasswordLink(secretHash(token), later(59_999))).not.toBeNull();
+  });
+});
+
+describe('a TOTP step', () => {
+  it('is accepted once; the same or an earlier step is refused afterwards', async () => {
+    const user = await newUser();
+    await store.enableTotp(user.id, 'JBSWY3DPEHPK3PXP', 100);
+    expect(await store.useTotpStep(user.id, 100)).toBe(false);
+    expect(await store.useTotpStep(user.id, 101)).toBe(true);
+    expect(await store.useTotpStep(user.id, 101)).toBe(false);
+    expect(await store.useTotpStep(user.id, 99)).toBe(false);
+  });
+
+  it('sent twice at the same moment is accepted for one request only', async () => {
+    const user = await newUser();
+    await store.enableTotp(user.id, 'JBSWY3DPEHPK3PXP', 100);
+    const results = await Promise.all([store.useTotpStep(user.id, 102), store.useTotpStep(user.id, 102)]);
+    expect(results.sort()).toEqual([false, true]);
+  });
+});
+
+describe('the lock-out counts', () => {
+  it('start afresh for the email after a successful sign-in, but keep counting for the address', async () => {
+    const { email } = await newUser();
+    const address = '203.0.113.7';
+    for (let i = 1; i < FAILURES_PER_EMAIL; i += 1) await store.recordAttempt(email, address, false, later(i * 1_000));
+    const before = await store.recentFailures(email, address, windowStart(later(10_000)));
+    expect(before).toEqual({ forEmail: FAILURES_PER_EMAIL - 1, fromAddress: FAILURES_PER_EMAIL - 1 });
+    await store.recordAttempt(email, address, true, later(10_000));
+    await store.recordAttempt(email, address, false, later(11_000));
+    const after = await store.recentFailures(email, address, windowStart(later(12_000)));
+    expect(after).toEqual({ forEmail: 1, fromAddress: FAILURES_PER_EMAIL });
+    expect(signInLocked(after)).toBe(false);
+  });
+
+  it('lock the email once its failures reach the limit within the window, and forget them after it', async () => {
+    const { email } = await newUser();
+    for (let i = 0; i < FAILURES_PER_EMAIL; i += 1) await store.recordAttempt(email, `198.51.100.${i}`, false, later(i * 1_000));
+    expect(signInLocked(await store.recentFailures(email, '192.0.2.1', windowStart(later(10_000))))).toBe(true);
+    const windowLater = later(15 * 60 * 1000 + 5_000);
+    expect(signInLocked(await store.recentFailures(email, '192.0.2.1', windowStart(windowLater)))).toBe(false);
+  });
+});
