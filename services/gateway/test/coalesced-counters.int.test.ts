@@ -20,31 +20,39 @@ afterAll(async () => {
 
 describe('CoalescedCounters', () => {
   it('hands out every position of a shared count exactly once across two processes, in far fewer statements', async () => {
-    const [a, b] = pools.map((pool) => new CoalescedCounters(pool, 'rate_limits'));
-    const expire = Date.now() + 60_000;
+    const [a, b] = pools.map((pool) => new CoalescedCounters(pool, 'rate_limits', 60_000));
     let statements = 0;
     const counted = pools[0]!.query.bind(pools[0]);
     pools[0]!.query = ((...args: Parameters<typeof counted>) => {
       statements += 1;
       return counted(...args);
     }) as typeof counted;
-    const positions = await Promise.all(Array.from({ length: 400 }, (_, i) => (i % 2 === 0 ? a! : b!).add('requests:acct_x:1', expire)));
+    const positions = await Promise.all(Array.from({ length: 400 }, (_, i) => (i % 2 === 0 ? a! : b!).add('requests:acct_x')));
     expect([...positions].sort((x, y) => x - y)).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
     // Process a grouped its 200 points into far fewer upserts.
     expect(statements).toBeLessThan(200);
-    const { rows } = await pools[0]!.query<{ points: number }>(`SELECT points FROM rate_limits WHERE key = 'requests:acct_x:1'`);
+    const { rows } = await pools[0]!.query<{ points: number }>(`SELECT points FROM rate_limits WHERE key = 'requests:acct_x'`);
     expect(rows[0]!.points).toBe(400);
     // Another key is counted apart.
-    expect(await a!.add('requests:acct_y:1', expire)).toBe(1);
+    expect(await a!.add('requests:acct_y')).toBe(1);
   });
 
   it('rejects every waiter of a group the database refuses, and counts again once it answers', async () => {
     const broken = new pg.Pool({ connectionString: db.url, max: 1 });
-    const counters = new CoalescedCounters(broken, 'no_such_table');
-    const results = await Promise.allSettled(Array.from({ length: 5 }, () => counters.add('k', Date.now() + 60_000)));
+    const counters = new CoalescedCounters(broken, 'no_such_table', 60_000);
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => counters.add('k')));
     expect(results.every((r) => r.status === 'rejected')).toBe(true);
     await broken.end();
-    const healthy = new CoalescedCounters(pools[1]!, 'rate_limits');
-    expect(await healthy.add('requests:acct_z:1', Date.now() + 60_000)).toBe(1);
+    const healthy = new CoalescedCounters(pools[1]!, 'rate_limits', 60_000);
+    expect(await healthy.add('requests:acct_z')).toBe(1);
+  });
+
+  it("starts a key's window at its first point and restarts it at 1 once the window has ended", async () => {
+    const counters = new CoalescedCounters(pools[0]!, 'rate_limits', 300);
+    expect(await counters.add('requests:acct_w')).toBe(1);
+    expect(await counters.add('requests:acct_w')).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await Promise.all([counters.add('requests:acct_w'), counters.add('requests:acct_w')])).toEqual([1, 2]);
+    expect(await counters.add('requests:acct_w')).toBe(3);
   });
 });

@@ -2,7 +2,6 @@ import type pg from 'pg';
 
 interface Waiter {
   readonly key: string;
-  readonly expireMs: number;
   resolve(position: number): void;
   reject(error: unknown): void;
 }
@@ -13,22 +12,27 @@ interface Waiter {
  * returns each key's new total. Each caller learns its own position in the shared count, so the
  * count stays exact across processes — the database orders them — at one statement per group
  * instead of one per request. A lone request still costs one statement, as before.
+ *
+ * A key's window starts at its first point and lasts `windowMs` by the database's clock (one clock
+ * for every process); the first point after it ended starts the next window at 1.
  */
 export class CoalescedCounters {
   private readonly pool: pg.Pool;
   private readonly table: string;
+  private readonly windowMs: number;
   private queue: Waiter[] = [];
   private flushing = false;
 
-  constructor(pool: pg.Pool, table: string) {
+  constructor(pool: pg.Pool, table: string, windowMs: number) {
     this.pool = pool;
     this.table = table;
+    this.windowMs = windowMs;
   }
 
-  /** Adds one point to `key` (a row that expires at `expireMs`); resolves this point's position (1 = first). */
-  add(key: string, expireMs: number): Promise<number> {
+  /** Adds one point to `key`; resolves this point's position in the key's current window (1 = first). */
+  add(key: string): Promise<number> {
     return new Promise<number>((resolve, reject) => {
-      this.queue.push({ key, expireMs, resolve, reject });
+      this.queue.push({ key, resolve, reject });
       if (!this.flushing) void this.flush();
     });
   }
@@ -48,9 +52,9 @@ export class CoalescedCounters {
 
   /** One upsert for the group; then each waiter gets its position, in arrival order per key. */
   private async apply(group: Waiter[]): Promise<void> {
-    const perKey = new Map<string, { points: number; expireMs: number; waiters: Waiter[] }>();
+    const perKey = new Map<string, { points: number; waiters: Waiter[] }>();
     for (const waiter of group) {
-      const entry = perKey.get(waiter.key) ?? { points: 0, expireMs: waiter.expireMs, waiters: [] };
+      const entry = perKey.get(waiter.key) ?? { points: 0, waiters: [] };
       entry.points += 1;
       entry.waiters.push(waiter);
       perKey.set(waiter.key, entry);
@@ -58,13 +62,17 @@ export class CoalescedCounters {
     const keys = [...perKey.keys()];
     let totals: Map<string, number>;
     try {
+      // expire is in epoch milliseconds; a row whose window ended restarts with this group's points.
       const { rows } = await this.pool.query<{ key: string; points: number }>({
         name: `coalesced-counters-${this.table}`,
-        text: `INSERT INTO ${this.table} (key, points, expire)
-                 SELECT * FROM unnest($1::varchar[], $2::int[], $3::bigint[])
-               ON CONFLICT (key) DO UPDATE SET points = ${this.table}.points + EXCLUDED.points
+        text: `INSERT INTO ${this.table} AS t (key, points, expire)
+                 SELECT u.key, u.points, (extract(epoch FROM clock_timestamp()) * 1000)::bigint + $3
+                   FROM unnest($1::varchar[], $2::int[]) AS u(key, points)
+               ON CONFLICT (key) DO UPDATE SET
+                 points = CASE WHEN t.expire <= EXCLUDED.expire - $3 THEN EXCLUDED.points ELSE t.points + EXCLUDED.points END,
+                 expire = CASE WHEN t.expire <= EXCLUDED.expire - $3 THEN EXCLUDED.expire ELSE t.expire END
                RETURNING key, points`,
-        values: [keys, keys.map((k) => perKey.get(k)!.points), keys.map((k) => perKey.get(k)!.expireMs)],
+        values: [keys, keys.map((k) => perKey.get(k)!.points), this.windowMs],
       });
       totals = new Map(rows.map((row) => [row.key, row.points]));
     } catch (error) {

@@ -6,7 +6,8 @@ import { CoalescedCounters } from './coalesced-counters.ts';
 
 /**
  * The only code that knows the rate_limits table. Per-account rate limits shared by every gateway
- * process: fixed one-minute windows (aligned to the minute) counted in PostgreSQL, one budget per
+ * process: one-minute windows counted in PostgreSQL, each starting at the account's first request
+ * (by the database's clock), one budget per
  * account across all its keys and both modes, a second, smaller one for starts. The points of
  * concurrent requests are added in groups, one statement per group (CoalescedCounters, docs/adr/0031),
  * and each request learns its exact place in the shared count. If the database cannot count, each
@@ -32,14 +33,13 @@ export function createRateLimits(
   // An idle connection cut by the server (PostgreSQL restarted, a failover) must not crash the
   // gateway: the pool drops it and opens a new one on the next query (found by the fault suite).
   pool.on('error', (error) => logger.warn({ err: error }, 'rate limits: idle database connection lost'));
-  const counters = new CoalescedCounters(pool, 'rate_limits');
+  const counters = new CoalescedCounters(pool, 'rate_limits', WINDOW_MS);
   const limiter = (prefix: string, points: number): AccountLimiter => {
     const insurance = new RateLimiterMemory({ keyPrefix: prefix, points, duration: WINDOW_MS / 1000 });
     return {
       async consume(accountId) {
-        const window = Math.floor(Date.now() / WINDOW_MS);
         try {
-          return (await counters.add(`${prefix}:${accountId}:${window}`, (window + 1) * WINDOW_MS)) <= points;
+          return (await counters.add(`${prefix}:${accountId}`)) <= points;
         } catch (error) {
           logger.warn({ err: error }, 'rate limits: the database cannot count; counting in this process alone');
           try {
