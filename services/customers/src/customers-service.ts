@@ -17,7 +17,7 @@ import { customersHandlers } from './api/customers-handlers.ts';
 import type { CustomersConfig } from './config.ts';
 import { CHECKOUT_EVENTS_CONSUMER, startCheckoutEventsConsumer } from './events/checkout-events-consumer.ts';
 import { CustomersStore } from './store/customers-store.ts';
-import { createCustomersPrisma } from './store/prisma.ts';
+import { createCustomersDatabase } from './store/prisma.ts';
 import type { CustomersDependencies } from './use-cases/dependencies.ts';
 import type { Barriers } from './use-cases/read-barrier.ts';
 
@@ -51,9 +51,9 @@ export async function startCustomersService(
   logger: Logger,
   options: CustomersOptions = {},
 ): Promise<RunningCustomersService> {
-  const prisma = createCustomersPrisma(config.CUSTOMERS_DATABASE_URL);
-  await prisma.$connect();
-  const deps: CustomersDependencies = { store: new CustomersStore(prisma), now: options.now ?? (() => new Date()) };
+  const database = createCustomersDatabase(config.CUSTOMERS_DATABASE_URL);
+  await database.prisma.$connect();
+  const deps: CustomersDependencies = { store: new CustomersStore(database), now: options.now ?? (() => new Date()) };
 
   const nats = await connectNats(config.NATS_URL, 'customers');
   const ownStream = contextStream(config.NATS_SUBJECT_PREFIX, 'customers', config);
@@ -106,7 +106,7 @@ export async function startCustomersService(
       await relay.stop();
       await ownPosition.close();
       await nats.drain();
-      await prisma.$disconnect();
+      await database.close();
     },
   };
 }

@@ -9,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
 import pg from 'pg';
 import { CUSTOMERS_MIGRATIONS_DIR } from '../src/migrations.ts';
 import { CustomersStore } from '../src/store/customers-store.ts';
-import { createCustomersPrisma, type CustomersPrisma } from '../src/store/prisma.ts';
+import { createCustomersDatabase, type CustomersDatabase } from '../src/store/prisma.ts';
 import { applyCheckoutEvent, OrderNotYetKnownError } from '../src/use-cases/apply-checkout-event.ts';
 import type { CustomersDependencies } from '../src/use-cases/dependencies.ts';
 import { getCustomer, listCustomers } from '../src/use-cases/read-customers.ts';
@@ -17,17 +17,17 @@ import { getCustomer, listCustomers } from '../src/use-cases/read-customers.ts';
 const CONSUMER = 'customers';
 const scope = { accountId: 'acct_apply', livemode: false };
 let db: TestDatabase;
-let prisma: CustomersPrisma;
+let database: CustomersDatabase;
 let deps: CustomersDependencies;
 let clockMs = Date.UTC(2026, 2, 1);
 
 beforeAll(async () => {
   db = await createTestDatabase('customers', CUSTOMERS_MIGRATIONS_DIR);
-  prisma = createCustomersPrisma(db.url);
-  deps = { store: new CustomersStore(prisma), now: () => new Date() };
+  database = createCustomersDatabase(db.url);
+  deps = { store: new CustomersStore(database), now: () => new Date() };
 });
 afterAll(async () => {
-  await prisma.$disconnect();
+  await database.close();
   await db.drop();
 });
 
@@ -115,10 +115,10 @@ describe('race safety', () => {
   it('replicas creating orders of one new email at once make one customer with exact counts', async () => {
     const events = Array.from({ length: 12 }, () => sessionCreated('Race@Example.com'));
     // A second store = a second connection pool, like a second replica.
-    const otherPrisma = createCustomersPrisma(db.url);
-    const replicas = [deps, { store: new CustomersStore(otherPrisma), now: deps.now }];
+    const other = createCustomersDatabase(db.url);
+    const replicas = [deps, { store: new CustomersStore(other), now: deps.now }];
     await Promise.all(events.map((e, i) => applyCheckoutEvent(replicas[i % 2]!, CONSUMER, message(e))));
-    await otherPrisma.$disconnect();
+    await other.close();
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     const { rows } = await client.query<{ count: string }>("SELECT count(*) FROM customers WHERE email = 'race@example.com'");

@@ -1,5 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import pg from 'pg';
+import { createPool } from '@hc/db';
+import type pg from 'pg';
 import { PrismaClient } from './generated/prisma/client.ts';
 
 export type CheckoutPrisma = PrismaClient;
@@ -29,10 +30,7 @@ export interface CheckoutDatabase {
 
 /** One pg pool, used by Prisma (through its adapter) and directly by the hot paths (docs/adr/0030). */
 export function createCheckoutDatabase(databaseUrl: string): CheckoutDatabase {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: CHECKOUT_POOL_SIZE });
-  // An idle connection the server dropped (restart, failover): the pool discards it and the next query
-  // opens a new one; without a listener the error would end the process.
-  pool.on('error', () => undefined);
+  const pool = createPool(databaseUrl, { max: CHECKOUT_POOL_SIZE });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: TRANSACTION_MAX_WAIT_MS } });
   return {
     prisma,

@@ -24,11 +24,6 @@ function toAddress(value: Prisma.JsonValue | null, where: string): Address | nul
   return address;
 }
 
-/** An address as jsonb (all seven keys), or SQL NULL. */
-export function addressJson(address: Address | null): Prisma.InputJsonValue | typeof Prisma.DbNull {
-  return address === null ? Prisma.DbNull : { ...address };
-}
-
 export function toCustomer(row: CustomerRow): Customer {
   const spent: Record<string, string> = {};
   for (const s of row.spent) spent[s.currency] = s.amount.toFixed(2);
@@ -81,31 +76,6 @@ export function toOrder(row: OrderRow): Order {
     paid: row.paid,
     paidAmount: row.paidAmount.toFixed(2),
   };
-}
-
-/** Every column of an order except its identity and scope. */
-export function orderData(order: Order) {
-  return {
-    customerId: order.customerId,
-    email: order.email,
-    name: order.name,
-    phone: order.phone,
-    shippingAddress: addressJson(order.shippingAddress),
-    billingAddress: addressJson(order.billingAddress),
-    storePlatform: order.storeAccount?.platform ?? null,
-    storeId: order.storeAccount?.storeId ?? null,
-    storeName: order.storeAccount?.storeName ?? null,
-    storeCustomerId: order.storeAccount?.customerId ?? null,
-    amount: order.amount,
-    currency: order.currency,
-    status: order.status,
-    statusAt: order.statusAt,
-    createdAt: order.createdAt,
-    paidAt: order.paidAt,
-    emailRevision: order.emailRevision,
-    paid: order.paid,
-    paidAmount: order.paidAmount,
-  } satisfies Prisma.OrderUncheckedUpdateInput;
 }
 
 /**

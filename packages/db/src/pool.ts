@@ -1,0 +1,58 @@
+import pg from 'pg';
+
+/**
+ * A node-postgres pool for a service's own database, shared by Prisma (through its pg adapter) and
+ * the prepared statements of its hot paths (docs/adr/0030), so both draw from one connection budget.
+ */
+export function createPool(databaseUrl: string, options: { max: number; connectionTimeoutMs?: number }): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.max,
+    ...(options.connectionTimeoutMs === undefined ? {} : { connectionTimeoutMillis: options.connectionTimeoutMs }),
+  });
+  // An idle connection the server dropped (restart, failover): the pool discards it and the next query
+  // opens a new one; without a listener the error would end the process.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+export interface TransactionOptions {
+  /** Longest any one statement of the transaction may run (SET LOCAL statement_timeout). */
+  readonly statementTimeoutMs: number;
+}
+
+/**
+ * Runs `work` on one pooled connection between BEGIN and COMMIT. Any error rolls back and is
+ * rethrown; a connection whose ROLLBACK fails too (dropped mid-transaction) is destroyed, never reused.
+ */
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  options: TransactionOptions,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  // A checked-out connection the server ends emits 'error' outside any query; unheard, it would end
+  // the process. The failing query (or the ROLLBACK) reports it to the caller instead.
+  const onError = (error: Error): void => {
+    broken = error;
+  };
+  client.on('error', onError);
+  try {
+    // One round trip: the simple-query protocol runs both statements.
+    await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`);
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    try {
+      await client.query('ROLLBACK');
+    } catch (rollbackError) {
+      broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+    }
+    throw error;
+  } finally {
+    client.off('error', onError);
+    client.release(broken);
+  }
+}
