@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createGatewayPrisma } from '@hc/gateway';
 import { IdempotencyStore } from '@hc/gateway/testing';
+import pg from 'pg';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process.ts';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
 
@@ -216,7 +217,8 @@ describe('races', () => {
 describe('a crash between creating the session and recording the answer', () => {
   it('is healed by the retry, which returns the session already made', async () => {
     const prisma = createGatewayPrisma(platform.gatewayDatabaseUrl);
-    const store = new IdempotencyStore(prisma);
+    const pool = new pg.Pool({ connectionString: platform.gatewayDatabaseUrl, max: 1 });
+    const store = new IdempotencyStore(pool);
     const key = uniqueKey();
     const scope = { accountId: merchant.accountId, livemode: false, key };
     // The first attempt claimed the key and created the session, then died before completing.
@@ -229,15 +231,16 @@ describe('a crash between creating the session and recording the answer', () => 
     expect(await sessionCount()).toBe(before);
     expect((await store.find(scope))?.state).toBe('done');
     await prisma.$disconnect();
+    await pool.end();
   });
 
   it('expired records are purged', async () => {
-    const prisma = createGatewayPrisma(platform.gatewayDatabaseUrl);
-    const store = new IdempotencyStore(prisma);
+    const pool = new pg.Pool({ connectionString: platform.gatewayDatabaseUrl, max: 1 });
+    const store = new IdempotencyStore(pool);
     const key = uniqueKey();
     await create(key);
     expect(await store.purgeExpired(new Date(platform.clock.now().getTime() + 25 * 60 * 60 * 1000))).toBeGreaterThanOrEqual(1);
     expect(await store.find({ accountId: merchant.accountId, livemode: false, key })).toBeNull();
-    await prisma.$disconnect();
+    await pool.end();
   });
 });

@@ -15,7 +15,7 @@ import { createRateLimits } from './store/rate-limit-store.ts';
 import { IdempotencyStore } from './store/idempotency-store.ts';
 import { KeyCache } from './store/key-cache.ts';
 import { MerchantStore } from './store/merchant-store.ts';
-import { createGatewayPrisma } from './store/prisma.ts';
+import { createGatewayDatabase } from './store/prisma.ts';
 
 export interface RunningGateway {
   /** Base URL, e.g. http://127.0.0.1:8080 */
@@ -31,7 +31,8 @@ const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
 /** Wires config → database → gRPC clients → HTTP server. Used by main.ts and by tests (with a test clock). */
 export async function startGateway(config: GatewayConfig, logger: Logger, options: { now?: () => Date } = {}): Promise<RunningGateway> {
   const now = options.now ?? (() => new Date());
-  const prisma = createGatewayPrisma(config.GATEWAY_DATABASE_URL);
+  const database = createGatewayDatabase(config.GATEWAY_DATABASE_URL);
+  const { prisma } = database;
   await prisma.$connect();
   const checkout = createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
   const customers = createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
@@ -40,7 +41,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   // Keys and accounts cached per process, dropped on PostgreSQL's change notices (docs/adr/0027).
   const keys = new KeyCache(merchants, config.GATEWAY_DATABASE_URL, logger);
   await keys.start();
-  const idempotency = new IdempotencyStore(prisma);
+  const idempotency = new IdempotencyStore(database.pool);
   const rateLimits = createRateLimits(
     config.GATEWAY_DATABASE_URL,
     {
@@ -99,7 +100,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
       webhooks.close();
       await rateLimits.close();
       await keys.stop();
-      await prisma.$disconnect();
+      await database.close();
     },
   };
 }

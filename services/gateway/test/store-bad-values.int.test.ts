@@ -2,7 +2,7 @@
 // own store (API keys, accounts, idempotency records) and answered as a 500. The gateway's error
 // responder maps store errors with badValueError; this proves the real store errors are recognised.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { badValueError } from '@hc/db';
+import { badValueError, createPool } from '@hc/db';
 import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
 import { createGatewayPrisma, GATEWAY_MIGRATIONS_DIR, MerchantStore } from '../src/index.ts';
 import { IdempotencyStore } from '../src/store/idempotency-store.ts';
@@ -40,7 +40,8 @@ describe("the gateway's store: a bad value is 400 invalid_request, never a 500",
   });
 
   it('a NUL in an idempotency key (raw SQL write, 22021) is invalid_request and nothing is stored', async () => {
-    const store = new IdempotencyStore(prisma);
+    const pool = createPool(db.url, { max: 1 });
+    const store = new IdempotencyStore(pool);
     const scope = { accountId: 'acct_nul', livemode: false, key: 'key\u0000' };
     const now = new Date();
     const record = {
@@ -53,5 +54,6 @@ describe("the gateway's store: a bad value is 400 invalid_request, never a 500",
     const error = await failureOf(() => store.claim(scope, record, now));
     expect(badValueError(error)?.httpStatus).toBe(400);
     expect(await prisma.idempotencyRecord.count()).toBe(0);
+    await pool.end();
   });
 });

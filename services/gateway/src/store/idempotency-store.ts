@@ -1,4 +1,4 @@
-import type { GatewayPrisma } from './prisma.ts';
+import type pg from 'pg';
 
 export interface IdempotencyScope {
   readonly accountId: string;
@@ -14,59 +14,95 @@ export interface IdempotencyRecord {
   readonly expiresAt: Date;
 }
 
+const SCOPE = 'account_id = $1 AND livemode = $2 AND key = $3';
+const scopeValues = (scope: IdempotencyScope): unknown[] => [scope.accountId, scope.livemode, scope.key];
+
 /**
- * The only code that knows idempotency_records. Claiming a key is one INSERT … ON CONFLICT DO NOTHING,
- * so across every gateway process exactly one request owns a key at a time.
+ * Claiming a key is ONE statement: a new key is inserted; a taken one whose record expired is
+ * replaced in place (an old key makes a new session), under the row lock ON CONFLICT takes; a taken
+ * live one is left alone and returns no row. So across every gateway process exactly one request
+ * owns a key at a time. (It was a Prisma delete of the expired record, then an insert: two round
+ * trips plus Prisma's query planning on the create path — docs/performance.md.)
+ */
+const CLAIM_SQL = `INSERT INTO idempotency_records AS r
+    (account_id, livemode, key, request_hash, session_id, state, locked_until, created_at, expires_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+  ON CONFLICT (account_id, livemode, key) DO UPDATE SET
+    request_hash = EXCLUDED.request_hash, session_id = EXCLUDED.session_id, state = EXCLUDED.state,
+    locked_until = EXCLUDED.locked_until, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+  WHERE r.expires_at <= EXCLUDED.created_at
+  RETURNING 1`;
+
+/**
+ * The only code that knows idempotency_records: prepared statements on the gateway's pg pool (the
+ * create path's writes, docs/adr/0030).
  */
 export class IdempotencyStore {
-  private readonly prisma: GatewayPrisma;
+  private readonly pool: pg.Pool;
 
-  constructor(prisma: GatewayPrisma) {
-    this.prisma = prisma;
+  constructor(pool: pg.Pool) {
+    this.pool = pool;
   }
 
-  /** Inserts a running record; false when the key is already taken. */
+  /** Inserts a running record (replacing an expired one); false when the key is taken. */
   async claim(scope: IdempotencyScope, record: IdempotencyRecord, now: Date): Promise<boolean> {
-    // An expired record for this key is gone first: an old key makes a new session.
-    await this.prisma.idempotencyRecord.deleteMany({ where: { ...scope, expiresAt: { lte: now } } });
-    const inserted = await this.prisma.$executeRaw`
-      INSERT INTO idempotency_records (account_id, livemode, key, request_hash, session_id, state, locked_until, created_at, expires_at)
-      VALUES (${scope.accountId}, ${scope.livemode}, ${scope.key}, ${record.requestHash}, ${record.sessionId}, ${record.state},
-              ${record.lockedUntil}, ${now}, ${record.expiresAt})
-      ON CONFLICT DO NOTHING`;
-    return inserted === 1;
+    const { rowCount } = await this.pool.query({
+      name: 'idempotency_claim',
+      text: CLAIM_SQL,
+      values: [...scopeValues(scope), record.requestHash, record.sessionId, record.state, record.lockedUntil, now, record.expiresAt],
+    });
+    return rowCount === 1;
   }
 
   async find(scope: IdempotencyScope): Promise<IdempotencyRecord | null> {
-    const row = await this.prisma.idempotencyRecord.findUnique({ where: { accountId_livemode_key: scope } });
-    return row ? { ...row, state: row.state as IdempotencyRecord['state'] } : null;
+    const { rows } = await this.pool.query<IdempotencyRecord>({
+      name: 'idempotency_find',
+      text: `SELECT request_hash AS "requestHash", session_id AS "sessionId", state, locked_until AS "lockedUntil",
+                    expires_at AS "expiresAt"
+               FROM idempotency_records WHERE ${SCOPE}`,
+      values: scopeValues(scope),
+    });
+    return rows[0] ?? null;
   }
 
   /** Takes over a running record whose owner stopped answering (its lock ran out). */
   async takeOver(scope: IdempotencyScope, now: Date, lockedUntil: Date): Promise<boolean> {
-    const { count } = await this.prisma.idempotencyRecord.updateMany({
-      where: { ...scope, state: 'running', lockedUntil: { lte: now } },
-      data: { lockedUntil },
+    const { rowCount } = await this.pool.query({
+      name: 'idempotency_take_over',
+      text: `UPDATE idempotency_records SET locked_until = $5 WHERE ${SCOPE} AND state = 'running' AND locked_until <= $4`,
+      values: [...scopeValues(scope), now, lockedUntil],
     });
-    return count === 1;
+    return rowCount === 1;
   }
 
   async complete(scope: IdempotencyScope, sessionId: string): Promise<void> {
-    await this.prisma.idempotencyRecord.updateMany({ where: { ...scope, sessionId }, data: { state: 'done' } });
+    await this.pool.query({
+      name: 'idempotency_complete',
+      text: `UPDATE idempotency_records SET state = 'done' WHERE ${SCOPE} AND session_id = $4`,
+      values: [...scopeValues(scope), sessionId],
+    });
   }
 
   /** Lets the next retry take over at once (the attempt failed in a way that may or may not have created). */
   async release(scope: IdempotencyScope, now: Date): Promise<void> {
-    await this.prisma.idempotencyRecord.updateMany({ where: { ...scope, state: 'running' }, data: { lockedUntil: now } });
+    await this.pool.query({
+      name: 'idempotency_release',
+      text: `UPDATE idempotency_records SET locked_until = $4 WHERE ${SCOPE} AND state = 'running'`,
+      values: [...scopeValues(scope), now],
+    });
   }
 
   /** Forgets the key: the request was refused and is not remembered. */
   async forget(scope: IdempotencyScope, sessionId: string): Promise<void> {
-    await this.prisma.idempotencyRecord.deleteMany({ where: { ...scope, sessionId, state: 'running' } });
+    await this.pool.query({
+      name: 'idempotency_forget',
+      text: `DELETE FROM idempotency_records WHERE ${SCOPE} AND session_id = $4 AND state = 'running'`,
+      values: [...scopeValues(scope), sessionId],
+    });
   }
 
   async purgeExpired(now: Date): Promise<number> {
-    const { count } = await this.prisma.idempotencyRecord.deleteMany({ where: { expiresAt: { lte: now } } });
-    return count;
+    const { rowCount } = await this.pool.query('DELETE FROM idempotency_records WHERE expires_at <= $1', [now]);
+    return rowCount ?? 0;
   }
 }
