@@ -13,12 +13,13 @@
  * of checkout's stream has settled, and per-event lag (outbox → published, outbox → customers applied);
  * and the CPU seconds each platform process used. It asserts nothing: never a test.
  *
- *   pnpm bench [--seconds 10] [--connections 64] [--burst 30] [--rounds 2] [--profile DIR]
+ *   pnpm bench [--seconds 10] [--connections 64] [--burst 30] [--rounds 2] [--warmup 3] [--profile DIR]
  *
  * By default it starts a platform of its own (scripts/platform.ts on free ports, its own databases
  * and NATS prefix, rate limits raised) and stops it afterwards; --profile runs every process with
  * --cpu-prof into DIR and prints where each one's CPU went. With GATEWAY_URL and TEST_SECRET_KEY it
  * measures a platform already running instead (no pipeline or CPU figures then). Loopback only.
+ * Before the first round, --warmup seconds each of creates and reads warm the platform up unreported.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,12 +41,14 @@ const { values } = parseArgs({
     burst: { type: 'string', default: '30' },
     rounds: { type: 'string', default: '2' },
     profile: { type: 'string' },
+    warmup: { type: 'string', default: '3' },
   },
 });
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const burstSeconds = Number(values.burst);
 const rounds = Number(values.rounds);
+const warmupSeconds = Number(values.warmup);
 const root = join(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'hc-bench-'));
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -144,6 +147,26 @@ const body = JSON.stringify({
 const created = (await (await fetch(`${target.apiUrl}/v1/checkout_sessions`, { method: 'POST', headers, body })).json()) as { id: string };
 let counter = 0;
 const common = { duration: seconds, connections };
+
+// A platform just started has cold JIT, empty pools and unprepared statements: its first seconds say
+// how it starts, not how it runs. Creates and reads at full concurrency first, not reported.
+if (warmupSeconds > 0) {
+  say(`warming up for ${2 * warmupSeconds} s (creates, then reads; not reported)…`);
+  await cannon('warm-up create', {
+    connections,
+    duration: warmupSeconds,
+    url: `${target.apiUrl}/v1/checkout_sessions`,
+    method: 'POST',
+    headers,
+    body,
+  });
+  await cannon('warm-up get', {
+    connections,
+    duration: warmupSeconds,
+    url: `${target.apiUrl}/v1/checkout_sessions/${created.id}`,
+    headers,
+  });
+}
 
 const processes = target.pid ? descendants(target.pid) : [];
 const cpuBefore = new Map(processes.map((p) => [p.pid, cpuSeconds(p.pid)]));
