@@ -22,4 +22,15 @@ describe('ids', () => {
     expect(isId('payment', newId('customer'))).toBe(false);
     expect(isId('payment', 'pay_123')).toBe(false);
   });
+
+  it('draw the random part of each new millisecond afresh, every symbol equally likely', () => {
+    // 3,000 milliseconds × 16 random symbols: each of the 32 symbols should appear about 1,500 times.
+    const start = Date.now() + 10_000;
+    const randomParts = Array.from({ length: 3000 }, (_, i) => newId('request', start + i).slice(-16));
+    expect(new Set(randomParts).size).toBe(randomParts.length);
+    const counts = new Map<string, number>();
+    for (const symbol of randomParts.join('')) counts.set(symbol, (counts.get(symbol) ?? 0) + 1);
+    expect(counts.size).toBe(32);
+    for (const count of counts.values()) expect(count).toBeGreaterThan(1200);
+  });
 });
