@@ -4,5 +4,5 @@ export { ensureDatabase, dropDatabase, withDatabase, databaseName, withServer, w
 export { badValueError, isUniqueViolation, sqlStateOf } from './pg-errors.ts';
 export { schemaDrift } from './schema-drift.ts';
 export type { PrismaDataModel } from './schema-drift.ts';
-export { createPool, inTransaction } from './pool.ts';
-export type { TransactionOptions } from './pool.ts';
+export { createPool, createSharedDatabase, inTransaction } from './pool.ts';
+export type { SharedDatabase, TransactionOptions } from './pool.ts';

@@ -16,6 +16,35 @@ export function createPool(databaseUrl: string, options: { max: number; connecti
   return pool;
 }
 
+/** A service's Prisma client and the pg pool it runs on, closed together. */
+export interface SharedDatabase<P> {
+  readonly prisma: P;
+  /** For the prepared statements of the hot paths; the same connections as Prisma's. */
+  readonly pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+/**
+ * One pool (createPool) and the service's Prisma client on it (`withPool` builds the client with
+ * `new PrismaPg(pool)`), so Prisma and the prepared statements share one connection budget.
+ */
+export function createSharedDatabase<P extends { $disconnect(): Promise<void> }>(
+  databaseUrl: string,
+  options: { max: number; connectionTimeoutMs?: number },
+  withPool: (pool: pg.Pool) => P,
+): SharedDatabase<P> {
+  const pool = createPool(databaseUrl, options);
+  const prisma = withPool(pool);
+  return {
+    prisma,
+    pool,
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
 export interface TransactionOptions {
   /** Longest any one statement of the transaction may run (SET LOCAL statement_timeout). */
   readonly statementTimeoutMs: number;

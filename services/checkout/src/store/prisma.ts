@@ -1,6 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { createPool } from '@hc/db';
-import type pg from 'pg';
+import { createSharedDatabase, type SharedDatabase } from '@hc/db';
 import { PrismaClient } from './generated/prisma/client.ts';
 
 export type CheckoutPrisma = PrismaClient;
@@ -21,23 +20,13 @@ export const CHECKOUT_POOL_SIZE = 10;
  */
 const TRANSACTION_MAX_WAIT_MS = 5_000;
 
-export interface CheckoutDatabase {
-  readonly prisma: CheckoutPrisma;
-  /** For the prepared statements of the hot paths (session-statements.ts); the same connections as Prisma's. */
-  readonly pool: pg.Pool;
-  close(): Promise<void>;
-}
+/** Prisma and the prepared statements of the hot paths (session-statements.ts) on one pg pool (docs/adr/0030). */
+export type CheckoutDatabase = SharedDatabase<CheckoutPrisma>;
 
-/** One pg pool, used by Prisma (through its adapter) and directly by the hot paths (docs/adr/0030). */
 export function createCheckoutDatabase(databaseUrl: string): CheckoutDatabase {
-  const pool = createPool(databaseUrl, { max: CHECKOUT_POOL_SIZE });
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: TRANSACTION_MAX_WAIT_MS } });
-  return {
-    prisma,
-    pool,
-    async close() {
-      await prisma.$disconnect();
-      await pool.end();
-    },
-  };
+  return createSharedDatabase(
+    databaseUrl,
+    { max: CHECKOUT_POOL_SIZE },
+    (pool) => new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: TRANSACTION_MAX_WAIT_MS } }),
+  );
 }

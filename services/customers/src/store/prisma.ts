@@ -1,6 +1,5 @@
-import { createPool } from '@hc/db';
+import { createSharedDatabase, type SharedDatabase } from '@hc/db';
 import { PrismaPg } from '@prisma/adapter-pg';
-import type pg from 'pg';
 import { PrismaClient } from './generated/prisma/client.ts';
 
 export type CustomersPrisma = PrismaClient;
@@ -15,24 +14,13 @@ export const CUSTOMERS_POOL_SIZE = 10;
 // How long a transaction may wait for a pooled connection (Prisma's maxWait was 10 s here).
 const CONNECTION_WAIT_MS = 10_000;
 
-export interface CustomersDatabase {
-  /** The API's reads and the private note. */
-  readonly prisma: CustomersPrisma;
-  /** The consumer's and the erasure's transactions (customers-transaction.ts); the same connections as Prisma's. */
-  readonly pool: pg.Pool;
-  close(): Promise<void>;
-}
+/** Prisma for the API's reads and the write transactions' statements (customers-transaction.ts) on one pg pool (docs/adr/0032). */
+export type CustomersDatabase = SharedDatabase<CustomersPrisma>;
 
-/** One pg pool, used by Prisma (through its adapter) and directly by the write transactions (docs/adr/0030). */
 export function createCustomersDatabase(databaseUrl: string): CustomersDatabase {
-  const pool = createPool(databaseUrl, { max: CUSTOMERS_POOL_SIZE, connectionTimeoutMs: CONNECTION_WAIT_MS });
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
-  return {
-    prisma,
-    pool,
-    async close() {
-      await prisma.$disconnect();
-      await pool.end();
-    },
-  };
+  return createSharedDatabase(
+    databaseUrl,
+    { max: CUSTOMERS_POOL_SIZE, connectionTimeoutMs: CONNECTION_WAIT_MS },
+    (pool) => new PrismaClient({ adapter: new PrismaPg(pool) }),
+  );
 }

@@ -1,6 +1,5 @@
-import { createPool } from '@hc/db';
+import { createSharedDatabase, type SharedDatabase } from '@hc/db';
 import { PrismaPg } from '@prisma/adapter-pg';
-import type pg from 'pg';
 import { PrismaClient } from './generated/prisma/client.ts';
 
 export type GatewayPrisma = PrismaClient;
@@ -13,24 +12,9 @@ export function createGatewayPrisma(databaseUrl: string): GatewayPrisma {
 /** Connections per gateway process for Prisma and the idempotency statements (pg's default). */
 const GATEWAY_POOL_SIZE = 10;
 
-export interface GatewayDatabase {
-  /** Accounts and keys (MerchantStore): administration and the key cache's loads. */
-  readonly prisma: GatewayPrisma;
-  /** The create path's prepared statements (IdempotencyStore); the same connections as Prisma's. */
-  readonly pool: pg.Pool;
-  close(): Promise<void>;
-}
+/** Prisma for accounts and keys and the idempotency statements (IdempotencyStore) on one pg pool (docs/adr/0032). */
+export type GatewayDatabase = SharedDatabase<GatewayPrisma>;
 
-/** One pg pool, used by Prisma (through its adapter) and directly by the hot path (docs/adr/0030). */
 export function createGatewayDatabase(databaseUrl: string): GatewayDatabase {
-  const pool = createPool(databaseUrl, { max: GATEWAY_POOL_SIZE });
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
-  return {
-    prisma,
-    pool,
-    async close() {
-      await prisma.$disconnect();
-      await pool.end();
-    },
-  };
+  return createSharedDatabase(databaseUrl, { max: GATEWAY_POOL_SIZE }, (pool) => new PrismaClient({ adapter: new PrismaPg(pool) }));
 }
