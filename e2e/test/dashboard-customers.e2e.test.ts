@@ -3,6 +3,7 @@
 // erasing what the API shows. Real platform, dashboard and Chromium.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
+  apiPayment,
   docScreenshot,
   seriousViolations,
   startDashboardHarness,
@@ -16,17 +17,8 @@ let shop: DashboardMerchant;
 let other: DashboardMerchant;
 
 /** A paid Test payment with the buyer's email, made through the public API as a shop's server does. */
-async function paidPayment(key: string, email: string, amount = '19.90'): Promise<string> {
-  const created = await h.platform.request('POST', '/v1/checkout_sessions', {
-    key,
-    body: { amount, currency: 'usd', description: 'Blue mug', customer_email: email, reference: `ORD-${Date.now()}` },
-  });
-  expect(created.status).toBe(201);
-  const { id } = (await created.json()) as { id: string };
-  expect((await h.platform.request('POST', `/v1/checkout_sessions/${id}/start`, { key, body: { country: 'de' } })).status).toBe(200);
-  expect((await h.platform.request('POST', `/v1/payments/${id}/simulate`, { key, body: { outcome: 'paid' } })).status).toBe(200);
-  return id;
-}
+const paidPayment = (key: string, email: string, amount = '19.90'): Promise<string> =>
+  apiPayment(h.platform, key, { amount, customer_email: email, reference: `ORD-${Date.now()}` }, 'paid');
 
 async function customerOf(key: string, email: string): Promise<{ id: string; erased: boolean; email: string | null }> {
   const listed = await h.platform.request('GET', `/v1/customers?email=${encodeURIComponent(email)}`, { key });

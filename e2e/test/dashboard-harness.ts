@@ -6,6 +6,7 @@
  * does. A walk that fails leaves a screenshot in e2e/test-artifacts/ (git-ignored).
  */
 import { join } from 'node:path';
+import { expect } from '@jest/globals';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { createServiceClient, type PublicCallContext } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
@@ -42,6 +43,28 @@ export interface DashboardHarness {
 }
 
 let emails = 0;
+
+/**
+ * A Test payment made through the public API as a shop's server does (a blue mug for 19.90 USD unless
+ * `fields` say otherwise), started and simulated to `outcome` when one is given. Resolves its id.
+ */
+export async function apiPayment(
+  platform: Platform,
+  key: string,
+  fields: Record<string, unknown>,
+  outcome?: 'paid' | 'underpaid' | 'failed',
+): Promise<string> {
+  const created = await platform.request('POST', '/v1/checkout_sessions', {
+    key,
+    body: { amount: '19.90', currency: 'usd', description: 'Blue mug', customer_email: 'someone@buyer.example', ...fields },
+  });
+  expect(created.status).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  if (!outcome) return id;
+  expect((await platform.request('POST', `/v1/checkout_sessions/${id}/start`, { key, body: { country: 'de' } })).status).toBe(200);
+  expect((await platform.request('POST', `/v1/payments/${id}/simulate`, { key, body: { outcome } })).status).toBe(200);
+  return id;
+}
 
 export async function startDashboardHarness(label: string): Promise<DashboardHarness> {
   const platform = await startPlatform({ webhooks: true, gateway: { GATEWAY_ADMIN_GRPC_ADDRESS: '127.0.0.1:0' } });

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eventually } from '@hc/test-kit';
 import {
+  apiPayment,
   docScreenshot,
   seriousViolations,
   startDashboardHarness,
@@ -16,18 +17,8 @@ let h: DashboardHarness;
 let shop: DashboardMerchant;
 let other: DashboardMerchant;
 
-async function payment(key: string, fields: Record<string, unknown>, outcome?: 'paid' | 'underpaid' | 'failed'): Promise<string> {
-  const created = await h.platform.request('POST', '/v1/checkout_sessions', {
-    key,
-    body: { amount: '19.90', currency: 'usd', description: 'Blue mug', customer_email: 'someone@buyer.example', ...fields },
-  });
-  expect(created.status).toBe(201);
-  const { id } = (await created.json()) as { id: string };
-  if (!outcome) return id;
-  expect((await h.platform.request('POST', `/v1/checkout_sessions/${id}/start`, { key, body: { country: 'de' } })).status).toBe(200);
-  expect((await h.platform.request('POST', `/v1/payments/${id}/simulate`, { key, body: { outcome } })).status).toBe(200);
-  return id;
-}
+const payment = (key: string, fields: Record<string, unknown>, outcome?: 'paid' | 'underpaid' | 'failed'): Promise<string> =>
+  apiPayment(h.platform, key, fields, outcome);
 
 async function apiStatus(key: string, id: string): Promise<string> {
   const read = await h.platform.request('GET', `/v1/payments/${id}`, { key });
