@@ -236,4 +236,22 @@ describe('two-factor sign-in', () => {
       expect(response.status()).toBe(401);
     });
   });
+
+  it('opened from Live settings, the page leads back to Live settings, also after turning it on', async () => {
+    const owner = await h.merchant();
+    const page = await h.signedIn(owner);
+    await walk('two-factor from live', page, async () => {
+      await page.goto('/dashboard/live/settings');
+      await page.getByRole('link', { name: 'Manage two-factor sign-in' }).click();
+      await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+      const secret = (await page.locator('#totp-secret').textContent())!.trim();
+      await page
+        .getByLabel('Code from the app')
+        .fill(await generate({ secret, epoch: Math.floor(h.platform.clock.now().getTime() / 1000) }));
+      await page.getByRole('button', { name: 'Turn on' }).click();
+      await page.getByText('Two-factor sign-in is on').first().waitFor();
+      await page.getByRole('link', { name: 'Back to settings' }).click();
+      await page.waitForURL(/\/dashboard\/live\/settings$/);
+    });
+  });
 });

@@ -3,11 +3,23 @@ import { ApiError } from '@hc/errors';
 import type { DashboardDependencies } from '../use-cases/dependencies.ts';
 import { beginTwoFactor, confirmTwoFactor, disableTwoFactor } from '../use-cases/two-factor-setup.ts';
 import { redirectWithFlash } from './auth-routes.ts';
+import { isMode, type Mode } from '../domain/dashboard-user.ts';
 import { modeOf } from './mode.ts';
 import { dashboardPaths, modePath } from './paths.ts';
 import type { PlatformClients } from './platform-clients.ts';
 import { renderPage } from './render.ts';
 import { callContext, signedIn } from './session.ts';
+
+/**
+ * The mode the two-factor page was opened from (`?mode=`), so "Back to settings" and the page's own
+ * forms return there; Test when absent or not a mode. The page itself belongs to no mode.
+ */
+function cameFrom(req: Request): Mode {
+  const mode = req.query['mode'];
+  return typeof mode === 'string' && isMode(mode) ? mode : 'test';
+}
+
+const twoFactorPage = (mode: Mode): string => `${dashboardPaths.twoFactor}?mode=${mode}`;
 
 function field(req: Request, name: string): string {
   const value = (req.body as Record<string, unknown> | undefined)?.[name];
@@ -58,14 +70,15 @@ export function settingsRoutes(platform: PlatformClients, deps: DashboardDepende
 export function twoFactorRoutes(deps: DashboardDependencies): Router {
   const router = Router();
 
-  router.get(dashboardPaths.twoFactor, (_req, res) => {
+  router.get(dashboardPaths.twoFactor, (req, res) => {
     const user = signedIn(res).session.user;
-    renderPage(res, 'two-factor.njk', { title: 'Two-factor sign-in', on: user.totpSecret !== null, setup: null, problem: null });
+    const from = cameFrom(req);
+    renderPage(res, 'two-factor.njk', { title: 'Two-factor sign-in', on: user.totpSecret !== null, setup: null, problem: null, from });
   });
 
-  router.post(`${dashboardPaths.twoFactor}/begin`, async (_req, res) => {
+  router.post(`${dashboardPaths.twoFactor}/begin`, async (req, res) => {
     const setup = await beginTwoFactor(deps, signedIn(res).session.user);
-    renderPage(res, 'two-factor.njk', { title: 'Two-factor sign-in', on: false, setup, problem: null });
+    renderPage(res, 'two-factor.njk', { title: 'Two-factor sign-in', on: false, setup, problem: null, from: cameFrom(req) });
   });
 
   router.post(`${dashboardPaths.twoFactor}/confirm`, async (req, res) => {
@@ -75,9 +88,15 @@ export function twoFactorRoutes(deps: DashboardDependencies): Router {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const setup = user.totpPendingSecret ? await beginTwoFactor(deps, user) : null;
-      return renderPage(res, 'two-factor.njk', { title: 'Error: Two-factor sign-in', on: false, setup, problem: error.message }, 400);
+      const page = { title: 'Error: Two-factor sign-in', on: false, setup, problem: error.message, from: cameFrom(req) };
+      return renderPage(res, 'two-factor.njk', page, 400);
     }
-    await redirectWithFlash(deps, res, dashboardPaths.twoFactor, 'Two-factor sign-in is on: sign-in will ask for a code from your app.');
+    await redirectWithFlash(
+      deps,
+      res,
+      twoFactorPage(cameFrom(req)),
+      'Two-factor sign-in is on: sign-in will ask for a code from your app.',
+    );
   });
 
   router.post(`${dashboardPaths.twoFactor}/disable`, async (req, res) => {
@@ -85,9 +104,10 @@ export function twoFactorRoutes(deps: DashboardDependencies): Router {
       await disableTwoFactor(deps, signedIn(res).session.user, field(req, 'code'));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      return renderPage(res, 'two-factor.njk', { title: 'Error: Two-factor sign-in', on: true, setup: null, problem: error.message }, 400);
+      const page = { title: 'Error: Two-factor sign-in', on: true, setup: null, problem: error.message, from: cameFrom(req) };
+      return renderPage(res, 'two-factor.njk', page, 400);
     }
-    await redirectWithFlash(deps, res, dashboardPaths.twoFactor, 'Two-factor sign-in is off.');
+    await redirectWithFlash(deps, res, twoFactorPage(cameFrom(req)), 'Two-factor sign-in is off.');
   });
 
   return router;
