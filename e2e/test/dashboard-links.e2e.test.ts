@@ -252,6 +252,33 @@ describe('the account', () => {
 });
 
 describe('checkouts', () => {
+  it('lists checkouts newest first, 20 a page, paged apart from the links', async () => {
+    const busy = await h.merchant();
+    const admin = createServiceClient(CheckoutAdminService, h.platform.stack.checkout.address);
+    const scope = { accountId: busy.accountId, livemode: false, requestId: 'req_checkout_paging' };
+    const account = { feeBps: 100, merchantName: 'Test shop' };
+    for (let i = 1; i <= 21; i += 1)
+      await admin.createCheckout({ kind: 'page', description: `Checkout ${i}`, currency: 'EUR', amount: String(i), account }, scope);
+    await admin.createPaymentLink({ amount: '5', currency: 'EUR', description: 'The one link', account }, scope);
+    admin.close();
+    const page = await h.signedIn(busy);
+    await walk('checkouts-paging', page, async () => {
+      await page.goto('/dashboard/test/links');
+      const rows = page.locator('section[aria-labelledby="checkouts-heading"] tbody tr');
+      await expect(rows.count()).resolves.toBe(20);
+      await expect(rows.first().getByRole('link').textContent()).resolves.toBe('Checkout 21');
+      await page.getByRole('link', { name: 'Older checkouts' }).click();
+      await expect(rows.count()).resolves.toBe(1);
+      await expect(rows.first().getByRole('link').textContent()).resolves.toBe('Checkout 1');
+      // The links list keeps its first page.
+      await expect(page.locator('section[aria-labelledby="links-heading"] tbody tr').count()).resolves.toBe(1);
+      expect(await page.getByRole('link', { name: 'Older checkouts' }).count()).toBe(0);
+      await page.getByRole('link', { name: 'Newest checkouts' }).click();
+      await expect(rows.count()).resolves.toBe(20);
+      expect(await status(page, '/dashboard/test/links?checkouts_after=chk_doesnotexist000000000')).toBe(400);
+    });
+  });
+
   it('creates a widget checkout whose snippet (copied) loads it, and archives it after a confirmation step', async () => {
     const page = await h.signedIn(merchant, CLIPBOARD);
     await walk('checkouts-widget', page, async () => {

@@ -151,4 +151,31 @@ describe('dashboard checkouts', () => {
     });
     expect((await admin.listCheckouts({ limit: 100 }, test)).checkouts.length).toBe(before);
   });
+
+  it('lists checkouts newest first in pages, each checkout once; a cursor from another account or mode is refused', async () => {
+    const pager: CallContext = { accountId: 'acct_pager', livemode: false, requestId: 'req_p' };
+    const made: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const { checkout: c } = await admin.createCheckout(
+        { kind: 'page', description: `Mug ${i}`, currency: 'USD', amount: '15', account },
+        pager,
+      );
+      made.push(c!.id);
+    }
+    const first = await admin.listCheckouts({ limit: 2 }, pager);
+    expect(first.checkouts.map((c) => c.id)).toEqual([made[4], made[3]]);
+    expect(first.hasMore).toBe(true);
+    const second = await admin.listCheckouts({ limit: 2, startingAfter: made[3] }, pager);
+    expect(second.checkouts.map((c) => c.id)).toEqual([made[2], made[1]]);
+    const last = await admin.listCheckouts({ limit: 2, startingAfter: made[1] }, pager);
+    expect(last.checkouts.map((c) => c.id)).toEqual([made[0]]);
+    expect(last.hasMore).toBe(false);
+    for (const ctx of [
+      { ...pager, accountId: 'acct_other' },
+      { ...pager, livemode: true },
+    ]) {
+      await expect(admin.listCheckouts({ limit: 2, startingAfter: made[3] }, ctx)).rejects.toMatchObject({ code: 'invalid_cursor' });
+    }
+    await expect(admin.listCheckouts({ limit: 2, startingAfter: 'pay_nope' }, pager)).rejects.toMatchObject({ code: 'invalid_cursor' });
+  });
 });

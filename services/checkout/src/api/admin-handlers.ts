@@ -85,8 +85,8 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
     },
 
     async listCheckouts(request, ctx) {
-      const checkouts = await listCheckouts(deps, ctx, request.limit || DEFAULT_LIST_LIMIT);
-      return { checkouts: checkouts.map((c) => checkoutMessage(c, deps.publicBaseUrl)) };
+      const page = await listCheckouts(deps, ctx, request.limit || DEFAULT_LIST_LIMIT, request.startingAfter);
+      return { checkouts: page.checkouts.map((c) => checkoutMessage(c, deps.publicBaseUrl)), hasMore: page.hasMore };
     },
 
     async archiveCheckout(request, ctx) {

@@ -56,9 +56,14 @@ export class CheckoutStore {
     return row ? toCheckout(row) : null;
   }
 
-  async list(scope: Scope, limit: number): Promise<Checkout[]> {
+  /** Newest first (ties by id), after `after` when given (the previous page's last). */
+  async list(scope: Scope, limit: number, after?: Checkout): Promise<Checkout[]> {
     const rows = await this.prisma.checkout.findMany({
-      where: { accountId: scope.accountId, livemode: scope.livemode },
+      where: {
+        accountId: scope.accountId,
+        livemode: scope.livemode,
+        ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+      },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: limit,
     });

@@ -40,20 +40,25 @@ export function linksRoutes(platform: PlatformClients, deps: DashboardDependenci
 
   router.get('/links', async (req, res) => {
     const ctx = callContext(res, modeOf(res));
+    // Two lists, each paged on its own: `after` pages the links, `checkouts_after` the checkouts.
     const after = typeof req.query['after'] === 'string' ? req.query['after'] : undefined;
+    const checkoutsAfter = typeof req.query['checkouts_after'] === 'string' ? req.query['checkouts_after'] : undefined;
     try {
       const [links, checkouts] = await Promise.all([
         platform.checkoutAdmin.listPaymentLinks({ limit: PAGE_SIZE, startingAfter: after }, ctx),
-        platform.checkoutAdmin.listCheckouts({ limit: 100 }, ctx),
+        platform.checkoutAdmin.listCheckouts({ limit: PAGE_SIZE, startingAfter: checkoutsAfter }, ctx),
       ]);
       const shown = links.links.map(linkView);
+      const shownCheckouts = checkouts.checkouts.map(checkoutView);
       renderPage(res, 'links-index.njk', {
         title: 'Links and checkouts',
         area: 'links',
         links: shown,
         next: links.hasMore ? shown.at(-1)?.id : null,
         paged: after !== undefined,
-        checkouts: checkouts.checkouts.map(checkoutView),
+        checkouts: shownCheckouts,
+        nextCheckouts: checkouts.hasMore ? shownCheckouts.at(-1)?.id : null,
+        checkoutsPaged: checkoutsAfter !== undefined,
       });
     } catch (error) {
       // A cursor of another account or mode, or a deleted one: not a page of this list.
