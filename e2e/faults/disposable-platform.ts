@@ -60,6 +60,10 @@ export async function startDisposablePlatform(label: string): Promise<Disposable
     WEBHOOKS_RETRY_SCHEDULE: '0s,200ms,500ms,1s,2s,3s,5s,5s,5s,5s',
     WEBHOOKS_POLL_INTERVAL: '100ms',
     WEBHOOKS_DELIVERY_TIMEOUT: '5s',
+    // A delivery whose attempt was cut (webhooks killed, or PostgreSQL down while its outcome was
+    // recorded) is taken again when its lease runs out: 2 minutes in production, longer than the suite
+    // waits for deliveries (a run once reported such a delivery as lost). 10 s keeps the same path.
+    WEBHOOKS_LEASE: '10s',
   };
   const platform = await launchPlatform(process.execPath, [join(repository, 'scripts', 'platform.ts')], {
     cwd: repository,
