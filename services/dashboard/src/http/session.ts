@@ -6,7 +6,7 @@ import { sameSecret } from '../auth/tokens.ts';
 import type { DashboardSession, Mode } from '../domain/dashboard-user.ts';
 import type { DashboardDependencies } from '../use-cases/dependencies.ts';
 import { resumeSession } from '../use-cases/resume-session.ts';
-import { sameOrigin } from './security.ts';
+import { isSameOrigin } from '@hc/web';
 import { dashboardPaths } from './paths.ts';
 import { renderProblem } from './render.ts';
 
@@ -83,7 +83,7 @@ export const csrfProtected: RequestHandler = (req, res, next) => {
   const found = sessionOf(res);
   const token = typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>)['_csrf'] : undefined;
   const tokenOk = !found || (typeof token === 'string' && sameSecret(token, found.session.csrfToken));
-  if (sameOrigin(req) && tokenOk) return next();
+  if (isSameOrigin(req) && tokenOk) return next();
   renderProblem(res, 403, 'Request refused', 'This form came from somewhere else or has expired. Go back, reload the page and try again.');
 };
 

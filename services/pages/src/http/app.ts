@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
 import nunjucks from 'nunjucks';
-import { pinoHttp } from 'pino-http';
 import type { Logger } from '@hc/logging';
+import { accessLog, assignRequestId } from '@hc/web';
 import { paths } from '../paths.ts';
 import { pageErrors, payRoutes, type HostedClient } from './pay-routes.ts';
 import { createPageLimits } from './rate-limits.ts';
@@ -38,23 +37,8 @@ export function createPagesApp(options: PagesAppOptions): Express {
   views.addGlobal('assets', paths.assets);
   app.set('view engine', 'njk');
 
-  app.use((_req, res, next) => {
-    res.locals['requestId'] = randomUUID();
-    res.set('X-Request-Id', res.locals['requestId'] as string);
-    next();
-  });
-  app.use(securityHeaders());
-  app.use(
-    pinoHttp({
-      logger: options.logger,
-      customProps: (_req, res) => ({ requestId: (res as express.Response).locals['requestId'] as string }),
-      // Method, path and status only: the body carries the buyer's email.
-      serializers: {
-        req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
-        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-      },
-    }),
-  );
+  // Request id and security headers first, so every answer carries them; then one access-log line.
+  app.use(assignRequestId, securityHeaders(), accessLog(options.logger));
 
   app.get(paths.health, (_req, res) => {
     res.json({ status: 'ok' });

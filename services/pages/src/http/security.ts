@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { RequestHandler, Response } from 'express';
-import helmet from 'helmet';
+import { isSameOrigin, strictPageHeaders } from '@hc/web';
 
 /**
- * Security headers (helmet): a strict CSP where the only scripts are those carrying this response's
+ * Security headers (@hc/web's strict page policy): the only scripts are those carrying this response's
  * nonce, no framing (clickjacking on a payment page), no referrer (the page address names the payment),
  * and no caching of a page that shows a buyer's email. Forms post to the pages only, except the
  * provider form of the page that lists providers, whose answer redirects to those providers (Chromium
@@ -13,27 +14,10 @@ import helmet from 'helmet';
 export function securityHeaders(): RequestHandler[] {
   const nonce: RequestHandler = (_req, res, next) => {
     res.locals['cspNonce'] = randomBytes(16).toString('base64');
-    res.set('Cache-Control', 'no-store');
     next();
   };
-  const csp = helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'none'"],
-        scriptSrc: [(_req, res) => `'nonce-${(res as Response).locals['cspNonce'] as string}'`, "'strict-dynamic'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'none'"],
-      },
-    },
-    referrerPolicy: { policy: 'no-referrer' },
-    crossOriginEmbedderPolicy: false,
-  });
-  return [nonce, csp];
+  const cspNonce = (_req: unknown, res: ServerResponse): string => `'nonce-${(res as Response).locals['cspNonce'] as string}'`;
+  return [nonce, ...strictPageHeaders([cspNonce, "'strict-dynamic'"])];
 }
 
 /**
@@ -66,10 +50,6 @@ export function allowFormTargets(res: Response, urls: readonly string[]): void {
  * be this host. A request carrying neither header is not a browser's and cannot be forged by a site.
  */
 export const sameOriginOnly: RequestHandler = (req, res, next) => {
-  const site = req.get('sec-fetch-site');
-  const origin = req.get('origin');
-  const sameOrigin =
-    site !== undefined ? site === 'same-origin' : origin === undefined || origin === `${req.protocol}://${req.get('host')}`;
-  if (sameOrigin) return next();
+  if (isSameOrigin(req)) return next();
   res.status(403).type('text/plain').send('Forbidden: page actions come from the payment page only.');
 };

@@ -1,0 +1,3 @@
+export { accessLog, assignRequestId, requestIdOf } from './request-log.ts';
+export { strictPageHeaders, type ScriptSource } from './page-headers.ts';
+export { isSameOrigin } from './same-origin.ts';

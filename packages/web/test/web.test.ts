@@ -1,0 +1,66 @@
+// Risk covered: a page server answering without its request id or strict headers (a CSP that lets an
+// injected script run, a cached page of customer data), an access log that writes a query's token or
+// a searched email, or a forged cross-site form taken for our own. Real Express over real HTTP.
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import express from 'express';
+import { createLogger } from '@hc/logging';
+import { accessLog, assignRequestId, isSameOrigin, strictPageHeaders } from '../src/index.ts';
+
+const lines: Record<string, unknown>[] = [];
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  const logger = createLogger('web-test', {
+    level: 'info',
+    destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+  });
+  const app = express();
+  app.use(assignRequestId, strictPageHeaders(["'self'"]), accessLog(logger));
+  app.post('/form', (req, res) => {
+    res.status(isSameOrigin(req) ? 204 : 403).end();
+  });
+  app.get('/page', (_req, res) => {
+    res.type('html').send('<p>hello</p>');
+  });
+  server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  server.close();
+});
+
+describe('page server pieces', () => {
+  it('give every answer a request id, the strict policy and no-store, and log only method, path and status', async () => {
+    const response = await fetch(`${base}/page?token=secret-token&email=ann%40example.com`);
+    expect(response.status).toBe(200);
+    const requestId = response.headers.get('x-request-id');
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(response.headers.get('content-security-policy')).toBe(
+      "default-src 'none';script-src 'self';style-src 'self';img-src 'self';connect-src 'self';form-action 'self';frame-ancestors 'none';base-uri 'none'",
+    );
+    const line = lines.find((l) => l['requestId'] === requestId)!;
+    expect(line).toMatchObject({ req: { method: 'GET', path: '/page' }, res: { status: 200 } });
+    expect(JSON.stringify(line)).not.toMatch(/secret-token|example\.com/);
+  });
+
+  it.each([
+    [{ 'sec-fetch-site': 'same-origin' }, 204],
+    [{ 'sec-fetch-site': 'cross-site' }, 403],
+    [{ 'sec-fetch-site': 'same-site' }, 403],
+    [{ origin: 'http://evil.example' }, 403],
+    [{}, 204],
+  ])('takes a form with %j as same-origin: %i', async (headers, status) => {
+    expect((await fetch(`${base}/form`, { method: 'POST', headers })).status).toBe(status);
+  });
+
+  it('takes a form whose Origin is this host (browsers without Sec-Fetch-Site)', async () => {
+    expect((await fetch(`${base}/form`, { method: 'POST', headers: { origin: base } })).status).toBe(204);
+  });
+});
