@@ -2,9 +2,6 @@
 // keeps working after revocation), showing a secret twice, an endpoint whose ping arrives unsigned or
 // signed with another secret, a resend that never arrives, or another account's or mode's endpoints
 // and events reachable by URL. Real platform, dashboard, Chromium and a local webhook receiver.
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
 import { eventually } from '@hc/test-kit';
@@ -16,38 +13,23 @@ import {
   type DashboardHarness,
   type DashboardMerchant,
 } from './dashboard-harness.ts';
-
-interface Delivery {
-  headers: Record<string, string>;
-  raw: string;
-  event: { id: string; type: string };
-}
+import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './e2e-helpers.ts';
 
 let h: DashboardHarness;
 let shop: DashboardMerchant;
 let other: DashboardMerchant;
-let server: Server;
+let receiver: WebhookReceiver;
 let receiverUrl: string;
-const delivered: Delivery[] = [];
+let delivered: ReceivedWebhook[];
 
 beforeAll(async () => {
   h = await startDashboardHarness('developers');
   [shop, other] = await Promise.all([h.merchant(), h.merchant()]);
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      delivered.push({ headers: req.headers as Record<string, string>, raw, event: JSON.parse(raw) as Delivery['event'] });
-      res.writeHead(204).end();
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  receiver = await startWebhookReceiver<ReceivedWebhook['event']>();
+  ({ url: receiverUrl, delivered } = receiver);
 }, 120_000);
 afterAll(async () => {
-  server?.close();
+  receiver?.close();
   await h?.stop();
 });
 

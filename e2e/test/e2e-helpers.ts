@@ -2,6 +2,9 @@
  * Small assertions shared by the end-to-end tests: reading JSON bodies as plain objects and checking
  * the spec's error body ({ error: { code, message, field? } }) together with the HTTP status.
  */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from '@jest/globals';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connectNats, streamName } from '@hc/events';
@@ -116,4 +119,43 @@ export async function everyStreamMessage(natsUrl: string, prefix: string): Promi
   } finally {
     await nc.close();
   }
+}
+
+/** One webhook as the merchant's server received it: headers, the RAW body (what the signature covers), parsed. */
+export interface ReceivedWebhook<E = { id: string; type: string }> {
+  headers: Record<string, string>;
+  raw: string;
+  event: E;
+}
+
+/**
+ * The merchant's webhook endpoint on a free local port: keeps each delivery's raw body, as the
+ * merchant guide says (docs/webhooks.md), and answers 204.
+ */
+export interface WebhookReceiver<E = { id: string; type: string }> {
+  /** Where to point the endpoint. */
+  readonly url: string;
+  /** Every delivery, in arrival order. */
+  readonly delivered: ReceivedWebhook<E>[];
+  close(): void;
+}
+
+export async function startWebhookReceiver<E = { id: string; type: string }>(): Promise<WebhookReceiver<E>> {
+  const delivered: ReceivedWebhook<E>[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      delivered.push({ headers: req.headers as Record<string, string>, raw, event: JSON.parse(raw) as E });
+      res.writeHead(204).end();
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    delivered,
+    close: () => server.close(),
+  };
 }

@@ -2,45 +2,39 @@
 // the webhooks of a payment made through the API; the operator CLI's webhook commands not working
 // end to end; the success URL's placeholders misencoded; and an erased buyer's details surviving in
 // the delivery log, the message bus or the logs.
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
-import { bodyOf, createSession, eventually, everyRowOf, everyStreamMessage, VALID_BODY, type Json } from './e2e-helpers.ts';
+import {
+  bodyOf,
+  createSession,
+  eventually,
+  everyRowOf,
+  everyStreamMessage,
+  startWebhookReceiver,
+  VALID_BODY,
+  type Json,
+  type ReceivedWebhook,
+  type WebhookReceiver,
+} from './e2e-helpers.ts';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
 
-interface Delivery {
-  headers: Record<string, string>;
-  raw: string;
-  event: { id: string; type: string; created: number; livemode: boolean; data: { payment: Json | null } };
-}
+type Delivery = ReceivedWebhook<{ id: string; type: string; created: number; livemode: boolean; data: { payment: Json | null } }>;
 
 let platform: Platform;
 let merchant: TestMerchant;
-let server: Server;
+let receiver: WebhookReceiver<Delivery['event']>;
 let receiverUrl: string;
-const delivered: Delivery[] = [];
+let delivered: Delivery[];
 
 beforeAll(async () => {
   platform = await startPlatform({ webhooks: true, captureLogs: true });
   merchant = await platform.merchant();
   // The merchant's server: keeps the RAW body, as the merchant guide says (docs/webhooks.md).
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      delivered.push({ headers: req.headers as Record<string, string>, raw, event: JSON.parse(raw) as Delivery['event'] });
-      res.writeHead(204).end();
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  receiver = await startWebhookReceiver<Delivery['event']>();
+  ({ url: receiverUrl, delivered } = receiver);
 });
 afterAll(async () => {
-  server.close();
+  receiver.close();
   await platform.stop();
 });
 
