@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { currentTraceparent, MARK_PROCESSED_SQL } from '@hc/events';
+import { currentTraceparent } from '@hc/events';
 import { newId } from '@hc/ids';
 import { customerRowChanges } from '../domain/customer-changes.ts';
 import type { Customer, Order, Scope } from '../domain/customer.ts';
@@ -19,7 +19,7 @@ export class CustomersTransaction {
   }
 
   async markProcessed(consumer: string, msgId: string): Promise<boolean> {
-    return (await this.client.query(statements.markProcessed(MARK_PROCESSED_SQL, consumer, msgId))).rowCount === 1;
+    return (await this.client.query(statements.markProcessed(consumer, msgId))).rowCount === 1;
   }
 
   /** The order, locked; null when it is not (yet) known in this scope. */

@@ -4,7 +4,7 @@
  * once. Amounts travel as exact decimal text (never a float); addresses as jsonb text.
  */
 import type { QueryConfig } from 'pg';
-import { OUTBOX_CHANNEL } from '@hc/events';
+import { MARK_PROCESSED_SQL, OUTBOX_CHANNEL } from '@hc/events';
 import type { Customer, Order } from '../domain/customer.ts';
 import type { CustomerRowChanges } from '../domain/customer-changes.ts';
 import { LOCKED_CUSTOMER_SELECT, LOCKED_ORDER_SELECT } from './rows.ts';
@@ -46,9 +46,10 @@ const INSERT_ORDER_SQL = `INSERT INTO orders (id, account_id, livemode, ${ORDER_
 const UPDATE_ORDER_SQL = `UPDATE orders SET ${ORDER_COLUMNS.map(([c, , cast], i) => `${c} = ${param(i + 2, cast)}`).join(', ')}
   WHERE id = $1`;
 
-export const markProcessed = (sql: string, consumer: string, msgId: string): Query => ({
+/** @hc/events' record of an applied message: one row the first time, none on a redelivery. */
+export const markProcessed = (consumer: string, msgId: string): Query => ({
   name: 'customers_mark_processed',
-  text: sql,
+  text: MARK_PROCESSED_SQL,
   values: [consumer, msgId],
 });
 
