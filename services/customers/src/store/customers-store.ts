@@ -35,14 +35,20 @@ export interface OrderListQuery {
   customerId?: string | undefined;
 }
 
-/** The only code that knows the customers tables (with its transactions' statements, statements.ts). Every public lookup requires the caller's scope. */
+/**
+ * The only code that knows the customers tables (with its transactions' statements, statements.ts).
+ * Every public lookup requires the caller's scope.
+ */
 export class CustomersStore {
-  private readonly prisma: CustomersPrisma;
   private readonly database: CustomersDatabase;
 
   constructor(database: CustomersDatabase) {
     this.database = database;
-    this.prisma = database.prisma;
+  }
+
+  /** The API's reads and the note; writes go through transaction() (statements.ts). */
+  private get prisma(): CustomersPrisma {
+    return this.database.prisma;
   }
 
   /** Runs `work` in one transaction on a pooled connection (retried whole on a deadlock). */
