@@ -1,7 +1,9 @@
 /**
  * CPU per request of the gateway and checkout, for comparing two versions of a hot path (A/B):
  * starts a platform of its own, warms up, then sends 8 s of reads and 8 s of creates at 64
- * connections and prints req/s, p99 and each process's CPU milliseconds per request served. CPU per
+ * connections and prints req/s, p99, the whole machine's busy CPU milliseconds per request (PostgreSQL
+ * and the load generator included), and each process's CPU milliseconds and system calls per request
+ * served. CPU per
  * request moves less with the machine's other load than req/s does (docs/performance.md). Not a test.
  *
  *   node scripts/bench/cpu-per-request.ts
@@ -11,7 +13,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import autocannon from 'autocannon';
 import { launchPlatform, platformSetting, stopPlatform } from '../tests/platform-process.ts';
-import { cpuSeconds, descendants } from './measure.ts';
+import { cpuSeconds, descendants, machineBusySeconds, syscalls } from './measure.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const setting = await platformSetting('cpu-per-request');
@@ -34,12 +36,20 @@ try {
     ['create', { url: `${apiUrl}/v1/checkout_sessions`, method: 'POST' as const, headers, body }],
   ] as const) {
     await autocannon({ ...opts, connections: 64, duration: 3 });
-    const before = new Map(procs.map((p) => [p.pid, cpuSeconds(p.pid)]));
+    const before = new Map(procs.map((p) => [p.pid, { cpu: cpuSeconds(p.pid), calls: syscalls(p.pid) }]));
+    const machineBefore = machineBusySeconds();
     const r = await autocannon({ ...opts, connections: 64, duration: 8 });
     const n = r.requests.total;
+    const machine = (1000 * (machineBusySeconds() - machineBefore)) / n;
     console.log(
-      `${name}: ${r.requests.average} req/s p99 ${r.latency.p99} ms; ` +
-        procs.map((p) => `${p.name} ${((1000 * (cpuSeconds(p.pid) - before.get(p.pid)!)) / n).toFixed(3)} ms/req`).join(', '),
+      `${name}: ${r.requests.average} req/s p99 ${r.latency.p99} ms; machine ${machine.toFixed(3)} ms/req; ` +
+        procs
+          .map((p) => {
+            const was = before.get(p.pid)!;
+            const cpu = (1000 * (cpuSeconds(p.pid) - was.cpu)) / n;
+            return `${p.name} ${cpu.toFixed(3)} ms/req ${((syscalls(p.pid) - was.calls) / n).toFixed(1)} syscalls/req`;
+          })
+          .join(', '),
     );
   }
 } finally {

@@ -110,6 +110,25 @@ export function cpuSeconds(pid: number): number {
   }
 }
 
+/** System calls a process has made (reads + writes, /proc/PID/io): each costs a kernel entry. */
+export function syscalls(pid: number): number {
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    return Number(/syscr: (\d+)/.exec(io)?.[1] ?? 0) + Number(/syscw: (\d+)/.exec(io)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU seconds this machine has spent busy, every core and process together (/proc/stat): PostgreSQL
+ * and the load generator included. Time stolen by the hypervisor for other machines is not counted.
+ */
+export function machineBusySeconds(): number {
+  const [, user, nice, system, , , irq, softirq] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
+  return (user! + nice! + system! + irq! + softirq!) / 100;
+}
+
 /** Every descendant process of `root` with a short name taken from its command line. */
 export function descendants(root: number): { pid: number; name: string }[] {
   const parents = new Map<number, number>();
