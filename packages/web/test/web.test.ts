@@ -26,10 +26,21 @@ beforeAll(async () => {
   app.get('/page', (_req, res) => {
     res.type('html').send('<p>hello</p>');
   });
+  app.get('/broken', (_req, res) => {
+    res.status(500).end();
+  });
+  // Answers only after the client has gone: the line must say the request was aborted.
+  app.get('/slow', (_req, res) => {
+    res.on('close', () => setTimeout(() => res.end(), 20));
+  });
   server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
+async function waitFor(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 afterAll(() => {
   server.close();
 });
@@ -46,8 +57,27 @@ describe('page server pieces', () => {
       "default-src 'none';script-src 'self';style-src 'self';img-src 'self';connect-src 'self';form-action 'self';frame-ancestors 'none';base-uri 'none'",
     );
     const line = lines.find((l) => l['requestId'] === requestId)!;
-    expect(line).toMatchObject({ req: { method: 'GET', path: '/page' }, res: { status: 200 } });
+    expect(line).toMatchObject({ level: 30, msg: 'request completed', req: { method: 'GET', path: '/page' }, res: { status: 200 } });
+    expect(typeof line['responseTime']).toBe('number');
     expect(JSON.stringify(line)).not.toMatch(/secret-token|example\.com/);
+  });
+
+  it('logs a 5xx answer at error level and a request the client gave up on as aborted, each once', async () => {
+    const broken = await fetch(`${base}/broken`);
+    const brokenId = broken.headers.get('x-request-id');
+    const aborted = new AbortController();
+    const slow = fetch(`${base}/slow?token=secret-token`, { signal: aborted.signal }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    aborted.abort();
+    await slow;
+    await waitFor(() => lines.some((l) => (l['req'] as { path?: string } | undefined)?.path === '/slow'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(lines.filter((l) => l['requestId'] === brokenId)).toEqual([
+      expect.objectContaining({ level: 50, msg: 'request errored', res: { status: 500 } }),
+    ]);
+    const slowLines = lines.filter((l) => (l['req'] as { path?: string } | undefined)?.path === '/slow');
+    expect(slowLines).toEqual([expect.objectContaining({ level: 40, msg: 'request aborted', req: { method: 'GET', path: '/slow' } })]);
+    expect(JSON.stringify(slowLines)).not.toContain('secret-token');
   });
 
   it.each([

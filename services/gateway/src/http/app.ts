@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
-import { pinoHttp } from 'pino-http';
 import type { ServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
+import { accessLog } from '@hc/web';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
 import type { CustomersService } from '@hc/proto/customers/v1';
 import type { WebhooksService } from '@hc/proto/webhooks/v1';
@@ -9,7 +9,6 @@ import type { AccountLimiter } from '../domain/account-limiter.ts';
 import type { KeyDirectory } from '../use-cases/authenticate.ts';
 import type { CreateSessionDependencies, IdempotencySettings } from '../use-cases/create-checkout-session.ts';
 import { rateLimited } from './middleware/rate-limit.ts';
-import { locals } from './locals.ts';
 import { requireApiKey } from './middleware/authenticate.ts';
 import { errorResponder, unknownRoute } from './middleware/errors.ts';
 import { openApiText } from './openapi/document.ts';
@@ -47,17 +46,8 @@ export function createGatewayApp(deps: GatewayApp): Express {
   app.disable('etag');
   app.set('query parser', parseQuery);
   app.use(requestId, securityHeaders);
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      customProps: (_req, res) => ({ requestId: locals(res as express.Response).requestId }),
-      // Only method, path and status: never headers (keys) nor bodies (personal data).
-      serializers: {
-        req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
-        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-      },
-    }),
-  );
+  // Only method, path, status and duration: never headers (keys) nor bodies (personal data).
+  app.use(accessLog(deps.logger));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
