@@ -2,7 +2,7 @@
 // commit the session and its outbox row together or neither, write exactly the rows Prisma wrote, and
 // wake the outbox relay only on commit; the prepared reads must keep account and mode isolation exact
 // and map rows exactly as Prisma's reads do.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
 import { isUniqueViolation, badValueError } from '@hc/db';
 import { OUTBOX_CHANNEL, OUTBOX_NOTIFY_SQL } from '@hc/events';
@@ -169,6 +169,37 @@ describe('the prepared reads', () => {
     expect(await store.list(live, 100)).toEqual([]);
     expect(await store.scopeOf(s.id)).toEqual(scope);
     expect(await store.scopeOf('pay_nosuchsession')).toBeNull();
+  });
+
+  it('answer concurrent finds in shared statements, each with its own session and never one of another scope', async () => {
+    const ours = [session(), session(), session()];
+    const theirs = session({ accountId: other.accountId });
+    const inLive = session({ livemode: true });
+    for (const s of [...ours, theirs, inLive]) await store.insert(s, created(s));
+    // 60 reads at once: more than the statements allowed in flight, so most share a statement, and
+    // the same id is asked in several scopes within one group.
+    const asks = Array.from({ length: 60 }, (_, i) => {
+      const pick = [
+        { scope, id: ours[i % 3]!.id, expected: ours[i % 3]! },
+        { scope, id: theirs.id, expected: null },
+        { scope: other, id: theirs.id, expected: theirs },
+        { scope: other, id: ours[0]!.id, expected: null },
+        { scope, id: inLive.id, expected: null },
+        { scope: live, id: inLive.id, expected: inLive },
+        { scope: live, id: ours[1]!.id, expected: null },
+        { scope, id: 'pay_nosuchsession', expected: null },
+      ];
+      return pick[i % pick.length]!;
+    });
+    const queries = jest.spyOn(database.pool, 'query'); // counts the statements; each still runs
+    try {
+      const answers = await Promise.all(asks.map((ask) => store.find(ask.scope, ask.id)));
+      expect(answers).toEqual(asks.map((ask) => ask.expected));
+      // Grouped: at most 4 statements run at once and the reads waiting meanwhile share the next ones.
+      expect(queries.mock.calls.length).toBeLessThanOrEqual(8);
+    } finally {
+      queries.mockRestore();
+    }
   });
 
   it('map a row exactly as the Prisma read under a row lock does', async () => {

@@ -1,3 +1,4 @@
+import { GroupedReads } from '@hc/db';
 import { currentTraceparent, MARK_PROCESSED_SQL, OUTBOX_NOTIFY_SQL } from '@hc/events';
 import { parseCurrency } from '@hc/money';
 import {
@@ -27,7 +28,7 @@ import {
 } from '../domain/session-events.ts';
 import { Prisma } from './generated/prisma/client.ts';
 import type { CheckoutDatabase, CheckoutPrisma } from './prisma.ts';
-import { findSession, insertWithEvent, listSessions, scopeOfSession } from './session-statements.ts';
+import { findSessions, insertWithEvent, listSessions, scopeOfSession } from './session-statements.ts';
 
 type Decimals = 'amount' | 'usdValue' | 'valueCoin' | 'merchantReceived';
 /** A Prisma row, or a prepared statement's (decimals as pg's exact text, already at the column's scale). */
@@ -120,6 +121,15 @@ async function enqueueSessionEvent(tx: Tx, event: SessionEvent): Promise<void> {
   await tx.$executeRawUnsafe(OUTBOX_NOTIFY_SQL);
 }
 
+/**
+ * Find statements running at once: the rest of the pool's connections stay free for writes, and a read
+ * that arrives while these are busy joins the next group (docs/adr/0034).
+ */
+const FIND_STATEMENTS_AT_ONCE = 4;
+
+const findKey = (request: { scope: Scope; id: string }): string =>
+  `${request.id} ${request.scope.accountId} ${String(request.scope.livemode)}`;
+
 /** The only code that knows the checkout tables. Every lookup requires the caller's scope. */
 export class CheckoutSessionStore {
   private readonly prisma: CheckoutPrisma;
@@ -128,10 +138,22 @@ export class CheckoutSessionStore {
   /** What the payment events it writes are built with (domain/payment-events.ts builds them). */
   private readonly eventContext: PaymentEventContext;
 
+  /** Reads by id, several per statement under load (docs/adr/0034). */
+  private readonly finds: GroupedReads<{ scope: Scope; id: string }, CheckoutSession>;
+
   constructor(database: Pick<CheckoutDatabase, 'prisma' | 'pool'>, eventContext: PaymentEventContext) {
     this.prisma = database.prisma;
     this.pool = database.pool;
     this.eventContext = eventContext;
+    this.finds = new GroupedReads({
+      maxInFlight: FIND_STATEMENTS_AT_ONCE,
+      maxGroupSize: 100,
+      keyOf: findKey,
+      readGroup: async (requests) => {
+        const { rows } = await this.pool.query<Row>(findSessions(requests));
+        return new Map(rows.map((row) => [findKey({ scope: row, id: row.id }), toSession(row)]));
+      },
+    });
   }
 
   /**
@@ -149,9 +171,9 @@ export class CheckoutSessionStore {
     );
   }
 
+  /** A session by id within the caller's scope; concurrent finds share statements (GroupedReads). */
   async find(scope: Scope, id: string): Promise<CheckoutSession | null> {
-    const { rows } = await this.pool.query<Row>(findSession(scope, id));
-    return rows[0] ? toSession(rows[0]) : null;
+    return (await this.finds.read({ scope, id })) ?? null;
   }
 
   /**

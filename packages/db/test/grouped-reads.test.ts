@@ -1,0 +1,88 @@
+// Risk covered: grouped reads (docs/adr/0034) answering a read with another read's value, leaving a read
+// waiting forever after a failed or full group, running more statements at once than allowed, or
+// delaying a read that had no reason to wait. The statement is a function the test answers by hand,
+// so every interleaving below is exact.
+import { describe, expect, it } from '@jest/globals';
+import { GroupedReads } from '../src/index.ts';
+
+interface Call {
+  readonly keys: string[];
+  answer(values: Record<string, string>): void;
+  fail(error: Error): void;
+}
+
+function harness(options: { maxInFlight: number; maxGroupSize: number }) {
+  const calls: Call[] = [];
+  const reads = new GroupedReads<string, string>({
+    ...options,
+    keyOf: (key) => key,
+    readGroup: (keys) =>
+      new Promise((resolve, reject) => {
+        calls.push({ keys: [...keys], answer: (values) => resolve(new Map(Object.entries(values))), fail: reject });
+      }),
+  });
+  return { reads, calls };
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('GroupedReads', () => {
+  it('sends a lone read at once, in a group of one', async () => {
+    const { reads, calls } = harness({ maxInFlight: 2, maxGroupSize: 10 });
+    const value = reads.read('a');
+    expect(calls.map((c) => c.keys)).toEqual([['a']]);
+    calls[0]!.answer({ a: 'A' });
+    await expect(value).resolves.toBe('A');
+  });
+
+  it('runs at most maxInFlight statements; reads arriving meanwhile share the next, each gets its own value', async () => {
+    const { reads, calls } = harness({ maxInFlight: 2, maxGroupSize: 10 });
+    const first = [reads.read('a'), reads.read('b')];
+    const waiting = [reads.read('c'), reads.read('d'), reads.read('e')];
+    expect(calls.map((c) => c.keys)).toEqual([['a'], ['b']]);
+    calls[1]!.answer({ b: 'B' });
+    await settle();
+    expect(calls.map((c) => c.keys)).toEqual([['a'], ['b'], ['c', 'd', 'e']]);
+    calls[2]!.answer({ c: 'C', e: 'E' });
+    calls[0]!.answer({ a: 'A' });
+    await expect(Promise.all([...first, ...waiting])).resolves.toEqual(['A', 'B', 'C', undefined, 'E']);
+  });
+
+  it('caps a group at maxGroupSize and asks a key once however many reads name it', async () => {
+    const { reads, calls } = harness({ maxInFlight: 1, maxGroupSize: 3 });
+    const blocker = reads.read('x');
+    const later = ['a', 'a', 'b', 'c', 'd'].map((key) => reads.read(key));
+    calls[0]!.answer({ x: 'X' });
+    await settle();
+    expect(calls[1]!.keys).toEqual(['a', 'b']); // the first three reads: a, a, b
+    calls[1]!.answer({ a: 'A', b: 'B' });
+    await settle();
+    expect(calls[2]!.keys).toEqual(['c', 'd']);
+    calls[2]!.answer({ c: 'C', d: 'D' });
+    await expect(Promise.all([blocker, ...later])).resolves.toEqual(['X', 'A', 'A', 'B', 'C', 'D']);
+  });
+
+  it('fails every read of a failed group, and only those; the reads waiting behind it still run', async () => {
+    const { reads, calls } = harness({ maxInFlight: 1, maxGroupSize: 10 });
+    const failed = reads.read('a');
+    const behind = [reads.read('b'), reads.read('c')];
+    calls[0]!.fail(new Error('connection lost'));
+    await expect(failed).rejects.toThrow('connection lost');
+    await settle();
+    expect(calls[1]!.keys).toEqual(['b', 'c']);
+    calls[1]!.fail(new Error('statement timeout'));
+    await expect(Promise.all(behind.map((p) => p.catch((e: Error) => e.message)))).resolves.toEqual([
+      'statement timeout',
+      'statement timeout',
+    ]);
+    const after = reads.read('d');
+    expect(calls[2]!.keys).toEqual(['d']);
+    calls[2]!.answer({ d: 'D' });
+    await expect(after).resolves.toBe('D');
+  });
+
+  it('refuses settings that could never run a statement', () => {
+    expect(() => harness({ maxInFlight: 0, maxGroupSize: 10 })).toThrow(RangeError);
+    expect(() => harness({ maxInFlight: 1, maxGroupSize: 0 })).toThrow(RangeError);
+  });
+});
