@@ -29,7 +29,7 @@ const apiUrl = `http://127.0.0.1:${setting.env['PLATFORM_GATEWAY_BACKEND_PORT']}
 const headers = { authorization: `Bearer ${platform.printed['TEST_SECRET_KEY']}`, 'content-type': 'application/json' };
 const body = JSON.stringify({ amount: '25.00', currency: 'EUR', description: 'x', customer_email: 'bench@example.com' });
 const created = (await (await fetch(`${apiUrl}/v1/checkout_sessions`, { method: 'POST', headers, body })).json()) as { id: string };
-const procs = descendants(platform.process.pid!).filter((p) => /gateway|checkout/.test(p.name));
+const procs = descendants(platform.process.pid!).filter((p) => /gateway|checkout|customers/.test(p.name));
 try {
   for (const [name, opts] of [
     ['get', { url: `${apiUrl}/v1/checkout_sessions/${created.id}`, headers }],

@@ -23,6 +23,7 @@ export {
   purgeProcessed,
   eventTablePurges,
   processedMessagesPurge,
+  MARK_MANY_PROCESSED_SQL,
   MARK_PROCESSED_SQL,
 } from './maintenance.ts';
 export {

@@ -9,6 +9,14 @@ export interface SqlClient {
 export const MARK_PROCESSED_SQL = 'INSERT INTO processed_messages (consumer, msg_id) VALUES ($1, $2) ON CONFLICT DO NOTHING';
 
 /**
+ * MARK_PROCESSED_SQL for a group of messages in one statement ($1 consumer, $2 text[] of message
+ * ids): returns the ids recorded now, i.e. the ones never applied before. A message id named twice
+ * in the group is recorded (and returned) once.
+ */
+export const MARK_MANY_PROCESSED_SQL = `INSERT INTO processed_messages (consumer, msg_id)
+  SELECT $1, m FROM unnest($2::text[]) AS m ON CONFLICT DO NOTHING RETURNING msg_id AS "msgId"`;
+
+/**
  * Records that `consumer` applied `msgId`; true the first time, false on any redelivery. Call it
  * inside the transaction that applies the message's state change and skip the change when it returns
  * false: both commit together or not at all, so a message is applied exactly once even though

@@ -2,7 +2,7 @@
 // an order event overtaking its session.created, two replicas creating the same customer at once, a
 // paid order moving between customers. Use-case level over real PostgreSQL, with events shaped
 // exactly as docs/events.md documents them (the NATS path is covered by customers-api.int.test.ts).
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { ConsumedMessage } from '@hc/events';
 import { newId } from '@hc/ids';
 import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
@@ -10,7 +10,8 @@ import pg from 'pg';
 import { CUSTOMERS_MIGRATIONS_DIR } from '../src/migrations.ts';
 import { CustomersStore } from '../src/store/customers-store.ts';
 import { createCustomersDatabase, type CustomersDatabase } from '../src/store/prisma.ts';
-import { applyCheckoutEvent, OrderNotYetKnownError } from '../src/use-cases/apply-checkout-event.ts';
+import { parseCheckoutEvent } from '../src/domain/checkout-events.ts';
+import { applyCheckoutEvent, applyCheckoutEventsTogether, OrderNotYetKnownError } from '../src/use-cases/apply-checkout-event.ts';
 import type { CustomersDependencies } from '../src/use-cases/dependencies.ts';
 import { getCustomer, listCustomers } from '../src/use-cases/read-customers.ts';
 
@@ -108,6 +109,65 @@ describe('applying checkout events exactly once', () => {
     await apply(created);
     expect(await apply(started)).toBe('applied');
     expect(await customerByEmail('early@example.com')).toMatchObject({ ordersCount: 1, paidOrdersCount: 0 });
+  });
+});
+
+describe('a group of events in one transaction (docs/adr/0033)', () => {
+  /** Orders of two emails: created, paid, one duplicate, one moved from the first email to the second. */
+  function story(first: string, second: string) {
+    const one = sessionCreated(first, '10.00', 'EUR', { name: 'First Name' });
+    const two = sessionCreated(first, '20.00', 'EUR');
+    const three = sessionCreated(first, '30.00', 'USD', { name: 'Third Name', phone: '+1 3' });
+    return [
+      one,
+      two,
+      three,
+      paymentPaid(one.session.id, 'v1', '10.00', 'EUR'),
+      two, // redelivered within the group: applied once
+      sessionStarted(three.session.id, second, 1),
+      paymentPaid(three.session.id, 'v3', '30.00', 'USD'),
+      sessionCreated(second, '5.00', 'EUR'),
+    ];
+  }
+  const comparable = async (email: string) => {
+    const customer = await customerByEmail(email);
+    // Each story has its own timestamps: lastOrderAt is checked against its own events below.
+    const { id: _id, email: _email, createdAt: _created, lastOrderAt: _last, ...rest } = customer!;
+    return rest;
+  };
+
+  it('leaves customers exactly as applying the events one by one does, and writes each customer once', async () => {
+    for (const event of story('alone-a@example.com', 'alone-b@example.com')) await apply(event);
+    const events = story('group-a@example.com', 'group-b@example.com');
+    const queries = jest.spyOn(pg.Client.prototype, 'query'); // counts statements; each still runs
+    let saves: number;
+    try {
+      const applied = await applyCheckoutEventsTogether(
+        deps,
+        CONSUMER,
+        events.map((event) => ({ msgId: event.id, event: parseCheckoutEvent(event) })),
+      );
+      expect(applied).toBe(7);
+      saves = queries.mock.calls.filter(([query]) => (query as { name?: string }).name === 'customers_save_customer').length;
+    } finally {
+      queries.mockRestore();
+    }
+    expect(await comparable('group-a@example.com')).toEqual(await comparable('alone-a@example.com'));
+    expect(await comparable('group-b@example.com')).toEqual(await comparable('alone-b@example.com'));
+    expect(await comparable('group-a@example.com')).toMatchObject({ ordersCount: 2, paidOrdersCount: 1, spent: { EUR: '10.00' } });
+    expect(await comparable('group-b@example.com')).toMatchObject({ ordersCount: 2, paidOrdersCount: 1, spent: { USD: '30.00' } });
+    expect((await customerByEmail('group-a@example.com'))!.lastOrderAt).toEqual(new Date(events[1]!.occurredAt));
+    expect((await customerByEmail('group-b@example.com'))!.lastOrderAt).toEqual(new Date(events[7]!.occurredAt));
+    expect(saves).toBe(2);
+    // The group again (a redelivery after a crash before the ack): nothing is applied twice.
+    await expect(
+      applyCheckoutEventsTogether(
+        deps,
+        CONSUMER,
+        events.map((event) => ({ msgId: event.id, event: parseCheckoutEvent(event) })),
+      ),
+    ).resolves.toBe(0);
+    expect(await comparable('group-a@example.com')).toEqual(await comparable('alone-a@example.com'));
   });
 });
 

@@ -55,9 +55,12 @@ export class CustomersStore {
   async transaction<T>(work: (tx: CustomersTransaction) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await inTransaction(this.database.pool, { statementTimeoutMs: STATEMENT_TIMEOUT_MS }, (client) =>
-          work(new CustomersTransaction(client)),
-        );
+        return await inTransaction(this.database.pool, { statementTimeoutMs: STATEMENT_TIMEOUT_MS }, async (client) => {
+          const tx = new CustomersTransaction(client);
+          const result = await work(tx);
+          await tx.flush(); // customers' changes are written once, at the end (customers-transaction.ts)
+          return result;
+        });
       } catch (error) {
         if (attempt >= MAX_ATTEMPTS || !isRetryableConflict(error)) throw error;
       }
@@ -85,9 +88,14 @@ export class CustomersStore {
    */
   applyManyOnce(consumer: string, items: readonly { msgId: string; work: (tx: CustomersTransaction) => Promise<void> }[]): Promise<number> {
     return this.transaction(async (tx) => {
+      // One statement records the whole group; each message not applied before is applied once, in order.
+      const fresh = await tx.markManyProcessed(
+        consumer,
+        items.map((item) => item.msgId),
+      );
       let applied = 0;
       for (const item of items) {
-        if (!(await tx.markProcessed(consumer, item.msgId))) continue;
+        if (!fresh.delete(item.msgId)) continue;
         await item.work(tx);
         applied += 1;
       }

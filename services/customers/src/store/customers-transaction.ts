@@ -6,13 +6,32 @@ import type { Customer, Order, Scope } from '../domain/customer.ts';
 import { lockedCustomer, lockedOrder, type LockedCustomerRow, type LockedOrderRow } from './rows.ts';
 import * as statements from './statements.ts';
 
+const emailKey = (scope: Scope, email: string): string => `${scope.accountId} ${String(scope.livemode)} ${email}`;
+
+/** A customer this transaction has locked: as last written to the database, and as it is now. */
+interface HeldCustomer {
+  written: Customer;
+  current: Customer;
+  /** When the unwritten change happened (the latest); undefined when current is what was written. */
+  changedAt: Date | undefined;
+}
+
 /**
  * The writes of one transaction, each a prepared statement on the transaction's connection (no
  * Prisma on the consumer's path: docs/performance.md). Rows are locked (SELECT … FOR UPDATE) before
  * they are read for a change, so replicas applying events of the same order or customer take turns.
+ *
+ * A customer is locked and read once per transaction and written once, at its end (flush): a group
+ * of events (docs/adr/0033) about one customer — a shop's regular, a flash sale's many orders from
+ * one address — costs one read and one write of it instead of two of each per event. The lock is
+ * held from the first read to the commit, so nobody else can change the row in between and the
+ * copy held here stays the truth.
  */
 export class CustomersTransaction {
   private readonly client: pg.PoolClient;
+  private readonly customers = new Map<string, HeldCustomer>();
+  /** Non-erased customers' ids by scope and email, for findOrCreateCustomer. */
+  private readonly byEmail = new Map<string, string>();
 
   constructor(client: pg.PoolClient) {
     this.client = client;
@@ -20,6 +39,22 @@ export class CustomersTransaction {
 
   async markProcessed(consumer: string, msgId: string): Promise<boolean> {
     return (await this.client.query(statements.markProcessed(consumer, msgId))).rowCount === 1;
+  }
+
+  /** Records a group's messages as processed in one statement; resolves the ids not applied before. */
+  async markManyProcessed(consumer: string, msgIds: readonly string[]): Promise<Set<string>> {
+    const { rows } = await this.client.query<{ msgId: string }>(statements.markManyProcessed(consumer, msgIds));
+    return new Set(rows.map((row) => row.msgId));
+  }
+
+  /** Writes every customer changed since it was locked (one statement each). Runs before the commit. */
+  async flush(): Promise<void> {
+    for (const held of this.customers.values()) {
+      if (held.changedAt === undefined) continue;
+      await this.client.query(statements.saveCustomer(held.current, customerRowChanges(held.written, held.current), held.changedAt));
+      held.written = held.current;
+      held.changedAt = undefined;
+    }
   }
 
   /** The order, locked; null when it is not (yet) known in this scope. */
@@ -37,11 +72,14 @@ export class CustomersTransaction {
     await this.client.query(statements.updateOrder(order));
   }
 
-  /** The customer, locked; in `scope` when given. One statement (LOCKED_CUSTOMER_SELECT). */
+  /** The customer, locked; in `scope` when given. One statement (LOCKED_CUSTOMER_SELECT) the first time. */
   async lockCustomer(id: string, scope?: Scope): Promise<Customer | null> {
+    const held = this.customers.get(id);
+    if (held)
+      return !scope || (held.current.accountId === scope.accountId && held.current.livemode === scope.livemode) ? held.current : null;
     const query = scope ? statements.lockCustomerInScope(id, scope.accountId, scope.livemode) : statements.lockCustomerById(id);
     const { rows } = await this.client.query<LockedCustomerRow>(query);
-    return rows[0] ? lockedCustomer(rows[0]) : null;
+    return rows[0] ? this.hold(lockedCustomer(rows[0])) : null;
   }
 
   /**
@@ -50,20 +88,27 @@ export class CustomersTransaction {
    * for the winner's commit, does nothing, and then finds the winner's row.
    */
   async findOrCreateCustomer(scope: Scope, email: string, firstSeenAt: Date): Promise<Customer> {
+    const heldId = this.byEmail.get(emailKey(scope, email));
+    const held = heldId === undefined ? undefined : this.customers.get(heldId)?.current;
+    if (held && held.email === email && !held.erased) return held;
     const id = newId('customer', firstSeenAt.getTime());
     await this.client.query(statements.insertCustomerIfNew(id, scope.accountId, scope.livemode, email, firstSeenAt));
     const { rows } = await this.client.query<LockedCustomerRow>(statements.lockCustomerByEmail(scope.accountId, scope.livemode, email));
     // Only possible when the customer was erased between our INSERT and SELECT: the retry creates a new one.
     if (rows.length === 0) throw Object.assign(new Error('customer erased while being found; retrying'), { code: '40001' });
-    return lockedCustomer(rows[0]!);
+    return this.hold(lockedCustomer(rows[0]!));
   }
 
   /**
-   * Writes a locked customer's details and counters, and of its spent sums and store accounts only
-   * the rows that differ from `before` (the customer as locked), in one statement.
+   * A locked customer's new details and counters. Written at flush, in one statement with only the
+   * spent sums and store accounts that differ from the row as it was last written.
    */
-  async saveCustomer(before: Customer, customer: Customer, at: Date): Promise<void> {
-    await this.client.query(statements.saveCustomer(customer, customerRowChanges(before, customer), at));
+  saveCustomer(before: Customer, customer: Customer, at: Date): Promise<void> {
+    const held = this.customers.get(before.id);
+    if (!held) throw new Error(`customer ${before.id} saved without being locked in this transaction`);
+    held.current = customer;
+    held.changedAt = at;
+    return Promise.resolve();
   }
 
   /** The customer's orders other than `exceptOrderId`, oldest first (ties by id). */
@@ -77,8 +122,16 @@ export class CustomersTransaction {
    * personal details of its orders, become null. Returns its orders (id, email revision), oldest first.
    */
   async eraseCustomerData(customerId: string, at: Date): Promise<{ id: string; emailRevision: number }[]> {
+    await this.flush();
+    this.customers.delete(customerId); // the statement changes the row: read it again if needed
     const { rows } = await this.client.query<{ id: string; emailRevision: number }>(statements.eraseCustomerData(customerId, at));
     return rows;
+  }
+
+  private hold(customer: Customer): Customer {
+    this.customers.set(customer.id, { written: customer, current: customer, changedAt: undefined });
+    if (customer.email !== null && !customer.erased) this.byEmail.set(emailKey(customer, customer.email), customer.id);
+    return customer;
   }
 
   /** Queues an event for the outbox relay, published once this transaction commits. */

@@ -4,7 +4,7 @@
  * once. Amounts travel as exact decimal text (never a float); addresses as jsonb text.
  */
 import type { QueryConfig } from 'pg';
-import { MARK_PROCESSED_SQL, OUTBOX_CHANNEL } from '@hc/events';
+import { MARK_MANY_PROCESSED_SQL, MARK_PROCESSED_SQL, OUTBOX_CHANNEL } from '@hc/events';
 import type { Customer, Order } from '../domain/customer.ts';
 import type { CustomerRowChanges } from '../domain/customer-changes.ts';
 import { LOCKED_CUSTOMER_SELECT, LOCKED_ORDER_SELECT } from './rows.ts';
@@ -51,6 +51,12 @@ export const markProcessed = (consumer: string, msgId: string): Query => ({
   name: 'customers_mark_processed',
   text: MARK_PROCESSED_SQL,
   values: [consumer, msgId],
+});
+
+export const markManyProcessed = (consumer: string, msgIds: readonly string[]): Query => ({
+  name: 'customers_mark_many_processed',
+  text: MARK_MANY_PROCESSED_SQL,
+  values: [consumer, msgIds],
 });
 
 export const insertOrder = (order: Order): Query => ({
