@@ -171,7 +171,7 @@ describe('the prepared reads', () => {
     expect(await store.scopeOf('pay_nosuchsession')).toBeNull();
   });
 
-  it('answer concurrent finds in shared statements, each with its own session and never one of another scope', async () => {
+  it('answer concurrent finds and scope lookups in shared statements, each with its own session and never one of another scope', async () => {
     const ours = [session(), session(), session()];
     const theirs = session({ accountId: other.accountId });
     const inLive = session({ livemode: true });
@@ -195,8 +195,11 @@ describe('the prepared reads', () => {
     try {
       const answers = await Promise.all(asks.map((ask) => store.find(ask.scope, ask.id)));
       expect(answers).toEqual(asks.map((ask) => ask.expected));
-      // Grouped: at most 4 statements run at once and the reads waiting meanwhile share the next ones.
-      expect(queries.mock.calls.length).toBeLessThanOrEqual(8);
+      // The hosted page's unscoped lookup, grouped the same way: each id gets its own session's scope.
+      const ids = [ours[0]!.id, theirs.id, inLive.id, 'pay_nosuchsession', ours[1]!.id, theirs.id];
+      expect(await Promise.all(ids.map((id) => store.scopeOf(id)))).toEqual([scope, other, live, null, scope, other]);
+      // Grouped: at most 4 finds (2 scope lookups) run at once; the reads waiting meanwhile share the next.
+      expect(queries.mock.calls.length).toBeLessThanOrEqual(8 + 4);
     } finally {
       queries.mockRestore();
     }

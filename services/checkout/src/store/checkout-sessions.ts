@@ -28,7 +28,7 @@ import {
 } from '../domain/session-events.ts';
 import { Prisma } from './generated/prisma/client.ts';
 import type { CheckoutDatabase, CheckoutPrisma } from './prisma.ts';
-import { findSessions, insertWithEvent, listSessions, scopeOfSession } from './session-statements.ts';
+import { findSessions, insertWithEvent, listSessions, scopesOfSessions } from './session-statements.ts';
 
 type Decimals = 'amount' | 'usdValue' | 'valueCoin' | 'merchantReceived';
 /** A Prisma row, or a prepared statement's (decimals as pg's exact text, already at the column's scale). */
@@ -126,6 +126,8 @@ async function enqueueSessionEvent(tx: Tx, event: SessionEvent): Promise<void> {
  * that arrives while these are busy joins the next group (docs/adr/0034).
  */
 const FIND_STATEMENTS_AT_ONCE = 4;
+/** The hosted page's scope lookups (one tiny row each) take at most 2 more. */
+const SCOPE_STATEMENTS_AT_ONCE = 2;
 
 const findKey = (request: { scope: Scope; id: string }): string =>
   `${request.id} ${request.scope.accountId} ${String(request.scope.livemode)}`;
@@ -140,6 +142,7 @@ export class CheckoutSessionStore {
 
   /** Reads by id, several per statement under load (docs/adr/0034). */
   private readonly finds: GroupedReads<{ scope: Scope; id: string }, CheckoutSession>;
+  private readonly scopes: GroupedReads<string, Scope>;
 
   constructor(database: Pick<CheckoutDatabase, 'prisma' | 'pool'>, eventContext: PaymentEventContext) {
     this.prisma = database.prisma;
@@ -152,6 +155,15 @@ export class CheckoutSessionStore {
       readGroup: async (requests) => {
         const { rows } = await this.pool.query<Row>(findSessions(requests));
         return new Map(rows.map((row) => [findKey({ scope: row, id: row.id }), toSession(row)]));
+      },
+    });
+    this.scopes = new GroupedReads({
+      maxInFlight: SCOPE_STATEMENTS_AT_ONCE,
+      maxGroupSize: 100,
+      keyOf: (id) => id,
+      readGroup: async (ids) => {
+        const { rows } = await this.pool.query<Scope & { id: string }>(scopesOfSessions(ids));
+        return new Map(rows.map((row) => [row.id, { accountId: row.accountId, livemode: row.livemode }]));
       },
     });
   }
@@ -182,8 +194,7 @@ export class CheckoutSessionStore {
    * session's own scope.
    */
   async scopeOf(id: string): Promise<Scope | null> {
-    const { rows } = await this.pool.query<Scope>(scopeOfSession(id));
-    return rows[0] ?? null;
+    return (await this.scopes.read(id)) ?? null;
   }
 
   /**

@@ -116,11 +116,12 @@ export function findSessions(requests: readonly { readonly scope: Scope; readonl
   };
 }
 
-export function scopeOfSession(id: string): QueryConfig {
+/** The scopes of several sessions by id (GroupedReads, docs/adr/0034): the hosted page's lookup. */
+export function scopesOfSessions(ids: readonly string[]): QueryConfig {
   return {
-    name: 'checkout-session-scope',
-    text: 'SELECT account_id AS "accountId", livemode FROM checkout_sessions WHERE id = $1',
-    values: [id],
+    name: 'checkout-session-scope-group',
+    text: 'SELECT id, account_id AS "accountId", livemode FROM checkout_sessions WHERE id = ANY($1::text[])',
+    values: [ids],
   };
 }
 
