@@ -4,7 +4,7 @@
 // half-way, drops or reorders work. Polls here are a minute long, so a step that comes sooner can only
 // have been woken.
 import { describe, expect, it } from '@jest/globals';
-import { backoffDelay, groupCommit, handleInOrder, WorkLoop, type StepResult } from './loop.ts';
+import { backoffDelay, groupCommit, WorkLoop, type StepResult } from './loop.ts';
 
 const MINUTE = 60_000;
 
@@ -148,31 +148,6 @@ describe('WorkLoop', () => {
   it('backoffDelay doubles from the first delay up to the ceiling', () => {
     const settings = { firstMs: 100, maxMs: 2_000 };
     expect([1, 2, 3, 4, 5, 6, 7].map((attempt) => backoffDelay(settings, attempt))).toEqual([100, 200, 400, 800, 1600, 2000, 2000]);
-  });
-});
-
-describe('handleInOrder (a batch failing half-way)', () => {
-  it('stops at the first failure: the items before it are handled, nothing after it is tried', async () => {
-    const tried: number[] = [];
-    const failure = new Error('publish timed out');
-    const result = await handleInOrder([1, 2, 3, 4], async (n) => {
-      tried.push(n);
-      if (n === 3) throw failure;
-    });
-    expect(result).toEqual({ handled: [1, 2], failure });
-    expect(tried).toEqual([1, 2, 3]);
-  });
-
-  it('stops between items once asked to, keeping what was handled', async () => {
-    let stop = false;
-    const result = await handleInOrder(
-      ['a', 'b', 'c'],
-      async (item) => {
-        if (item === 'b') stop = true;
-      },
-      () => stop,
-    );
-    expect(result).toEqual({ handled: ['a', 'b'] });
   });
 });
 

@@ -141,29 +141,6 @@ export class WorkLoop {
 }
 
 /**
- * Runs `handle` on each item in order and stops at the first failure, so nothing after a failed item
- * goes before it (or between items once `shouldStop` says so). Returns the items handled, to be
- * committed together, and the failure, if any.
- */
-export async function handleInOrder<T>(
-  items: readonly T[],
-  handle: (item: T) => Promise<void>,
-  shouldStop: () => boolean = () => false,
-): Promise<{ handled: T[]; failure?: unknown }> {
-  const handled: T[] = [];
-  for (const item of items) {
-    if (shouldStop()) break;
-    try {
-      await handle(item);
-    } catch (error) {
-      return { handled, failure: error };
-    }
-    handled.push(item);
-  }
-  return { handled };
-}
-
-/**
  * Group commit: items added while a commit runs wait for the next one, which takes all of them, so
  * many concurrent finishers cost one transaction. If a group fails, each of its items is committed on
  * its own, so one bad item does not hold the others back. Each item's promise settles once it is

@@ -4,7 +4,7 @@ import type { Logger } from '@hc/logging';
 import pg from 'pg';
 import { prefixedSubject } from './nats.ts';
 import { OUTBOX_CHANNEL } from './sql.ts';
-import { backoffDelay, handleInOrder, WorkLoop, type StepResult } from './loop.ts';
+import { backoffDelay, WorkLoop, type StepResult } from './loop.ts';
 import { observeOutboxBacklog, outboxPublished } from './metrics.ts';
 import { publishInSpan } from './tracing.ts';
 
@@ -88,6 +88,39 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
   });
   const wake = (): void => loop.wake();
 
+  /**
+   * Publishes a batch without waiting a round trip per row: every row goes out at once, in seq order on
+   * the one connection, and each row after the first of its stream names the row before it as the
+   * stream's last message (Nats-Expected-Last-Msg-Id). So a row that is not stored stops every later
+   * row of its stream from being stored too ("wrong last msg ID"): the stream keeps seq order exactly
+   * as when each ack was awaited. A row the stream already has (a re-publish after a crash) is answered
+   * as a duplicate before that check, so it never blocks. Resolves the rows acked before the first
+   * failure, and that failure.
+   */
+  async function publishInOrder(rows: readonly OutboxRow[]): Promise<{ handled: OutboxRow[]; failure?: unknown }> {
+    const lastOfStream = new Map<string, string>();
+    const acks = rows.map(async (row) => {
+      const subject = prefixedSubject(subjectPrefix, row.subject);
+      const stream = row.subject.split('.', 1)[0]!; // a context's stream holds its subjects only
+      const previous = lastOfStream.get(stream);
+      lastOfStream.set(stream, row.msg_id);
+      const ack = await publishInSpan({ subject, msgId: row.msg_id, traceparent: row.trace_parent }, (headers) =>
+        js.publish(subject, row.payload, {
+          msgID: row.msg_id,
+          timeout: publishTimeoutMs,
+          headers,
+          ...(previous === undefined ? {} : { expect: { lastMsgID: previous } }),
+        }),
+      );
+      if (ack.duplicate)
+        logger.info({ msgId: row.msg_id, seq: row.seq }, 'outbox relay: stream already had this message (re-publish after a crash)');
+    });
+    const settled = await Promise.allSettled(acks);
+    const firstFailure = settled.findIndex((result) => result.status === 'rejected');
+    if (firstFailure === -1) return { handled: [...rows] };
+    return { handled: rows.slice(0, firstFailure), failure: (settled[firstFailure] as PromiseRejectedResult).reason };
+  }
+
   /** One transaction: take the publishing turn, publish up to a batch in seq order, mark what was acked. */
   async function relayBatch(): Promise<StepResult> {
     const client = await pool.connect();
@@ -116,20 +149,7 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
           FOR UPDATE`,
         [batchSize],
       );
-      // Stop between messages; what was acked so far is still committed below. A failed row keeps
-      // order: nothing after it goes out before it does.
-      const { handled, failure } = await handleInOrder(
-        rows,
-        async (row) => {
-          const subject = prefixedSubject(subjectPrefix, row.subject);
-          const ack = await publishInSpan({ subject, msgId: row.msg_id, traceparent: row.trace_parent }, (headers) =>
-            js.publish(subject, row.payload, { msgID: row.msg_id, timeout: publishTimeoutMs, headers }),
-          );
-          if (ack.duplicate)
-            logger.info({ msgId: row.msg_id, seq: row.seq }, 'outbox relay: stream already had this message (re-publish after a crash)');
-        },
-        () => loop.stopped,
-      );
+      const { handled, failure } = loop.stopped ? { handled: [], failure: undefined } : await publishInOrder(rows);
       const published = handled.map((row) => row.seq);
       if (published.length > 0) {
         await client.query('UPDATE outbox_messages SET published_at = now() WHERE seq = ANY($1::bigint[])', [published]);

@@ -55,6 +55,34 @@ describe('startOutboxRelay', () => {
     expect(await unpublishedCount(f.pool)).toBe(0);
   });
 
+  it('sends a batch at once yet keeps seq order when the stream refuses a row in its middle', async () => {
+    // The stream takes small messages only for a while: row 2 (large) is refused, and rows 3–5, sent
+    // with it in one batch, must not reach the stream before it does.
+    const jsm = await jetstreamManager(f.nc);
+    const config = (await jsm.streams.info(f.stream)).config;
+    await jsm.streams.update(f.stream, { ...config, max_msg_size: 512 });
+    const all = rows('window', 6).map((row, i) => (i === 2 ? { ...row, payload: { tag: 'window', i, pad: 'x'.repeat(2_000) } } : row));
+    const relay = await startOutboxRelay({
+      databaseUrl: f.db.url,
+      nats: f.nc,
+      subjectPrefix: f.prefix,
+      logger: f.logger,
+      maxBackoffMs: 200,
+    });
+    try {
+      await writeOutbox(f.pool, all);
+      await until(() => f.logs.some((l) => String(l['msg']).includes('publishing failed')));
+      expect((await published('window')).map((m) => m.msgId)).toEqual(['window-0', 'window-1']);
+      expect(await unpublishedCount(f.pool)).toBe(4);
+      await jsm.streams.update(f.stream, { ...config, max_msg_size: -1 });
+      await relay.drain();
+    } finally {
+      await relay.stop();
+      await jsm.streams.update(f.stream, { ...config, max_msg_size: -1 });
+    }
+    expect((await published('window')).map((m) => m.msgId)).toEqual(all.map((r) => r.msgId));
+  });
+
   it('is woken by NOTIFY (and by the optional trigger) without waiting for its poll', async () => {
     const relay = await startOutboxRelay({
       databaseUrl: f.db.url,
