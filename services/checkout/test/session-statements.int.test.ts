@@ -106,6 +106,59 @@ describe('the one-statement create', () => {
     expect(a!.outbox).toBe(String(b!.outbox).replaceAll(viaPrisma.id, viaStatement.id));
   });
 
+  it('commits concurrent creates in groups, writing exactly the rows a create alone writes', async () => {
+    const alone = session();
+    await store.insert(alone, created(alone));
+    const together = Array.from({ length: 30 }, (_, i) => ({ ...alone, id: `${alone.id}g${String(i).padStart(2, '0')}` }));
+    const queries = jest.spyOn(database.pool, 'query'); // counts the statements; each still runs
+    try {
+      await Promise.all(together.map((s) => store.insert(s, created(s))));
+      expect(queries.mock.calls.length).toBeLessThan(together.length / 2);
+    } finally {
+      queries.mockRestore();
+    }
+    const written = await rows(
+      `SELECT s.id, (to_jsonb(s) - 'id')::text AS session, s.metadata::text AS metadata,
+              (to_jsonb(o) - 'seq' - 'msg_id' - 'subject' - 'created_at')::text AS outbox
+         FROM checkout_sessions s JOIN outbox_messages o ON o.msg_id = s.id || '.session.created'
+        WHERE s.id LIKE $1 ORDER BY o.seq`,
+      [`${alone.id}%`],
+    );
+    expect(written.map((r) => r['id'])).toEqual([alone.id, ...together.map((s) => s.id)]);
+    for (const row of written.slice(1)) {
+      expect(row['session']).toBe(written[0]!['session']);
+      expect(row['metadata']).toBe('{"zeta":"1","alpha":"two"}');
+      expect(row['outbox']).toBe(String(written[0]!['outbox']).replaceAll(alone.id, String(row['id'])));
+    }
+    for (const s of together) expect(await store.find(scope, s.id)).toEqual(s);
+  });
+
+  it('in a group, a taken id or a refused value fails that create alone: the others commit, it leaves nothing', async () => {
+    const taken = session();
+    await store.insert(taken, created(taken));
+    const good = [session(), session(), session()];
+    const refused = session({ description: 'Blue\u0000mug' });
+    const again = { ...taken, description: 'Second' };
+    const outcomes = await Promise.all(
+      [good[0]!, refused, good[1]!, again, good[2]!].map((s) =>
+        store.insert(s, created(s)).then(
+          () => 'ok',
+          (e: unknown) => e,
+        ),
+      ),
+    );
+    expect(outcomes[0]).toBe('ok');
+    expect(badValueError(outcomes[1])?.code).toBe('invalid_request');
+    expect(outcomes[2]).toBe('ok');
+    expect(isUniqueViolation(outcomes[3])).toBe(true);
+    expect(outcomes[4]).toBe('ok');
+    for (const s of good) expect(await store.find(scope, s.id)).toEqual(s);
+    expect(await store.find(scope, refused.id)).toBeNull();
+    expect(await rows('SELECT 1 FROM outbox_messages WHERE msg_id LIKE $1', [`${refused.id}.%`])).toEqual([]);
+    expect((await store.find(scope, taken.id))?.description).toBe('Blue mug');
+    expect(await rows('SELECT 1 FROM outbox_messages WHERE msg_id LIKE $1', [`${taken.id}.%`])).toHaveLength(1);
+  });
+
   it('a value PostgreSQL refuses leaves neither the session nor an outbox row, and is a bad-value error', async () => {
     const s = session({ description: 'Blue\u0000mug' });
     const error = await store.insert(s, created(s)).catch((e: unknown) => e);

@@ -1,5 +1,5 @@
 import { GroupedReads } from '@hc/db';
-import { currentTraceparent, MARK_PROCESSED_SQL, OUTBOX_NOTIFY_SQL } from '@hc/events';
+import { currentTraceparent, groupCommit, MARK_PROCESSED_SQL, OUTBOX_NOTIFY_SQL } from '@hc/events';
 import { parseCurrency } from '@hc/money';
 import {
   SESSION_STATUSES,
@@ -28,7 +28,14 @@ import {
 } from '../domain/session-events.ts';
 import { Prisma } from './generated/prisma/client.ts';
 import type { CheckoutDatabase, CheckoutPrisma } from './prisma.ts';
-import { findSessions, insertWithEvent, listSessions, scopesOfSessions } from './session-statements.ts';
+import {
+  findSessions,
+  insertManyWithEvents,
+  insertWithEvent,
+  listSessions,
+  scopesOfSessions,
+  type OutboxRow,
+} from './session-statements.ts';
 
 type Decimals = 'amount' | 'usdValue' | 'valueCoin' | 'merchantReceived';
 /** A Prisma row, or a prepared statement's (decimals as pg's exact text, already at the column's scale). */
@@ -143,6 +150,8 @@ export class CheckoutSessionStore {
   /** Reads by id, several per statement under load (docs/adr/0034). */
   private readonly finds: GroupedReads<{ scope: Scope; id: string }, CheckoutSession>;
   private readonly scopes: GroupedReads<string, Scope>;
+  /** Creates, committed in groups (docs/adr/0036). */
+  private readonly inserts: (create: { session: CheckoutSession; event: OutboxRow }) => Promise<void>;
 
   constructor(database: Pick<CheckoutDatabase, 'prisma' | 'pool'>, eventContext: PaymentEventContext) {
     this.prisma = database.prisma;
@@ -155,6 +164,19 @@ export class CheckoutSessionStore {
       readGroup: async (requests) => {
         const { rows } = await this.pool.query<Row>(findSessions(requests));
         return new Map(rows.map((row) => [findKey({ scope: row, id: row.id }), toSession(row)]));
+      },
+    });
+    // While one create statement runs, the creates that arrive wait and go together in the next. A
+    // group that fails (a taken id, a value PostgreSQL refuses) is retried one create at a time, so
+    // each caller gets its own statement's answer, as without grouping.
+    this.inserts = groupCommit({
+      many: async (creates) => {
+        await this.pool.query(
+          creates.length === 1 ? insertWithEvent(creates[0]!.session, creates[0]!.event) : insertManyWithEvents(creates),
+        );
+      },
+      one: async ({ session, event }) => {
+        await this.pool.query(insertWithEvent(session, event));
       },
     });
     this.scopes = new GroupedReads({
@@ -173,14 +195,15 @@ export class CheckoutSessionStore {
    * one round trip, both rows or neither (session-statements.ts).
    */
   async insert(session: CheckoutSession, created: SessionCreatedEvent): Promise<void> {
-    await this.pool.query(
-      insertWithEvent(session, {
+    await this.inserts({
+      session,
+      event: {
         msgId: created.id,
         subject: sessionEventSubject(created),
         payload: sessionEventPayload(created),
         traceParent: currentTraceparent(),
-      }),
-    );
+      },
+    });
   }
 
   /** A session by id within the caller's scope; concurrent finds share statements (GroupedReads). */

@@ -100,6 +100,40 @@ export function insertWithEvent(session: CheckoutSession, event: OutboxRow): Que
 }
 
 /**
+ * Several creates in ONE statement (group commit, docs/adr/0036): the sessions and their outbox rows
+ * commit together or none does. Rows travel as one JSON array each, keyed by column name:
+ * json_populate_recordset converts every value with the column's own type (numeric from its exact
+ * text, timestamptz from ISO time), and a json column keeps its value's text as written here (key
+ * order too), as the single insert does.
+ */
+const INSERT_MANY_WITH_EVENTS_SQL = `WITH s AS (INSERT INTO checkout_sessions (${INSERT_COLUMNS})
+      SELECT ${INSERT_COLUMNS} FROM json_populate_recordset(NULL::checkout_sessions, $1::json)),
+o AS (INSERT INTO outbox_messages (msg_id, subject, payload, trace_parent)
+      SELECT e.msg_id, e.subject, e.payload, e.trace_parent
+        FROM json_to_recordset($2::json) AS e(msg_id text, subject text, payload jsonb, trace_parent text)
+      ON CONFLICT (msg_id) DO NOTHING)
+SELECT pg_notify('${OUTBOX_CHANNEL}', '')`;
+
+export function insertManyWithEvents(creates: readonly { readonly session: CheckoutSession; readonly event: OutboxRow }[]): QueryConfig {
+  const sessions = creates.map(({ session }) => {
+    const { settlement, ...fields } = session;
+    const flat: FlatSession = { ...fields, ...settlement };
+    return Object.fromEntries(FIELDS.map((field) => [COLUMNS[field], flat[field]]));
+  });
+  const events = creates.map(({ event }) => ({
+    msg_id: event.msgId,
+    subject: event.subject,
+    payload: event.payload,
+    trace_parent: event.traceParent,
+  }));
+  return {
+    name: 'checkout-session-insert-many-with-events',
+    text: INSERT_MANY_WITH_EVENTS_SQL,
+    values: [JSON.stringify(sessions), JSON.stringify(events)],
+  };
+}
+
+/**
  * Several reads by id in one statement (GroupedReads, docs/adr/0034), each still scoped: a row comes
  * back only for an (id, account, mode) that was asked for, as `WHERE id = … AND account_id = … AND livemode = …` would for one. The
  * `id = ANY` keeps the plan on the primary key whatever the table's statistics say.
