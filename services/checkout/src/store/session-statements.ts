@@ -87,9 +87,14 @@ export interface OutboxRow {
   readonly traceParent: string | null;
 }
 
-export function insertWithEvent(session: CheckoutSession, event: OutboxRow): QueryConfig {
+/** A session as one flat record of its columns' fields (settlement's fields beside the others). */
+function flatten(session: CheckoutSession): FlatSession {
   const { settlement, ...fields } = session;
-  const flat: FlatSession = { ...fields, ...settlement };
+  return { ...fields, ...settlement };
+}
+
+export function insertWithEvent(session: CheckoutSession, event: OutboxRow): QueryConfig {
+  const flat = flatten(session);
   const values: unknown[] = FIELDS.map((field) => {
     const value = flat[field];
     // json, not jsonb: the text as serialised here is what is stored (key order kept), as with Prisma.
@@ -116,8 +121,7 @@ SELECT pg_notify('${OUTBOX_CHANNEL}', '')`;
 
 export function insertManyWithEvents(creates: readonly { readonly session: CheckoutSession; readonly event: OutboxRow }[]): QueryConfig {
   const sessions = creates.map(({ session }) => {
-    const { settlement, ...fields } = session;
-    const flat: FlatSession = { ...fields, ...settlement };
+    const flat = flatten(session);
     return Object.fromEntries(FIELDS.map((field) => [COLUMNS[field], flat[field]]));
   });
   const events = creates.map(({ event }) => ({
