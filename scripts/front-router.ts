@@ -10,6 +10,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import { answerParserRefusals } from '@hc/web/parser-refusals';
 
 export interface FrontRoutes {
   readonly host: string;
@@ -55,6 +56,9 @@ export async function startFrontRouter(routes: FrontRoutes): Promise<{ url: stri
     if (!target) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
     void target(req, res, () => res.writeHead(404).end());
   });
+  // What Node's parser refuses never reaches a backend: answered here, in the API's error shape on
+  // /v1 paths and as a plain page elsewhere (never Node's bare status line).
+  answerParserRefusals(server, undefined, 'by-path');
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(routes.port, routes.host, () => resolve());

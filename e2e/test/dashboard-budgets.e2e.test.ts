@@ -4,6 +4,7 @@
 // sideways on a small phone (320 px). Real platform, real dashboard server, real Chromium.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
+import { rawRequest } from '@hc/test-kit';
 import { startDashboardHarness, walk, type DashboardHarness, type DashboardMerchant } from './dashboard-harness.ts';
 
 const SCRIPT_BUDGET_BYTES = 200 * 1024;
@@ -105,5 +106,23 @@ describe('with JavaScript disabled', () => {
       expect(await tab.getByText('Payout wallet saved.').isVisible()).toBe(true);
       expect(await tab.getByLabel(/Wallet address/).inputValue()).toBe(wallet);
     });
+  });
+});
+
+// Issue 34 item 2: what Node's parser refuses gets the dashboard's plain error page, not an empty body.
+describe("requests the HTTP parser refuses, on the dashboard's own listener", () => {
+  it.each([
+    ['a negative Content-Length', 'POST /dashboard/sign-in HTTP/1.1\r\nHost: shop.test\r\nContent-Length: -1\r\n\r\n', 400],
+    ['a control character in a header', 'GET /dashboard/sign-in HTTP/1.1\r\nHost: shop.test\r\nX-Note: a\u0001b\r\n\r\n', 400],
+    ['a 20 kB path', `GET /dashboard/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: shop.test\r\n\r\n`, 431],
+  ])('%s answers its status with a plain error page', async (_name, request, status) => {
+    const response = await rawRequest(h.url, request);
+    expect({ status: response.status, type: response.headers['content-type'], cache: response.headers['cache-control'] }).toEqual({
+      status,
+      type: 'text/html; charset=utf-8',
+      cache: 'no-store',
+    });
+    expect(response.body).toContain(`<h1>${status} `);
+    expect(response.headers['content-security-policy']).toContain("default-src 'none'");
   });
 });

@@ -11,3 +11,5 @@ export type { MetricCapture } from './metrics.ts';
 export { captureLogs } from './logs.ts';
 export { freePort, startDisposablePostgres, startDisposableNats } from './disposable-servers.ts';
 export type { DisposablePostgres, DisposableNats } from './disposable-servers.ts';
+export { rawRequest } from './raw-http.ts';
+export type { RawResponse } from './raw-http.ts';

@@ -7,6 +7,7 @@ import { CustomersService } from '@hc/proto/customers/v1';
 import { DashboardUsersService } from '@hc/proto/dashboard/v1';
 import { MerchantAdminService } from '@hc/proto/gateway/v1';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
+import { answerParserRefusals } from '@hc/web';
 import { dashboardUsersHandlers } from './api/dashboard-users-handlers.ts';
 import type { DashboardConfig } from './config.ts';
 import { createDashboardApp } from './http/app.ts';
@@ -67,6 +68,7 @@ export async function startDashboard(
     },
   });
   const server = createServer(app);
+  answerParserRefusals(server, logger, 'page');
   // Slow-client protection: a request must arrive whole within 30 s.
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;

@@ -5,12 +5,12 @@ import type { Logger } from '@hc/logging';
 import { CheckoutService } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
+import { answerParserRefusals } from '@hc/web';
 import { MerchantAdminService } from '@hc/proto/gateway/v1';
 import { merchantAdminHandlers } from './api/merchant-admin-handlers.ts';
 
 import type { GatewayConfig } from './config.ts';
 import { createGatewayApp } from './http/app.ts';
-import { answerParserRefusals } from './http/client-errors.ts';
 import { createRateLimits } from './store/rate-limit-store.ts';
 import { IdempotencyStore } from './store/idempotency-store.ts';
 import { KeyCache } from './store/key-cache.ts';
@@ -73,7 +73,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
     },
   });
   const server: Server = createServer(app);
-  answerParserRefusals(server, logger);
+  answerParserRefusals(server, logger, 'api');
   // Slow-client protection: a request must arrive whole within 30 s.
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { checkGrpcHealth, createServiceClient, type PublicCallContext } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { HostedCheckoutService } from '@hc/proto/checkout/v1';
+import { answerParserRefusals } from '@hc/web';
 import type { PagesConfig } from './config.ts';
 import { createPagesApp } from './http/app.ts';
 
@@ -30,6 +31,7 @@ export async function startPages(config: PagesConfig, logger: Logger): Promise<R
     ready: () => checkGrpcHealth(config.CHECKOUT_GRPC_ADDRESS),
   });
   const server = createServer(app);
+  answerParserRefusals(server, logger, 'page');
   // Slow-client protection: a request must arrive whole within 30 s.
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;

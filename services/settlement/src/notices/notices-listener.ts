@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '@hc/logging';
 import { isId } from '@hc/ids';
 import { crashPoint } from '@hc/runtime';
+import { answerParserRefusals } from '@hc/web/parser-refusals';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { parseNotice } from '../domain/notice.ts';
 import type { SettlementDependencies } from '../use-cases/dependencies.ts';
@@ -110,6 +111,7 @@ export async function startNoticesListener(
       if (!res.headersSent) answer(res, 500, { error: 'internal_error' });
     });
   });
+  answerParserRefusals(server, log, 'api');
   const host = address.slice(0, address.lastIndexOf(':'));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
