@@ -11,3 +11,4 @@ export type { MetricCapture } from './metrics.ts';
 export { captureLogs } from './logs.ts';
 export { freePort, startDisposablePostgres, startDisposableNats } from './disposable-servers.ts';
 export type { DisposablePostgres, DisposableNats } from './disposable-servers.ts';
+export { TEST_SECRETS_ENCRYPTION_KEYS } from './secrets.ts';
