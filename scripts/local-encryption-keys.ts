@@ -29,7 +29,9 @@ function readKept(stateFile: string): string | undefined {
   try {
     parseEncryptionKeys(keys);
   } catch (error) {
-    throw new Error(`${stateFile}: ${(error as Error).message} (fix it, or move it away only if nothing sealed with it matters)`);
+    throw new Error(`${stateFile}: ${(error as Error).message} (fix it, or move it away only if nothing sealed with it matters)`, {
+      cause: error,
+    });
   }
   return keys;
 }
