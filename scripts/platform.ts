@@ -9,7 +9,9 @@
  *   DEMO_ACCOUNT_ID=acct_…
  *
  * Addresses, ports and databases come from the services' environment variables (README,
- * Configuration); while it runs, .local/platform.env tells ./scripts/operator where they are.
+ * Configuration); while it runs, .local/platform.env tells ./scripts/operator where they are. The key
+ * that encrypts webhook signing secrets and two-factor seeds at rest is made once and kept in
+ * .local/secrets-encryption-keys (SECRETS_ENCRYPTION_KEYS in the environment wins; docs/adr/0042).
  * Service logs go to .platform/logs/<service>.log. A service that crashes is restarted with backoff;
  * one that keeps crashing is reported with its log's end and the platform stops (scripts/supervisor.ts).
  * Ctrl-C (or SIGTERM) stops everything cleanly.
@@ -30,6 +32,7 @@ import { loadPagesConfig } from '@hc/pages';
 import { DASHBOARD_MIGRATIONS_DIR, loadDashboardConfig } from '@hc/dashboard';
 import { startFrontRouter } from './front-router.ts';
 import { ensureDemoMerchant } from './demo-merchant.ts';
+import { localEncryptionKeys } from './local-encryption-keys.ts';
 import { Supervisor } from './supervisor.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -38,7 +41,8 @@ const TELEMETRY = join(root, 'packages/telemetry/src/register.ts');
 // PLATFORM_HOME moves the logs and the local state elsewhere (tests run a platform of their own).
 const home = process.env['PLATFORM_HOME'] ?? root;
 const logDir = join(home, '.platform', 'logs');
-// Local state that outlives a run (git-ignored): the demo key's secret, and where the platform runs.
+// Local state that outlives a run (git-ignored): the demo key's secret, the encryption key of secrets
+// at rest, and where the platform runs.
 const stateDir = join(home, '.local');
 const addressesFile = join(stateDir, 'platform.env');
 const { values: flags } = parseArgs({ options: { 'roll-demo-key': { type: 'boolean', default: false } } });
@@ -91,6 +95,11 @@ for (const [name, url, dir] of [
   const applied = await migrateDatabase(url, dir);
   say(`${name} database ${applied.length ? `migrated (${applied.join(', ')})` : 'up to date'}`);
 }
+
+// The key webhooks and the dashboard seal their secrets with: the one kept from the last start.
+const encryption = localEncryptionKeys(join(stateDir, 'secrets-encryption-keys'));
+const keyOrigin = { environment: 'from SECRETS_ENCRYPTION_KEYS', kept: 'kept in .local/', new: 'new, kept in .local/' };
+say(`encryption key of secrets at rest: ${keyOrigin[encryption.origin]}`);
 
 // 2. Demo merchant and its Test key (the one printed last time, unless rolled or gone).
 const prisma = createGatewayPrisma(gatewayConfig.GATEWAY_DATABASE_URL);
@@ -157,6 +166,7 @@ start('webhooks', 'services/webhooks/src/main.ts', {
   WEBHOOKS_GRPC_ADDRESS: webhooksConfig.WEBHOOKS_GRPC_ADDRESS,
   WEBHOOKS_ALLOW_PRIVATE_TARGETS: String(webhooksConfig.WEBHOOKS_ALLOW_PRIVATE_TARGETS),
   NATS_URL: webhooksConfig.NATS_URL,
+  SECRETS_ENCRYPTION_KEYS: encryption.keys,
 });
 start('gateway', 'services/gateway/src/main.ts', {
   GATEWAY_DATABASE_URL: gatewayConfig.GATEWAY_DATABASE_URL,
@@ -180,6 +190,7 @@ start('dashboard', 'services/dashboard/src/main.ts', {
   CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
   CUSTOMERS_GRPC_ADDRESS: customersConfig.CUSTOMERS_GRPC_ADDRESS,
   WEBHOOKS_GRPC_ADDRESS: webhooksConfig.WEBHOOKS_GRPC_ADDRESS,
+  SECRETS_ENCRYPTION_KEYS: encryption.keys,
 });
 
 // Hosted pages (/pay/*) and the front router that puts them and the gateway behind one address.

@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import { createServiceClient, type PublicCallContext } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { DashboardUsersService } from '@hc/proto/dashboard/v1';
-import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
+import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestDatabase } from '@hc/test-kit';
 import { launchChromium, walk as walkPages } from '@hc/test-kit/browser';
 import { DASHBOARD_MIGRATIONS_DIR, loadDashboardConfig, startDashboard, type RunningDashboard } from '@hc/dashboard';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
@@ -75,6 +75,7 @@ export async function startDashboardHarness(label: string): Promise<DashboardHar
       DASHBOARD_PORT: '0',
       DASHBOARD_GRPC_ADDRESS: '127.0.0.1:0',
       DASHBOARD_SECURE_COOKIES: 'false',
+      SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
       PUBLIC_BASE_URL: 'http://127.0.0.1',
       GATEWAY_ADMIN_GRPC_ADDRESS: platform.gatewayAdminAddress!,
       CHECKOUT_GRPC_ADDRESS: platform.stack.checkout.address,

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createLogger } from '@hc/logging';
-import { createTestDatabase, type TestClock } from '@hc/test-kit';
+import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestClock } from '@hc/test-kit';
 import { startCheckoutStack, type CheckoutStack } from '@hc/checkout/testing';
 import { CUSTOMERS_MIGRATIONS_DIR, loadCustomersConfig, startCustomersService, type RunningCustomersService } from '@hc/customers';
 import { loadWebhooksConfig, startWebhooksService, WEBHOOKS_MIGRATIONS_DIR, type RunningWebhooksService } from '@hc/webhooks';
@@ -117,6 +117,7 @@ export function testGatewayConfig(
  */
 const TEST_WEBHOOKS_ENV = {
   WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+  SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
   WEBHOOKS_RETRY_SCHEDULE: '0s,100ms,100ms',
   WEBHOOKS_DELIVERY_TIMEOUT: '1s',
   WEBHOOKS_POLL_INTERVAL: '50ms',

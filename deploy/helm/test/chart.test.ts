@@ -125,6 +125,26 @@ describe('rendered with the CI test values', () => {
     }
   });
 
+  it('gives webhooks and the dashboard their encryption keys of secrets at rest from existing Secrets, and no one else', () => {
+    const keysOf = (workload: Manifest) => containers(workload)[0]!.env?.find((e) => e.name === 'SECRETS_ENCRYPTION_KEYS');
+    const withKeys = ofKind(manifests, 'Deployment').filter((d) => keysOf(d) !== undefined);
+    expect(withKeys.map((d) => [component(d), keysOf(d)!.valueFrom])).toEqual([
+      ['dashboard', { secretKeyRef: { name: 'hc-dashboard-encryption-keys', key: 'keys' } }],
+      ['webhooks', { secretKeyRef: { name: 'hc-webhooks-encryption-keys', key: 'keys' } }],
+    ]);
+    // Migrations do not need them; ConfigMaps never hold them.
+    expect(ofKind(manifests, 'Job').filter((j) => keysOf(j) !== undefined)).toEqual([]);
+    expect(ofKind(manifests, 'ConfigMap').filter((c) => 'SECRETS_ENCRYPTION_KEYS' in (c['data'] as object))).toEqual([]);
+  });
+
+  it('refuses encryption keys written into values', () => {
+    const inline = spawnSync(helm, ['template', 'pay', CHART, '-f', TEST_VALUES, '--set', 'dashboard.env.SECRETS_ENCRYPTION_KEYS=k1:abc'], {
+      encoding: 'utf8',
+    });
+    expect(inline.status).not.toBe(0);
+    expect(inline.stderr).toContain('dashboard.env.SECRETS_ENCRYPTION_KEYS');
+  });
+
   it('runs migrations as pre-install/pre-upgrade hooks', () => {
     const jobs = ofKind(manifests, 'Job');
     expect(jobs.map(component).sort()).toEqual(

@@ -13,3 +13,4 @@ export { freePort, startDisposablePostgres, startDisposableNats } from './dispos
 export type { DisposablePostgres, DisposableNats } from './disposable-servers.ts';
 export { rawRequest } from './raw-http.ts';
 export type { RawResponse } from './raw-http.ts';
+export { TEST_SECRETS_ENCRYPTION_KEYS } from './secrets.ts';

@@ -1,4 +1,5 @@
 import { loadConfig, type JSONSchemaType } from '@hc/config';
+import { parseEncryptionKeys } from '@hc/secrets';
 
 export interface DashboardConfig {
   /** PostgreSQL database owned by the dashboard: its users, sessions, sign-in attempts, set-password links. */
@@ -21,6 +22,11 @@ export interface DashboardConfig {
   DASHBOARD_TRUST_PROXY_HOPS: number;
   /** Session cookies marked Secure (HTTPS only). Off only for local http:// development. */
   DASHBOARD_SECURE_COOKIES: boolean;
+  /**
+   * Keys that encrypt two-factor seeds at rest, `keyId:base64key[,…]`, the first one current
+   * (@hc/secrets, docs/adr/0042). No default: the dashboard refuses to start without it (migrations do not need it).
+   */
+  SECRETS_ENCRYPTION_KEYS?: string;
   LOG_LEVEL: string;
 }
 
@@ -41,6 +47,7 @@ const schema: JSONSchemaType<DashboardConfig> = {
     GRPC_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 5000 },
     DASHBOARD_TRUST_PROXY_HOPS: { type: 'integer', minimum: 0, maximum: 10, default: 0 },
     DASHBOARD_SECURE_COOKIES: { type: 'boolean', default: true },
+    SECRETS_ENCRYPTION_KEYS: { type: 'string', nullable: true },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
   },
   required: [
@@ -62,5 +69,8 @@ const schema: JSONSchemaType<DashboardConfig> = {
 };
 
 export function loadDashboardConfig(env: NodeJS.ProcessEnv = process.env): DashboardConfig {
-  return loadConfig(schema, env);
+  const config = loadConfig(schema, env);
+  // A malformed key list stops the process here; a missing one stops the dashboard at start (dashboard-server.ts).
+  if (config.SECRETS_ENCRYPTION_KEYS !== undefined) parseEncryptionKeys(config.SECRETS_ENCRYPTION_KEYS);
+  return config;
 }

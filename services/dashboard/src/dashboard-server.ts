@@ -8,6 +8,7 @@ import { DashboardUsersService } from '@hc/proto/dashboard/v1';
 import { MerchantAdminService } from '@hc/proto/gateway/v1';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
 import { answerParserRefusals } from '@hc/web';
+import { secretBoxFromEnv } from '@hc/secrets';
 import { dashboardUsersHandlers } from './api/dashboard-users-handlers.ts';
 import type { DashboardConfig } from './config.ts';
 import { createDashboardApp } from './http/app.ts';
@@ -27,16 +28,29 @@ export interface RunningDashboard {
 /** How often expired sessions, spent links and old sign-in attempts are deleted. */
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 
-/** Wires config → database → gRPC clients and listener → HTTP server. Used by main.ts and by tests. */
+/**
+ * Wires config → encryption keys → database (TOTP seeds not yet sealed with the current key are
+ * re-encrypted first) → gRPC clients and listener → HTTP server. Used by main.ts and by tests.
+ */
 export async function startDashboard(
   config: DashboardConfig,
   logger: Logger,
   options: { now?: () => Date } = {},
 ): Promise<RunningDashboard> {
   const now = options.now ?? (() => new Date());
+  // No key, no start: two-factor seeds are never stored in plaintext (docs/adr/0042).
+  const box = secretBoxFromEnv(config.SECRETS_ENCRYPTION_KEYS);
   const prisma = createDashboardPrisma(config.DASHBOARD_DATABASE_URL);
   await prisma.$connect();
-  const users = new UserStore(prisma);
+  const users = new UserStore(prisma, box);
+  try {
+    // Plaintext seeds from before encryption, and seeds under an older key after a key rotation.
+    const { resealed } = await users.totp.reseal();
+    if (resealed > 0) logger.info({ resealed, keyId: box.currentKeyId }, 'two-factor seeds re-encrypted with the current key');
+  } catch (error) {
+    await prisma.$disconnect();
+    throw error;
+  }
   const deps: DashboardDependencies = { users, now, publicBaseUrl: config.PUBLIC_BASE_URL.replace(/\/+$/, '') };
   const timeout = { timeoutMs: config.GRPC_TIMEOUT_MS };
   const platform: PlatformClients = {

@@ -2,7 +2,8 @@
 // set-password link used from two tabs at once setting two passwords, a TOTP code replayed, or a user
 // who mistyped and then signed in still counting towards the lock-out (docs/adr/0028 decision 5).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
+import { secretBoxFromEnv } from '@hc/secrets';
+import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestDatabase } from '@hc/test-kit';
 import { newSecret, secretHash } from '../src/auth/tokens.ts';
 import type { DashboardUser } from '../src/domain/dashboard-user.ts';
 import { FAILURES_PER_EMAIL, signInLocked, windowStart } from '../src/domain/sign-in-limits.ts';
@@ -16,7 +17,7 @@ let store: UserStore;
 beforeAll(async () => {
   db = await createTestDatabase('dashboard', DASHBOARD_MIGRATIONS_DIR);
   prisma = createDashboardPrisma(db.url);
-  store = new UserStore(prisma);
+  store = new UserStore(prisma, secretBoxFromEnv(TEST_SECRETS_ENCRYPTION_KEYS));
 });
 afterAll(async () => {
   await prisma.$disconnect();

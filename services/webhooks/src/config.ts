@@ -1,5 +1,6 @@
 import { loadConfig, type JSONSchemaType } from '@hc/config';
 import { checkEventRetention, EVENT_RETENTION_KEYS, EVENT_RETENTION_SCHEMA_PROPERTIES, type EventRetention } from '@hc/events';
+import { parseEncryptionKeys } from '@hc/secrets';
 import { DURATION_PATTERN, parseDuration } from './domain/duration.ts';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule, RETRY_SCHEDULE_PATTERN } from './domain/retry-schedule.ts';
 
@@ -37,6 +38,11 @@ export interface WebhooksConfig extends EventRetention {
   WEBHOOKS_LOG_RETENTION: string;
   /** Allow loopback, RFC 1918, CGNAT and ULA targets (local development and tests only). */
   WEBHOOKS_ALLOW_PRIVATE_TARGETS: boolean;
+  /**
+   * Keys that encrypt signing secrets at rest, `keyId:base64key[,…]`, the first one current
+   * (@hc/secrets, docs/adr/0042). No default: the service refuses to start without it (migrations do not need it).
+   */
+  SECRETS_ENCRYPTION_KEYS?: string;
   LOG_LEVEL: string;
 }
 
@@ -61,6 +67,7 @@ const schema: JSONSchemaType<WebhooksConfig> = {
     WEBHOOKS_DISABLE_AFTER_FAILING: duration('5d'),
     WEBHOOKS_LOG_RETENTION: duration('30d'),
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: { type: 'boolean', default: false },
+    SECRETS_ENCRYPTION_KEYS: { type: 'string', nullable: true },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
     ...EVENT_RETENTION_SCHEMA_PROPERTIES,
   },
@@ -90,6 +97,8 @@ const schema: JSONSchemaType<WebhooksConfig> = {
 export function loadWebhooksConfig(env: NodeJS.ProcessEnv = process.env): WebhooksConfig {
   const config = checkEventRetention(loadConfig(schema, env));
   deliverySettings(config);
+  // A malformed key list stops the process here; a missing one stops the service at start (webhooks-service.ts).
+  if (config.SECRETS_ENCRYPTION_KEYS !== undefined) parseEncryptionKeys(config.SECRETS_ENCRYPTION_KEYS);
   return config;
 }
 

@@ -2,6 +2,7 @@ import { connectNats, processedMessagesPurge, startPurgeSchedule } from '@hc/eve
 import { createGrpcServer } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
+import { secretBoxFromEnv } from '@hc/secrets';
 import { webhooksHandlers } from './api/webhooks-handlers.ts';
 import { deliverySettings, type WebhooksConfig } from './config.ts';
 import { startDeliveryWorker } from './delivery/delivery-worker.ts';
@@ -32,8 +33,9 @@ export interface WebhooksOptions {
 }
 
 /**
- * Wires config → database → NATS consumers (payment events, erasures) → delivery worker → gRPC
- * server. Used by main.ts and by tests.
+ * Wires config → encryption keys → database (signing secrets not yet sealed with the current key are
+ * re-encrypted first) → NATS consumers (payment events, erasures) → delivery worker → gRPC server.
+ * Used by main.ts and by tests.
  */
 export async function startWebhooksService(
   config: WebhooksConfig,
@@ -41,11 +43,21 @@ export async function startWebhooksService(
   options: WebhooksOptions = {},
 ): Promise<RunningWebhooksService> {
   const settings = deliverySettings(config);
+  // No key, no start: signing secrets are never stored in plaintext (docs/adr/0042).
+  const box = secretBoxFromEnv(config.SECRETS_ENCRYPTION_KEYS);
   const prisma = createWebhooksPrisma(config.WEBHOOKS_DATABASE_URL);
   await prisma.$connect();
   const now = options.now ?? (() => new Date());
   const resolver = options.resolver ?? systemResolver;
-  const endpoints = new EndpointStore(prisma);
+  const endpoints = new EndpointStore(prisma, box);
+  try {
+    // Plaintext rows from before encryption, and rows under an older key after a key rotation.
+    const { resealed } = await endpoints.secrets.reseal();
+    if (resealed > 0) logger.info({ resealed, keyId: box.currentKeyId }, 'signing secrets re-encrypted with the current key');
+  } catch (error) {
+    await prisma.$disconnect();
+    throw error;
+  }
   const deliveries = new DeliveryStore(prisma);
   const worker = startDeliveryWorker({ deliveries, endpoints, settings, resolver, now, logger, ca: options.ca });
   const deps: WebhooksDependencies = {

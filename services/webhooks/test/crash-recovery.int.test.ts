@@ -16,7 +16,7 @@ import { createLogger } from '@hc/logging';
 import { CheckoutService } from '@hc/proto/checkout/v1';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
 import { loadSettlementConfig, SETTLEMENT_MIGRATIONS_DIR, startSettlementService, type RunningSettlementService } from '@hc/settlement';
-import { createTestDatabase, TestClock, testNatsPrefix, type TestDatabase } from '@hc/test-kit';
+import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, TestClock, testNatsPrefix, type TestDatabase } from '@hc/test-kit';
 import { WEBHOOKS_MIGRATIONS_DIR } from '../src/migrations.ts';
 import { createWebhooksPrisma } from '../src/store/prisma.ts';
 import { INTERRUPTED_ERROR } from '../src/store/deliveries.ts';
@@ -96,6 +96,7 @@ describe('the webhooks service killed mid-delivery', () => {
       WEBHOOKS_GRPC_ADDRESS: address,
       NATS_URL: stack.natsUrl,
       NATS_SUBJECT_PREFIX: stack.natsPrefix,
+      SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
       WEBHOOKS_LEASE: '1500ms',
     };
     const startChild = async (): Promise<ChildProcess> => {

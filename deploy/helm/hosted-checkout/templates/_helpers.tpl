@@ -147,6 +147,22 @@ context to prefer database.migrationSecretName.
       key: {{ .svc.database.secretKey | default "url" }}
 {{- end -}}
 
+{{/*
+A workload's secret environment variables (secretEnv: VAR -> { secretName, secretKey }), each from an
+existing Secret through secretKeyRef: settlement's NOTICE_SIGNING_SECRET, the SECRETS_ENCRYPTION_KEYS of
+webhooks and the dashboard (docs/adr/0042). Never in a ConfigMap, never in values.
+*/}}
+{{- define "hc.secretEnv" -}}
+{{- $name := .name -}}
+{{- range $var, $ref := (.svc.secretEnv | default dict) }}
+- name: {{ $var }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ required (printf "%s.secretEnv.%s.secretName is required" $name $var) $ref.secretName }}
+      key: {{ $ref.secretKey | default "secret" }}
+{{- end }}
+{{- end -}}
+
 {{/* Pod-spec fields shared by every pod of the chart (Deployments and migration Jobs). */}}
 {{- define "hc.podSpec" -}}
 automountServiceAccountToken: false

@@ -1,28 +1,34 @@
+import type { SecretBox } from '@hc/secrets';
 import type { DashboardSession, DashboardUser } from '../domain/dashboard-user.ts';
 import { Prisma } from './generated/prisma/client.ts';
 import type { DashboardPrisma } from './prisma.ts';
+import { TotpSealing } from './totp-sealing.ts';
 
 type UserRow = Prisma.DashboardUserGetPayload<object>;
 
-function userOf(row: UserRow): DashboardUser {
+/** A user as the use cases see it: the TOTP seeds decrypted (they are stored sealed, docs/adr/0042). */
+function userOf(row: UserRow, totp: TotpSealing): DashboardUser {
   return {
     id: row.id,
     accountId: row.accountId,
     email: row.email,
     passwordHash: row.passwordHash,
-    totpSecret: row.totpSecret,
-    totpPendingSecret: row.totpPendingSecret,
+    totpSecret: totp.open(row.id, 'totp_secret', row.totpSecret),
+    totpPendingSecret: totp.open(row.id, 'totp_pending_secret', row.totpPendingSecret),
     totpLastStep: row.totpLastStep === null ? null : Number(row.totpLastStep),
     createdAt: row.createdAt,
   };
 }
 
-/** The only code that knows the dashboard's tables. */
+/** The only code that knows the dashboard's tables. TOTP seeds are sealed on write and opened on read. */
 export class UserStore {
   private readonly prisma: DashboardPrisma;
+  /** Sealing, opening and re-encrypting the TOTP seed columns. */
+  readonly totp: TotpSealing;
 
-  constructor(prisma: DashboardPrisma) {
+  constructor(prisma: DashboardPrisma, box: SecretBox) {
     this.prisma = prisma;
+    this.totp = new TotpSealing(prisma, box);
   }
 
   /** Inserts a user (and its set-password link, if any); false when the email already has a user. */
@@ -44,12 +50,12 @@ export class UserStore {
 
   async userByEmail(email: string): Promise<DashboardUser | null> {
     const row = await this.prisma.dashboardUser.findUnique({ where: { email } });
-    return row ? userOf(row) : null;
+    return row ? userOf(row, this.totp) : null;
   }
 
   async userById(id: string): Promise<DashboardUser | null> {
     const row = await this.prisma.dashboardUser.findUnique({ where: { id } });
-    return row ? userOf(row) : null;
+    return row ? userOf(row, this.totp) : null;
   }
 
   /**
@@ -65,7 +71,10 @@ export class UserStore {
       if (used.count !== 1) return null;
       const token = await tx.passwordSetupToken.findUniqueOrThrow({ where: { tokenHash } });
       await tx.dashboardSession.deleteMany({ where: { userId: token.userId } });
-      return userOf(await tx.dashboardUser.update({ where: { id: token.userId }, data: { passwordHash, passwordChangedAt: now } }));
+      return userOf(
+        await tx.dashboardUser.update({ where: { id: token.userId }, data: { passwordHash, passwordChangedAt: now } }),
+        this.totp,
+      );
     });
   }
 
@@ -75,18 +84,19 @@ export class UserStore {
       where: { tokenHash, usedAt: null, expiresAt: { gt: now } },
       include: { user: true },
     });
-    return token ? userOf(token.user) : null;
+    return token ? userOf(token.user, this.totp) : null;
   }
 
   async setPendingTotp(userId: string, secret: string | null): Promise<void> {
-    await this.prisma.dashboardUser.update({ where: { id: userId }, data: { totpPendingSecret: secret } });
+    const totpPendingSecret = secret === null ? null : this.totp.seal(userId, 'totp_pending_secret', secret);
+    await this.prisma.dashboardUser.update({ where: { id: userId }, data: { totpPendingSecret } });
   }
 
   /** Turns two-factor on with the pending secret, recording the step that confirmed it. */
   async enableTotp(userId: string, secret: string, step: number): Promise<void> {
     await this.prisma.dashboardUser.update({
       where: { id: userId },
-      data: { totpSecret: secret, totpPendingSecret: null, totpLastStep: BigInt(step) },
+      data: { totpSecret: this.totp.seal(userId, 'totp_secret', secret), totpPendingSecret: null, totpLastStep: BigInt(step) },
     });
   }
 
@@ -137,7 +147,7 @@ export class UserStore {
       const latest = Math.min(now.getTime() + idleMs, row.createdAt.getTime() + maxMs);
       await tx.dashboardSession.update({ where: { idHash }, data: { lastSeenAt: now, expiresAt: new Date(latest), flash: null } });
       return {
-        user: userOf(row.user),
+        user: userOf(row.user, this.totp),
         csrfToken: row.csrfToken,
         secondFactorDue: row.secondFactorDue,
         flash: row.flash,

@@ -1,6 +1,8 @@
+import type { SecretBox } from '@hc/secrets';
 import type { DisabledReason, EndpointStatus, Scope, WebhookEndpoint } from '../domain/endpoint.ts';
 import type { Prisma } from './generated/prisma/client.ts';
 import type { WebhooksPrisma } from './prisma.ts';
+import { nextSecretId, SecretSealing } from './secret-sealing.ts';
 
 type Row = Prisma.WebhookEndpointGetPayload<object>;
 type Tx = Prisma.TransactionClient;
@@ -45,12 +47,18 @@ export interface EndpointPatch {
   enabledEvents?: string[];
 }
 
-/** The only code that knows the webhook_endpoints and endpoint_secrets tables. */
+/**
+ * The only code that knows the webhook_endpoints and endpoint_secrets tables. Signing secrets are
+ * stored sealed (AES-256-GCM, bound to their row: docs/adr/0042) and opened only to sign.
+ */
 export class EndpointStore {
   private readonly prisma: WebhooksPrisma;
+  /** Sealing, opening and re-encrypting the endpoint_secrets.secret column. */
+  readonly secrets: SecretSealing;
 
-  constructor(prisma: WebhooksPrisma) {
+  constructor(prisma: WebhooksPrisma, box: SecretBox) {
     this.prisma = prisma;
+    this.secrets = new SecretSealing(prisma, box);
   }
 
   async create(
@@ -59,6 +67,7 @@ export class EndpointStore {
     secret: string,
     now: Date,
   ): Promise<WebhookEndpoint> {
+    const secretId = await nextSecretId(this.prisma);
     const row = await this.prisma.webhookEndpoint.create({
       data: {
         ...endpoint,
@@ -67,7 +76,7 @@ export class EndpointStore {
         status: 'enabled',
         createdAt: now,
         updatedAt: now,
-        secrets: { create: { secret, createdAt: now } },
+        secrets: { create: { id: secretId, secret: this.secrets.seal(secret, endpoint.id, secretId), createdAt: now } },
       },
     });
     return toEndpoint(row);
@@ -124,17 +133,20 @@ export class EndpointStore {
         where: { endpointId: id, expiresAt: { gt: previousExpiresAt } },
         data: { expiresAt: previousExpiresAt },
       });
-      await tx.endpointSecret.create({ data: { endpointId: id, secret, createdAt: now } });
+      const secretId = await nextSecretId(tx);
+      await tx.endpointSecret.create({
+        data: { id: secretId, endpointId: id, secret: this.secrets.seal(secret, id, secretId), createdAt: now },
+      });
     });
   }
 
-  /** Secrets that sign at `now`, newest first. */
+  /** Secrets that sign at `now`, newest first, decrypted. */
   async signingSecrets(endpointId: string, now: Date): Promise<string[]> {
     const rows = await this.prisma.endpointSecret.findMany({
       where: { endpointId, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
       orderBy: { id: 'desc' },
-      select: { secret: true },
+      select: { id: true, secret: true },
     });
-    return rows.map((r) => r.secret);
+    return rows.map((r) => this.secrets.open(r.secret, endpointId, r.id));
   }
 }

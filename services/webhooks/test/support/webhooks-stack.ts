@@ -1,7 +1,7 @@
 import type { Logger } from '@hc/logging';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
-import { createTestDatabase, testNatsUrl, type TestDatabase } from '@hc/test-kit';
+import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, testNatsUrl, type TestDatabase } from '@hc/test-kit';
 import { loadWebhooksConfig, type WebhooksConfig } from '../../src/config.ts';
 import { WEBHOOKS_MIGRATIONS_DIR } from '../../src/migrations.ts';
 import { startWebhooksService, type RunningWebhooksService, type WebhooksOptions } from '../../src/webhooks-service.ts';
@@ -43,6 +43,7 @@ export async function startWebhooksStack(
     WEBHOOKS_GRPC_ADDRESS: '127.0.0.1:0',
     NATS_URL: options.natsUrl ?? testNatsUrl(),
     NATS_SUBJECT_PREFIX: natsPrefix,
+    SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
     ...env,
   });
   const service = await startWebhooksService(config, logger, options);

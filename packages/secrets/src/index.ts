@@ -1,0 +1,11 @@
+export {
+  ENCRYPTION_KEYS_VARIABLE,
+  KEY_ID_PATTERN,
+  newEncryptionKeyEntry,
+  parseEncryptionKeys,
+  SecretsConfigError,
+  type EncryptionKey,
+  type Keyring,
+} from './keyring.ts';
+export { SecretBox, SecretDecryptError, type DecryptFailure, type SecretContext } from './sealed.ts';
+export { secretBoxFromEnv } from './from-env.ts';
