@@ -63,7 +63,7 @@ const underDashboard = (path: string | null): boolean => path !== null && path.s
  */
 export function safeNext(next: unknown): string {
   if (typeof next !== 'string' || next.length > 2000) return home();
-  const refused = /[\\\s\u0000-\u001f\u007f]/;
+  const refused = /[\\\s\p{Cc}]/u;
   const path = fullyDecoded(next.split(/[?#]/, 1)[0]!);
   if (path === null || refused.test(next) || refused.test(path)) return home();
   if (!underDashboard(resolvedPath(next)) || !underDashboard(resolvedPath(path))) return home();
