@@ -8,7 +8,7 @@ import { modeOf } from './mode.ts';
 import { dashboardPaths, modePath } from './paths.ts';
 import type { PlatformClients } from './platform-clients.ts';
 import { renderPage } from './render.ts';
-import { callContext, signedIn } from './session.ts';
+import { callContext, clientAddress, signedIn } from './session.ts';
 
 /**
  * The mode the two-factor page was opened from (`?mode=`), so "Back to settings" and the page's own
@@ -84,12 +84,12 @@ export function twoFactorRoutes(deps: DashboardDependencies): Router {
   router.post(`${dashboardPaths.twoFactor}/confirm`, async (req, res) => {
     const user = signedIn(res).session.user;
     try {
-      await confirmTwoFactor(deps, user, field(req, 'code'));
+      await confirmTwoFactor(deps, user, field(req, 'code'), clientAddress(req));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const setup = user.totpPendingSecret ? await beginTwoFactor(deps, user) : null;
       const page = { title: 'Error: Two-factor sign-in', on: false, setup, problem: error.message, from: cameFrom(req) };
-      return renderPage(res, 'two-factor.njk', page, 400);
+      return renderPage(res, 'two-factor.njk', page, error.httpStatus);
     }
     await redirectWithFlash(
       deps,
@@ -101,11 +101,11 @@ export function twoFactorRoutes(deps: DashboardDependencies): Router {
 
   router.post(`${dashboardPaths.twoFactor}/disable`, async (req, res) => {
     try {
-      await disableTwoFactor(deps, signedIn(res).session.user, field(req, 'code'));
+      await disableTwoFactor(deps, signedIn(res).session.user, field(req, 'code'), clientAddress(req));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const page = { title: 'Error: Two-factor sign-in', on: true, setup: null, problem: error.message, from: cameFrom(req) };
-      return renderPage(res, 'two-factor.njk', page, 400);
+      return renderPage(res, 'two-factor.njk', page, error.httpStatus);
     }
     await redirectWithFlash(deps, res, twoFactorPage(cameFrom(req)), 'Two-factor sign-in is off.');
   });
