@@ -77,7 +77,10 @@ export function twoFactorRoutes(deps: DashboardDependencies): Router {
   });
 
   router.post(`${dashboardPaths.twoFactor}/begin`, async (req, res) => {
-    const setup = await beginTwoFactor(deps, signedIn(res).session.user);
+    const user = signedIn(res).session.user;
+    // Already on (another tab turned it on, or a repeated post): the page says so.
+    if (user.totpSecret) return redirectWithFlash(deps, res, twoFactorPage(cameFrom(req)), 'Two-factor sign-in is already on.');
+    const setup = await beginTwoFactor(deps, user);
     renderPage(res, 'two-factor.njk', { title: 'Two-factor sign-in', on: false, setup, problem: null, from: cameFrom(req) });
   });
 
