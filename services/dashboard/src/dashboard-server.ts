@@ -9,9 +9,11 @@ import { MerchantAdminService } from '@hc/proto/gateway/v1';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
 import { dashboardUsersHandlers } from './api/dashboard-users-handlers.ts';
 import type { DashboardConfig } from './config.ts';
+import { NOTICE_KEPT_MS } from './domain/security-notice.ts';
 import { createDashboardApp } from './http/app.ts';
 import type { PlatformClients } from './http/platform-clients.ts';
 import { createDashboardPrisma } from './store/prisma.ts';
+import { NoticeStore } from './store/notice-store.ts';
 import { UserStore } from './store/user-store.ts';
 import type { DashboardDependencies } from './use-cases/dependencies.ts';
 
@@ -23,7 +25,7 @@ export interface RunningDashboard {
   stop(): Promise<void>;
 }
 
-/** How often expired sessions, spent links and old sign-in attempts are deleted. */
+/** How often expired sessions, spent links, old sign-in attempts and old notices are deleted. */
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 
 /** Wires config → database → gRPC clients and listener → HTTP server. Used by main.ts and by tests. */
@@ -36,7 +38,8 @@ export async function startDashboard(
   const prisma = createDashboardPrisma(config.DASHBOARD_DATABASE_URL);
   await prisma.$connect();
   const users = new UserStore(prisma);
-  const deps: DashboardDependencies = { users, now, publicBaseUrl: config.PUBLIC_BASE_URL.replace(/\/+$/, '') };
+  const notices = new NoticeStore(prisma);
+  const deps: DashboardDependencies = { users, notices, now, publicBaseUrl: config.PUBLIC_BASE_URL.replace(/\/+$/, '') };
   const timeout = { timeoutMs: config.GRPC_TIMEOUT_MS };
   const platform: PlatformClients = {
     admin: createServiceClient(MerchantAdminService, config.GATEWAY_ADMIN_GRPC_ADDRESS, timeout),
@@ -77,6 +80,9 @@ export async function startDashboard(
   const { port } = server.address() as AddressInfo;
   const purge = setInterval(() => {
     users.purge(now()).catch((error: unknown) => logger.warn({ err: error }, 'purging expired dashboard sessions failed'));
+    notices
+      .purge(new Date(now().getTime() - NOTICE_KEPT_MS))
+      .catch((error: unknown) => logger.warn({ err: error }, 'purging old security notices failed'));
   }, PURGE_INTERVAL_MS);
   purge.unref();
 

@@ -9,6 +9,7 @@ import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
 import { FAILURES_PER_EMAIL } from '../src/domain/sign-in-limits.ts';
 import { DASHBOARD_MIGRATIONS_DIR } from '../src/migrations.ts';
 import { createDashboardPrisma, type DashboardPrisma } from '../src/store/prisma.ts';
+import { NoticeStore } from '../src/store/notice-store.ts';
 import { UserStore } from '../src/store/user-store.ts';
 import { createUser } from '../src/use-cases/create-user.ts';
 import type { DashboardDependencies } from '../src/use-cases/dependencies.ts';
@@ -25,7 +26,7 @@ let deps: DashboardDependencies;
 beforeAll(async () => {
   db = await createTestDatabase('dashboard', DASHBOARD_MIGRATIONS_DIR);
   prisma = createDashboardPrisma(db.url);
-  deps = { users: new UserStore(prisma), now: () => new Date(clock), publicBaseUrl: 'http://127.0.0.1' };
+  deps = { users: new UserStore(prisma), notices: new NoticeStore(prisma), now: () => new Date(clock), publicBaseUrl: 'http://127.0.0.1' };
 });
 afterAll(async () => {
   await prisma.$disconnect();

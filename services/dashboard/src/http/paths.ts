@@ -9,6 +9,7 @@ export const dashboardPaths = {
   signOut: '/dashboard/sign-out',
   setPassword: '/dashboard/set-password',
   twoFactor: '/dashboard/two-factor',
+  notices: '/dashboard/notices',
   health: '/dashboard/healthz',
   ready: '/dashboard/readyz',
 } as const;

@@ -34,6 +34,9 @@ export function renderPage(
     account: res.locals['account'] ?? null,
     switchModeUrl: mode ? switchModeUrl(res.req.originalUrl, mode) : null,
     areas: AREAS,
+    // Security notices (notices-routes.ts) and where their Dismiss form comes back to.
+    notices: res.locals['notices'] ?? null,
+    here: res.req.originalUrl,
     ...data,
   });
 }
