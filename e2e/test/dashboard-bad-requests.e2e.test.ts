@@ -46,11 +46,12 @@ async function signedIn(user: DashboardMerchant): Promise<Browser> {
   };
 }
 
-/** A page of ours (HTML with a heading) with the status, never Express's own or a stack. */
-async function plainPage(response: Response, status: number, heading: RegExp): Promise<void> {
+/** A page of ours (the layout's HTML, with `words`) with the status, never Express's own or a stack. */
+async function plainPage(response: Response, status: number, words: RegExp): Promise<void> {
   const body = await response.text();
   expect({ status: response.status, type: response.headers.get('content-type') }).toEqual({ status, type: 'text/html; charset=utf-8' });
-  expect(body).toMatch(heading);
+  expect(body).toMatch(words);
+  expect(body).toContain('<h1>');
   expect(body).not.toMatch(/\bat .*\.ts:\d+/);
 }
 
@@ -122,7 +123,7 @@ describe('list cursors and filters', () => {
 
   it('an address that does not decode is a 400 page', async () => {
     const b = await signedIn(shop);
-    await plainPage(await b.get('/dashboard/test/payments/%E0%A4%A'), 400, /Bad request/);
+    await plainPage(await b.get('/dashboard/test/payments/%E0%A4%A'), 400, /Back to the dashboard/);
   });
 });
 
@@ -130,12 +131,12 @@ describe('forms', () => {
   it('an oversized form, one with too many fields and one in an unknown charset are 413 and 415 pages, signed in or not', async () => {
     const b = await signedIn(shop);
     const wallet = '/dashboard/test/settings/payout-wallet';
-    await plainPage(await b.post(wallet, `note=${'a'.repeat(40_000)}`), 413, /Too large/);
-    await plainPage(await b.post(wallet, 'a=b&'.repeat(150)), 413, /Too large/);
+    await plainPage(await b.post(wallet, `note=${'a'.repeat(40_000)}`), 413, /Back to the dashboard/);
+    await plainPage(await b.post(wallet, 'a=b&'.repeat(150)), 413, /Back to the dashboard/);
     await plainPage(
       await b.post(wallet, 'payout_wallet=', { 'content-type': 'application/x-www-form-urlencoded; charset=koi8-r' }),
       415,
-      /Not accepted/,
+      /Back to the dashboard/,
     );
     const signIn = await fetch(`${h.url}/dashboard/sign-in`, {
       method: 'POST',
@@ -143,7 +144,7 @@ describe('forms', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: h.url },
       body: `email=x%40shop.example&password=${'p'.repeat(40_000)}`,
     });
-    await plainPage(signIn, 413, /Too large/);
+    await plainPage(signIn, 413, /Back to the dashboard/);
     expect((await h.platform.operations.getAccount(shop.accountId)).payoutWallet).not.toBeNull();
   });
 
