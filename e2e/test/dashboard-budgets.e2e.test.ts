@@ -102,6 +102,7 @@ describe('with JavaScript disabled', () => {
       await tab.goto('/dashboard/test/settings');
       const wallet = '0x1234567890abcdef1234567890abcdef12345678';
       await tab.getByLabel(/Wallet address/).fill(wallet);
+      await tab.getByLabel('Your password').fill(merchant.password);
       await Promise.all([tab.waitForURL(/\/dashboard\/test\/settings$/), tab.getByRole('button', { name: 'Save wallet' }).click()]);
       expect(await tab.getByText('Payout wallet saved.').isVisible()).toBe(true);
       expect(await tab.getByLabel(/Wallet address/).inputValue()).toBe(wallet);

@@ -187,7 +187,9 @@ describe('payment links', () => {
     await walk('links-no-wallet', page, async () => {
       await page.goto('/dashboard/live/settings');
       await page.getByLabel('Wallet address').fill('');
+      await page.getByLabel('Your password').fill(walletless.password);
       await page.getByRole('button', { name: 'Save wallet' }).click();
+      await page.getByText('Payout wallet removed.').waitFor();
       await page.goto('/dashboard/live/links/new');
       await page.getByLabel('Amount').fill('10');
       await page.getByLabel('Description').fill('Live thing');

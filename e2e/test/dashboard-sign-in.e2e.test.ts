@@ -148,6 +148,7 @@ describe('CSRF', () => {
       // The dashboard's own form works.
       await page.goto('/dashboard/test/settings');
       await page.getByLabel(/Wallet address/).fill('0x8888888888888888888888888888888888888888');
+      await page.getByLabel('Your password').fill(victim.password);
       await page.getByRole('button', { name: 'Save wallet' }).click();
       await page.getByText('Payout wallet saved.').waitFor();
       expect((await h.platform.operations.getAccount(victim.accountId)).payoutWallet).toBe('0x8888888888888888888888888888888888888888');

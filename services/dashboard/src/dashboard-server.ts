@@ -11,9 +11,11 @@ import { answerParserRefusals } from '@hc/web';
 import { secretBoxFromEnv } from '@hc/secrets';
 import { dashboardUsersHandlers } from './api/dashboard-users-handlers.ts';
 import type { DashboardConfig } from './config.ts';
+import { NOTICE_KEPT_MS } from './domain/security-notice.ts';
 import { createDashboardApp } from './http/app.ts';
 import type { PlatformClients } from './http/platform-clients.ts';
 import { createDashboardPrisma } from './store/prisma.ts';
+import { NoticeStore } from './store/notice-store.ts';
 import { UserStore } from './store/user-store.ts';
 import type { DashboardDependencies } from './use-cases/dependencies.ts';
 
@@ -25,7 +27,7 @@ export interface RunningDashboard {
   stop(): Promise<void>;
 }
 
-/** How often expired sessions, spent links and old sign-in attempts are deleted. */
+/** How often expired sessions, spent links, old sign-in attempts and old notices are deleted. */
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 
 /**
@@ -51,7 +53,8 @@ export async function startDashboard(
     await prisma.$disconnect();
     throw error;
   }
-  const deps: DashboardDependencies = { users, now, publicBaseUrl: config.PUBLIC_BASE_URL.replace(/\/+$/, '') };
+  const notices = new NoticeStore(prisma);
+  const deps: DashboardDependencies = { users, notices, now, publicBaseUrl: config.PUBLIC_BASE_URL.replace(/\/+$/, '') };
   const timeout = { timeoutMs: config.GRPC_TIMEOUT_MS };
   const platform: PlatformClients = {
     admin: createServiceClient(MerchantAdminService, config.GATEWAY_ADMIN_GRPC_ADDRESS, timeout),
@@ -93,6 +96,9 @@ export async function startDashboard(
   const { port } = server.address() as AddressInfo;
   const purge = setInterval(() => {
     users.purge(now()).catch((error: unknown) => logger.warn({ err: error }, 'purging expired dashboard sessions failed'));
+    notices
+      .purge(new Date(now().getTime() - NOTICE_KEPT_MS))
+      .catch((error: unknown) => logger.warn({ err: error }, 'purging old security notices failed'));
   }, PURGE_INTERVAL_MS);
   purge.unref();
 

@@ -12,6 +12,7 @@ import { loadDashboardConfig } from '../src/config.ts';
 import { startDashboard } from '../src/dashboard-server.ts';
 import type { DashboardUser } from '../src/domain/dashboard-user.ts';
 import { DASHBOARD_MIGRATIONS_DIR } from '../src/migrations.ts';
+import { NoticeStore } from '../src/store/notice-store.ts';
 import { createDashboardPrisma, type DashboardPrisma } from '../src/store/prisma.ts';
 import { UserStore } from '../src/store/user-store.ts';
 import type { DashboardDependencies } from '../src/use-cases/dependencies.ts';
@@ -26,7 +27,12 @@ let clock = new Date('2026-11-23T10:00:00.000Z');
 beforeAll(async () => {
   db = await createTestDatabase('dashboard', DASHBOARD_MIGRATIONS_DIR);
   prisma = createDashboardPrisma(db.url);
-  deps = { users: new UserStore(prisma, secretBoxFromEnv(TEST_SECRETS_ENCRYPTION_KEYS)), now: () => clock, publicBaseUrl: 'http://x' };
+  deps = {
+    users: new UserStore(prisma, secretBoxFromEnv(TEST_SECRETS_ENCRYPTION_KEYS)),
+    notices: new NoticeStore(prisma),
+    now: () => clock,
+    publicBaseUrl: 'http://x',
+  };
 });
 afterAll(async () => {
   await prisma.$disconnect();
@@ -73,14 +79,14 @@ describe('two-factor seeds at rest', () => {
     expect(pending.totpPendingSecret).toMatch(/^v1:test-1:/);
     expect(pending.totpPendingSecret).not.toContain(seed);
 
-    await confirmTwoFactor(deps, await reread(user.id), await codeFor(seed));
+    await confirmTwoFactor(deps, await reread(user.id), await codeFor(seed), '127.0.0.1');
     const on = await raw(user.id);
     expect(on).toEqual({ totpSecret: expect.stringMatching(/^v1:test-1:/), totpPendingSecret: null });
     expect(on.totpSecret).not.toContain(seed);
     expect((await reread(user.id)).totpSecret).toBe(seed);
 
     clock = new Date(clock.getTime() + 30_000);
-    await disableTwoFactor(deps, await reread(user.id), await codeFor(seed));
+    await disableTwoFactor(deps, await reread(user.id), await codeFor(seed), '127.0.0.1');
     expect(await raw(user.id)).toEqual({ totpSecret: null, totpPendingSecret: null });
   });
 
@@ -97,7 +103,7 @@ describe('two-factor seeds at rest', () => {
     expect(stored).not.toMatch(new RegExp(`${seedOn}|${seedPending}`));
     expect(await deps.users.totp.countNotCurrent()).toBe(0);
     expect((await reread(on.id)).totpSecret).toBe(seedOn);
-    await confirmTwoFactor(deps, await reread(settingUp.id), await codeFor(seedPending));
+    await confirmTwoFactor(deps, await reread(settingUp.id), await codeFor(seedPending), '127.0.0.1');
     expect((await reread(settingUp.id)).totpSecret).toBe(seedPending);
   });
 

@@ -1,7 +1,10 @@
 /**
  * Sign-in throttling (docs/adr/0028). Failures are counted per email and per client address over a
  * sliding window; past the limit the email (or the address) is refused with the same answer as a
- * wrong password, so a guesser learns nothing, until the window has passed.
+ * wrong password, so a guesser learns nothing, until the window has passed. A failure is a wrong
+ * password or a wrong second-factor code, wherever either is asked (sign-in, turning two-factor on or
+ * off, changing the payout wallet); only a completed sign-in starts the email's count afresh
+ * (docs/adr/0038).
  */
 export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
 /** Failed passwords for one email within the window before it is locked. */
@@ -20,4 +23,9 @@ export function signInLocked(failures: RecentFailures): boolean {
 
 export function windowStart(now: Date): Date {
   return new Date(now.getTime() - SIGN_IN_WINDOW_MS);
+}
+
+/** The counts once one more failure is recorded (the one being answered). */
+export function withOneMoreFailure(failures: RecentFailures): RecentFailures {
+  return { forEmail: failures.forEmail + 1, fromAddress: failures.fromAddress + 1 };
 }

@@ -11,6 +11,7 @@ import { developersRoutes } from './developers-routes.ts';
 import { linksRoutes } from './links-routes.ts';
 import { paymentsRoutes } from './payments-routes.ts';
 import { modeFromPath } from './mode.ts';
+import { noticesRoutes } from './notices-routes.ts';
 import { dashboardPaths } from './paths.ts';
 import type { PlatformClients } from './platform-clients.ts';
 import { pageErrors, renderNotFound } from './render.ts';
@@ -61,6 +62,7 @@ export function createDashboardApp(options: DashboardAppOptions): Express {
   app.use(csrfProtected);
   app.use(authRoutes(options.deps, options.secureCookies));
   app.use(requireUser);
+  app.use(noticesRoutes(options.deps));
   app.use(twoFactorRoutes(options.deps));
 
   // Everything of one mode: /dashboard/{test|live}/…

@@ -8,7 +8,7 @@ import { redirectWithFlash } from './auth-routes.ts';
 import { modeOf } from './mode.ts';
 import { modePath } from './paths.ts';
 import type { PlatformClients } from './platform-clients.ts';
-import { renderPage } from './render.ts';
+import { isInvalidCursor, renderNoSuchPage, renderPage } from './render.ts';
 import { callContext } from './session.ts';
 
 /** How long a customers read waits for the merchant's answered writes to be applied (docs/adr/0011). */
@@ -63,7 +63,8 @@ export function customersRoutes(platform: PlatformClients, deps: DashboardDepend
         options,
       );
     } catch (error) {
-      // A cursor of another account or mode, or a malformed search, reads as an empty page.
+      // A cursor of another account or mode is not a page of this list; a malformed search finds nobody.
+      if (isInvalidCursor(error)) return renderNoSuchPage(res);
       if (!(error instanceof ApiError) || !error.code.startsWith('invalid_')) throw error;
       found = { customers: [], hasMore: false };
     }

@@ -9,7 +9,7 @@ import { checkoutView, creatingAccount, linkView } from './link-views.ts';
 import { modeOf } from './mode.ts';
 import { modePath } from './paths.ts';
 import type { PlatformClients } from './platform-clients.ts';
-import { renderPage, renderProblem } from './render.ts';
+import { isInvalidCursor, renderNoSuchPage, renderPage } from './render.ts';
 import { callContext } from './session.ts';
 
 const PAGE_SIZE = 20;
@@ -62,7 +62,7 @@ export function linksRoutes(platform: PlatformClients, deps: DashboardDependenci
       });
     } catch (error) {
       // A cursor of another account or mode, or a deleted one: not a page of this list.
-      if (error instanceof ApiError && error.code === 'invalid_cursor') return renderProblem(res, 400, 'No such page', error.message);
+      if (isInvalidCursor(error)) return renderNoSuchPage(res);
       throw error;
     }
   });

@@ -8,7 +8,7 @@ import { redirectWithFlash } from './auth-routes.ts';
 import { modeOf } from './mode.ts';
 import { modePath } from './paths.ts';
 import type { PlatformClients } from './platform-clients.ts';
-import { renderPage } from './render.ts';
+import { isInvalidCursor, renderNoSuchPage, renderPage } from './render.ts';
 import { callContext } from './session.ts';
 
 /** Timeline lines a person should look at: a notice we refused or that disagreed with the chain. */
@@ -103,9 +103,9 @@ export function paymentsRoutes(platform: PlatformClients, deps: DashboardDepende
         callContext(res, mode),
       );
     } catch (error) {
-      // A cursor that is not one of this account's payments in this mode reads as an empty page.
-      if (!(error instanceof ApiError) || error.code !== 'invalid_cursor') throw error;
-      page = { payments: [], hasMore: false };
+      // A cursor that is not one of this account's payments in this mode: not a page of this list.
+      if (isInvalidCursor(error)) return renderNoSuchPage(res);
+      throw error;
     }
     const rows = page.payments.map(paymentRow);
     const last = page.payments.at(-1);

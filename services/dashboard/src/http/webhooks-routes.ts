@@ -8,7 +8,7 @@ import { formRefusal, formValues } from './forms.ts';
 import { modeOf } from './mode.ts';
 import { modePath } from './paths.ts';
 import type { PlatformClients } from './platform-clients.ts';
-import { renderPage } from './render.ts';
+import { isInvalidCursor, renderNoSuchPage, renderPage } from './render.ts';
 import { callContext } from './session.ts';
 
 export function endpointView(endpoint: Endpoint) {
@@ -151,7 +151,15 @@ export function webhooksRoutes(platform: PlatformClients, deps: DashboardDepende
 
   router.post('/developers/endpoints/:id/ping', async (req, res) => {
     const id = String(req.params['id']);
-    const { event } = await platform.webhooks.sendPing({ endpointId: id }, callContext(res, modeOf(res)));
+    let event;
+    try {
+      ({ event } = await platform.webhooks.sendPing({ endpointId: id }, callContext(res, modeOf(res))));
+    } catch (error) {
+      // A disabled endpoint (the page was stale): say so on the endpoint's page.
+      const refusal = formRefusal(error);
+      if (!refusal) throw error;
+      return redirectWithFlash(deps, res, endpointPath(res, id), `No ping sent: ${refusal.message}`);
+    }
     await redirectWithFlash(deps, res, endpointPath(res, id), `Ping ${event?.id ?? ''} queued: see its delivery under Events.`);
   });
 
@@ -169,10 +177,17 @@ export function webhooksRoutes(platform: PlatformClients, deps: DashboardDepende
   router.get('/developers/events', async (req, res) => {
     const mode = modeOf(res);
     const after = typeof req.query['starting_after'] === 'string' ? req.query['starting_after'] : undefined;
-    const page = await platform.webhooks.listEvents(
-      { limit: pageSize(req.query['limit']), startingAfter: after, maxAgeSeconds: 0n },
-      callContext(res, mode),
-    );
+    let page;
+    try {
+      page = await platform.webhooks.listEvents(
+        { limit: pageSize(req.query['limit']), startingAfter: after, maxAgeSeconds: 0n },
+        callContext(res, mode),
+      );
+    } catch (error) {
+      // A cursor of another account or mode, or no event at all: not a page of this list.
+      if (isInvalidCursor(error)) return renderNoSuchPage(res);
+      throw error;
+    }
     const last = page.events.at(-1);
     renderPage(res, 'developers-events.njk', {
       title: 'Webhook events',
@@ -202,7 +217,15 @@ export function webhooksRoutes(platform: PlatformClients, deps: DashboardDepende
   router.post('/developers/events/:id/resend', async (req, res) => {
     const id = String(req.params['id']);
     const endpointId = formValues(req, ['endpoint'])['endpoint'] || undefined;
-    const { endpointIds } = await platform.webhooks.resendEvent({ eventId: id, endpointId }, callContext(res, modeOf(res)));
+    let endpointIds: string[];
+    try {
+      ({ endpointIds } = await platform.webhooks.resendEvent({ eventId: id, endpointId }, callContext(res, modeOf(res))));
+    } catch (error) {
+      // The chosen endpoint was disabled meanwhile: say so on the event's page.
+      const refusal = formRefusal(error);
+      if (!refusal) throw error;
+      return redirectWithFlash(deps, res, modePath(modeOf(res), 'developers', 'events', id), `Not resent: ${refusal.message}`);
+    }
     const message = endpointIds.length
       ? `Resent to ${endpointIds.length} endpoint(s).`
       : 'No enabled endpoint takes this event; nothing was sent.';

@@ -1,12 +1,14 @@
-import { acceptedStep } from '../auth/totp.ts';
 import { secretHash } from '../auth/tokens.ts';
 import type { DashboardSession } from '../domain/dashboard-user.ts';
+import { checkCode } from './check-code.ts';
 import type { DashboardDependencies } from './dependencies.ts';
 
 /**
  * The second sign-in step: a session whose password was accepted becomes a full session when the
- * user's authenticator code is right and not used before. Wrong codes count as failed sign-ins
- * (the same lock-out as passwords); three wrong codes end the session.
+ * user's authenticator code is right and not used before; only then is the sign-in recorded as a
+ * success (which starts the email's failure count afresh). Wrong codes count as failed sign-ins for
+ * the email (the same lock-out as passwords, docs/adr/0038); once the email is locked, even a right
+ * code is refused and the half-open session ends.
  */
 export async function passSecondFactor(
   deps: DashboardDependencies,
@@ -16,15 +18,13 @@ export async function passSecondFactor(
   clientAddress: string,
 ): Promise<'passed' | 'wrong' | 'signed-out'> {
   const user = session.user;
-  const now = deps.now();
-  const step = user.totpSecret ? await acceptedStep(user.totpSecret, code, now) : null;
-  if (step !== null && (await deps.users.useTotpStep(user.id, step))) {
+  const check = await checkCode(deps, user, user.totpSecret, code, clientAddress);
+  if (check.outcome === 'accepted') {
     await deps.users.secondFactorPassed(secretHash(sessionSecret));
+    await deps.users.recordAttempt(user.email, clientAddress, true, deps.now());
     return 'passed';
   }
-  await deps.users.recordAttempt(user.email, clientAddress, false, now);
-  const failures = await deps.users.recentFailures(user.email, clientAddress, new Date(now.getTime() - 15 * 60 * 1000));
-  if (failures.forEmail >= 3) {
+  if (check.outcome === 'locked') {
     await deps.users.deleteSession(secretHash(sessionSecret));
     return 'signed-out';
   }

@@ -12,8 +12,9 @@ export type SignInResult =
 
 /**
  * Checks an email and password and opens a new session (a new random id: never one the browser had
- * before, so a planted cookie is worthless). Every attempt is recorded; past the limits the answer is
- * the same refusal even for the right password.
+ * before, so a planted cookie is worthless). Every failure is recorded, and a completed sign-in (the
+ * password of a user without two-factor); past the limits the answer is the same refusal even for the
+ * right password. A user with two-factor gets a half-open session that reaches only the code form.
  */
 export async function signIn(
   deps: DashboardDependencies,
@@ -26,10 +27,15 @@ export async function signIn(
   // Verify even when locked or unknown, so every refusal costs the same time.
   const matches = await passwordMatches(user?.passwordHash ?? (await decoyHash()), input.password.slice(0, 1000));
   const succeeded = matches && user !== null && user.passwordHash !== null && !signInLocked(failures);
-  await deps.users.recordAttempt(email, input.clientAddress, succeeded, now);
-  if (!succeeded || !user) return { ok: false };
-  const sessionSecret = newSecret();
+  if (!succeeded || !user) {
+    await deps.users.recordAttempt(email, input.clientAddress, false, now);
+    return { ok: false };
+  }
   const secondFactorDue = user.totpSecret !== null;
+  // With two-factor on, the password alone is not a sign-in: the email's failures keep counting
+  // until the code is right too (second-factor.ts records the success then).
+  if (!secondFactorDue) await deps.users.recordAttempt(email, input.clientAddress, true, now);
+  const sessionSecret = newSecret();
   await deps.users.insertSession({
     idHash: secretHash(sessionSecret),
     userId: user.id,
