@@ -9,7 +9,8 @@ import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
 import type { DisposableNats, DisposablePostgres } from '@hc/test-kit';
 
-export const SERVICE_PROCESSES = ['gateway', 'checkout', 'settlement', 'customers', 'webhooks', 'pages'] as const;
+/** Every process of the supervised platform (scripts/platform.ts): each is killed at least once a round. */
+export const SERVICE_PROCESSES = ['gateway', 'checkout', 'settlement', 'customers', 'webhooks', 'pages', 'dashboard', 'emulator'] as const;
 export type Fault = { kind: 'kill'; processes: string[] } | { kind: 'nats'; downMs: number } | { kind: 'postgres'; downMs: number };
 
 export interface InjectedFault {

@@ -24,7 +24,9 @@ import {
 import { planPayments, runLoad } from '../faults/payment-load.ts';
 
 const FULL = process.env['FAULTS_SIZE'] === 'full';
-const SIZE = FULL ? { payments: 600, concurrency: 8, rounds: 3 } : { payments: 80, concurrency: 4, rounds: 1 };
+// CI size (every run of ./scripts/test and .ci/run): every process killed once, one pair, one NATS
+// outage, one PostgreSQL crash, under a load of a few hundred payments. Full: three such rounds.
+const SIZE = FULL ? { payments: 600, concurrency: 8, rounds: 3 } : { payments: 240, concurrency: 6, rounds: 1 };
 const SEED = Number(process.env['FAULTS_SEED'] ?? 20261123);
 const EMAILS = ['ana@example.com', 'bo@example.com', 'cy@example.com', 'di@example.com', 'ed@example.com'];
 
@@ -167,6 +169,7 @@ it(
         .filter(([, list]) => list.length > 0)
         .map(([name, list]) => `  ${name}: ${list.slice(0, 5).join(' | ')}`),
       `processes that died without being killed: ${deaths.join('; ') || 'none'}`,
+      summaryLine(SEED, injected, done.length, findings, deaths),
     ].join('\n');
     process.stdout.write(`\n${report}\n`);
 
@@ -179,3 +182,19 @@ it(
   },
   FULL ? 1_800_000 : 600_000,
 );
+
+/** One line for CI logs: the faults injected by name and every count checked. */
+function summaryLine(
+  seed: number,
+  injected: readonly InjectedFault[],
+  checked: number,
+  findings: Findings,
+  deaths: readonly string[],
+): string {
+  const faults = injected.map((f) => describeFault(f.fault)).join(', ');
+  const counts = Object.entries(findings)
+    .map(([name, list]) => `${list.length} ${name}`)
+    .join(', ');
+  const verdict = noFindings(findings) && deaths.length === 0 ? 'PASSED' : 'FAILED';
+  return `fault suite ${verdict} (seed ${seed}, ${FULL ? 'full' : 'CI'} size): ${injected.length} faults [${faults}]; ${checked} payments checked: ${counts}, ${deaths.length} unplanned deaths`;
+}
