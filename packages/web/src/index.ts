@@ -1,3 +1,4 @@
 export { accessLog, assignRequestId, requestIdOf } from './request-log.ts';
 export { strictPageHeaders, type ScriptSource } from './page-headers.ts';
 export { isSameOrigin } from './same-origin.ts';
+export { formBodyProblem, strictFormBody } from './form-body.ts';

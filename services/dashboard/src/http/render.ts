@@ -73,6 +73,10 @@ function pageError(logger: Logger): ErrorRequestHandler {
     if (error instanceof ApiError && error.code === 'not_found') return renderNotFound(res);
     if (error instanceof ApiError && (error.code === 'service_unavailable' || error.code === 'catching_up'))
       return renderProblem(res, 503, 'Try again shortly', 'Part of the platform is not answering right now. Reload the page in a moment.');
+    const status = (error as { status?: unknown } | null)?.status;
+    if (!(error instanceof ApiError) && typeof status === 'number' && status >= 400 && status < 500)
+      // The form body itself was refused (not UTF-8, too large, too many fields): the sender's fault, not a 500.
+      return renderProblem(res, status, 'The form could not be read', 'Go back, reload the page and try again.');
     logger.error({ err: error, requestId: res.locals['requestId'] as string }, 'dashboard page failed');
     renderProblem(res, 500, 'Something went wrong', `Something went wrong on our side. Reference: ${res.locals['requestId'] as string}.`);
   };
