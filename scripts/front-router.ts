@@ -1,8 +1,14 @@
 /**
  * The local platform's front door: one base URL (PUBLIC_BASE_URL) for merchants and buyers, as the
  * Ingress gives in Kubernetes (deploy/helm). `/pay/*`, `/track/*` and `/c/*` go to the hosted pages,
- * `/dashboard/*` to the merchant dashboard, everything else to the gateway. http-proxy-middleware forwards with X-Forwarded-For/-Host/-Proto, so the pages count their
- * per-address limits by the buyer's address (PAGES_TRUST_PROXY_HOPS=1 behind this router).
+ * `/dashboard/*` to the merchant dashboard, everything else to the gateway.
+ *
+ * It is the first proxy a client meets, so it passes on what it saw itself (forwardedHeaders): the
+ * connection's peer address is appended to any X-Forwarded-For the client sent, and X-Forwarded-Proto,
+ * -Host and -Port are its own. The pages and the dashboard trust exactly one hop
+ * (PAGES_TRUST_PROXY_HOPS=1, DASHBOARD_TRUST_PROXY_HOPS=1 under ./scripts/start), so the address their
+ * per-address limits count is the last entry: this router's observation, never a value the client
+ * chose (docs/adr/0040).
  *
  *   FRONT_HOST=127.0.0.1 FRONT_PORT=8080 FRONT_GATEWAY_URL=http://127.0.0.1:8081 FRONT_PAGES_URL=http://127.0.0.1:8082 \
  *     node scripts/front-router.ts
@@ -29,6 +35,26 @@ export function routesToPages(path: string): boolean {
 /** Checkout pages, payment-link tracking pages, dashboard checkouts and their widget. */
 const PAGE_PREFIXES = ['/pay', '/track', '/c'] as const;
 
+/**
+ * The X-Forwarded-* headers as the first proxy sets them: the peer address appended to what the
+ * client claimed (the usual proxy behaviour; a server trusting one hop reads the last entry, ours),
+ * the protocol, host and port this router itself served. http-proxy-middleware's `xfwd` would only
+ * fill the headers the client left out, so a client could name its own address.
+ */
+export function forwardedHeaders(
+  headers: IncomingMessage['headers'],
+  connection: { readonly peer: string; readonly encrypted: boolean; readonly localPort: number },
+): Record<'x-forwarded-for' | 'x-forwarded-proto' | 'x-forwarded-host' | 'x-forwarded-port', string> {
+  const claimed = headers['x-forwarded-for'];
+  const earlier = (Array.isArray(claimed) ? claimed.join(', ') : (claimed ?? '')).trim();
+  return {
+    'x-forwarded-for': earlier ? `${earlier}, ${connection.peer}` : connection.peer,
+    'x-forwarded-proto': connection.encrypted ? 'https' : 'http',
+    'x-forwarded-host': headers.host ?? '',
+    'x-forwarded-port': String(connection.localPort),
+  };
+}
+
 /** The merchant dashboard's paths (services/dashboard). */
 export function routesToDashboard(path: string): boolean {
   return path === '/dashboard' || path.startsWith('/dashboard/');
@@ -38,7 +64,8 @@ export async function startFrontRouter(routes: FrontRoutes): Promise<{ url: stri
   const proxy = (target: string) =>
     createProxyMiddleware<IncomingMessage, ServerResponse>({
       target,
-      xfwd: true,
+      // The X-Forwarded-* headers are set before proxying (forwardedHeaders), not by `xfwd`.
+      xfwd: false,
       proxyTimeout: 30_000,
       on: {
         error: (_error, _req, res) => {
@@ -54,6 +81,13 @@ export async function startFrontRouter(routes: FrontRoutes): Promise<{ url: stri
     const path = (req.url ?? '/').split('?')[0]!;
     const target = routesToPages(path) ? pages : routesToDashboard(path) ? dashboard : gateway;
     if (!target) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
+    const peer = req.socket.remoteAddress;
+    // A socket already closed has no peer address: nothing to answer.
+    if (!peer) return void req.socket.destroy();
+    Object.assign(
+      req.headers,
+      forwardedHeaders(req.headers, { peer, encrypted: 'encrypted' in req.socket, localPort: req.socket.localPort ?? 0 }),
+    );
     void target(req, res, () => res.writeHead(404).end());
   });
   // What Node's parser refuses never reaches a backend: answered here, in the API's error shape on

@@ -24,7 +24,7 @@ import { ensureDatabase, migrateDatabase } from '@hc/db';
 import { checkGrpcHealth } from '@hc/grpc';
 import { CHECKOUT_MIGRATIONS_DIR, loadCheckoutConfig } from '@hc/checkout';
 import { CUSTOMERS_MIGRATIONS_DIR, loadCustomersConfig } from '@hc/customers';
-import { loadSettlementConfig, SETTLEMENT_MIGRATIONS_DIR } from '@hc/settlement';
+import { loadSettlementConfig, publishedSecretWarning, SETTLEMENT_MIGRATIONS_DIR } from '@hc/settlement';
 import { loadEmulatorConfig } from '@hc/emulator';
 import { loadWebhooksConfig, WEBHOOKS_MIGRATIONS_DIR } from '@hc/webhooks';
 import { createGatewayPrisma, GATEWAY_MIGRATIONS_DIR, loadGatewayConfig, MerchantOperations, MerchantStore } from '@hc/gateway';
@@ -59,7 +59,9 @@ const gatewayUrl = `http://${gatewayConfig.GATEWAY_HOST}:${gatewayConfig.GATEWAY
 const gatewayBackendPort = Number(process.env['PLATFORM_GATEWAY_BACKEND_PORT'] ?? gatewayConfig.GATEWAY_PORT + 1);
 const pagesConfig = loadPagesConfig({ PAGES_PORT: String(gatewayConfig.GATEWAY_PORT + 2), PAGES_TRUST_PROXY_HOPS: '1', ...process.env });
 const checkoutConfig = loadCheckoutConfig({ PUBLIC_BASE_URL: gatewayUrl, ...process.env });
-const settlementConfig = loadSettlementConfig();
+// Local mode: settlement and the emulator share the emulator's published notice secret unless
+// NOTICE_SIGNING_SECRET says otherwise; outside local mode settlement refuses that secret (docs/adr/0016).
+const settlementConfig = loadSettlementConfig({ SETTLEMENT_LOCAL_MODE: 'true', ...process.env });
 const customersConfig = loadCustomersConfig();
 // The Live processor and chain, emulated on this machine (services/emulator); notices go to settlement.
 const emulatorConfig = loadEmulatorConfig({
@@ -145,10 +147,13 @@ start('settlement', 'services/settlement/src/main.ts', {
   SETTLEMENT_GRPC_ADDRESS: settlementConfig.SETTLEMENT_GRPC_ADDRESS,
   SETTLEMENT_NOTICES_ADDRESS: settlementConfig.SETTLEMENT_NOTICES_ADDRESS,
   NOTICE_SIGNING_SECRET: settlementConfig.NOTICE_SIGNING_SECRET,
+  SETTLEMENT_LOCAL_MODE: String(settlementConfig.SETTLEMENT_LOCAL_MODE),
   PROCESSOR_URL: process.env['PROCESSOR_URL'] ?? emulatorUrl,
   CHAIN_RPC_URL: process.env['CHAIN_RPC_URL'] ?? emulatorUrl,
   NATS_URL: settlementConfig.NATS_URL,
 });
+const publishedSecret = publishedSecretWarning(settlementConfig);
+if (publishedSecret) say(`WARNING: ${publishedSecret}`);
 start('checkout', 'services/checkout/src/main.ts', {
   CHECKOUT_DATABASE_URL: checkoutConfig.CHECKOUT_DATABASE_URL,
   CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,

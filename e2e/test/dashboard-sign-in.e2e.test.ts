@@ -1,7 +1,8 @@
 // Risk covered: the merchant dashboard's front door letting the wrong person in — a guessed password
 // (no lock-out), a session that survives sign-out, a form posted from another site (CSRF), a
 // set-password link used twice, a second factor that can be skipped or replayed — or cookies a
-// script can read. Real platform, real dashboard server, real Chromium.
+// script can read; a form that is not UTF-8 read with U+FFFD or raw escapes (issue 35, item 10).
+// Real platform, real dashboard server, real Chromium.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -92,6 +93,25 @@ describe('sign-in and sign-out', () => {
       expect(await attempt(locked.password)).toBe(303);
       await page.waitForURL(/\/dashboard\/test\/payments/);
     });
+  });
+});
+
+describe('form bodies', () => {
+  it.each([
+    [
+      'a raw byte that is not UTF-8',
+      Buffer.concat([Buffer.from('email=ann'), Buffer.from([0xff]), Buffer.from('@shop.example&password=x')]),
+    ],
+    ['percent-encoding that is not UTF-8', Buffer.from('email=ann%FF%40shop.example&password=x')],
+  ])('a sign-in form with %s is a 400 page, not a sign-in attempt', async (_label, body) => {
+    const response = await fetch(`${h.url}/dashboard/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+    expect([response.status, response.headers.get('content-type')]).toEqual([400, 'text/html; charset=utf-8']);
+    await expect(response.text()).resolves.toContain('The form could not be read');
   });
 });
 

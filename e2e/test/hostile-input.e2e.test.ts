@@ -1,6 +1,8 @@
 // Risk covered: hostile text and malformed requests (issue 20) turning into a 500, being stored
-// rewritten (a lone surrogate as U+FFFD), or being refused without the API's error body. Each case the
-// attack script found is a test here; the fuzz suite (hostile-input.fuzz.e2e.test.ts) covers the rest.
+// rewritten (a lone surrogate or a byte that is not UTF-8 as U+FFFD), or being refused without the API's
+// error body; a body whose repeated name means one thing to us and another to a proxy or log (issue 35,
+// item 10). Each case the attack script found is a test here; the fuzz suite
+// (hostile-input.fuzz.e2e.test.ts) covers the rest.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bodyOf, create, createSession, expectError, VALID_BODY, type Json } from './e2e-helpers.ts';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
@@ -166,4 +168,99 @@ describe('malformed percent-encoding is refused with the error body and no-store
       await expectError(response, 404, 'not_found');
     },
   );
+});
+
+/** A POST of `bytes` as they are (no re-encoding), as application/json. */
+function postBytes(path: string, bytes: Buffer, contentType = 'application/json'): Promise<Response> {
+  return fetch(`${platform.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${merchant.testKey}`, 'content-type': contentType },
+    body: bytes,
+  });
+}
+
+/** A create body whose description holds `raw` bytes between "Mug " and the closing quote. */
+const createWithBytes = (raw: number[]): Buffer =>
+  Buffer.concat([
+    Buffer.from('{"amount":"10.00","currency":"usd","description":"Mug '),
+    Buffer.from(raw),
+    Buffer.from('","customer_email":"ann@example.com"}'),
+  ]);
+
+describe('a body that is not UTF-8 is refused, never read with U+FFFD in place of its bytes', () => {
+  it.each([
+    ['a lone 0xFF byte', [0xff]],
+    ['a Latin-1 é (0xE9) as a Latin-1 client sends it', [0xe9]],
+    ['an overlong "/" (0xC0 0xAF)', [0xc0, 0xaf]],
+    ['a surrogate encoded as UTF-8 (CESU, 0xED 0xA0 0x80)', [0xed, 0xa0, 0x80]],
+    ['a sequence cut short (0xE2 0x82)', [0xe2, 0x82]],
+    ['a code point above U+10FFFF (0xF4 0x90 0x80 0x80)', [0xf4, 0x90, 0x80, 0x80]],
+  ])('%s in a create body is 400 invalid_json and writes nothing', async (_label, raw) => {
+    const before = await writeCounts(platform);
+    const body = await expectError(await postBytes('/v1/checkout_sessions', createWithBytes(raw)), 400, 'invalid_json');
+    expect(body).toMatchObject({ error: { message: 'The request body is not valid UTF-8.' } });
+    expect(await writeCounts(platform)).toEqual(before);
+  });
+
+  it('the same body in well-formed UTF-8 (é as 0xC3 0xA9) is created with the text as sent', async () => {
+    const response = await postBytes('/v1/checkout_sessions', createWithBytes([0xc3, 0xa9]));
+    expect(response.status).toBe(201);
+    expect(await response.json()).toMatchObject({ description: 'Mug é' });
+  });
+
+  it('a start or simulate body with a byte that is not UTF-8 is 400 invalid_json and changes nothing', async () => {
+    const session = await createSession(platform, merchant.testKey);
+    const id = String(session['id']);
+    const start = Buffer.concat([
+      Buffer.from('{"customer_email":"ann@example.com","country":"US","x":"'),
+      Buffer.from([0xff]),
+      Buffer.from('"}'),
+    ]);
+    await expectError(await postBytes(`/v1/checkout_sessions/${id}/start`, start), 400, 'invalid_json');
+    const read = await bodyOf(await platform.request('GET', `/v1/checkout_sessions/${id}`, { key: merchant.testKey }));
+    expect(read).toMatchObject({ status: 'open', started_at: null });
+    const simulate = Buffer.concat([Buffer.from('{"outcome":"paid","note":"'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}')]);
+    await expectError(await postBytes(`/v1/payments/${id}/simulate`, simulate), 400, 'invalid_json');
+  });
+
+  it('a JSON body declared UTF-16 is 415 unsupported_media_type (JSON between systems is UTF-8)', async () => {
+    const utf16 = Buffer.from(JSON.stringify(VALID_BODY), 'utf16le');
+    const response = await postBytes('/v1/checkout_sessions', utf16, 'application/json; charset=utf-16le');
+    await expectError(response, 415, 'unsupported_media_type');
+  });
+});
+
+describe('a body whose object repeats a name is refused, never read as its last value', () => {
+  it.each([
+    ['amount at the top level', '{"amount":"1.00","currency":"usd","description":"Mug","amount":"99999.00"}'],
+    ['the same name spelled with an escape', '{"amount":"1.00","currency":"usd","description":"Mug","\u0061mount":"2.00"}'],
+    ['a metadata key', '{"amount":"1.00","currency":"usd","description":"Mug","metadata":{"order":"1","order":"2"}}'],
+    ['a customer field', '{"amount":"1.00","currency":"usd","description":"Mug","customer":{"name":"Ann","name":"Bob"}}'],
+  ])('%s twice in a create body is 400 invalid_json and writes nothing', async (_label, raw) => {
+    const before = await writeCounts(platform);
+    const body = await expectError(await create(platform, merchant.testKey, raw), 400, 'invalid_json');
+    expect(String((body['error'] as Json)['message'])).toMatch(/repeats the name/);
+    expect(await writeCounts(platform)).toEqual(before);
+  });
+
+  it('a start body with country twice is 400 invalid_json and the session stays open', async () => {
+    const session = await createSession(platform, merchant.testKey);
+    const id = String(session['id']);
+    const start = await platform.request('POST', `/v1/checkout_sessions/${id}/start`, {
+      key: merchant.testKey,
+      body: '{"customer_email":"ann@example.com","country":"US","country":"DE"}',
+    });
+    await expectError(start, 400, 'invalid_json');
+    const read = await bodyOf(await platform.request('GET', `/v1/checkout_sessions/${id}`, { key: merchant.testKey }));
+    expect(read).toMatchObject({ status: 'open', started_at: null });
+  });
+
+  it('the same name in different objects, and a value equal to a name, are ordinary JSON', async () => {
+    const session = await createSession(platform, merchant.testKey, {
+      ...VALID_BODY,
+      metadata: { amount: 'amount', description: 'x' },
+      customer: { name: 'Ann', shipping_address: { name: 'Ann', country: 'DE' } },
+    });
+    expect(session['metadata']).toEqual({ amount: 'amount', description: 'x' });
+  });
 });

@@ -4,6 +4,7 @@
 // the notice as it would (same id). The payment must end right: paid once, one payment.paid, one verdict.
 // Real PostgreSQL, NATS, HTTP and gRPC; checkout in this process, the processor emulator in this process.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CHECKOUT_MIGRATIONS_DIR, startCheckoutService, type PaymentEvent, type RunningCheckoutService } from '@hc/checkout';
@@ -24,7 +25,8 @@ import { SETTLEMENT_MIGRATIONS_DIR } from '@hc/settlement';
 import { createTestDatabase, eventually, freePort, testNatsPrefix, testNatsUrl, type TestDatabase } from '@hc/test-kit';
 
 const SETTLEMENT_MAIN = fileURLToPath(new URL('../../services/settlement/src/main.ts', import.meta.url));
-const SECRET = 'whsec_bG9jYWwtZW11bGF0b3Itbm90aWNlLXNlY3JldC0wMDE=';
+// A secret of this run's own, as a deployment has (not local mode: the emulator's published secret would be refused).
+const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const WALLET = '0x6666666666666666666666666666666666666666';
 const account = { payoutWallet: WALLET, feeBps: 150 };
 const live: CallContext = { accountId: 'acct_CRASH', livemode: true, requestId: 'req_crash' };

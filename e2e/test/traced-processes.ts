@@ -100,6 +100,8 @@ export async function startTracedPlatform(receiver: OtlpReceiver): Promise<Trace
     SETTLEMENT_GRPC_ADDRESS: '127.0.0.1:0',
     // A free port for the processor's notices, never the default 8091 a local platform may hold.
     SETTLEMENT_NOTICES_ADDRESS: '127.0.0.1:0',
+    // One machine with the emulator: its published notice secret, with the warning (docs/adr/0016).
+    SETTLEMENT_LOCAL_MODE: 'true',
   });
   const [checkout, customers, webhooks] = await Promise.all([
     start('checkout', {

@@ -7,7 +7,8 @@
 // generates, migrates) → the README's curl commands (create, read, start, simulate, list, customers)
 // → ./scripts/operator from a shell that only exported the printed lines → a dashboard user made with
 // the operator CLI signs in at $GATEWAY_URL/dashboard → the Live walk-through with
-// the processor emulator (Live key, start, emulator pay, paid, timeline) → Ctrl-C → ./scripts/start
+// the processor emulator (Live key, start, emulator pay, paid, timeline; the start command warns that
+// settlement runs in local mode with the emulator's published notice secret) → Ctrl-C → ./scripts/start
 // again prints the same key, which still works. The platform runs on free ports with databases and a
 // NATS prefix of its own, so it never meets a platform someone else runs on this machine.
 // Cost: the clone's .tools is hard-linked from this checkout's, because downloading and unpacking
@@ -15,7 +16,7 @@
 // is what .ci/run exercises from its clean clone. HC_WALKTHROUGH_FRESH_TOOLS=1 skips the hard link
 // and runs that download too. The start times are printed.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -100,6 +101,11 @@ describe('the README, followed from a fresh clone in a fresh shell', () => {
       // ./scripts/start, then "in another shell, export the three printed lines".
       const first = await start(startEnv, FIRST_START_MS);
       expect(Object.keys(first.printed)).toEqual(['GATEWAY_URL', 'TEST_SECRET_KEY', 'DEMO_ACCOUNT_ID']);
+      // Local mode (issue 35, item 5): settlement takes the emulator's published notice secret, and the
+      // start command and settlement's own log say so (the Live walk-through below is paid by a notice).
+      const localMode = "LOCAL MODE: processor notices signed with the emulator's published secret are accepted.";
+      expect(first.stderr()).toContain(`platform: WARNING: ${localMode}`);
+      expect(readFileSync(join(clone, '.platform', 'logs', 'settlement.log'), 'utf8')).toContain(localMode);
       expect(first.printed['GATEWAY_URL']).toBe(`http://127.0.0.1:${setting.gatewayPort}`);
       const shell = freshShell(first.printed);
 

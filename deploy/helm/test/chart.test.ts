@@ -269,6 +269,39 @@ describe("settlement's notices listener", () => {
   });
 });
 
+describe("settlement's notice signing secret (issue 35, item 5)", () => {
+  const template = (...args: string[]) =>
+    spawnSync(helm, ['template', 'pay', CHART, ...REQUIRED, ...args], {
+      encoding: 'utf8',
+    });
+
+  it('is required: no Secret named for NOTICE_SIGNING_SECRET stops the install with the field named', () => {
+    for (const unset of ['grpcServices.settlement.secretEnv=null', 'grpcServices.settlement.secretEnv.NOTICE_SIGNING_SECRET=null']) {
+      const refused = template('--set', unset);
+      expect({ status: refused.status, stderr: refused.stderr }).toEqual({
+        status: 1,
+        stderr: expect.stringMatching(/grpcServices\.settlement(\.secretEnv)?: (secretEnv|NOTICE_SIGNING_SECRET) is required/),
+      });
+    }
+    const blank = template('--set', 'grpcServices.settlement.secretEnv.NOTICE_SIGNING_SECRET.secretName=');
+    expect(blank.status).toBe(1);
+    expect(blank.stderr).toContain('grpcServices.settlement.secretEnv.NOTICE_SIGNING_SECRET.secretName');
+  });
+
+  it('never comes from values, and local mode (the published secret) is refused in a cluster', () => {
+    for (const variable of ['NOTICE_SIGNING_SECRET=whsec_x', 'SETTLEMENT_LOCAL_MODE=true']) {
+      const refused = template('--set', `grpcServices.settlement.env.${variable}`);
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toContain(`grpcServices.settlement.env.${variable.split('=')[0]}`);
+    }
+  });
+
+  it('is not asked of a release without settlement', () => {
+    const off = template('--set', 'grpcServices.settlement.enabled=false', '--set', 'grpcServices.settlement.secretEnv=null');
+    expect(off.status).toBe(0);
+  });
+});
+
 describe('the merchant dashboard and the gateway admin listener', () => {
   type Port = { name: string; port: number; containerPort?: number };
   type Ingress = {

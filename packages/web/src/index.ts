@@ -2,3 +2,4 @@ export { accessLog, assignRequestId, requestIdOf } from './request-log.ts';
 export { strictPageHeaders, type ScriptSource } from './page-headers.ts';
 export { isSameOrigin } from './same-origin.ts';
 export { answerParserRefusals, parserRefusal, wantsApiBody, type RefusalStyle } from './parser-refusals.ts';
+export { formBodyProblem, strictFormBody } from './form-body.ts';

@@ -1,13 +1,14 @@
 // Risk covered: a page server answering without its request id or strict headers (a CSP that lets an
 // injected script run, a cached page of customer data), an access log that writes a query's token or
-// a searched email, or a forged cross-site form taken for our own. Real Express over real HTTP.
+// a searched email, a forged cross-site form taken for our own, or a form that is not UTF-8 read with
+// U+FFFD or raw escapes in its fields. Real Express over real HTTP.
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import express from 'express';
 import { createLogger } from '@hc/logging';
-import { accessLog, assignRequestId, isSameOrigin, strictPageHeaders } from '../src/index.ts';
+import { accessLog, assignRequestId, formBodyProblem, isSameOrigin, strictFormBody, strictPageHeaders } from '../src/index.ts';
 
 const lines: Record<string, unknown>[] = [];
 let server: Server;
@@ -22,6 +23,15 @@ beforeAll(async () => {
   app.use(assignRequestId, strictPageHeaders(["'self'"]), accessLog(logger));
   app.post('/form', (req, res) => {
     res.status(isSameOrigin(req) ? 204 : 403).end();
+  });
+  app.post('/strict-form', strictFormBody({ limit: '1kb', parameterLimit: 5 }), (req, res) => {
+    res.json(req.body);
+  });
+  app.use((error: { status?: number; message: string }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    res
+      .status(error.status ?? 500)
+      .type('text/plain')
+      .send(error.message);
   });
   app.get('/page', (_req, res) => {
     res.type('html').send('<p>hello</p>');
@@ -92,5 +102,44 @@ describe('page server pieces', () => {
 
   it('takes a form whose Origin is this host (browsers without Sec-Fetch-Site)', async () => {
     expect((await fetch(`${base}/form`, { method: 'POST', headers: { origin: base } })).status).toBe(204);
+  });
+});
+
+describe('strict form bodies', () => {
+  it.each([
+    ['plain ASCII', 'email=ann%40example.com&country=US'],
+    ['UTF-8 bytes as they are', 'name=Zo\u00eb&city=M\u00fcnchen'],
+    ['percent-encoded UTF-8, a pair beyond the BMP included', 'name=Zo%C3%AB&note=%F0%9F%98%80+ok'],
+    ['an empty body', ''],
+  ])('takes %s', (_label, text) => {
+    expect(formBodyProblem(Buffer.from(text, 'utf8'), 'utf-8')).toBeUndefined();
+  });
+
+  it.each([
+    ['a raw 0xFF byte', Buffer.from([0x61, 0x3d, 0xff])],
+    ['a Latin-1 é byte', Buffer.from([0x61, 0x3d, 0x72, 0xe9])],
+    ['an encoded surrogate (CESU)', Buffer.from([0x61, 0x3d, 0xed, 0xa0, 0x80])],
+    ['%FF', Buffer.from('a=%FF')],
+    ['an overlong %C0%AF', Buffer.from('a=%C0%AF')],
+    ['a sequence cut short by the next field', Buffer.from('a=%E2%82&b=%AC')],
+    ['a lone %', Buffer.from('a=100%')],
+    ['a malformed escape in a name', Buffer.from('%ZZ=1')],
+  ])('refuses %s', (_label, raw) => {
+    expect(formBodyProblem(raw, 'utf-8')).toMatch(/UTF-8/);
+  });
+
+  it('leaves an ISO-8859-1 form (the one other charset body-parser takes) alone', () => {
+    expect(formBodyProblem(Buffer.from([0x61, 0x3d, 0xe9]), 'iso-8859-1')).toBeUndefined();
+  });
+
+  it('over HTTP: a form that is not UTF-8 is an error with status 400 before any handler; a good one is parsed', async () => {
+    const post = (body: Buffer) =>
+      fetch(`${base}/strict-form`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    const bad = await post(Buffer.from([0x65, 0x3d, 0xff]));
+    expect([bad.status, await bad.text()]).toEqual([400, 'The form is not valid UTF-8.']);
+    const escaped = await post(Buffer.from('e=%FF'));
+    expect([escaped.status, await escaped.text()]).toEqual([400, 'The form holds a value that is not valid percent-encoded UTF-8.']);
+    const good = await post(Buffer.from('e=Zo%C3%AB&f=M\u00fcnchen', 'utf8'));
+    expect([good.status, await good.json()]).toEqual([200, { e: 'Zo\u00eb', f: 'M\u00fcnchen' }]);
   });
 });

@@ -1,5 +1,7 @@
 // Risk covered: merchants and buyers not sharing one base URL on the local platform: the front router
-// (scripts/front-router.ts) sending /pay/* anywhere but the pages, or the rest anywhere but the gateway.
+// (scripts/front-router.ts) sending /pay/* anywhere but the pages, or the rest anywhere but the gateway;
+// and a client escaping the per-address limits behind it by naming its own address in X-Forwarded-For
+// (issue 35, item 3: the router must append the peer it saw, which is what one trusted hop reads).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -8,26 +10,36 @@ import { startPagesHarness, type PagesHarness } from './pages-harness.ts';
 
 let h: PagesHarness;
 let gateway: Server;
+let dashboard: Server;
 let router: { url: string; stop(): Promise<void> };
 
 beforeAll(async () => {
-  h = await startPagesHarness('pages-router', { PAGES_TRUST_PROXY_HOPS: '1' });
+  // As ./scripts/start runs them: one trusted hop (the router). Three page actions a minute per address.
+  h = await startPagesHarness('pages-router', { PAGES_TRUST_PROXY_HOPS: '1', PAGES_ACTIONS_PER_MINUTE: '3' });
   // Stands in for the gateway: says which path reached it.
   gateway = createServer((req, res) =>
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ gateway: req.url })),
   );
   await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+  // Stands in for the dashboard: says which X-Forwarded-* headers reached it.
+  dashboard = createServer((req, res) => {
+    const forwarded = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name.startsWith('x-forwarded-')));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(forwarded));
+  });
+  await new Promise<void>((resolve) => dashboard.listen(0, '127.0.0.1', resolve));
   router = await startFrontRouter({
     host: '127.0.0.1',
     port: 0,
     gatewayUrl: `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`,
     pagesUrl: h.pages.url,
+    dashboardUrl: `http://127.0.0.1:${(dashboard.address() as AddressInfo).port}`,
   });
 }, 60_000);
 
 afterAll(async () => {
   await router.stop();
   await new Promise((resolve) => gateway.close(resolve));
+  await new Promise((resolve) => dashboard.close(resolve));
   await h.stop();
 });
 
@@ -46,5 +58,42 @@ describe('front router', () => {
     expect((await fetch(`${router.url}/track/pay_01JAAAAAAAAAAAAAAAAAAAAAAA`)).headers.get('content-type')).toMatch(/text\/html/);
     expect((await fetch(`${router.url}/c/chk_01JAAAAAAAAAAAAAAAAAAAAAAA`)).headers.get('content-type')).toMatch(/text\/html/);
     await expect((await fetch(`${router.url}/checkout`)).json()).resolves.toEqual({ gateway: '/checkout' });
+  });
+
+  it('appends the peer it saw to a client-sent X-Forwarded-For and sets -Proto, -Host and -Port itself', async () => {
+    const { port } = new URL(router.url);
+    const spoofed = await fetch(`${router.url}/dashboard/sign-in`, {
+      headers: {
+        'x-forwarded-for': '198.51.100.7, 203.0.113.9',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'evil.example',
+        'x-forwarded-port': '443',
+      },
+    });
+    await expect(spoofed.json()).resolves.toEqual({
+      'x-forwarded-for': '198.51.100.7, 203.0.113.9, 127.0.0.1',
+      'x-forwarded-proto': 'http',
+      'x-forwarded-host': `127.0.0.1:${port}`,
+      'x-forwarded-port': port,
+    });
+    await expect((await fetch(`${router.url}/dashboard`)).json()).resolves.toMatchObject({ 'x-forwarded-for': '127.0.0.1' });
+  });
+
+  it('counts page actions by the address it saw, however the client rotates X-Forwarded-For', async () => {
+    const session = await h.createSession();
+    const statuses: number[] = [];
+    for (let i = 1; i <= 5; i += 1) {
+      const response = await fetch(`${router.url}/pay/${session.id}/provider`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': `198.51.100.${i}` },
+        body: 'provider=nobody',
+      });
+      await response.arrayBuffer();
+      statuses.push(response.status);
+    }
+    // Three actions a minute from 127.0.0.1 (the router's peer), whatever each request claimed.
+    expect(statuses.slice(0, 3)).not.toContain(429);
+    expect(statuses.slice(3)).toEqual([429, 429]);
   });
 });

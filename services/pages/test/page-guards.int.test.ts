@@ -1,5 +1,6 @@
 // Risk covered: the hosted page being framed, running injected script, caching a buyer's email,
-// accepting a page action forged by another site, or letting one address start sessions in bulk
+// accepting a page action forged by another site, letting one address start sessions in bulk, or
+// reading a form that is not UTF-8 with U+FFFD or raw escapes in its fields (issue 35, item 10)
 // (over real HTTP, with checkout, settlement, PostgreSQL and NATS real).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SessionStatus } from '@hc/proto/checkout/v1';
@@ -106,5 +107,27 @@ describe('page guards', () => {
     const { session: read } = await h.api.getCheckoutSession({ id: session.id }, merchant);
     expect(read!.startedAt).toBeUndefined();
     expect((await from('198.51.100.2', { email: 'ann@example.com', country: 'US' })).status).toBe(303);
+  });
+
+  it.each([
+    [
+      'a raw byte that is not UTF-8 (0xFF)',
+      Buffer.concat([Buffer.from('email=ann'), Buffer.from([0xff]), Buffer.from('@example.com&country=US')]),
+      '192.0.2.11',
+    ],
+    [
+      'a Latin-1 é byte (0xE9)',
+      Buffer.concat([Buffer.from('email=ren'), Buffer.from([0xe9]), Buffer.from('@example.com&country=US')]),
+      '192.0.2.12',
+    ],
+    ['percent-encoding that is not UTF-8 (%FF)', Buffer.from('email=ann%FF@example.com&country=US'), '192.0.2.13'],
+    ['a percent-encoded sequence cut short (%E2%82)', Buffer.from('email=ann@example.com&country=U%E2%82'), '192.0.2.14'],
+  ])('refuses a start form with %s: a 400 page, and nothing starts', async (_label, body, address) => {
+    const session = await h.createSession();
+    const response = await fetch(`${h.pages.url}/pay/${session.id}/start`, { ...form({}, address), body });
+    expect([response.status, response.headers.get('content-type')]).toEqual([400, 'text/html; charset=utf-8']);
+    await expect(response.text()).resolves.toContain('The form could not be read');
+    const { session: read } = await h.api.getCheckoutSession({ id: session.id }, merchant);
+    expect(read!.startedAt).toBeUndefined();
   });
 });

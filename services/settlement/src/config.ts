@@ -22,8 +22,17 @@ export interface SettlementConfig extends EventRetention {
   PROCESSOR_TIMEOUT_MS: number;
   /** host:port of the notices listener (the processor's signed notices; not the merchant API). */
   SETTLEMENT_NOTICES_ADDRESS: string;
-  /** Standard Webhooks secret (`whsec_` + base64) the processor signs notices with. A Secret in production. */
+  /**
+   * Standard Webhooks secret (`whsec_` + base64) the processor signs notices with. A Secret in
+   * production; required, and never the emulator's published one, unless SETTLEMENT_LOCAL_MODE.
+   */
   NOTICE_SIGNING_SECRET: string;
+  /**
+   * This settlement runs on one machine with the processor emulator (./scripts/start, tests): the
+   * emulator's published notice secret is allowed, and used when NOTICE_SIGNING_SECRET is unset, with
+   * a warning at start. Never in a deployment (the Helm chart refuses it).
+   */
+  SETTLEMENT_LOCAL_MODE: boolean;
   /** Base URL of the chain reader the scheduled status check asks for transfers. */
   CHAIN_RPC_URL: string;
   /** How often the scheduled status check looks at started, unsettled Live payments. */
@@ -33,12 +42,18 @@ export interface SettlementConfig extends EventRetention {
 
 /**
  * The notice secret the local emulator shares with settlement on one machine (./scripts/start, tests).
- * Not a secret: production sets NOTICE_SIGNING_SECRET from a Kubernetes Secret (deploy/helm).
+ * Not a secret: it is published in this repository, so anyone could sign a notice with it, and a notice
+ * alone settles a Live payment. Accepted only with SETTLEMENT_LOCAL_MODE (docs/adr/0016).
  */
 export const LOCAL_NOTICE_SIGNING_SECRET = 'whsec_bG9jYWwtZW11bGF0b3Itbm90aWNlLXNlY3JldC0wMDE=';
 
-/** The environment as read: FX_RATES_USD is still its JSON text. */
-type SettlementEnv = Omit<SettlementConfig, 'FX_RATES_USD'> & { FX_RATES_USD: string };
+/** The environment as read: FX_RATES_USD is still its JSON text; the notice secret may be missing. */
+type SettlementEnv = Omit<SettlementConfig, 'FX_RATES_USD' | 'NOTICE_SIGNING_SECRET'> & {
+  FX_RATES_USD: string;
+  NOTICE_SIGNING_SECRET?: string;
+};
+
+const SECRET_PATTERN = '^whsec_[A-Za-z0-9+/]{32,}={0,2}$';
 
 const schema: JSONSchemaType<SettlementEnv> = {
   type: 'object',
@@ -52,7 +67,8 @@ const schema: JSONSchemaType<SettlementEnv> = {
     PROCESSOR_URL: { type: 'string', format: 'uri', pattern: '^https?://', default: 'http://127.0.0.1:8090' },
     PROCESSOR_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 30_000, default: 3000 },
     SETTLEMENT_NOTICES_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:8091' },
-    NOTICE_SIGNING_SECRET: { type: 'string', pattern: '^whsec_[A-Za-z0-9+/]{32,}={0,2}$', default: LOCAL_NOTICE_SIGNING_SECRET },
+    NOTICE_SIGNING_SECRET: { type: 'string', pattern: SECRET_PATTERN, nullable: true },
+    SETTLEMENT_LOCAL_MODE: { type: 'boolean', default: false },
     CHAIN_RPC_URL: { type: 'string', format: 'uri', pattern: '^https?://', default: 'http://127.0.0.1:8090' },
     CHAIN_CHECK_INTERVAL_MS: { type: 'integer', minimum: 100, maximum: 3_600_000, default: 30_000 },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
@@ -68,7 +84,7 @@ const schema: JSONSchemaType<SettlementEnv> = {
     'PROCESSOR_URL',
     'PROCESSOR_TIMEOUT_MS',
     'SETTLEMENT_NOTICES_ADDRESS',
-    'NOTICE_SIGNING_SECRET',
+    'SETTLEMENT_LOCAL_MODE',
     'CHAIN_RPC_URL',
     'CHAIN_CHECK_INTERVAL_MS',
     'LOG_LEVEL',
@@ -85,5 +101,42 @@ export function loadSettlementConfig(env: NodeJS.ProcessEnv = process.env): Sett
   } catch (error) {
     throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
   }
-  return checkEventRetention({ ...raw, FX_RATES_USD: rates });
+  const secret = noticeSigningSecret(raw.NOTICE_SIGNING_SECRET, raw.SETTLEMENT_LOCAL_MODE);
+  return checkEventRetention({ ...raw, FX_RATES_USD: rates, NOTICE_SIGNING_SECRET: secret });
+}
+
+/**
+ * The secret notices must be signed with. Outside local mode it must be set, and not to the
+ * emulator's published secret: either would let anyone who read this repository pay a Live payment
+ * with a forged notice. In local mode, unset means the emulator's secret.
+ */
+function noticeSigningSecret(given: string | undefined, localMode: boolean): string {
+  if (localMode) return given ?? LOCAL_NOTICE_SIGNING_SECRET;
+  if (given === undefined)
+    throw new ConfigError(
+      'Invalid configuration: NOTICE_SIGNING_SECRET is required: the Live processor signs its notices with it ' +
+        '(deploy/helm: grpcServices.settlement.secretEnv). Only SETTLEMENT_LOCAL_MODE=true (one machine with the emulator) goes without.',
+    );
+  if (given === LOCAL_NOTICE_SIGNING_SECRET)
+    throw new ConfigError(
+      "Invalid configuration: NOTICE_SIGNING_SECRET is the processor emulator's published secret, with which anyone can " +
+        "sign a notice that pays a Live payment. Set the processor's own secret; only SETTLEMENT_LOCAL_MODE=true accepts this one.",
+    );
+  return given;
+}
+
+/** The warning a settlement logs at start while it accepts notices signed with the published secret. */
+export function publishedSecretWarning(config: Pick<SettlementConfig, 'NOTICE_SIGNING_SECRET'>): string | undefined {
+  return config.NOTICE_SIGNING_SECRET === LOCAL_NOTICE_SIGNING_SECRET
+    ? "LOCAL MODE: processor notices signed with the emulator's published secret are accepted. Never run this way with real money."
+    : undefined;
+}
+
+/** What the migration command needs, and nothing else (the migration Job gets no other variable). */
+export function loadSettlementMigrationConfig(env: NodeJS.ProcessEnv = process.env): Pick<SettlementConfig, 'SETTLEMENT_DATABASE_URL'> {
+  const { SETTLEMENT_DATABASE_URL } = schema.properties;
+  return loadConfig<Pick<SettlementConfig, 'SETTLEMENT_DATABASE_URL'>>(
+    { type: 'object', properties: { SETTLEMENT_DATABASE_URL }, required: ['SETTLEMENT_DATABASE_URL'], additionalProperties: false },
+    env,
+  );
 }

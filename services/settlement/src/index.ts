@@ -1,7 +1,7 @@
 // What other workspace packages (the platform runner, end-to-end tests) may use of this service.
 export { startSettlementService } from './settlement-service.ts';
 export type { RunningSettlementService } from './settlement-service.ts';
-export { loadSettlementConfig } from './config.ts';
+export { loadSettlementConfig, publishedSecretWarning } from './config.ts';
 export type { SettlementConfig } from './config.ts';
 export { SETTLEMENT_MIGRATIONS_DIR } from './migrations.ts';
 export { DEFAULT_FX_RATES_USD } from './domain/fx.ts';

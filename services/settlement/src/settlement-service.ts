@@ -3,7 +3,7 @@ import { createGrpcServer } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { SettlementService } from '@hc/proto/settlement/v1';
 import { settlementHandlers } from './api/settlement-handlers.ts';
-import type { SettlementConfig } from './config.ts';
+import { publishedSecretWarning, type SettlementConfig } from './config.ts';
 import { settlementStream } from './events/verdict-events.ts';
 import { HttpLiveProcessor } from './processors/http-live-processor.ts';
 import { SandboxProcessor } from './processors/sandbox-processor.ts';
@@ -73,6 +73,9 @@ export async function startSettlementService(
   });
   const purges = startPurgeSchedule(eventTablePurges(config.SETTLEMENT_DATABASE_URL, config), config.EVENTS_PURGE_INTERVAL_MS, logger);
 
+  // Local mode with the emulator's published secret: said at every start, never silently (docs/adr/0016).
+  const published = publishedSecretWarning(config);
+  if (published) logger.warn({ noticesAddress: config.SETTLEMENT_NOTICES_ADDRESS }, published);
   const notices = await startNoticesListener(deps, config.NOTICE_SIGNING_SECRET, config.SETTLEMENT_NOTICES_ADDRESS, logger);
   const server = createGrpcServer(logger);
   server.add(SettlementService, settlementHandlers(deps));

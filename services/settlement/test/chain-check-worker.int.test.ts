@@ -37,6 +37,8 @@ describe('the chain check worker', () => {
   beforeAll(async () => {
     service = await startSettlementService(
       loadSettlementConfig({
+        // One machine with the emulator: its published notice secret (docs/adr/0016).
+        SETTLEMENT_LOCAL_MODE: 'true',
         SETTLEMENT_DATABASE_URL: db.url,
         SETTLEMENT_GRPC_ADDRESS: '127.0.0.1:0',
         SETTLEMENT_NOTICES_ADDRESS: '127.0.0.1:0',

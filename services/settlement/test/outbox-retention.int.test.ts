@@ -49,6 +49,8 @@ describe("settlement's outbox purge", () => {
     });
     service = await startSettlementService(
       loadSettlementConfig({
+        // One machine with the emulator: its published notice secret (docs/adr/0016).
+        SETTLEMENT_LOCAL_MODE: 'true',
         SETTLEMENT_DATABASE_URL: db.url,
         SETTLEMENT_GRPC_ADDRESS: '127.0.0.1:0',
         SETTLEMENT_NOTICES_ADDRESS: '127.0.0.1:0',

@@ -27,6 +27,8 @@ beforeAll(async () => {
   const logger = createLogger('settlement-test', { level: 'silent' });
   emulator = await startEmulator(loadEmulatorConfig({ EMULATOR_PORT: '0', LOG_LEVEL: 'silent' }), logger);
   const config = loadSettlementConfig({
+    // One machine with the emulator: its published notice secret (docs/adr/0016).
+    SETTLEMENT_LOCAL_MODE: 'true',
     SETTLEMENT_DATABASE_URL: db.url,
     SETTLEMENT_GRPC_ADDRESS: '127.0.0.1:0',
     SETTLEMENT_NOTICES_ADDRESS: '127.0.0.1:0',

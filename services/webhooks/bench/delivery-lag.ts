@@ -32,7 +32,12 @@ const databases = await Promise.all([
   createTestDatabase('settlement', SETTLEMENT_MIGRATIONS_DIR),
 ]);
 const settlement = await startSettlementService(
-  loadSettlementConfig({ SETTLEMENT_DATABASE_URL: databases[1]!.url, SETTLEMENT_GRPC_ADDRESS: '127.0.0.1:0', LOG_LEVEL: 'silent' }),
+  loadSettlementConfig({
+    SETTLEMENT_DATABASE_URL: databases[1]!.url,
+    SETTLEMENT_GRPC_ADDRESS: '127.0.0.1:0',
+    SETTLEMENT_LOCAL_MODE: 'true',
+    LOG_LEVEL: 'silent',
+  }),
   logger,
 );
 const checkout = await startCheckoutService(

@@ -184,6 +184,8 @@ describe('the NATS server and the checkout outbox relay killed', () => {
     ]);
     settlement = await startSettlementService(
       loadSettlementConfig({
+        // One machine with the emulator: its published notice secret (docs/adr/0016).
+        SETTLEMENT_LOCAL_MODE: 'true',
         SETTLEMENT_DATABASE_URL: databases[1]!.url,
         SETTLEMENT_GRPC_ADDRESS: '127.0.0.1:0',
         SETTLEMENT_NOTICES_ADDRESS: '127.0.0.1:0',

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import express, { Router, type Express } from 'express';
 import nunjucks from 'nunjucks';
 import type { Logger } from '@hc/logging';
-import { accessLog, assignRequestId } from '@hc/web';
+import { accessLog, assignRequestId, strictFormBody } from '@hc/web';
 import type { DashboardDependencies } from '../use-cases/dependencies.ts';
 import { authRoutes } from './auth-routes.ts';
 import { checkoutsRoutes } from './checkouts-routes.ts';
@@ -57,7 +57,8 @@ export function createDashboardApp(options: DashboardAppOptions): Express {
   });
   app.use(dashboardPaths.assets, express.static(join(root, 'public'), { index: false, maxAge: '1h' }));
 
-  app.use(express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 100 }));
+  // UTF-8 only (@hc/web): a form that is not is a 400 page, never read with U+FFFD or raw escapes.
+  app.use(strictFormBody({ limit: '32kb', parameterLimit: 100 }));
   app.use(loadSession(options.deps));
   app.use(csrfProtected);
   app.use(authRoutes(options.deps, options.secureCookies));

@@ -1,21 +1,41 @@
+import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import { ApiError } from '@hc/errors';
+import { firstDuplicateKey } from '../validation/json-keys.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
+
+/** A body refused before parsing; its message is the invalid_json message. */
+class UnreadableBody extends Error {}
+/** A charset body-parser would decode (UTF-16, UTF-32) but JSON between systems must not use. */
+class NotUtf8Charset extends Error {}
+
+// Strict UTF-8 (RFC 8259 §8.1): a byte sequence that is not UTF-8 is refused, never replaced with U+FFFD.
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+// The decoded text of each body, for the duplicate-key scan after parsing (dropped with the request).
+const texts = new WeakMap<IncomingMessage, string>();
 
 const parseJson = express.json({
   limit: MAX_BODY_BYTES,
   strict: false,
   type: () => true,
-  // body-parser reads an empty body as {}; an empty body is not a JSON object, so it is invalid_json.
-  verify: (_req, _res, raw) => {
-    if (raw.length === 0) throw Object.assign(new Error('The request body is empty.'), { type: 'entity.empty' });
+  // Runs on the raw bytes, before body-parser decodes them (leniently) and parses. An empty body is
+  // read as {} by body-parser; it is not a JSON object, so it is invalid_json.
+  verify: (req, _res, raw, charset) => {
+    if (charset !== 'utf-8') throw new NotUtf8Charset('The body must be JSON encoded as UTF-8.');
+    if (raw.length === 0) throw new UnreadableBody('The request body is empty.');
+    try {
+      texts.set(req, utf8.decode(raw));
+    } catch {
+      throw new UnreadableBody('The request body is not valid UTF-8.');
+    }
   },
 });
 
 /**
  * For requests that carry a body: Content-Type must be application/json (415 otherwise), the body at
- * most 64 KiB (413), valid JSON (400 invalid_json) and a JSON object (400 invalid_json).
+ * most 64 KiB (413), UTF-8 (400 invalid_json), valid JSON (400 invalid_json), a JSON object (400
+ * invalid_json) whose objects never repeat a name (400 invalid_json; docs/adr/0041).
  */
 export const jsonObjectBody: RequestHandler = (req, res, next) => {
   if (!req.is('application/json')) {
@@ -35,6 +55,11 @@ export const jsonObjectBody: RequestHandler = (req, res, next) => {
     const unsafe = unsafeStructure(body);
     if (unsafe) {
       next(new ApiError('invalid_json', unsafe));
+      return;
+    }
+    const repeated = firstDuplicateKey(texts.get(req) ?? '');
+    if (repeated !== undefined) {
+      next(new ApiError('invalid_json', `The request body repeats the name ${JSON.stringify(repeated.slice(0, 40))} in one object.`));
       return;
     }
     next();
@@ -63,14 +88,14 @@ export function unsafeStructure(root: object): string | undefined {
 }
 
 function bodyError(error: unknown): ApiError {
+  if (error instanceof UnreadableBody) return new ApiError('invalid_json', error.message);
+  if (error instanceof NotUtf8Charset) return new ApiError('unsupported_media_type', error.message);
   switch ((error as { type?: string }).type) {
     case 'entity.too.large':
       return new ApiError('payload_too_large');
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new ApiError('unsupported_media_type', 'The body must be JSON encoded as UTF-8.');
-    case 'entity.empty':
-      return new ApiError('invalid_json');
     default:
       return new ApiError('invalid_json', 'The request body is not valid JSON.');
   }
