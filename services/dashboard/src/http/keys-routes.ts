@@ -3,7 +3,7 @@ import type { ApiKey } from '@hc/proto/gateway/v1';
 import { formatTime } from '../domain/format.ts';
 import type { DashboardDependencies } from '../use-cases/dependencies.ts';
 import { redirectWithFlash } from './auth-routes.ts';
-import { formValues } from './forms.ts';
+import { formRefusal, formValues } from './forms.ts';
 import { modeOf } from './mode.ts';
 import { modePath } from './paths.ts';
 import type { PlatformClients } from './platform-clients.ts';
@@ -31,7 +31,16 @@ export function keysRoutes(platform: PlatformClients, deps: DashboardDependencie
   router.post('/developers/keys', async (req, res) => {
     const mode = modeOf(res);
     const label = formValues(req, ['label'])['label']!.trim().slice(0, 120);
-    const { key, secret } = await platform.admin.createApiKey({ label: label || undefined }, callContext(res, mode));
+    let created: Awaited<ReturnType<PlatformClients['admin']['createApiKey']>>;
+    try {
+      created = await platform.admin.createApiKey({ label: label || undefined }, callContext(res, mode));
+    } catch (error) {
+      // A suspended account gets no new key (403 suspended, ADR 0037): said on the Developers page.
+      const refusal = formRefusal(error);
+      if (!refusal) throw error;
+      return redirectWithFlash(deps, res, modePath(mode, 'developers'), refusal.message);
+    }
+    const { key, secret } = created;
     renderPage(res, 'developers-key-created.njk', { title: 'API key created', area: 'developers', key: keyView(key!), secret });
   });
 

@@ -3,6 +3,7 @@ import { ApiError } from '@hc/errors';
 import type { DashboardDependencies } from '../use-cases/dependencies.ts';
 import { beginTwoFactor, confirmTwoFactor, disableTwoFactor } from '../use-cases/two-factor-setup.ts';
 import { redirectWithFlash } from './auth-routes.ts';
+import { formRefusal } from './forms.ts';
 import { isMode, type Mode } from '../domain/dashboard-user.ts';
 import { modeOf } from './mode.ts';
 import { dashboardPaths, modePath } from './paths.ts';
@@ -46,18 +47,20 @@ export function settingsRoutes(platform: PlatformClients, deps: DashboardDepende
     try {
       await platform.admin.setPayoutWallet({ payoutWallet: wallet }, callContext(res, mode));
     } catch (error) {
-      if (!(error instanceof ApiError) || error.code !== 'invalid_request') throw error;
+      // A bad wallet, or a suspended account (403 suspended, ADR 0037): shown on the form again.
+      const refusal = formRefusal(error);
+      if (!refusal) throw error;
       return renderPage(
         res,
         'settings.njk',
         {
           title: 'Error: Settings',
           area: 'settings',
-          problem: error.message,
+          problem: refusal.message,
           wallet,
           twoFactor: signedIn(res).session.user.totpSecret !== null,
         },
-        400,
+        refusal.httpStatus,
       );
     }
     await redirectWithFlash(deps, res, modePath(mode, 'settings'), wallet ? 'Payout wallet saved.' : 'Payout wallet removed.');
