@@ -318,7 +318,7 @@ describe('the merchant dashboard and the gateway admin listener', () => {
     expect(peers(onPort(gatewayIn, 8080))).toEqual(['outside']);
     expect(configOf(all, 'checkout')['GATEWAY_ADMIN_GRPC_ADDRESS']).toBe('pay-hosted-checkout-gateway.payments.svc:50057');
     // Nothing else may even try: no other workload has egress to the admin port.
-    for (const policy of ofKind(all, 'NetworkPolicy').filter((p) => !['dashboard', 'checkout'].includes(component(p))))
+    for (const policy of ofKind(all, 'NetworkPolicy').filter((p) => component(p) !== 'dashboard' && component(p) !== 'checkout'))
       expect(onPort((policy.spec as unknown as PolicySpec).egress, 50057)).toEqual([]);
     // The dashboard's own gRPC port (operator users create) is for the gateway's pods, where the CLI runs.
     expect(peers(onPort(policyOf(all, 'dashboard').ingress, 50056))).toEqual(['gateway']);
