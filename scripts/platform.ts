@@ -71,7 +71,8 @@ const emulatorConfig = loadEmulatorConfig({
 });
 const emulatorUrl = `http://${emulatorConfig.EMULATOR_HOST}:${emulatorConfig.EMULATOR_PORT}`;
 // The merchant dashboard (/dashboard behind the front router), on plain http locally: its cookies
-// cannot be Secure here. The gateway's internal admin listener is its path to accounts and keys.
+// cannot be Secure here. The gateway's internal admin listener is its path to accounts and keys, and
+// checkout's to the account a buyer pays (docs/adr/0037).
 const gatewayAdminAddress = process.env['GATEWAY_ADMIN_GRPC_ADDRESS'] || '127.0.0.1:50057';
 const dashboardConfig = loadDashboardConfig({
   DASHBOARD_PORT: String(gatewayConfig.GATEWAY_PORT + 3),
@@ -159,6 +160,8 @@ start('checkout', 'services/checkout/src/main.ts', {
   CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
   PUBLIC_BASE_URL: checkoutConfig.PUBLIC_BASE_URL,
   SETTLEMENT_GRPC_ADDRESS: settlementConfig.SETTLEMENT_GRPC_ADDRESS,
+  // Buyers' payments read the account's current wallet, fee and status there (docs/adr/0037).
+  GATEWAY_ADMIN_GRPC_ADDRESS: gatewayAdminAddress,
   NATS_URL: checkoutConfig.NATS_URL,
 });
 start('customers', 'services/customers/src/main.ts', {

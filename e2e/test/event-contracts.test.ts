@@ -41,8 +41,6 @@ const session: CheckoutSession = {
   provider: 'walletpay',
   paidAt: new Date(1795320900000),
   merchantName: 'Shop',
-  accountPayoutWallet: '0x3333333333333333333333333333333333333333',
-  accountFeeBps: 150,
   feeBps: 150,
   payoutWallet: '0x3333333333333333333333333333333333333333',
   settlement: { ...NO_SETTLEMENT, coin: 'polygon_usdc', valueCoin: '41.904000', txidIn: '0xin' },

@@ -1,5 +1,6 @@
 // Risk covered: the hosted page (which has no merchant key) showing a wrong or missing merchant name,
-// or starting a buyer's payment with a payout wallet other than the one the gateway gave at create.
+// or starting a buyer's payment with a payout wallet other than the account's (read from the gateway at
+// start, ADR 0037; a wallet changed after create: account-at-start.e2e.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServiceClient, type PublicCallContext } from '@hc/grpc';
 import { HostedCheckoutService } from '@hc/proto/checkout/v1';
@@ -17,7 +18,7 @@ afterAll(async () => {
   await platform.stop();
 });
 
-describe('the account the gateway gives checkout at create', () => {
+describe('the account as the gateway has it', () => {
   it('reaches the buyer: the account name on the hosted view, and its payout wallet when the buyer starts there', async () => {
     const session = await createSession(platform, merchant.testKey, { ...VALID_BODY, customer_email: 'buyer@example.com' });
     const hosted = createServiceClient<typeof HostedCheckoutService, PublicCallContext>(

@@ -111,6 +111,9 @@ beforeAll(async () => {
       PUBLIC_BASE_URL: 'https://pay.example.test',
       SETTLEMENT_GRPC_ADDRESS: `127.0.0.1:${grpcPort}`,
       SETTLEMENT_TIMEOUT_MS: 5000,
+      // No buyer pages here: nothing reads accounts from the gateway's admin listener (ADR 0037).
+      GATEWAY_ADMIN_GRPC_ADDRESS: '127.0.0.1:1',
+      GATEWAY_TIMEOUT_MS: 5000,
       NATS_URL: natsUrl,
       NATS_SUBJECT_PREFIX: natsPrefix,
       EXPIRY_SWEEP_INTERVAL_MS: 300_000,

@@ -12,15 +12,7 @@ import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestClock } from
 import { startCheckoutStack, type CheckoutStack } from '@hc/checkout/testing';
 import { CUSTOMERS_MIGRATIONS_DIR, loadCustomersConfig, startCustomersService, type RunningCustomersService } from '@hc/customers';
 import { loadWebhooksConfig, startWebhooksService, WEBHOOKS_MIGRATIONS_DIR, type RunningWebhooksService } from '@hc/webhooks';
-import {
-  GATEWAY_MIGRATIONS_DIR,
-  createGatewayPrisma,
-  MerchantOperations,
-  MerchantStore,
-  startGateway,
-  type GatewayConfig,
-  type RunningGateway,
-} from '@hc/gateway';
+import { createGatewayPrisma, MerchantOperations, MerchantStore, startGateway, type GatewayConfig, type RunningGateway } from '@hc/gateway';
 import { checkContract } from './contract.ts';
 
 export const PUBLIC_BASE_URL = 'https://pay.example.test';
@@ -48,7 +40,10 @@ export interface Platform {
   readonly gatewayDatabaseUrl: string;
   /** The configuration the in-process gateway runs with (to start a second one like it). */
   readonly gatewayConfig: GatewayConfig;
-  /** The gateway's internal admin listener, when GATEWAY_ADMIN_GRPC_ADDRESS asked for one (the dashboard's). */
+  /**
+   * The gateway's internal admin listener (the dashboard's, and checkout's for accounts): the gateway's
+   * own when GATEWAY_ADMIN_GRPC_ADDRESS asked for one, else the one the checkout stack runs.
+   */
   readonly gatewayAdminAddress: string | undefined;
   /** Extra variables for operator() runs (e.g. where the dashboard's internal listener is). */
   readonly operatorEnv: Record<string, string>;
@@ -132,10 +127,10 @@ export async function startPlatform(
   const logger = options.captureLogs
     ? createLogger('e2e', { level: 'trace', destination: { write: (line: string) => void lines.push(line) } })
     : createLogger('e2e', { level: 'silent' });
-  const [gatewayDb, stack] = await Promise.all([
-    createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR),
-    startCheckoutStack(logger, { publicBaseUrl: PUBLIC_BASE_URL, label: 'e2e' }),
-  ]);
+  // The stack brings the gateway's database and its admin listener (checkout reads accounts there, ADR
+  // 0037); the gateway below serves the API on that same database.
+  const stack = await startCheckoutStack(logger, { publicBaseUrl: PUBLIC_BASE_URL, label: 'e2e' });
+  const gatewayDb = { url: stack.gateway.databaseUrl };
   const checkout = stack.checkout;
   const clock = stack.clock;
   const customersDb = await createTestDatabase('customers', CUSTOMERS_MIGRATIONS_DIR);
@@ -195,7 +190,7 @@ export async function startPlatform(
     logs: () => lines.join(''),
     gatewayDatabaseUrl: gatewayDb.url,
     gatewayConfig,
-    gatewayAdminAddress: gateway.adminAddress,
+    gatewayAdminAddress: gateway.adminAddress ?? stack.gateway.adminAddress,
     operatorEnv,
     operations,
     async merchant(options = {}) {
@@ -241,9 +236,9 @@ export async function startPlatform(
       await gateway.stop();
       await customers.stop();
       await webhooks?.stop();
-      await stack.stop();
       await prisma.$disconnect();
-      await Promise.all([gatewayDb.drop(), customersDb.drop(), webhooksDb?.drop()]);
+      await stack.stop();
+      await Promise.all([customersDb.drop(), webhooksDb?.drop()]);
     },
   };
 }

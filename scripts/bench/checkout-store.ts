@@ -55,8 +55,6 @@ function newSession(): CheckoutSession {
     createdAt,
     expiresAt: new Date(createdAt.getTime() + 3_600_000),
     merchantName: 'Bench',
-    accountPayoutWallet: null,
-    accountFeeBps: 100,
     ...UNSTARTED,
   };
 }

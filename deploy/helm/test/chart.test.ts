@@ -2,7 +2,7 @@
 // PodDisruptionBudget or autoscaler, a service reachable from anywhere or able to reach anything, a
 // secret written into a manifest, telemetry variables missing, a bad value accepted silently, a new
 // process (pages, emulator, dashboard) added without these, or the gateway's internal admin listener
-// reachable by anything but the dashboard (docs/adr/0028). Rendered by a real helm (scripts/ensure-helm.sh).
+// reachable by anything but the dashboard and checkout (docs/adr/0028, 0037). Rendered by a real helm (scripts/ensure-helm.sh).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from '@jest/globals';
@@ -208,7 +208,8 @@ describe('rendered with the CI test values', () => {
       // 50056: the dashboard's users listener, which the operator CLI (run in a gateway pod) calls.
       expect(new Set(portsOut('gateway'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50051, 50053, 50054, 50056]));
       expect(new Set(portsOut('dashboard'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50051, 50053, 50054, 50057]));
-      expect(new Set(portsOut('checkout'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50052]));
+      // 50057: the gateway's admin listener, where checkout reads the account a buyer pays (ADR 0037).
+      expect(new Set(portsOut('checkout'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50052, 50057]));
       const internet = (name: string) => policy(name).egress.filter((r) => r.to?.some((p) => p.ipBlock?.cidr === '0.0.0.0/0'));
       for (const name of ['gateway', 'checkout', 'settlement', 'customers']) expect(internet(name)).toEqual([]);
       expect(internet('webhooks')).toHaveLength(1);
@@ -355,7 +356,7 @@ describe('the merchant dashboard and the gateway admin listener', () => {
     ]);
   });
 
-  it("binds the gateway's admin listener on a named port that only the dashboard's pods may reach", () => {
+  it("binds the gateway's admin listener on a named port that only the dashboard's and checkout's pods may reach", () => {
     expect(configOf(all, 'gateway')['GATEWAY_ADMIN_GRPC_ADDRESS']).toBe('0.0.0.0:50057');
     expect(configOf(all, 'gateway')['DASHBOARD_GRPC_ADDRESS']).toBe('pay-hosted-checkout-dashboard.payments.svc:50056');
     expect(containers(byComponent(all, 'Deployment', 'gateway'))[0]!.ports).toContainEqual({
@@ -365,22 +366,24 @@ describe('the merchant dashboard and the gateway admin listener', () => {
     });
     expect(servicePorts(all, 'gateway')).toEqual(['http:80', 'admin:50057']);
     const gatewayIn = policyOf(all, 'gateway').ingress;
-    expect(peers(onPort(gatewayIn, 50057))).toEqual(['dashboard']);
+    // Checkout reads the account a buyer pays there (its current wallet, fee and status, docs/adr/0037).
+    expect(peers(onPort(gatewayIn, 50057))).toEqual(['dashboard', 'checkout']);
     expect(peers(onPort(gatewayIn, 8080))).toEqual(['outside']);
+    expect(configOf(all, 'checkout')['GATEWAY_ADMIN_GRPC_ADDRESS']).toBe('pay-hosted-checkout-gateway.payments.svc:50057');
     // Nothing else may even try: no other workload has egress to the admin port.
-    for (const policy of ofKind(all, 'NetworkPolicy').filter((p) => component(p) !== 'dashboard'))
+    for (const policy of ofKind(all, 'NetworkPolicy').filter((p) => component(p) !== 'dashboard' && component(p) !== 'checkout'))
       expect(onPort((policy.spec as unknown as PolicySpec).egress, 50057)).toEqual([]);
     // The dashboard's own gRPC port (operator users create) is for the gateway's pods, where the CLI runs.
     expect(peers(onPort(policyOf(all, 'dashboard').ingress, 50056))).toEqual(['gateway']);
     expect(peers(onPort(policyOf(all, 'dashboard').ingress, 8083))).toEqual(['outside']);
   });
 
-  it('leaves no trace when disabled: no Deployment, route, migration, or way in to the admin port', () => {
+  it("leaves no trace when disabled: no Deployment, route, migration, or way in to the admin port but checkout's", () => {
     const without = render('-f', TEST_VALUES, '--set', 'dashboard.enabled=false');
     expect(ofKind(without, 'Deployment').map(component)).not.toContain('dashboard');
     expect(ofKind(without, 'Job').map(component)).not.toContain('dashboard-migration');
     expect(ingressPaths(without).map((p) => p.split(' ')[0])).toEqual(['/pay', '/track', '/c', '/']);
-    expect(onPort(policyOf(without, 'gateway').ingress, 50057)).toEqual([]);
+    expect(peers(onPort(policyOf(without, 'gateway').ingress, 50057))).toEqual(['checkout']);
     expect(configOf(without, 'gateway')).not.toHaveProperty('DASHBOARD_GRPC_ADDRESS');
   });
 });

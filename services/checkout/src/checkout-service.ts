@@ -2,6 +2,7 @@ import { connectNats, ensureStream, eventTablePurges, outboxPosition, startOutbo
 import { createGrpcServer, createServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { CheckoutAdminService, CheckoutService, HostedCheckoutService } from '@hc/proto/checkout/v1';
+import { MerchantAdminService } from '@hc/proto/gateway/v1';
 import { SettlementService } from '@hc/proto/settlement/v1';
 import { adminHandlers } from './api/admin-handlers.ts';
 import { checkoutHandlers } from './api/checkout-handlers.ts';
@@ -31,7 +32,8 @@ export interface CheckoutOptions {
 }
 
 /**
- * Wires config → database → NATS (outbox relay, erasure and verdict consumers) → settlement client → gRPC server → sweeper.
+ * Wires config → database → NATS (outbox relay, erasure and verdict consumers) → settlement and gateway
+ * clients → gRPC server → sweeper.
  * Used by main.ts and by tests (with a test clock).
  */
 export async function startCheckoutService(
@@ -44,10 +46,13 @@ export async function startCheckoutService(
   await prisma.$connect();
   const providers = options.providers ?? DEFAULT_PROVIDERS;
   const settlement = createServiceClient(SettlementService, config.SETTLEMENT_GRPC_ADDRESS, { timeoutMs: config.SETTLEMENT_TIMEOUT_MS });
+  // The gateway owns accounts: the buyer's side reads wallet, fee and status there (docs/adr/0037).
+  const accounts = createServiceClient(MerchantAdminService, config.GATEWAY_ADMIN_GRPC_ADDRESS, { timeoutMs: config.GATEWAY_TIMEOUT_MS });
   const deps: CheckoutDependencies = {
     sessions: new CheckoutSessionStore(database, { publicBaseUrl: config.PUBLIC_BASE_URL, providers }),
     checkouts: new CheckoutStore(prisma),
     settlement,
+    accounts,
     providers,
     now: options.now ?? (() => new Date()),
     publicBaseUrl: config.PUBLIC_BASE_URL,
@@ -90,6 +95,7 @@ export async function startCheckoutService(
       await eventsPosition.close();
       await nats.drain();
       settlement.close();
+      accounts.close();
       await database.close();
     },
   };

@@ -24,6 +24,7 @@ const events: PaymentEvent[] = [];
 
 beforeAll(async () => {
   stack = await startCheckoutStack(logger, { label: 'checkouts' });
+  await stack.putAccount({ id: test.accountId, name: account.merchantName, payoutWallet: account.payoutWallet, feeBps: account.feeBps });
   admin = createServiceClient(CheckoutAdminService, stack.checkout.address);
   checkout = createServiceClient(CheckoutService, stack.checkout.address);
   hosted = createServiceClient<typeof HostedCheckoutService, PublicCallContext>(HostedCheckoutService, stack.checkout.address);

@@ -1,15 +1,18 @@
 // Risk covered: the buyer's side of a session (HostedCheckoutService, no merchant key) showing more
-// than that one session, starting it under other rules than the API's start, or letting a Live
-// payment be simulated; over real gRPC, PostgreSQL, settlement and JetStream.
+// than that one session, starting it under other rules than the API's start, letting a Live payment
+// be simulated, locking a payout wallet or fee other than the account's current one (a copy kept at
+// create), or letting a suspended account's buyers start, go to a provider, simulate, or pay a checkout
+// (ADR 0037); over real gRPC, PostgreSQL, settlement, the gateway's admin listener and JetStream.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServiceClient, type CallContext, type PublicCallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
-import { CheckoutService, HostedCheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
+import { CheckoutAdminService, CheckoutService, HostedCheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
 import { startCheckoutStack, type CheckoutStack } from '../src/testing/checkout-stack.ts';
 
 const merchant: CallContext = { accountId: 'acct_H', livemode: false, requestId: 'req_h' };
 const buyer: PublicCallContext = { requestId: 'req_buyer' };
 const account = { feeBps: 100, payoutWallet: '0x2222222222222222222222222222222222222222', merchantName: 'Blue Mug Shop' };
+const NEW_WALLET = '0x5555555555555555555555555555555555555555';
 let stack: CheckoutStack;
 let api: ServiceClient<typeof CheckoutService>;
 let hosted: ServiceClient<typeof HostedCheckoutService, PublicCallContext>;
@@ -17,6 +20,7 @@ let hosted: ServiceClient<typeof HostedCheckoutService, PublicCallContext>;
 beforeAll(async () => {
   stack = await startCheckoutStack(createLogger('hosted-test', { level: 'silent' }), { label: 'hosted' });
   stack.clock.set(new Date('2026-03-01T12:00:00.000Z'));
+  await stack.putAccount({ id: merchant.accountId, name: account.merchantName, payoutWallet: account.payoutWallet, feeBps: 100 });
   api = createServiceClient(CheckoutService, stack.checkout.address);
   hosted = createServiceClient<typeof HostedCheckoutService, PublicCallContext>(HostedCheckoutService, stack.checkout.address);
 });
@@ -69,7 +73,7 @@ describe('HostedCheckoutService', () => {
     const { session } = await hosted.startHostedSession({ id, customerEmail: 'Ann@Example.com', country: 'de' }, buyer);
     expect(session).toMatchObject({ started: true, country: 'DE', customerEmail: 'ann@example.com' });
     expect(session!.providers.map((p) => p.recommended)).toEqual([true, ...session!.providers.slice(1).map(() => false)]);
-    // The merchant's read reflects the buyer's start, with the wallet and fee the gateway gave at create.
+    // The merchant's read reflects the buyer's start, with the account's wallet.
     const { session: read } = await api.getCheckoutSession({ id }, merchant);
     expect(read!.startedAt).toBeDefined();
     expect(read!.settlement?.payoutWallet).toBe(account.payoutWallet);
@@ -103,5 +107,87 @@ describe('HostedCheckoutService', () => {
     await expect(hosted.startHostedSession({ id, country: 'us' }, buyer)).rejects.toMatchObject({ code: 'expired' });
     const { session } = await hosted.getHostedSession({ id }, buyer);
     expect(session!.status).toBe(SessionStatus.EXPIRED);
+  });
+});
+
+/** A merchant of its own in the gateway, so a change to it touches no other test. */
+async function ownMerchant(fields: { payoutWallet?: string | null; feeBps?: number } = {}): Promise<CallContext> {
+  const id = `acct_H${Math.random().toString(36).slice(2, 10)}`;
+  await stack.putAccount({ id, name: 'Blue Mug Shop', payoutWallet: account.payoutWallet, feeBps: 100, ...fields });
+  return { accountId: id, livemode: false, requestId: 'req_own' };
+}
+
+describe('the account a buyer pays: as the gateway has it at start, never as it was at create (ADR 0037)', () => {
+  it('a start from the page locks the wallet the merchant set after the session was created, not the one given at create', async () => {
+    const own = await ownMerchant();
+    const id = await create({ customerEmail: 'ann@example.com' }, own);
+    await stack.gateway.operations.setPayoutWallet(own.accountId, NEW_WALLET);
+    await hosted.startHostedSession({ id, country: 'us' }, buyer);
+    const { session: read } = await api.getCheckoutSession({ id }, own);
+    expect(read!.settlement?.payoutWallet).toBe(NEW_WALLET);
+  });
+
+  it('a Live start from the page is unavailable once the wallet was removed, as the API start is; nothing starts', async () => {
+    const own = await ownMerchant();
+    const live = { ...own, livemode: true };
+    const id = await create({ customerEmail: 'ann@example.com' }, live);
+    await stack.gateway.operations.setPayoutWallet(own.accountId, null);
+    const { session: view } = await hosted.getHostedSession({ id }, buyer);
+    expect(view).toMatchObject({ unavailable: true, started: false });
+    await expect(hosted.startHostedSession({ id, country: 'us' }, buyer)).rejects.toMatchObject({ code: 'unavailable' });
+    expect((await api.getCheckoutSession({ id }, live)).session!.startedAt).toBeUndefined();
+  });
+});
+
+describe('a suspended account on the buyer side (ADR 0037)', () => {
+  it('shows unpaid sessions as unavailable (no providers) and refuses start, provider reached and simulate', async () => {
+    const own = await ownMerchant();
+    const fresh = await create({ customerEmail: 'ann@example.com' }, own);
+    const started = await create({ customerEmail: 'ann@example.com' }, own);
+    await hosted.startHostedSession({ id: started, country: 'us' }, buyer);
+    await stack.gateway.operations.suspend(own.accountId);
+
+    const { session: freshView } = await hosted.getHostedSession({ id: fresh }, buyer);
+    expect(freshView).toMatchObject({ unavailable: true, providers: [] });
+    const { session: startedView } = await hosted.getHostedSession({ id: started }, buyer);
+    expect(startedView).toMatchObject({ unavailable: true, started: true, providers: [] });
+    await expect(hosted.startHostedSession({ id: fresh, country: 'us' }, buyer)).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(hosted.startHostedSession({ id: started, country: 'us' }, buyer)).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(hosted.reachHostedProvider({ id: started, provider: 'cardrail' }, buyer)).rejects.toMatchObject({
+      code: 'unavailable',
+    });
+    await expect(hosted.simulateHostedPayment({ id: started, outcome: 'paid' }, buyer)).rejects.toMatchObject({ code: 'unavailable' });
+    const unstarted = (await api.getCheckoutSession({ id: fresh }, own)).session!;
+    expect([unstarted.status, unstarted.startedAt]).toEqual([SessionStatus.OPEN, undefined]);
+    expect((await api.getCheckoutSession({ id: started }, own)).session!.status).toBe(SessionStatus.OPEN);
+
+    // Reactivated, the same session can be paid again.
+    await stack.gateway.operations.reactivate(own.accountId);
+    expect((await hosted.getHostedSession({ id: started }, buyer)).session!.unavailable).toBe(false);
+    const { session: paid } = await hosted.simulateHostedPayment({ id: started, outcome: 'paid' }, buyer);
+    expect(paid!.status).toBe(SessionStatus.PAID);
+  });
+
+  it('leaves a finished payment readable as it is (not unavailable)', async () => {
+    const own = await ownMerchant();
+    const id = await create({ customerEmail: 'ann@example.com' }, own);
+    await hosted.startHostedSession({ id, country: 'us' }, buyer);
+    await hosted.simulateHostedPayment({ id, outcome: 'paid' }, buyer);
+    await stack.gateway.operations.suspend(own.accountId);
+    expect((await hosted.getHostedSession({ id }, buyer)).session).toMatchObject({ status: SessionStatus.PAID, unavailable: false });
+  });
+
+  it("refuses a checkout's page and its payment (unavailable), and makes no payment", async () => {
+    const own = await ownMerchant();
+    const admin = createServiceClient(CheckoutAdminService, stack.checkout.address);
+    try {
+      const { checkout } = await admin.createCheckout({ kind: 'page', description: 'Mug', currency: 'USD', amount: '15', account }, own);
+      await stack.gateway.operations.suspend(own.accountId);
+      await expect(hosted.getHostedCheckout({ id: checkout!.id }, buyer)).rejects.toMatchObject({ code: 'unavailable' });
+      await expect(hosted.payCheckout({ id: checkout!.id }, buyer)).rejects.toMatchObject({ code: 'unavailable' });
+      expect((await api.listPayments({ limit: 100 }, own)).payments).toEqual([]);
+    } finally {
+      admin.close();
+    }
   });
 });

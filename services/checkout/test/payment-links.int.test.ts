@@ -27,6 +27,9 @@ const events: PaymentEvent[] = [];
 
 beforeAll(async () => {
   stack = await startCheckoutStack(logger, { label: 'links', publicBaseUrl: 'https://pay.example.test' });
+  for (const { accountId } of [test, other]) {
+    await stack.putAccount({ id: accountId, name: account.merchantName, payoutWallet: account.payoutWallet, feeBps: account.feeBps });
+  }
   admin = createServiceClient(CheckoutAdminService, stack.checkout.address);
   checkout = createServiceClient(CheckoutService, stack.checkout.address);
   hosted = createServiceClient<typeof HostedCheckoutService, PublicCallContext>(HostedCheckoutService, stack.checkout.address);

@@ -30,8 +30,10 @@ export interface GatewayConfig {
   CUSTOMERS_READ_WAIT_MS: number;
   /**
    * host:port of the internal admin gRPC listener (hc.gateway.v1.MerchantAdminService, docs/adr/0028)
-   * the merchant dashboard calls for the account and its keys. Empty: not bound. Never behind the
-   * front router or the Ingress; in Kubernetes only the dashboard's pods may reach it.
+   * the merchant dashboard calls for the account and its keys, and checkout for the account's current
+   * wallet, fee and status when a buyer pays (docs/adr/0037). Empty: not bound (buyers' pages then
+   * cannot take payments). Never behind the front router or the Ingress; in Kubernetes only the
+   * dashboard's and checkout's pods may reach it.
    */
   GATEWAY_ADMIN_GRPC_ADDRESS: string;
   LOG_LEVEL: string;
@@ -52,7 +54,7 @@ const schema: JSONSchemaType<GatewayConfig> = {
     IDEMPOTENCY_LOCK_MS: { type: 'integer', minimum: 1000, maximum: 600_000, default: 30_000 },
     IDEMPOTENCY_WAIT_MS: { type: 'integer', minimum: 0, maximum: 60_000, default: 5000 },
     CUSTOMERS_READ_WAIT_MS: { type: 'integer', minimum: 0, maximum: 10_000, default: 2000 },
-    GATEWAY_ADMIN_GRPC_ADDRESS: { type: 'string', default: '' },
+    GATEWAY_ADMIN_GRPC_ADDRESS: { type: 'string', default: '127.0.0.1:50057' },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
   },
   required: [

@@ -1,14 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
-import { checkGrpcHealth, createGrpcServer, createServiceClient, type GrpcServer } from '@hc/grpc';
+import { checkGrpcHealth, createServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { CheckoutService } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
 import { answerParserRefusals } from '@hc/web';
-import { MerchantAdminService } from '@hc/proto/gateway/v1';
-import { merchantAdminHandlers } from './api/merchant-admin-handlers.ts';
-
+import { startAdminListener } from './admin-listener.ts';
 import type { GatewayConfig } from './config.ts';
 import { createGatewayApp } from './http/app.ts';
 import { createRateLimits } from './store/rate-limit-store.ts';
@@ -103,22 +101,4 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
       await database.close();
     },
   };
-}
-
-/**
- * The internal admin listener (docs/adr/0028): its own gRPC server on its own address, so the public
- * HTTP listener never serves account or key administration. Reads go to the store, not the key cache:
- * the dashboard must see a key it just made.
- */
-async function startAdminListener(
-  address: string,
-  store: MerchantStore,
-  now: () => Date,
-  logger: Logger,
-): Promise<{ server: GrpcServer; address: string }> {
-  const server = createGrpcServer(logger);
-  server.add(MerchantAdminService, merchantAdminHandlers({ store, now }));
-  const port = await server.listen(address);
-  const host = address.slice(0, address.lastIndexOf(':'));
-  return { server, address: `${host}:${port}` };
 }

@@ -29,8 +29,9 @@ export class MerchantOperations {
     return createAccount(this.deps, input);
   }
 
+  /** The operator's wallet change: allowed on a suspended account too, to fix it before reactivating (ADR 0037). */
   setPayoutWallet(accountId: string, wallet: string | null): Promise<MerchantAccount> {
-    return setPayoutWallet(this.deps, accountId, wallet);
+    return setPayoutWallet(this.deps, accountId, wallet, { evenWhenSuspended: true });
   }
 
   suspend(accountId: string): Promise<MerchantAccount> {

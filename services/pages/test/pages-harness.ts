@@ -2,7 +2,7 @@
  * The hosted pages with everything they talk to real: checkout (with settlement, PostgreSQL and NATS,
  * from @hc/checkout/testing), the pages HTTP server, and Debian's Chromium driven by playwright-core.
  * Sessions are made as a merchant makes them (checkout's CheckoutService with the gateway's account
- * snapshot). A walk that fails leaves a screenshot in services/pages/test-artifacts/ (git-ignored).
+ * snapshot); the merchant's account is in the stack's gateway database, where checkout reads it. A walk that fails leaves a screenshot in services/pages/test-artifacts/ (git-ignored).
  */
 import { join } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
@@ -34,6 +34,13 @@ export interface PagesHarness {
 export async function startPagesHarness(label: string, config: Partial<Record<keyof PagesConfig, string>> = {}): Promise<PagesHarness> {
   const logger = createLogger('pages-test', { level: 'silent' });
   const stack = await startCheckoutStack(logger, { label });
+  // The account as the gateway keeps it: checkout reads its wallet, fee and status on every buyer action.
+  await stack.putAccount({
+    id: merchant.accountId,
+    name: ACCOUNT.merchantName,
+    payoutWallet: ACCOUNT.payoutWallet,
+    feeBps: ACCOUNT.feeBps,
+  });
   const pages = await startPages(
     loadPagesConfig({ PAGES_PORT: '0', CHECKOUT_GRPC_ADDRESS: stack.checkout.address, LOG_LEVEL: 'silent', ...config }),
     logger,

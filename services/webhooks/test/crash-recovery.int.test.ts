@@ -163,6 +163,9 @@ describe('the NATS server and the checkout outbox relay killed', () => {
         PUBLIC_BASE_URL: 'https://pay.example.test',
         SETTLEMENT_GRPC_ADDRESS: settlement.address,
         SETTLEMENT_TIMEOUT_MS: 5000,
+        // No buyer pages here: nothing reads accounts from the gateway's admin listener (ADR 0037).
+        GATEWAY_ADMIN_GRPC_ADDRESS: '127.0.0.1:1',
+        GATEWAY_TIMEOUT_MS: 5000,
         NATS_URL: `nats://127.0.0.1:${natsPort}`,
         NATS_SUBJECT_PREFIX: prefix,
         EXPIRY_SWEEP_INTERVAL_MS: 300_000,

@@ -40,11 +40,11 @@ export function hostedHandlers(deps: CheckoutDependencies): ServiceHandlers<type
     async simulateHostedPayment(request, ctx) {
       return { session: hostedMessage(await simulateHostedPayment(deps, request.id, request.outcome, ctx.requestId)) };
     },
-    async getHostedCheckout(request) {
-      return { checkout: checkoutMessage(await getPublicCheckout(deps, request.id), deps.publicBaseUrl) };
+    async getHostedCheckout(request, ctx) {
+      return { checkout: checkoutMessage(await getPublicCheckout(deps, request.id, ctx.requestId), deps.publicBaseUrl) };
     },
-    async payCheckout(request) {
-      const payment = await payCheckout(deps, request.id, { plan: request.plan, amount: request.amount });
+    async payCheckout(request, ctx) {
+      const payment = await payCheckout(deps, request.id, { plan: request.plan, amount: request.amount }, ctx.requestId);
       return { paymentId: payment.id };
     },
   };

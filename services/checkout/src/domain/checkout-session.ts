@@ -48,10 +48,12 @@ export interface CheckoutSession {
   /** Checkout payments: the `chk_` checkout visited, and the pricing-table plan chosen ("Pro — 29.00 EUR"). */
   readonly checkoutId: string | null;
   readonly planLabel: string | null;
-  /** The account as the gateway passed it at create (null for older sessions): see AccountAtCreate. */
+  /**
+   * The merchant's name as the gateway passed it at create (null for older sessions), shown to buyers.
+   * Nothing else of the account is kept: a start reads the account's wallet and fee from the gateway
+   * (docs/adr/0037).
+   */
   readonly merchantName: string | null;
-  readonly accountPayoutWallet: string | null;
-  readonly accountFeeBps: number | null;
   /** Locked at start. */
   readonly feeBps: number | null;
   readonly depositAddress: string | null;

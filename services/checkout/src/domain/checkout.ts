@@ -29,9 +29,8 @@ export interface Checkout {
   readonly maxAmount: string | null;
   /** Pricing tables only. */
   readonly plans: readonly Plan[] | null;
+  /** Shown to buyers. The account's wallet and fee are read at each start, never kept here (ADR 0037). */
   readonly merchantName: string | null;
-  readonly accountPayoutWallet: string | null;
-  readonly accountFeeBps: number | null;
   readonly createdAt: Date;
   readonly archivedAt: Date | null;
 }

@@ -28,10 +28,19 @@ export interface HostedView {
   readonly customerName: string | null;
   readonly memo: string | null;
   readonly source: CheckoutSession['source'];
+  /** Unpaid, but the account cannot take payments now (suspended, or Live without a wallet). */
+  readonly unavailable: boolean;
 }
 
-export function hostedView(session: CheckoutSession, catalogue: readonly ProviderDefinition[]): HostedView {
-  const payable = session.startedAt !== null && isUnpaid(session.status) && session.canceledAt === null;
+/** Unpaid and not canceled: the buyer may still act on it, so the account's standing matters. */
+export function awaitsPayment(session: Pick<CheckoutSession, 'status' | 'canceledAt'>): boolean {
+  return isUnpaid(session.status) && session.canceledAt === null;
+}
+
+/** `unavailable`: the account cannot take payments now; only an unpaid session can say so. */
+export function hostedView(session: CheckoutSession, catalogue: readonly ProviderDefinition[], unavailable = false): HostedView {
+  const open = awaitsPayment(session);
+  const payable = session.startedAt !== null && open && !unavailable;
   return {
     id: session.id,
     status: session.status,
@@ -53,5 +62,6 @@ export function hostedView(session: CheckoutSession, catalogue: readonly Provide
     customerName: session.customerName,
     memo: session.memo,
     source: session.source,
+    unavailable: open && unavailable,
   };
 }

@@ -38,8 +38,6 @@ function unstarted(overrides: Partial<CheckoutSession> = {}): CheckoutSession {
     checkoutId: null,
     planLabel: null,
     merchantName: null,
-    accountPayoutWallet: null,
-    accountFeeBps: null,
     feeBps: null,
     depositAddress: null,
     payoutWallet: null,

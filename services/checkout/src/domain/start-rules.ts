@@ -37,7 +37,21 @@ export function startEmail(session: Pick<CheckoutSession, 'customerEmail'>, raw:
   return session.customerEmail;
 }
 
-/** Live payments need a payout wallet to forward to. */
-export function canTakePayments(livemode: boolean, payoutWallet: string | null): boolean {
-  return !livemode || payoutWallet !== null;
+/** What a start needs to know of the account, as the gateway has it at that moment (docs/adr/0037). */
+export interface AccountStanding {
+  readonly payoutWallet: string | null;
+  /** True when the gateway has the account suspended; absent when the gateway already refused that (its API). */
+  readonly suspended?: boolean | undefined;
+}
+
+/** A suspended account takes no payment; a Live payment needs a payout wallet to forward to. */
+export function canTakePayments(livemode: boolean, account: AccountStanding): boolean {
+  return account.suspended !== true && (!livemode || account.payoutWallet !== null);
+}
+
+/** `unavailable` (the spec's "account cannot take payments now") when the account cannot take this payment. */
+export function paymentRefusal(livemode: boolean, account: AccountStanding): ApiError | undefined {
+  if (account.suspended === true) return new ApiError('unavailable', 'The account is suspended: it cannot take payments now.');
+  if (!canTakePayments(livemode, account)) return new ApiError('unavailable', 'The account has no payout wallet for Live payments.');
+  return undefined;
 }

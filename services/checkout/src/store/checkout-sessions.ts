@@ -84,8 +84,6 @@ function toSession(row: Row): CheckoutSession {
     checkoutId: row.checkoutId,
     planLabel: row.planLabel,
     merchantName: row.merchantName,
-    accountPayoutWallet: row.accountPayoutWallet,
-    accountFeeBps: row.accountFeeBps,
     feeBps: row.feeBps,
     depositAddress: row.depositAddress,
     payoutWallet: row.payoutWallet,

@@ -25,8 +25,6 @@ function toCheckout(row: Row): Checkout {
     maxAmount: money(row.maxAmount),
     plans: (row.plans as Plan[] | null) ?? null,
     merchantName: row.merchantName,
-    accountPayoutWallet: row.accountPayoutWallet,
-    accountFeeBps: row.accountFeeBps,
     createdAt: row.createdAt,
     archivedAt: row.archivedAt,
   };

@@ -44,8 +44,6 @@ const COLUMNS = {
   checkoutId: 'checkout_id',
   planLabel: 'plan_label',
   merchantName: 'merchant_name',
-  accountPayoutWallet: 'account_payout_wallet',
-  accountFeeBps: 'account_fee_bps',
   feeBps: 'fee_bps',
   depositAddress: 'deposit_address',
   payoutWallet: 'payout_wallet',
@@ -57,10 +55,17 @@ const COLUMNS = {
   txidOut: 'txid_out',
 } as const satisfies Record<keyof FlatSession, string>;
 
+/**
+ * Columns no code writes or reads any more, left NULL until a later migration drops them (dropping them
+ * in the release that stops writing them would break the previous release's pods during a rollout):
+ * the account's wallet and fee as they were at create, which a start must never use (docs/adr/0037).
+ */
+export const RETIRED_SESSION_COLUMNS: readonly string[] = ['account_payout_wallet', 'account_fee_bps'];
+
 type Field = keyof typeof COLUMNS;
 
 const FIELDS = Object.keys(COLUMNS) as Field[];
-/** The columns the statements write and read (a test checks they are all of the table's). */
+/** The columns the statements write and read (a test checks they and the retired ones are all of the table's). */
 export const SESSION_COLUMN_NAMES: readonly string[] = FIELDS.map((field) => COLUMNS[field]);
 const SELECT_LIST = FIELDS.map((field) => `"${COLUMNS[field]}" AS "${field}"`).join(', ');
 const INSERT_COLUMNS = FIELDS.map((field) => `"${COLUMNS[field]}"`).join(', ');

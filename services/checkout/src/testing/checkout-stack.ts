@@ -1,11 +1,22 @@
 /**
- * The checkout context for tests, with everything it talks to real: the settlement gRPC service,
- * PostgreSQL (a database of the test file's own per service), and NATS with a stream of the test
- * file's own. Used by checkout's integration tests and by the gateway's end-to-end tests.
+ * The checkout context for tests, with everything it talks to real: the settlement gRPC service, the
+ * gateway's internal admin listener (where the buyer's side reads the account, ADR 0037) on a gateway
+ * database of its own, PostgreSQL (a database of the test file's own per service), and NATS with a
+ * stream of the test file's own. Used by checkout's integration tests and by the end-to-end tests,
+ * whose gateway shares that gateway database.
  */
 import { loadSettlementConfig, SETTLEMENT_MIGRATIONS_DIR, startSettlementService, type RunningSettlementService } from '@hc/settlement';
 import { DEFAULT_EVENT_RETENTION } from '@hc/events';
 import { loadEmulatorConfig, startEmulator, type RunningEmulator } from '@hc/emulator';
+import {
+  createGatewayPrisma,
+  GATEWAY_MIGRATIONS_DIR,
+  MerchantOperations,
+  MerchantStore,
+  startAdminListener,
+  type AdminListener,
+  type MerchantAccount,
+} from '@hc/gateway';
 import type { Logger } from '@hc/logging';
 import { createTestDatabase, TestClock, testNatsPrefix, testNatsUrl, type TestDatabase } from '@hc/test-kit';
 import { checkoutStream, paymentEventsFilter } from '../events/checkout-stream.ts';
@@ -26,6 +37,14 @@ export interface CheckoutStack {
   readonly stream: { name: string; subjects: string[] };
   /** Consumer filter for payment events only (the stream also carries checkout.session.* events). */
   readonly paymentEvents: string;
+  /** The gateway's accounts: its database and the internal admin listener checkout reads them from. */
+  readonly gateway: { readonly databaseUrl: string; readonly adminAddress: string; readonly operations: MerchantOperations };
+  /**
+   * Makes a merchant account with this id in the gateway's database, as the gateway stores it: active,
+   * 150 bps, named "Test shop" and without a wallet unless told otherwise. Change it later through
+   * `gateway.operations` (wallet, suspend, reactivate), as the operator does.
+   */
+  putAccount(account: { id: string } & Partial<Omit<MerchantAccount, 'id'>>): Promise<MerchantAccount>;
   stop(): Promise<void>;
 }
 
@@ -37,8 +56,12 @@ export async function startCheckoutStack(
   const databases: TestDatabase[] = await Promise.all([
     createTestDatabase('checkout', CHECKOUT_MIGRATIONS_DIR),
     createTestDatabase('settlement', SETTLEMENT_MIGRATIONS_DIR),
+    createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR),
   ]);
-  const [checkoutDb, settlementDb] = databases as [TestDatabase, TestDatabase];
+  const [checkoutDb, settlementDb, gatewayDb] = databases as [TestDatabase, TestDatabase, TestDatabase];
+  const gatewayPrisma = createGatewayPrisma(gatewayDb.url);
+  const merchants = new MerchantStore(gatewayPrisma);
+  const admin: AdminListener = await startAdminListener('127.0.0.1:0', merchants, clock.now, logger);
   const natsPrefix = testNatsPrefix(options.label ?? 'checkout');
   const natsUrl = testNatsUrl();
   const emulator = await startEmulator(
@@ -70,6 +93,8 @@ export async function startCheckoutStack(
       PUBLIC_BASE_URL: options.publicBaseUrl ?? 'https://pay.example.test',
       SETTLEMENT_GRPC_ADDRESS: settlement.address,
       SETTLEMENT_TIMEOUT_MS: 5000,
+      GATEWAY_ADMIN_GRPC_ADDRESS: admin.address,
+      GATEWAY_TIMEOUT_MS: 5000,
       NATS_URL: natsUrl,
       NATS_SUBJECT_PREFIX: natsPrefix,
       // Tests drive the sweeper themselves (expireDuePayments) with the test clock.
@@ -90,8 +115,23 @@ export async function startCheckoutStack(
     natsPrefix,
     stream: checkoutStream(natsPrefix, DEFAULT_EVENT_RETENTION),
     paymentEvents: paymentEventsFilter(natsPrefix),
+    gateway: { databaseUrl: gatewayDb.url, adminAddress: admin.address, operations: new MerchantOperations(merchants, clock.now) },
+    async putAccount(fields) {
+      const account: MerchantAccount = {
+        name: 'Test shop',
+        status: 'active',
+        payoutWallet: null,
+        feeBps: 150,
+        createdAt: clock.now(),
+        ...fields,
+      };
+      await merchants.insertAccount(account);
+      return account;
+    },
     async stop() {
       await checkout.stop();
+      await admin.server.stop(2000);
+      await gatewayPrisma.$disconnect();
       await settlement.stop();
       await emulator.stop();
       await Promise.all(databases.map((db) => db.drop()));

@@ -4,10 +4,12 @@ import { isId, newId } from '@hc/ids';
 import { expiryFor, UNSTARTED, type CheckoutSession, type Scope } from '../domain/checkout-session.ts';
 import { newSessionFields, type NewSessionRequest } from '../domain/new-session.ts';
 import { orderCustomer, type RawOrderCustomer } from '../domain/order-customer.ts';
+import type { AccountStanding } from '../domain/start-rules.ts';
 import { sessionCreatedEvent } from '../domain/session-events.ts';
 import type { CheckoutDependencies } from './dependencies.ts';
 
-export interface AccountSnapshot {
+/** The account as the gateway has it at the time of the call (never kept for a later start, ADR 0037). */
+export interface AccountSnapshot extends AccountStanding {
   payoutWallet: string | null;
   feeBps: number;
   /** The merchant's display name (create only; the hosted page shows it). */
@@ -52,8 +54,6 @@ export async function createCheckoutSession(
     expiresAt: expiryFor(createdAt),
     ...UNSTARTED,
     merchantName: account.merchantName ?? null,
-    accountPayoutWallet: account.payoutWallet,
-    accountFeeBps: account.feeBps,
   };
   try {
     await deps.sessions.insert(session, sessionCreatedEvent(session, customer.details));

@@ -21,8 +21,6 @@ export async function createCheckout(
     livemode: scope.livemode,
     ...fields,
     merchantName: account.merchantName ?? null,
-    accountPayoutWallet: account.payoutWallet,
-    accountFeeBps: account.feeBps,
     createdAt,
     archivedAt: null,
   };

@@ -46,8 +46,6 @@ export async function createPaymentLink(
     customerName,
     memo,
     merchantName: account.merchantName ?? null,
-    accountPayoutWallet: account.payoutWallet,
-    accountFeeBps: account.feeBps,
   };
   await deps.sessions.insert(link, sessionCreatedEvent(link, customer.details));
   return link;

@@ -1,4 +1,5 @@
 import type { ServiceClient } from '@hc/grpc';
+import type { MerchantAdminService } from '@hc/proto/gateway/v1';
 import type { SettlementService } from '@hc/proto/settlement/v1';
 import type { Scope } from '../domain/checkout-session.ts';
 import type { ProviderDefinition } from '../domain/providers.ts';
@@ -10,6 +11,11 @@ export interface CheckoutDependencies {
   readonly sessions: CheckoutSessionStore;
   readonly checkouts: CheckoutStore;
   readonly settlement: ServiceClient<typeof SettlementService>;
+  /**
+   * The gateway's internal admin service, which owns merchant accounts: the buyer's side reads the
+   * account (wallet, fee, status) there at the moment a payment may start or move (docs/adr/0037).
+   */
+  readonly accounts: ServiceClient<typeof MerchantAdminService>;
   readonly providers: readonly ProviderDefinition[];
   readonly now: () => Date;
   readonly publicBaseUrl: string;

@@ -1,6 +1,9 @@
 import { ApiError } from '@hc/errors';
 import { isId } from '@hc/ids';
-import { hostedView, type HostedView } from '../domain/hosted-view.ts';
+import type { CheckoutSession } from '../domain/checkout-session.ts';
+import { awaitsPayment, hostedView, type HostedView } from '../domain/hosted-view.ts';
+import { canTakePayments } from '../domain/start-rules.ts';
+import { currentAccount, payableAccount } from './current-account.ts';
 import type { Caller, CheckoutDependencies } from './dependencies.ts';
 import { getCheckoutSession } from './get-checkout-session.ts';
 import { markProviderReached } from './mark-provider-reached.ts';
@@ -10,7 +13,10 @@ import { startCheckoutSession, type StartRequest } from './start-checkout-sessio
 /**
  * The buyer's side of a session (the hosted page, no merchant key): each verb finds the session by its
  * id, then runs the merchant's own use case in the session's account and mode, so the rules and
- * errors are the same ones, and answers with the buyer's view of that session only.
+ * errors are the same ones, and answers with the buyer's view of that session only. The account is
+ * read from the gateway at the moment it matters (docs/adr/0037): a start locks the wallet and fee the
+ * merchant set last, and a suspended account's buyers can neither start, go to a provider nor end a
+ * Test payment (`unavailable`). A payment already on its way is left to settle.
  */
 async function callerFor(deps: CheckoutDependencies, id: string, requestId: string): Promise<Caller> {
   const scope = isId('payment', id) ? await deps.sessions.scopeOf(id) : null;
@@ -18,15 +24,20 @@ async function callerFor(deps: CheckoutDependencies, id: string, requestId: stri
   return { accountId: scope.accountId, livemode: scope.livemode, requestId };
 }
 
-export async function getHostedSession(deps: CheckoutDependencies, id: string, requestId: string): Promise<HostedView> {
-  const caller = await callerFor(deps, id, requestId);
-  return hostedView(await getCheckoutSession(deps, caller, id), deps.providers);
+/** `unavailable` unless the account can take payments now; a finished payment is left to its own rules. */
+async function refuseUnlessPayable(deps: CheckoutDependencies, caller: Caller, session: CheckoutSession): Promise<void> {
+  if (awaitsPayment(session)) await payableAccount(deps, caller);
 }
 
-/**
- * Starts as the API's start does, with the account as the gateway passed it at create (the page has
- * no fresher snapshot). A session made before the gateway passed it cannot be started here.
- */
+export async function getHostedSession(deps: CheckoutDependencies, id: string, requestId: string): Promise<HostedView> {
+  const caller = await callerFor(deps, id, requestId);
+  const session = await getCheckoutSession(deps, caller, id);
+  // Only a session the buyer may still act on needs the account (a finished one reads without the gateway).
+  const unavailable = awaitsPayment(session) && !canTakePayments(caller.livemode, await currentAccount(deps, caller));
+  return hostedView(session, deps.providers, unavailable);
+}
+
+/** Starts as the API's start does, with the account as the gateway has it now (never as it was at create). */
 export async function startHostedSession(
   deps: CheckoutDependencies,
   id: string,
@@ -34,12 +45,7 @@ export async function startHostedSession(
   requestId: string,
 ): Promise<HostedView> {
   const caller = await callerFor(deps, id, requestId);
-  const session = await getCheckoutSession(deps, caller, id);
-  if (session.accountFeeBps === null) throw new ApiError('unavailable');
-  const started = await startCheckoutSession(deps, caller, id, request, {
-    payoutWallet: session.accountPayoutWallet,
-    feeBps: session.accountFeeBps,
-  });
+  const started = await startCheckoutSession(deps, caller, id, request, await currentAccount(deps, caller));
   return hostedView(started.session, deps.providers);
 }
 
@@ -50,6 +56,7 @@ export async function reachHostedProvider(
   requestId: string,
 ): Promise<HostedView> {
   const caller = await callerFor(deps, id, requestId);
+  await refuseUnlessPayable(deps, caller, await getCheckoutSession(deps, caller, id));
   return hostedView(await markProviderReached(deps, caller, id, provider), deps.providers);
 }
 
@@ -60,5 +67,7 @@ export async function simulateHostedPayment(
   requestId: string,
 ): Promise<HostedView> {
   const caller = await callerFor(deps, id, requestId);
+  // A Live payment is simulatePayment's live_payment, whatever the account.
+  if (!caller.livemode) await refuseUnlessPayable(deps, caller, await getCheckoutSession(deps, caller, id));
   return hostedView(await simulatePayment(deps, caller, id, outcome), deps.providers);
 }

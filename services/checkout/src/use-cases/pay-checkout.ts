@@ -4,12 +4,18 @@ import { visitPrice, type Checkout } from '../domain/checkout.ts';
 import { expiryFor, UNSTARTED, type CheckoutSession } from '../domain/checkout-session.ts';
 import { NO_CUSTOMER_DETAILS } from '../domain/order-customer.ts';
 import { sessionCreatedEvent } from '../domain/session-events.ts';
+import { payableAccount } from './current-account.ts';
 import type { CheckoutDependencies } from './dependencies.ts';
 
-/** The buyer's view of a checkout (public): an unknown or malformed id is not_found. */
-export async function getPublicCheckout(deps: CheckoutDependencies, id: string): Promise<Checkout> {
+/**
+ * The buyer's view of a checkout (public): an unknown or malformed id is not_found; a checkout whose
+ * account cannot take payments now (suspended, or Live without a payout wallet, as the gateway has it
+ * at this moment) is `unavailable`.
+ */
+export async function getPublicCheckout(deps: CheckoutDependencies, id: string, requestId: string): Promise<Checkout> {
   const checkout = isId('checkout', id) ? await deps.checkouts.findPublic(id) : null;
   if (!checkout) throw new ApiError('not_found');
+  await payableAccount(deps, { accountId: checkout.accountId, livemode: checkout.livemode, requestId });
   return checkout;
 }
 
@@ -17,13 +23,16 @@ export async function getPublicCheckout(deps: CheckoutDependencies, id: string):
  * A buyer's visit pays: a new open payment with source `checkout`, the checkout's id and the chosen
  * plan, in the checkout's account and mode. Called from the page's POST only (never a GET), so a
  * reload of the page never makes another payment; the pages service rate-limits it per buyer and checkout.
+ * Nothing of the account is copied onto the payment: its start reads the account's wallet and fee
+ * from the gateway then (docs/adr/0037), so a checkout made long ago pays the wallet set last.
  */
 export async function payCheckout(
   deps: CheckoutDependencies,
   id: string,
   choice: { plan?: number | undefined; amount?: string | undefined },
+  requestId: string,
 ): Promise<CheckoutSession> {
-  const checkout = await getPublicCheckout(deps, id);
+  const checkout = await getPublicCheckout(deps, id, requestId);
   const { amount, planLabel } = visitPrice(checkout, choice);
   const createdAt = deps.now();
   const payment: CheckoutSession = {
@@ -46,8 +55,6 @@ export async function payCheckout(
     checkoutId: checkout.id,
     planLabel,
     merchantName: checkout.merchantName,
-    accountPayoutWallet: checkout.accountPayoutWallet,
-    accountFeeBps: checkout.accountFeeBps,
   };
   await deps.sessions.insert(payment, sessionCreatedEvent(payment, NO_CUSTOMER_DETAILS));
   return payment;

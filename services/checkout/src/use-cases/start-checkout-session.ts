@@ -3,7 +3,7 @@ import type { SettlementLock } from '@hc/proto/settlement/v1';
 import type { CheckoutSession } from '../domain/checkout-session.ts';
 import { startTransition } from '../domain/payment-transitions.ts';
 import { selectProviders, type ProviderOffer } from '../domain/providers.ts';
-import { canTakePayments, startCountry, startEmail, startRefusal } from '../domain/start-rules.ts';
+import { paymentRefusal, startCountry, startEmail, startRefusal } from '../domain/start-rules.ts';
 import type { AccountSnapshot } from './create-checkout-session.ts';
 import type { Caller, CheckoutDependencies } from './dependencies.ts';
 import { getCheckoutSession } from './get-checkout-session.ts';
@@ -23,7 +23,9 @@ export interface StartedSession {
 /**
  * Starts a session as the buyer would. The first start locks the fee and USD value and assigns the
  * deposit address (settlement), sets `started_at` and publishes `payment.started`; starting again
- * keeps all of that and only replaces the email. Nothing is started when no provider fits.
+ * keeps all of that and only replaces the email. Nothing is started when no provider fits. `account`
+ * is the account as its owner (the gateway) has it now: the wallet and fee locked are the ones the
+ * merchant set last, whatever the session was created with (docs/adr/0037).
  */
 export async function startCheckoutSession(
   deps: CheckoutDependencies,
@@ -39,7 +41,8 @@ export async function startCheckoutSession(
   const customerEmail = startEmail(session, request.customerEmail);
   const providers = selectProviders(deps.providers, { id, amount: session.amount, currency: session.currency, country });
   if (providers.length === 0) throw new ApiError('no_providers');
-  if (!canTakePayments(scope.livemode, account.payoutWallet)) throw new ApiError('unavailable');
+  const unavailable = paymentRefusal(scope.livemode, account);
+  if (unavailable) throw unavailable;
 
   // Only a first start locks; settlement is idempotent, so racing first starts get the same lock.
   const lock = session.startedAt === null ? await lockSettlement(deps, scope, session, account) : undefined;

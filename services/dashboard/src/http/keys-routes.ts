@@ -31,14 +31,14 @@ export function keysRoutes(platform: PlatformClients, deps: DashboardDependencie
   router.post('/developers/keys', async (req, res) => {
     const mode = modeOf(res);
     const label = formValues(req, ['label'])['label']!.trim().slice(0, 120);
-    let created;
+    let created: Awaited<ReturnType<PlatformClients['admin']['createApiKey']>>;
     try {
       created = await platform.admin.createApiKey({ label: label || undefined }, callContext(res, mode));
     } catch (error) {
-      // A suspended account makes no keys: say so on the Developers page.
+      // A suspended account gets no new key (403 suspended, ADR 0037): said on the Developers page.
       const refusal = formRefusal(error);
       if (!refusal) throw error;
-      return redirectWithFlash(deps, res, modePath(mode, 'developers'), `No key created: ${refusal.message}`);
+      return redirectWithFlash(deps, res, modePath(mode, 'developers'), refusal.message);
     }
     const { key, secret } = created;
     renderPage(res, 'developers-key-created.njk', { title: 'API key created', area: 'developers', key: keyView(key!), secret });

@@ -63,11 +63,19 @@ const ACCOUNT_COMMANDS: CommandSpec[] = [
     words: 'accounts set-payout-wallet',
     synopsis: 'ACCOUNT_ID WALLET|none',
     summary: 'Sets the wallet Live payments settle to ("none" removes it).',
+    details: [
+      'Every payment started afterwards locks the new wallet, also from checkouts and payment links made before.',
+      'Allowed on a suspended account (to fix its wallet before reactivating); the merchant’s dashboard is refused then.',
+    ],
   },
   {
     words: 'accounts suspend',
     synopsis: 'ACCOUNT_ID',
     summary: "Suspends an account: its keys' very next request is refused with 403 suspended.",
+    details: [
+      'Buyers can no longer pay it: its checkouts, payment links and hosted pages say it cannot take payments, and',
+      'nothing new starts. Payments already paid or under way still settle. No new API key can be made meanwhile.',
+    ],
   },
   { words: 'accounts reactivate', synopsis: 'ACCOUNT_ID', summary: 'Reactivates a suspended account.' },
 ];
@@ -77,7 +85,10 @@ const KEY_COMMANDS: CommandSpec[] = [
     words: 'keys create',
     synopsis: 'ACCOUNT_ID --mode test|live [--label LABEL]',
     summary: 'Makes an API key and prints its secret ONCE (only its sha256 hash is stored).',
-    details: ['The key alone decides account and mode: sk_test_… keys see Test data only, sk_live_… keys Live data only.'],
+    details: [
+      'The key alone decides account and mode: sk_test_… keys see Test data only, sk_live_… keys Live data only.',
+      'Refused for a suspended account (403 suspended): reactivate it first.',
+    ],
   },
   { words: 'keys list', synopsis: 'ACCOUNT_ID', summary: "Lists an account's keys by hint (sk_test_…a1b2), never the secret." },
   { words: 'keys revoke', synopsis: 'KEY_ID', summary: 'Revokes a key: its very next request is refused with 401 invalid_api_key.' },

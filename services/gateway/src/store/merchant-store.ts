@@ -59,14 +59,39 @@ export class MerchantStore {
     return rows.map(toAccount);
   }
 
-  /** Returns the updated account, or null when there is no such account. */
-  async updateAccount(id: string, change: { status?: AccountStatus; payoutWallet?: string | null }): Promise<MerchantAccount | null> {
-    const { count } = await this.prisma.merchantAccount.updateMany({ where: { id }, data: change });
-    return count === 1 ? this.findAccount(id) : null;
+  /**
+   * Returns the updated account, or null when there is no such account. With `onlyIf`, the change is
+   * made only while the account has that status (one conditional UPDATE, so a suspension that commits
+   * first wins); otherwise nothing changes and the account is returned as it is, for the caller to refuse.
+   */
+  async updateAccount(
+    id: string,
+    change: { status?: AccountStatus; payoutWallet?: string | null },
+    onlyIf?: { status: AccountStatus },
+  ): Promise<MerchantAccount | null> {
+    const { count } = await this.prisma.merchantAccount.updateMany({ where: { id, ...onlyIf }, data: change });
+    return count === 1 || onlyIf ? this.findAccount(id) : null;
   }
 
   async insertKey(key: ApiKeyRecord, keyHash: string): Promise<void> {
     await this.prisma.apiKey.create({ data: { ...key, keyHash } });
+  }
+
+  /**
+   * Inserts the key only while its account is active, in one transaction that holds the account row
+   * (FOR SHARE): a suspension (an UPDATE of that row) waits for it or commits first, never slips
+   * between the check and the insert. Answers the account as it was read, null when there is none.
+   */
+  async insertKeyIfActive(key: ApiKeyRecord, keyHash: string): Promise<MerchantAccount | null> {
+    return this.prisma.$transaction(async (tx) => {
+      const rows = await tx.$queryRaw<AccountRow[]>`
+        SELECT id, name, status, payout_wallet AS "payoutWallet", fee_bps AS "feeBps", created_at AS "createdAt"
+          FROM merchant_accounts WHERE id = ${key.accountId} FOR SHARE`;
+      const row = rows[0];
+      if (!row) return null;
+      if (row.status === 'active') await tx.apiKey.create({ data: { ...key, keyHash } });
+      return toAccount(row);
+    });
   }
 
   async listKeys(accountId: string): Promise<ApiKeyRecord[]> {

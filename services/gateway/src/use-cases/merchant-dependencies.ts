@@ -22,3 +22,13 @@ export function foundAccount(account: MerchantAccount | null): MerchantAccount {
   if (!account) throw new ApiError('not_found', 'No such account.');
   return account;
 }
+
+/** The merchant's own changes (payout wallet, new API keys) are refused while the account is suspended. */
+export function activeAccount(account: MerchantAccount): MerchantAccount {
+  if (account.status === 'suspended')
+    throw new ApiError(
+      'suspended',
+      'This account is suspended: its payout wallet cannot be changed and no new API key can be made. Contact support.',
+    );
+  return account;
+}

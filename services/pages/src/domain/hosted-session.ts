@@ -25,6 +25,8 @@ export interface HostedSession {
   readonly source: string;
   /** Unix seconds. */
   readonly expiresAt: number;
+  /** Unpaid, but the shop cannot take payments now (suspended, or Live without a payout wallet). */
+  readonly unavailable: boolean;
   readonly providers: readonly { id: string; name: string; note: string; recommended: boolean; handoffUrl: string }[];
 }
 
@@ -60,6 +62,7 @@ export function fromMessage(message: HostedSessionMessage): HostedSession {
     memo: message.memo ?? null,
     source: message.source,
     expiresAt: Number(message.expiresAt),
+    unavailable: message.unavailable,
     providers: message.providers.map((p) => ({
       id: p.id,
       name: p.name,

@@ -3,20 +3,32 @@ import { accepts, pageState, PAGE_STATES, STATE_VIEWS } from './page-states.ts';
 
 describe('pageState', () => {
   it('shows an unstarted open session its details form and a started one its providers', () => {
-    expect(pageState({ status: 'open', started: false, canceled: false })).toBe('details');
-    expect(pageState({ status: 'open', started: true, canceled: false })).toBe('choose');
-    expect(pageState({ status: 'pending', started: true, canceled: false })).toBe('waiting');
+    expect(pageState({ status: 'open', started: false, canceled: false, unavailable: false })).toBe('details');
+    expect(pageState({ status: 'open', started: true, canceled: false, unavailable: false })).toBe('choose');
+    expect(pageState({ status: 'pending', started: true, canceled: false, unavailable: false })).toBe('waiting');
   });
 
   it('gives every ended status its own view, and a held payment never the paid one', () => {
     for (const status of ['paid', 'held', 'failed', 'expired'] as const) {
-      expect(pageState({ status, started: true, canceled: false })).toBe(status);
+      expect(pageState({ status, started: true, canceled: false, unavailable: false })).toBe(status);
     }
     expect(STATE_VIEWS.held.title).not.toMatch(/paid|received/i);
   });
 
   it('shows a canceled session as canceled whatever its status', () => {
-    expect(pageState({ status: 'expired', started: false, canceled: true })).toBe('canceled');
+    expect(pageState({ status: 'expired', started: false, canceled: true, unavailable: false })).toBe('canceled');
+  });
+
+  it('shows an unpaid session of a shop that cannot take payments as unavailable, whether started or pending', () => {
+    for (const [status, started] of [
+      ['open', false],
+      ['open', true],
+      ['pending', true],
+    ] as const) {
+      expect(pageState({ status, started, canceled: false, unavailable: true })).toBe('unavailable');
+    }
+    for (const action of ['start', 'provider', 'simulate'] as const) expect(accepts(action, 'unavailable')).toBe(false);
+    expect(STATE_VIEWS.unavailable.simulate).toBe(false);
   });
 
   it('has a view for every state', () => {

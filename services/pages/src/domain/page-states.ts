@@ -5,7 +5,7 @@ import type { HostedSession } from './hosted-session.ts';
  * enforcer). Every page action names the states it accepts; in any other state the buyer is sent to
  * the page, which shows that state's own view.
  */
-export const PAGE_STATES = ['details', 'choose', 'waiting', 'paid', 'held', 'failed', 'expired', 'canceled'] as const;
+export const PAGE_STATES = ['details', 'choose', 'waiting', 'paid', 'held', 'failed', 'expired', 'canceled', 'unavailable'] as const;
 export type PageState = (typeof PAGE_STATES)[number];
 
 export interface StateView {
@@ -28,10 +28,15 @@ export const STATE_VIEWS: Readonly<Record<PageState, StateView>> = {
   failed: { template: 'failed.njk', title: 'Your payment did not go through', live: false, simulate: false },
   expired: { template: 'expired.njk', title: 'This payment has expired', live: false, simulate: false },
   canceled: { template: 'canceled.njk', title: 'This payment was canceled', live: false, simulate: false },
+  // The shop cannot take payments now (suspended, or Live without a wallet): nothing to do here. Live,
+  // so a payment already on its way, or the shop taking payments again, changes the page by itself.
+  unavailable: { template: 'unavailable.njk', title: 'This shop cannot take payments right now', live: true, simulate: false },
 };
 
-export function pageState(session: Pick<HostedSession, 'status' | 'started' | 'canceled'>): PageState {
+export function pageState(session: Pick<HostedSession, 'status' | 'started' | 'canceled' | 'unavailable'>): PageState {
   if (session.canceled) return 'canceled';
+  // Checkout says so only while the payment is unpaid; every action is refused there too.
+  if (session.unavailable) return 'unavailable';
   switch (session.status) {
     case 'open':
       return session.started ? 'choose' : 'details';

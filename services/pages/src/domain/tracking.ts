@@ -2,19 +2,27 @@ import type { HostedSession } from './hosted-session.ts';
 
 /** What the tracking page of a payment link says about its state, in the buyer's words. */
 export interface TrackingStatus {
-  readonly key: 'waiting' | 'processing' | 'paid' | 'held' | 'failed' | 'expired' | 'canceled';
+  readonly key: 'waiting' | 'processing' | 'paid' | 'held' | 'failed' | 'expired' | 'canceled' | 'unavailable';
   readonly title: string;
   readonly message: string;
   /** Still payable: the page links to the checkout page (the tracking page itself takes no action). */
   readonly payable: boolean;
 }
 
-export function trackingStatus(session: Pick<HostedSession, 'status' | 'canceled'>): TrackingStatus {
+export function trackingStatus(session: Pick<HostedSession, 'status' | 'canceled' | 'unavailable'>): TrackingStatus {
   if (session.canceled) {
     return {
       key: 'canceled',
       title: 'Payment canceled',
       message: 'The merchant canceled this payment request. Do not pay for it.',
+      payable: false,
+    };
+  }
+  if (session.unavailable) {
+    return {
+      key: 'unavailable',
+      title: 'This shop cannot take payments right now',
+      message: 'Do not pay for this request now; contact the merchant. A payment already made still arrives.',
       payable: false,
     };
   }

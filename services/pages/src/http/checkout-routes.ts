@@ -18,7 +18,8 @@ const PROBLEMS: Record<string, { field: string | null; message: string }> = {
  * /c/{chk_id}: a dashboard checkout's page (checkout page or pricing table), and /c/{chk_id}/embed,
  * the same inside the merchant's site (widget). Viewing never makes a payment: only the page's POST
  * does, then sends the buyer to /pay/{pay_id} (a reload of either page makes no second payment), and
- * those POSTs are limited per buyer address and checkout.
+ * those POSTs are limited per buyer address and checkout. A checkout whose shop cannot take payments
+ * now (checkout's `unavailable`) is a plain "cannot take payments" page (pageErrors), its POST too.
  */
 export function checkoutRoutes(checkout: HostedClient, limits: PageLimits): Router {
   const router = Router();
@@ -61,7 +62,11 @@ export function checkoutRoutes(checkout: HostedClient, limits: PageLimits): Rout
   });
 
   router.get(paths.checkout.embed, limits.views, async (req: Request<{ id: string }>, res) => {
-    const c = await load(req.params.id, res);
+    // The widget's frame says so too when the shop cannot take payments (framable, like the widget).
+    const c = await load(req.params.id, res).catch((error: unknown) => {
+      if (error instanceof ApiError && error.code === 'unavailable') allowFraming(res);
+      throw error;
+    });
     if (c.kind !== 'widget') return res.redirect(303, pathTo(paths.checkout.page, c.id));
     allowFraming(res);
     render(req, res, c, { embedded: true });

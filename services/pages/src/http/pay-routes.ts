@@ -9,13 +9,14 @@ import { accepts, pageState, type PageAction } from '../domain/page-states.ts';
 import { startProblem } from '../domain/outcome.ts';
 import { pathTo, paths } from '../paths.ts';
 import type { PageLimits } from './rate-limits.ts';
-import { renderNotFound, renderProblem, renderSession } from './render.ts';
+import { renderNotFound, renderProblem, renderSession, renderUnavailable } from './render.ts';
 import { sameOriginOnly } from './security.ts';
 
 export type HostedClient = ServiceClient<typeof HostedCheckoutService, PublicCallContext>;
 
-// Start errors that are the session's state: the page shows that state's own view instead.
-const STATE_ERRORS = new Set(['expired', 'canceled', 'already_paid', 'held', 'failed', 'not_started', 'live_payment']);
+// Errors that are the session's state: the page shows that state's own view instead (`unavailable`: the
+// shop stopped taking payments between the page and the action; the page now says so).
+const STATE_ERRORS = new Set(['expired', 'canceled', 'already_paid', 'held', 'failed', 'not_started', 'live_payment', 'unavailable']);
 
 /** /pay/{id}: the checkout page of one session, its actions and its live status. */
 export function payRoutes(checkout: HostedClient, limits: PageLimits, logger: Logger): Router {
@@ -103,10 +104,14 @@ export function payRoutes(checkout: HostedClient, limits: PageLimits, logger: Lo
   return router;
 }
 
-/** not_found is the 404 page; checkout unreachable a "try again" page; anything else a logged 500. */
+/**
+ * not_found is the 404 page; a shop that cannot take payments now says so; checkout unreachable a
+ * "try again" page; anything else a logged 500.
+ */
 export function pageErrors(logger: Logger) {
   return (error: unknown, _req: Request, res: Response, _next: NextFunction): void => {
     if (error instanceof ApiError && error.code === 'not_found') return renderNotFound(res);
+    if (error instanceof ApiError && error.code === 'unavailable') return renderUnavailable(res);
     if (error instanceof ApiError && error.code === 'invalid_outcome') {
       return renderProblem(res, 400, 'That is not a Test outcome', 'Choose paid, underpaid or failed.');
     }

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { httpStatusOf } from '@hc/errors';
 import { STATE_VIEWS, pageState, type PageState } from '../domain/page-states.ts';
 import type { HostedSession } from '../domain/hosted-session.ts';
 import { buyerLocale, countryOptions, defaultCountry, formatAmount } from '../domain/locale.ts';
@@ -42,6 +43,19 @@ export function renderSession(req: Request, res: Response, session: HostedSessio
 /** The page for an address that is no payment we can show: the same for unknown and malformed ids. */
 export function renderNotFound(res: Response): void {
   res.status(404).render('not-found.njk', { nonce: res.locals['cspNonce'], title: 'Page not found' });
+}
+
+/**
+ * A checkout (or any page) of a shop that cannot take payments now (suspended, or Live without a
+ * payout wallet): the same plain words as the payment page's own state, never a 500.
+ */
+export function renderUnavailable(res: Response): void {
+  renderProblem(
+    res,
+    httpStatusOf('unavailable'),
+    'This shop cannot take payments right now',
+    'Nothing was charged. Do not pay for it with a provider; please contact the shop.',
+  );
 }
 
 export function renderProblem(res: Response, status: number, title: string, message: string, retryAfterSeconds?: number): void {

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { PAYMENT_EVENT_TYPES } from '@hc/webhooks';
+// The event contract the webhooks context sends from (@hc/webhooks re-exports it): importing the webhooks
+// service itself would make a cycle of workspace packages (checkout's test stack runs the gateway's admin listener).
+import { PAYMENT_EVENT_TYPES } from '@hc/events/contracts';
 import { OPENAPI_FILE } from '../../write-openapi.ts';
 import { validateCreateCheckoutSession } from '../validation/checkout-session-schemas.ts';
 import { openApiDocument, openApiText, WEBHOOK_EVENT_TYPES } from './document.ts';
