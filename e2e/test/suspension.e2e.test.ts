@@ -165,6 +165,8 @@ describe("a suspended account's dashboard", () => {
 
       await page.goto('/dashboard/live/settings');
       await page.getByLabel(/Wallet address/).fill('0x6666666666666666666666666666666666666666');
+      // Re-authenticated (issue 35 item 9), so the refusal is the suspension's, not the password's.
+      await page.getByLabel('Your password').fill(shop.password);
       expect((await submit(page, 'Save wallet')).status()).toBe(403);
       await expect(page.getByRole('alert').textContent()).resolves.toContain('This account is suspended');
 
