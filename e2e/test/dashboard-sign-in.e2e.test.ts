@@ -111,7 +111,7 @@ describe('form bodies', () => {
       body,
     });
     expect([response.status, response.headers.get('content-type')]).toEqual([400, 'text/html; charset=utf-8']);
-    await expect(response.text()).resolves.toContain('The form could not be read');
+    await expect(response.text()).resolves.toContain('This address or form could not be read');
   });
 });
 

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { CHECKOUT_MIGRATIONS_DIR } from '@hc/checkout';
 import { CUSTOMERS_MIGRATIONS_DIR } from '@hc/customers';
 import { SETTLEMENT_MIGRATIONS_DIR } from '@hc/settlement';
-import { createTestDatabase, testNatsPrefix, testNatsUrl, type OtlpReceiver, type TestDatabase } from '@hc/test-kit';
+import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, testNatsPrefix, testNatsUrl, type OtlpReceiver, type TestDatabase } from '@hc/test-kit';
 import { WEBHOOKS_MIGRATIONS_DIR } from '@hc/webhooks';
 import { createGatewayPrisma, GATEWAY_MIGRATIONS_DIR, MerchantOperations, MerchantStore } from '@hc/gateway';
 
@@ -118,6 +118,7 @@ export async function startTracedPlatform(receiver: OtlpReceiver): Promise<Trace
       WEBHOOKS_GRPC_ADDRESS: '127.0.0.1:0',
       WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOKS_POLL_INTERVAL: '50ms',
+      SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
       // Each attempt's log line (debug) is what the trace_id assertion reads.
       LOG_LEVEL: 'debug',
     }),
