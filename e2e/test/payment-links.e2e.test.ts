@@ -5,11 +5,15 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createServiceClient, type PublicCallContext } from '@hc/grpc';
 import { HostedCheckoutService } from '@hc/proto/checkout/v1';
 import { bodyOf, eventually, expectError, type Json } from './e2e-helpers.ts';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
+
+// The operator tests run the CLI as a process per step (a few seconds each on a machine running the
+// whole suite on two workers): a minute and a half per test, not the suite's 30 s.
+jest.setTimeout(90_000);
 
 interface Delivery {
   type: string;
