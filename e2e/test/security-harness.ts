@@ -49,7 +49,10 @@ export interface SecurityHarness {
 
 let emails = 0;
 
-export async function startSecurityHarness(label: string, options: { captureLogs?: boolean } = {}): Promise<SecurityHarness> {
+export async function startSecurityHarness(
+  label: string,
+  options: { captureLogs?: boolean; browser?: boolean } = {},
+): Promise<SecurityHarness> {
   const platform = await startPlatform({
     webhooks: true,
     captureLogs: options.captureLogs ?? false,
@@ -91,7 +94,8 @@ export async function startSecurityHarness(label: string, options: { captureLogs
   const users = createServiceClient<typeof DashboardUsersService, PublicCallContext>(DashboardUsersService, dashboard.grpcAddress, {
     timeoutMs: 30_000,
   });
-  const browser = await launchChromium();
+  // Tests that only speak HTTP leave Chromium out (it is slow to start on a loaded machine).
+  const browser = options.browser === false ? (undefined as unknown as Browser) : await launchChromium();
   const contexts: BrowserContext[] = [];
   const harness: SecurityHarness = {
     platform,
@@ -136,7 +140,7 @@ export async function startSecurityHarness(label: string, options: { captureLogs
     },
     async stop() {
       await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
-      await browser.close();
+      await browser?.close();
       users.close();
       await pages.stop();
       await dashboard.stop();
@@ -193,6 +197,29 @@ export async function postForm(
     },
     body: new URLSearchParams(fields).toString(),
   });
+}
+
+/** A session of the dashboard signed in over plain HTTP, as a browser would: its cookie and CSRF token. */
+export interface HttpSession {
+  readonly cookie: string;
+  readonly csrf: string;
+}
+
+/** Signs in through the sign-in form over HTTP (no second factor): the new session's cookie and token. */
+export async function signInOverHttp(baseUrl: string, user: { email: string; password: string }): Promise<HttpSession> {
+  const response = await postForm(baseUrl, '/dashboard/sign-in', { email: user.email, password: user.password }, null);
+  if (response.status !== 303) throw new Error(`sign-in answered ${response.status}`);
+  const cookie = /hc_dashboard=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
+  if (!cookie) throw new Error('sign-in set no session cookie');
+  return { cookie, csrf: await csrfOf(baseUrl, cookie) };
+}
+
+/** The CSRF token a session's forms carry (read from its settings page). */
+export async function csrfOf(baseUrl: string, cookie: string): Promise<string> {
+  const html = await (await getPage(baseUrl, '/dashboard/test/settings', cookie)).text();
+  const token = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
+  if (!token) throw new Error('no CSRF token on the settings page');
+  return token;
 }
 
 /** A GET of a dashboard page with a session cookie, redirects not followed. */
