@@ -6,6 +6,7 @@
  * password (their one-time set-password link), the pages server, the databases of every service, and
  * raw form posts with a session cookie.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { createServiceClient, type PublicCallContext } from '@hc/grpc';
@@ -225,6 +226,27 @@ export async function csrfOf(baseUrl: string, cookie: string): Promise<string> {
 /** A GET of a dashboard page with a session cookie, redirects not followed. */
 export async function getPage(baseUrl: string, path: string, cookie: string | null): Promise<Response> {
   return fetch(`${baseUrl}${path}`, { redirect: 'manual', headers: cookie === null ? {} : { cookie: `hc_dashboard=${cookie}` } });
+}
+
+/** Every route the dashboard's route files declare, as "METHOD path" (mode pages without /dashboard/:mode). */
+export function declaredRoutes(): string[] {
+  const dir = join(import.meta.dirname, '..', '..', 'services', 'dashboard', 'src', 'http');
+  const paths = readFileSync(join(dir, 'paths.ts'), 'utf8');
+  const named = Object.fromEntries([...paths.matchAll(/^\s+(\w+): '([^']+)',$/gm)].map((m) => [m[1]!, m[2]!]));
+  const routes: string[] = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('-routes.ts'))) {
+    const source = readFileSync(join(dir, file), 'utf8');
+    const actions = [...source.matchAll(/\['(\w+)', '\w+', '/g)].map((m) => m[1]!);
+    for (const m of source.matchAll(/router\.(get|post|put|patch|delete|all)\(\s*([^,]+),/g)) {
+      const expression = m[2]!.trim();
+      const resolve = (text: string) => text.replace(/\$\{dashboardPaths\.(\w+)\}|dashboardPaths\.(\w+)/g, (_, a, b) => named[a ?? b]!);
+      const literal = /^['`](.*)['`]$/.exec(expression)?.[1];
+      const path = literal === undefined ? resolve(expression) : resolve(literal);
+      const expanded = path.includes('${action}') ? actions.map((a) => path.replace('${action}', a)) : [path];
+      for (const p of expanded) routes.push(`${m[1]!.toUpperCase()} ${p}`);
+    }
+  }
+  return routes;
 }
 
 /** Runs a walk; when it fails, keeps a screenshot of where it was. */

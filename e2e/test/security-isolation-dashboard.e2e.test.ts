@@ -7,13 +7,12 @@
 // attacker is a real signed-in user with a valid CSRF token, so only authorization can stop them;
 // each refusal must be the 404 page, say nothing of the object, and change nothing the victim owns
 // (read from every service's tables before and after). docs/security.md, "Object-level authorization".
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { eventually, startWebhookReceiver, type WebhookReceiver } from './e2e-helpers.ts';
 import { apiPayment } from './dashboard-harness.ts';
 import {
+  declaredRoutes,
   getPage,
   postForm,
   signInOverHttp,
@@ -257,27 +256,6 @@ const OTHER_ROUTES: Record<string, string> = {
   'POST /developers/endpoints': 'create: smuggled-field case below',
 };
 
-/** Every route the dashboard's route files declare, as "METHOD path" (mode pages without /dashboard/:mode). */
-function declaredRoutes(): string[] {
-  const dir = join(import.meta.dirname, '..', '..', 'services', 'dashboard', 'src', 'http');
-  const paths = readFileSync(join(dir, 'paths.ts'), 'utf8');
-  const named = Object.fromEntries([...paths.matchAll(/^\s+(\w+): '([^']+)',$/gm)].map((m) => [m[1]!, m[2]!]));
-  const routes: string[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('-routes.ts'))) {
-    const source = readFileSync(join(dir, file), 'utf8');
-    const actions = [...source.matchAll(/\['(\w+)', '\w+', '/g)].map((m) => m[1]!);
-    for (const m of source.matchAll(/router\.(get|post|put|patch|delete|all)\(\s*([^,]+),/g)) {
-      const expression = m[2]!.trim();
-      const resolve = (text: string) => text.replace(/\$\{dashboardPaths\.(\w+)\}|dashboardPaths\.(\w+)/g, (_, a, b) => named[a ?? b]!);
-      const literal = /^['`](.*)['`]$/.exec(expression)?.[1];
-      const path = literal === undefined ? resolve(expression) : resolve(literal);
-      const expanded = path.includes('${action}') ? actions.map((a) => path.replace('${action}', a)) : [path];
-      for (const p of expanded) routes.push(`${m[1]!.toUpperCase()} ${p}`);
-    }
-  }
-  return routes;
-}
-
 describe('the walk covers every dashboard route', () => {
   it('every route declared in services/dashboard/src/http/*-routes.ts is walked here, by id or for a stated reason', () => {
     const declared = [...new Set(declaredRoutes())].sort();
@@ -343,28 +321,31 @@ describe.each([
   ['another account’s user, with a valid session and CSRF token', 'another account' as const],
   ['the owner, with the object’s id under the other mode', 'the other mode' as const],
 ])('%s', (_name, who) => {
-  it.each(attempts(who))('$title: refused (the 404 page), nothing shown, nothing changed', async ({ session, objectMode, urlMode, route }) => {
-    const ids = owned[objectMode];
-    const path = `/dashboard/${urlMode}${route.route.replace(':id', ids[route.kind])}`;
-    const before = await victimState();
-    if (route.method === 'GET') {
-      const response = await get(session(), path);
-      if (route.kind === 'key') {
-        // The revoke confirmation looks the key up among the mode's own keys: not there, back to Developers.
-        expect({ status: response.status, location: response.headers.get('location') }).toEqual({
-          status: 303,
-          location: `/dashboard/${urlMode}/developers`,
-        });
-        expect(await (await get(session(), response.headers.get('location')!)).text()).not.toContain(ids.key);
-      } else await expectRefused(response, path, ids);
-    } else {
-      const fields = Object.fromEntries(
-        Object.entries(route.fields?.(ids) ?? {}).map(([name, value]) => [name, value === 'EMAIL' ? BUYER[objectMode] : value]),
-      );
-      await expectRefused(await post(session(), path, fields), path, ids);
-    }
-    expect(await victimState()).toEqual(before);
-  });
+  it.each(attempts(who))(
+    '$title: refused (the 404 page), nothing shown, nothing changed',
+    async ({ session, objectMode, urlMode, route }) => {
+      const ids = owned[objectMode];
+      const path = `/dashboard/${urlMode}${route.route.replace(':id', ids[route.kind])}`;
+      const before = await victimState();
+      if (route.method === 'GET') {
+        const response = await get(session(), path);
+        if (route.kind === 'key') {
+          // The revoke confirmation looks the key up among the mode's own keys: not there, back to Developers.
+          expect({ status: response.status, location: response.headers.get('location') }).toEqual({
+            status: 303,
+            location: `/dashboard/${urlMode}/developers`,
+          });
+          expect(await (await get(session(), response.headers.get('location')!)).text()).not.toContain(ids.key);
+        } else await expectRefused(response, path, ids);
+      } else {
+        const fields = Object.fromEntries(
+          Object.entries(route.fields?.(ids) ?? {}).map(([name, value]) => [name, value === 'EMAIL' ? BUYER[objectMode] : value]),
+        );
+        await expectRefused(await post(session(), path, fields), path, ids);
+      }
+      expect(await victimState()).toEqual(before);
+    },
+  );
 });
 
 describe('ids in form fields', () => {
