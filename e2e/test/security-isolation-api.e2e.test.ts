@@ -255,3 +255,54 @@ describe('the buyer pages (no key: the unguessable id is the capability)', () =>
     },
   );
 });
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** The id `delta` steps from `id` in the random part of its ULID (same prefix, same millisecond). */
+function neighbour(id: string, delta: number): string {
+  const prefix = id.slice(0, id.indexOf('_') + 1);
+  const ulid = id.slice(prefix.length);
+  let value = 0n;
+  for (const char of ulid.slice(10)) value = value * 32n + BigInt(CROCKFORD.indexOf(char));
+  value += BigInt(delta);
+  let random = '';
+  for (let i = 0; i < 16; i += 1) {
+    random = CROCKFORD[Number(value & 31n)]! + random;
+    value >>= 5n;
+  }
+  return prefix + ulid.slice(0, 10) + random;
+}
+
+describe('ids are capabilities: a payment’s page cannot be found from another payment’s id', () => {
+  it('the ids next to one’s own (made in the same millisecond, by shops creating at the same time) are not another merchant’s pages', async () => {
+    const mine: string[] = [];
+    const theirs = new Set<string>();
+    // Two busy shops creating at the same moment: ids of one process and one millisecond come out together.
+    await Promise.all(
+      Array.from({ length: 80 }, async (_, i) => {
+        const attacker = i % 2 === 0;
+        const response = await platform.request('POST', '/v1/checkout_sessions', {
+          key: attacker ? other.testKey : victim.testKey,
+          body: attacker
+            ? { amount: '5.00', currency: 'USD', description: 'Probe' }
+            : { amount: '5.00', currency: 'USD', description: 'Victim neighbour', customer_email: 'neighbour@buyer.example' },
+        });
+        const id = String((await bodyOf(response))['id']);
+        if (attacker) mine.push(id);
+        else theirs.add(id);
+      }),
+    );
+    const guesses = mine.flatMap((id) => [-3, -2, -1, 1, 2, 3].map((delta) => neighbour(id, delta)));
+    const found = guesses.filter((guess) => theirs.has(guess));
+    // What a found id would give the attacker: the victim's buyer and a page to act on.
+    const exposed = await Promise.all(found.slice(0, 3).map(async (id) => (await fetch(`${pages.url}/pay/${id}`)).text()));
+    expect({ found, exposedEmails: exposed.filter((html) => html.includes('neighbour@buyer.example')).length }).toEqual({
+      found: [],
+      exposedEmails: 0,
+    });
+  });
+});
+
+describe('issue 35 findings in this area (tests land with their fixes)', () => {
+  it.todo('issue 35 (b): a suspended account’s buyer pages take no payment (start, provider, simulate, /c/… pay)');
+});
