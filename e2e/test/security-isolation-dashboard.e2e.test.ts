@@ -393,12 +393,12 @@ describe('ids in form fields', () => {
       expect([200, 303]).toContain(response.status);
       if (location) expect(response.headers.get('location')).toMatch(location);
       expect(await victimState()).toEqual(before);
-      const where = {
+      const where: [string, string] = {
         links: ['checkout', "SELECT account_id, livemode FROM checkout_sessions WHERE description = 'smuggled link'"],
         checkouts: ['checkout', "SELECT account_id, livemode FROM checkouts WHERE description = 'smuggled checkout'"],
         keys: ['gateway', "SELECT account_id, mode = 'live' AS livemode FROM api_keys WHERE label = 'smuggled key'"],
         endpoints: ['webhooks', "SELECT account_id, livemode FROM webhook_endpoints WHERE description = 'smuggled endpoint'"],
-      }[table];
+      }[table] as [string, string];
       expect(await query(where[0], where[1], [])).toEqual([{ account_id: attacker.accountId, livemode: false }]);
     },
   );
@@ -432,4 +432,8 @@ describe('cursors and searches', () => {
       }
     },
   );
+});
+
+describe('issue 35 findings in this area (tests land with their fixes)', () => {
+  it.todo('issue 35 (h): a garbage or foreign cursor, status=__proto__ or an oversized form is a 400 page, never a 500');
 });

@@ -255,21 +255,20 @@ async function inspect(page: Page, shown: string[]): Promise<Findings> {
   // onerror of <img src=x> fires once the image fails: give such events their moment.
   await page.waitForLoadState('load');
   await page.waitForTimeout(150);
-  const found = await page.evaluate(() => {
+  // Run in the page (a string: this package's TypeScript has no DOM types).
+  const found = (await page.evaluate(`(() => {
     const elements = [...document.querySelectorAll('*')];
-    const describe = (element: Element) => element.outerHTML.slice(0, 160);
-    const values = [...document.querySelectorAll('input, textarea')].map((field) => (field as HTMLInputElement).value);
+    const describe = (element) => element.outerHTML.slice(0, 160);
+    const values = [...document.querySelectorAll('input, textarea')].map((field) => field.value);
     return {
       handlers: elements.filter((e) => [...e.attributes].some((a) => a.name.toLowerCase().startsWith('on'))).map(describe),
       scriptUrls: elements
-        .filter((e) =>
-          ['href', 'src', 'action', 'formaction', 'data'].some((n) => /^\s*(javascript|data|vbscript):/i.test(e.getAttribute(n) ?? '')),
-        )
+        .filter((e) => ['href', 'src', 'action', 'formaction', 'data'].some((n) => /^\\s*(javascript|data|vbscript):/i.test(e.getAttribute(n) ?? '')))
         .map(describe),
       inlineScripts: [...document.scripts].filter((s) => !s.src).map(describe),
-      text: [document.title, document.body.innerText, ...values].join('\n'),
+      text: [document.title, document.body.innerText, ...values].join('\\n'),
     };
-  });
+  })()`)) as { handlers: string[]; scriptUrls: string[]; inlineScripts: string[]; text: string };
   return {
     dialogs: [...(dialogsOf.get(page) ?? [])],
     handlers: found.handlers,
