@@ -33,4 +33,17 @@ describe('ids', () => {
     expect(counts.size).toBe(32);
     for (const count of counts.values()) expect(count).toBeGreaterThan(1200);
   });
+
+  it('cannot be found from a neighbour: ids of one millisecond are not consecutive, each step is random', () => {
+    // Found by the security pass (docs/security.md, finding 3): ulid's monotonic ids of one
+    // millisecond differed by exactly 1, so another merchant's payment page was a guess away.
+    const now = Date.now() + 20_000;
+    const ids = Array.from({ length: 2000 }, () => newId('payment', now));
+    const value = (id: string) => [...id.slice(-16)].reduce((v, c) => v * 32n + BigInt('0123456789ABCDEFGHJKMNPQRSTVWXYZ'.indexOf(c)), 0n);
+    const steps = ids.slice(1).map((id, i) => value(id) - value(ids[i]!));
+    expect(ids.every((id) => id.slice(4, 14) === ids[0]!.slice(4, 14))).toBe(true);
+    expect(steps.every((step) => step > 0n)).toBe(true);
+    expect(steps.filter((step) => step < 1n << 24n)).toEqual([]);
+    expect(new Set(steps).size).toBe(steps.length);
+  });
 });

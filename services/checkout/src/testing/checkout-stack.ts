@@ -30,6 +30,8 @@ export interface CheckoutStack {
   readonly emulator: RunningEmulator;
   readonly clock: TestClock;
   readonly checkoutDatabaseUrl: string;
+  /** Settlement's database (tests read every table of it, e.g. looking for secrets at rest). */
+  readonly settlementDatabaseUrl: string;
   readonly natsUrl: string;
   /** The prefix of this stack's subjects and stream. */
   readonly natsPrefix: string;
@@ -111,6 +113,7 @@ export async function startCheckoutStack(
     emulator,
     clock,
     checkoutDatabaseUrl: checkoutDb.url,
+    settlementDatabaseUrl: settlementDb.url,
     natsUrl,
     natsPrefix,
     stream: checkoutStream(natsPrefix, DEFAULT_EVENT_RETENTION),

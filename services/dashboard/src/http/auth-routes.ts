@@ -59,9 +59,13 @@ export function authRoutes(deps: DashboardDependencies, secureCookies: boolean):
     const found = sessionOf(res);
     if (!found) return res.redirect(303, dashboardPaths.signIn);
     const next = safeNext(field(req, 'next'));
-    const outcome = await passSecondFactor(deps, found.secret, found.session, field(req, 'code'), clientAddress(req));
-    if (outcome === 'passed') return res.redirect(303, next);
-    if (outcome === 'signed-out') {
+    const result = await passSecondFactor(deps, found.secret, found.session, field(req, 'code'), clientAddress(req));
+    if (result.outcome === 'passed') {
+      // A new session id from here on: the half-signed-in one (perhaps planted) opens nothing.
+      setSessionCookie(res, result.sessionSecret, secureCookies);
+      return res.redirect(303, next);
+    }
+    if (result.outcome === 'signed-out') {
       clearSessionCookie(res, secureCookies);
       return res.redirect(303, `${dashboardPaths.signIn}?signed-out=1`);
     }

@@ -156,8 +156,9 @@ export class UserStore {
     });
   }
 
-  async secondFactorPassed(idHash: string): Promise<void> {
-    await this.prisma.dashboardSession.update({ where: { idHash }, data: { secondFactorDue: false } });
+  /** The session is fully signed in now, under a new id and CSRF token (the old id opens nothing afterwards). */
+  async secondFactorPassed(idHash: string, newIdHash: string, csrfToken: string): Promise<void> {
+    await this.prisma.dashboardSession.update({ where: { idHash }, data: { idHash: newIdHash, csrfToken, secondFactorDue: false } });
   }
 
   async setFlash(idHash: string, flash: string): Promise<void> {

@@ -50,4 +50,14 @@ describe('webhook target addresses', () => {
     expect(addressRange('::ffff:169.254.169.254')).toBe('metadata');
     expect(addressRange('::ffff:8.8.8.8')).toBe('unicast');
   });
+
+  it('refuse IPv6 outside the global unicast space: IPv4-compatible ::a.b.c.d (loopback written another way) and unassigned space', () => {
+    // Found by the security pass (docs/security.md): ipaddr.js calls these "unicast".
+    expect(judgeTargetAddress('::7f00:1', false)).toEqual({ allowed: false, range: 'ipv4Compatible' });
+    expect(judgeTargetAddress('::a9fe:a9fe', false)).toEqual({ allowed: false, range: 'ipv4Compatible' });
+    expect(judgeTargetAddress('::808:808', true)).toEqual({ allowed: false, range: 'ipv4Compatible' });
+    expect(judgeTargetAddress('4000::1', false)).toEqual({ allowed: false, range: 'unassigned' });
+    expect(judgeTargetAddress('1::1', false)).toEqual({ allowed: false, range: 'unassigned' });
+    expect(judgeTargetAddress('2a00:1450:4001:80b::200e', false)).toEqual({ allowed: true });
+  });
 });
