@@ -11,7 +11,14 @@ import { promisify } from 'node:util';
 import { CHECKOUT_MIGRATIONS_DIR } from '@hc/checkout';
 import { CUSTOMERS_MIGRATIONS_DIR } from '@hc/customers';
 import { SETTLEMENT_MIGRATIONS_DIR } from '@hc/settlement';
-import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, testNatsPrefix, testNatsUrl, type OtlpReceiver, type TestDatabase } from '@hc/test-kit';
+import {
+  createTestDatabase,
+  TEST_SECRETS_ENCRYPTION_KEYS,
+  testNatsPrefix,
+  testNatsUrl,
+  type OtlpReceiver,
+  type TestDatabase,
+} from '@hc/test-kit';
 import { WEBHOOKS_MIGRATIONS_DIR } from '@hc/webhooks';
 import { createGatewayPrisma, GATEWAY_MIGRATIONS_DIR, MerchantOperations, MerchantStore } from '@hc/gateway';
 
