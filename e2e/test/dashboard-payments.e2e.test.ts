@@ -1,7 +1,7 @@
 // Risk covered: the dashboard's payments area hiding or mixing up payments (filters, search, paging),
 // another account's or mode's payment reachable by changing the URL, or "Accept as paid" acting
 // without a confirmation, on the wrong payment, or without the API then reading `paid`.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { eventually } from '@hc/test-kit';
 import {
   apiPayment,
@@ -12,6 +12,9 @@ import {
   type DashboardHarness,
   type DashboardMerchant,
 } from './dashboard-harness.ts';
+
+// Browser walks of several pages: a minute and a half each on a machine running the whole suite.
+jest.setTimeout(90_000);
 
 let h: DashboardHarness;
 let shop: DashboardMerchant;

@@ -3,10 +3,13 @@
 // counting no wrong codes (item 4); and `next=` leading a user, fresh from typing a password, out of
 // the dashboard by dot segments or encoded slashes to another surface of the same host (item 6).
 // Real platform, dashboard server and Chromium.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { generate } from 'otplib';
 import type { Page, Response as PlaywrightResponse } from 'playwright-core';
 import { startDashboardHarness, walk, type DashboardHarness, type DashboardMerchant } from './dashboard-harness.ts';
+
+// Browser walks of several pages: a minute and a half each on a machine running the whole suite.
+jest.setTimeout(90_000);
 
 let h: DashboardHarness;
 beforeAll(async () => {
