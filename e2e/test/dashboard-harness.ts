@@ -111,13 +111,7 @@ export async function startDashboardHarness(label: string): Promise<DashboardHar
       return context;
     },
     async signedIn(user, options = {}) {
-      const page = await (await harness.context(options)).newPage();
-      await page.goto('/dashboard/sign-in');
-      await page.getByLabel('Email').fill(user.email);
-      await page.getByLabel('Password').fill(user.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL(/\/dashboard\/test\/payments/);
-      return page;
+      return signInThroughForm(await (await harness.context(options)).newPage(), user);
     },
     async stop() {
       await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
@@ -129,6 +123,16 @@ export async function startDashboardHarness(label: string): Promise<DashboardHar
     },
   };
   return harness;
+}
+
+/** Signs in through the dashboard's own form (no script needed) and waits for the home page. */
+export async function signInThroughForm(page: Page, user: { email: string; password: string }): Promise<Page> {
+  await page.goto('/dashboard/sign-in');
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/dashboard\/test\/payments/);
+  return page;
 }
 
 /** Runs a walk through the dashboard; when it fails, keeps a screenshot of where it was. */

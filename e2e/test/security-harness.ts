@@ -12,6 +12,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import { createServiceClient, type PublicCallContext } from '@hc/grpc';
 import { createLogger, type Logger } from '@hc/logging';
 import { DashboardUsersService } from '@hc/proto/dashboard/v1';
+import { signInThroughForm } from './dashboard-harness.ts';
 import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestDatabase } from '@hc/test-kit';
 import { launchChromium, walk as walkPages } from '@hc/test-kit/browser';
 import { DASHBOARD_MIGRATIONS_DIR, loadDashboardConfig, startDashboard, type RunningDashboard } from '@hc/dashboard';
@@ -132,13 +133,7 @@ export async function startSecurityHarness(
       return context;
     },
     async signedIn(user, options = {}) {
-      const page = await (await harness.context(options)).newPage();
-      await page.goto('/dashboard/sign-in');
-      await page.getByLabel('Email').fill(user.email);
-      await page.getByLabel('Password').fill(user.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL(/\/dashboard\/test\/payments/);
-      return page;
+      return signInThroughForm(await (await harness.context(options)).newPage(), user);
     },
     async stop() {
       await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
