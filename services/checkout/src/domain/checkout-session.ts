@@ -64,7 +64,7 @@ export interface CheckoutSession {
 
 export type PaymentSource = 'api' | 'checkout' | 'payment_link';
 
-/** What a payments listing may be narrowed to (the dashboard's filters; the public API uses none). */
+/** What a payments listing may be narrowed to (the dashboard's filters and GET /v1/payments'). */
 export interface PaymentFilters {
   readonly source?: PaymentSource | undefined;
   readonly status?: SessionStatus | undefined;
@@ -72,6 +72,16 @@ export interface PaymentFilters {
   readonly reference?: string | undefined;
   /** Lower-cased, exact. */
   readonly customerEmail?: string | undefined;
+  /** Created at or after (inclusive). */
+  readonly createdFrom?: Date | undefined;
+  /** Created before (exclusive). */
+  readonly createdBefore?: Date | undefined;
+}
+
+export const PAYMENT_SOURCES: readonly PaymentSource[] = ['api', 'checkout', 'payment_link'];
+
+export function isPaymentSource(value: string): value is PaymentSource {
+  return (PAYMENT_SOURCES as readonly string[]).includes(value);
 }
 
 export function isSessionStatus(value: string): value is SessionStatus {

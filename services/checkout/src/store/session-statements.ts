@@ -179,7 +179,7 @@ const FILTER_COLUMNS = [
   ['status', 'status'],
   ['reference', 'reference'],
   ['customerEmail', 'customer_email'],
-] as const satisfies readonly (readonly [keyof PaymentFilters, string])[];
+] as const satisfies readonly (readonly [Exclude<keyof PaymentFilters, 'createdFrom' | 'createdBefore'>, string])[];
 
 export function listSessions(scope: Scope, limit: number, after?: CheckoutSession, filters: PaymentFilters = {}): QueryConfig {
   const values: unknown[] = [scope.accountId, scope.livemode];
@@ -191,6 +191,16 @@ export function listSessions(scope: Scope, limit: number, after?: CheckoutSessio
     values.push(value);
     where.push(`${column} = $${values.length}`);
     shape.push(key);
+  }
+  if (filters.createdFrom) {
+    values.push(filters.createdFrom);
+    where.push(`created_at >= $${values.length}`);
+    shape.push('from');
+  }
+  if (filters.createdBefore) {
+    values.push(filters.createdBefore);
+    where.push(`created_at < $${values.length}`);
+    shape.push('before');
   }
   if (after) {
     values.push(after.createdAt, after.id);

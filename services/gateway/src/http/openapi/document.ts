@@ -134,10 +134,22 @@ const OPERATIONS: Record<string, Record<'get' | 'post', Operation | undefined>> 
   '/v1/payments': {
     get: {
       id: 'listPayments',
-      summary: 'List payments, newest first',
+      summary: 'List payments, newest first (optionally filtered)',
       ok: [{ status: 200, schema: 'PaymentList', description: 'A page of payments.' }],
-      parameters: PAGING,
-      errors: LIST,
+      parameters: [
+        ...PAGING,
+        query('status', 'Only payments in this status; anything else is invalid_request (field status).', {
+          enum: ['open', 'pending', 'paid', 'held', 'failed', 'expired'],
+        }),
+        query('created[gte]', 'Only payments created at or after this time, Unix seconds.', { type: 'integer', minimum: 0 }),
+        query('created[lte]', 'Only payments created at or before this time, Unix seconds.', { type: 'integer', minimum: 0 }),
+        query('customer_email', 'Only payments with this customer email (any letter case).', { type: 'string' }),
+        query('reference', 'Only payments with exactly this reference.', { type: 'string' }),
+        query('source', 'Only payments made this way: `api`, `checkout` or `payment_link`.', {
+          enum: ['api', 'checkout', 'payment_link'],
+        }),
+      ],
+      errors: [...LIST, 'invalid_email', 'invalid_reference'],
     },
     post: undefined,
   },
@@ -148,7 +160,7 @@ const OPERATIONS: Record<string, Record<'get' | 'post', Operation | undefined>> 
   '/v1/payments/{id}/simulate': {
     post: {
       id: 'simulatePayment',
-      summary: 'Decide how a started Test payment ends',
+      summary: 'Decide how a started Test payment ends (`paid`, `underpaid`, `failed`), or expire an unpaid one now (`expired`)',
       ok: [{ status: 200, schema: 'Payment', description: 'The payment after the simulated outcome.' }],
       body: toOpenApiSchema(simulatePaymentSchema),
       errors: [
