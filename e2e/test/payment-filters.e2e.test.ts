@@ -26,14 +26,17 @@ async function list(query: string, key = merchant.testKey): Promise<{ data: Json
 async function paidPayment(body: Json): Promise<string> {
   const id = String((await createSession(platform, merchant.testKey, body))['id']);
   expect((await platform.request('POST', `/v1/checkout_sessions/${id}/start`, { key: merchant.testKey, body: {} })).status).toBe(200);
-  expect((await platform.request('POST', `/v1/payments/${id}/simulate`, { key: merchant.testKey, body: { outcome: 'paid' } })).status).toBe(200);
+  expect((await platform.request('POST', `/v1/payments/${id}/simulate`, { key: merchant.testKey, body: { outcome: 'paid' } })).status).toBe(
+    200,
+  );
   return id;
 }
 
 describe('GET /v1/payments filters', () => {
   it('narrows by status, email (any case), reference and source, and pages stably under a filter', async () => {
     const paid: string[] = [];
-    for (let i = 0; i < 5; i += 1) paid.push(await paidPayment({ ...VALID_BODY, customer_email: 'Filter@Example.com', reference: `ORD-${i}` }));
+    for (let i = 0; i < 5; i += 1)
+      paid.push(await paidPayment({ ...VALID_BODY, customer_email: 'Filter@Example.com', reference: `ORD-${i}` }));
     const open = String((await createSession(platform, merchant.testKey, VALID_BODY))['id']);
 
     const byStatus = await list('status=paid&limit=100');

@@ -16,6 +16,7 @@ import { requestId, securityHeaders } from './middleware/response-headers.ts';
 import { checkoutSessionRoutes } from './routes/checkout-sessions.ts';
 import { customerRoutes } from './routes/customers.ts';
 import { eventRoutes } from './routes/events.ts';
+import { listenRoutes } from './routes/listen.ts';
 import { paymentRoutes } from './routes/payments.ts';
 import { parseQuery } from './validation/query.ts';
 
@@ -76,6 +77,7 @@ export function createGatewayApp(deps: GatewayApp): Express {
   v1.use(paymentRoutes(deps.checkout));
   v1.use(customerRoutes({ customers: deps.customers, checkout: deps.checkout, readWaitMs: deps.customersReadWaitMs }));
   v1.use(eventRoutes(deps.webhooks));
+  v1.use(listenRoutes(deps.webhooks));
   app.use('/v1', v1);
 
   app.use(unknownRoute);

@@ -187,6 +187,12 @@ export function responseSchemas(errorCodes: readonly string[], eventTypes: reado
       },
     }),
     EventList: list('WebhookEvent'),
+    ListenPage: closed('Test events recorded after the cursor, oldest first (GET /v1/listen).', {
+      object: { const: 'list' },
+      data: { type: 'array', items: ref('WebhookEvent') },
+      has_more: { type: 'boolean', description: 'More events are already waiting: call again at once with `next_cursor`.' },
+      next_cursor: { type: 'string', description: 'The `after` of the next call: the last event’s id, or the cursor sent.' },
+    }),
     WebhookPayment: webhookPayment,
     WebhookEvent: closed('The body of every webhook delivery.', {
       id: { type: 'string', pattern: '^evt_' },

@@ -3,6 +3,7 @@ import { PAYMENT_EVENT_TYPES } from '@hc/events/contracts';
 import { responseSchemas, type JsonSchema } from '../../presenters/schemas.ts';
 import { createCheckoutSessionSchema } from '../validation/checkout-session-schemas.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, simulatePaymentSchema, startCheckoutSessionSchema } from '../validation/payment-schemas.ts';
+import { LISTEN_MAX_WAIT_SECONDS } from '../validation/listen-query.ts';
 import { toOpenApiSchema } from './request-schemas.ts';
 
 /**
@@ -228,6 +229,26 @@ const OPERATIONS: Record<string, Record<'get' | 'post', Operation | undefined>> 
       summary: 'Read a webhook event (30 days)',
       ok: [{ status: 200, schema: 'WebhookEvent', description: 'The event, byte for byte the delivered body.' }],
       errors: [],
+    },
+    post: undefined,
+  },
+  '/v1/listen': {
+    get: {
+      id: 'listen',
+      summary: 'Wait for the account’s next Test events (a long poll for `hosted-checkout listen`; Test keys only)',
+      ok: [{ status: 200, schema: 'ListenPage', description: 'New events, or none when `wait` passed first.' }],
+      parameters: [
+        query('after', 'The previous answer’s `next_cursor`; absent: from the newest event now; `start`: from the oldest kept.', {
+          type: 'string',
+        }),
+        query('wait', `Seconds to wait for an event, 0 to ${LISTEN_MAX_WAIT_SECONDS} (default ${LISTEN_MAX_WAIT_SECONDS}).`, {
+          type: 'integer',
+          minimum: 0,
+          maximum: LISTEN_MAX_WAIT_SECONDS,
+          default: LISTEN_MAX_WAIT_SECONDS,
+        }),
+      ],
+      errors: ['invalid_cursor', 'test_mode_only'],
     },
     post: undefined,
   },
