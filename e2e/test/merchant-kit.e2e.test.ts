@@ -68,7 +68,7 @@ beforeAll(async () => {
   listen.stdout.setEncoding('utf8').on('data', (chunk: string) => (listenOutput += chunk));
   listen.stderr.setEncoding('utf8').on('data', (chunk: string) => (listenOutput += chunk));
   const printed = await eventually(
-    () => /Signing secret[^:]*: (whsec_\S+)/.exec(listenOutput),
+    async () => /Signing secret[^:]*: (whsec_\S+)/.exec(listenOutput),
     (match) => match !== null,
     20_000,
   );
@@ -113,7 +113,7 @@ describe('a merchant with only a Test key', () => {
     }
     const order = shop.orders.get('ORD-1')!;
     await eventually(
-      () => order.status,
+      async () => order.status,
       (status) => status === 'paid',
       5000,
     );
@@ -121,7 +121,7 @@ describe('a merchant with only a Test key', () => {
     expect(shop.events.map((event) => event.type)).toEqual(['payment.started', 'payment.paid']);
     expect(shop.events.every((event) => event.paymentId === order.paymentId)).toBe(true);
     await eventually(
-      () => forwardedLines('payment.paid'),
+      async () => forwardedLines('payment.paid'),
       (lines) => lines.length === 1,
       5000,
     );
@@ -137,7 +137,7 @@ describe('a merchant with only a Test key', () => {
     expect(created.headers.get('location')).toBe(`${pagesUrl}/pay/${id}`);
     await client.checkoutSessions.start(id, { customer_email: 'kim@example.com' });
     await eventually(
-      () => shop.events.filter((e) => e.paymentId === id).length,
+      async () => shop.events.filter((e) => e.paymentId === id).length,
       (n) => n === 1,
       5000,
     );
@@ -148,7 +148,11 @@ describe('a merchant with only a Test key', () => {
       const payment = await client.payments.simulate(id, outcome);
       expect(payment.status).toBe(outcome);
       const type = `payment.${outcome}`;
-      await eventually(() => shop.events.some((e) => e.paymentId === id && e.type === type), Boolean, 5000);
+      await eventually(
+        async () => shop.events.some((e) => e.paymentId === id && e.type === type),
+        (seen) => seen,
+        5000,
+      );
       timings[type] = Math.round(performance.now() - before);
     }
     process.stdout.write(`merchant-kit: simulate → verified at the shop: ${JSON.stringify(timings)} ms\n`);
@@ -159,7 +163,7 @@ describe('a merchant with only a Test key', () => {
       'payment.paid',
     ]);
     await eventually(
-      () => order.fulfilments,
+      async () => order.fulfilments,
       (n) => n === 1,
       5000,
     );
