@@ -156,7 +156,7 @@ describe('a merchant with only a Test key', () => {
       timings[type] = Math.round(performance.now() - before);
     }
     process.stdout.write(`merchant-kit: simulate → verified at the shop: ${JSON.stringify(timings)} ms\n`);
-    expect(Math.max(...Object.values(timings))).toBeLessThan(1500);
+    expect(Math.max(...Object.values(timings))).toBeLessThan(2500);
     expect(shop.events.filter((e) => e.paymentId === id).map((e) => e.type)).toEqual([
       'payment.started',
       'payment.expired',

@@ -4,6 +4,8 @@ import { responseSchemas, type JsonSchema } from '../../presenters/schemas.ts';
 import { createCheckoutSessionSchema } from '../validation/checkout-session-schemas.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, simulatePaymentSchema, startCheckoutSessionSchema } from '../validation/payment-schemas.ts';
 import { LISTEN_MAX_WAIT_SECONDS } from '../validation/listen-query.ts';
+import { INTEGRATION_OPERATIONS } from './integration-operations.ts';
+import { BODY, COMMON, idParameter, LIST, PAGING, query, UNAVAILABLE, type Operation } from './operation-parts.ts';
 import { toOpenApiSchema } from './request-schemas.ts';
 
 /**
@@ -18,53 +20,9 @@ export const WEBHOOK_EVENT_TYPES = [...PAYMENT_EVENT_TYPES, 'ping'] as const;
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
-// Every /v1 answer may be one of these: the key (401/403), the rate limit (429), a bug (500), a
-// service down or catching up (every 503 code), a request id that names nothing (404), a query or
-// path value the text rule refuses (400 invalid_request).
-const COMMON: readonly ErrorCode[] = ['invalid_request', 'invalid_api_key', 'suspended', 'not_found', 'rate_limited', 'internal_error'];
-// Refusals of a JSON body, before the route reads it.
-const BODY: readonly ErrorCode[] = ['invalid_json', 'payload_too_large', 'unsupported_media_type', 'expectation_failed'];
-const LIST: readonly ErrorCode[] = ['invalid_limit', 'invalid_cursor'];
-const UNAVAILABLE = (Object.keys(API_ERRORS) as ErrorCode[]).filter((code) => API_ERRORS[code].http === 503);
+type Method = 'get' | 'post' | 'delete';
 
-interface Operation {
-  readonly id: string;
-  readonly summary: string;
-  readonly ok: { readonly status: 200 | 201; readonly schema: string; readonly description: string }[];
-  readonly errors: readonly ErrorCode[];
-  readonly body?: JsonSchema;
-  readonly parameters?: JsonSchema[];
-}
-
-const idParameter = (description: string): JsonSchema => ({
-  name: 'id',
-  in: 'path',
-  required: true,
-  description,
-  schema: { type: 'string' },
-});
-
-const query = (name: string, description: string, schema: JsonSchema): JsonSchema => ({
-  name,
-  in: 'query',
-  required: false,
-  description,
-  schema,
-});
-
-const PAGING = [
-  query('limit', `Page size, ${1} to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); anything else is invalid_limit.`, {
-    type: 'integer',
-    minimum: 1,
-    maximum: MAX_LIMIT,
-    default: DEFAULT_LIMIT,
-  }),
-  query('starting_after', 'The `next_cursor` of the previous page; an id of another account or mode is invalid_cursor.', {
-    type: 'string',
-  }),
-];
-
-const OPERATIONS: Record<string, Record<'get' | 'post', Operation | undefined>> = {
+const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
   '/v1/checkout_sessions': {
     post: {
       id: 'createCheckoutSession',
@@ -256,6 +214,7 @@ const OPERATIONS: Record<string, Record<'get' | 'post', Operation | undefined>> 
     get: { id: 'getOrder', summary: 'Read an order', ok: [{ status: 200, schema: 'Order', description: 'The order.' }], errors: [] },
     post: undefined,
   },
+  ...INTEGRATION_OPERATIONS,
 };
 
 /** Headers every response carries (response-headers.ts); the contract test checks them. */
@@ -332,7 +291,7 @@ function paths(): Record<string, JsonSchema> {
     const item: JsonSchema = {};
     const id = path.includes('{id}') ? [idParameter('The object’s id; another account’s or mode’s id is not_found.')] : [];
     if (id.length > 0) item['parameters'] = id;
-    for (const method of ['get', 'post'] as const) {
+    for (const method of ['get', 'post', 'delete'] as const) {
       const operation = methods[method];
       if (operation) item[method] = operationObject(operation);
     }

@@ -16,6 +16,8 @@ export interface ListenSettings {
   readonly pollMs: number;
   /** Only events recorded this long ago are listed (ADR 0046). */
   readonly settleMs: number;
+  /** Aborted when the gateway stops: a waiting poll answers with what it has. */
+  readonly closing?: AbortSignal | undefined;
 }
 
 export const DEFAULT_LISTEN_SETTINGS: ListenSettings = { pollMs: 200, settleMs: 150 };
@@ -65,7 +67,11 @@ async function waitForEvents(
       context,
     );
     // A client that went away stops the polling; the answer then goes nowhere.
-    if (page.events.length > 0 || Date.now() >= deadline || res.req.socket.destroyed) return page;
-    await sleep(Math.min(settings.pollMs, Math.max(0, deadline - Date.now())));
+    if (page.events.length > 0 || Date.now() >= deadline || res.req.socket.destroyed || settings.closing?.aborted) return page;
+    await sleep(
+      Math.min(settings.pollMs, Math.max(0, deadline - Date.now())),
+      undefined,
+      settings.closing ? { signal: settings.closing } : {},
+    ).catch(() => undefined);
   }
 }
