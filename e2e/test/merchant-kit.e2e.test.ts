@@ -194,6 +194,28 @@ describe('a merchant with only a Test key', () => {
     expect(forged.status).toBe(400);
   });
 
+  it('manages webhook endpoints and payment links from code with the SDK, typed errors included', async () => {
+    const endpoint = await client.webhookEndpoints.create({ url: `${shopUrl}/webhooks`, enabled_events: ['payment.paid'] });
+    expect(endpoint.secret).toMatch(/^whsec_/);
+    expect((await client.webhookEndpoints.list()).map((e) => e.id)).toEqual([endpoint.id]);
+    expect(await client.webhookEndpoints.update(endpoint.id, { status: 'disabled' })).toMatchObject({ status: 'disabled' });
+    expect((await client.webhookEndpoints.rotateSecret(endpoint.id)).secret).not.toBe(endpoint.secret);
+    expect(await client.webhookEndpoints.delete(endpoint.id)).toEqual({ id: endpoint.id, object: 'webhook_endpoint', deleted: true });
+    await expect(client.webhookEndpoints.retrieve(endpoint.id)).rejects.toMatchObject({ status: 404, code: 'not_found' });
+
+    const link = await client.paymentLinks.create({ amount: '30', currency: 'EUR', description: 'Invoice 12', customer_name: 'Kim' });
+    expect(link).toMatchObject({ object: 'payment_link', amount: '30.00', status: 'open' });
+    expect((await client.paymentLinks.list().toArray()).map((l) => l.id)).toEqual([link.id]);
+    expect(await client.paymentLinks.cancel(link.id)).toMatchObject({ status: 'expired', canceled_at: expect.any(Number) });
+    await expect(client.paymentLinks.create({ amount: '1', currency: 'EUR', description: 'x', lifetime: 'forever' })).rejects.toMatchObject(
+      {
+        status: 400,
+        code: 'invalid_lifetime',
+        field: 'lifetime',
+      },
+    );
+  });
+
   it('listen stops on Ctrl-C, and refuses a Live key before it starts', async () => {
     listen.kill('SIGINT');
     const [code] = (await once(listen, 'exit')) as [number | null];

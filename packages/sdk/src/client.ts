@@ -6,6 +6,15 @@ import { paginate, type Page } from './paging.ts';
 import { retryingFetch } from './retrying-fetch.ts';
 import type {
   CheckoutSession,
+  CreatePaymentLinkParams,
+  CreateWebhookEndpointParams,
+  DeletedWebhookEndpoint,
+  ListPaymentLinksParams,
+  PaymentLink,
+  RotatedWebhookEndpoint,
+  UpdateWebhookEndpointParams,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
   CreateCheckoutSessionParams,
   Customer,
   ListCustomersParams,
@@ -142,6 +151,43 @@ export function createClient(options: ClientOptions) {
       },
       retrieve(id: string, opts: RequestOptions = {}): Promise<WebhookEvent> {
         return unwrap(http.GET('/v1/events/{id}', { params: { path: { id } }, signal: opts.signal }));
+      },
+    },
+    webhookEndpoints: {
+      /** The answer carries the endpoint's signing secret: the only time it is shown. */
+      create(body: CreateWebhookEndpointParams, opts: RequestOptions = {}): Promise<WebhookEndpointWithSecret> {
+        return unwrap(http.POST('/v1/webhook_endpoints', { body, signal: opts.signal }));
+      },
+      async list(opts: RequestOptions = {}): Promise<WebhookEndpoint[]> {
+        return (await unwrap(http.GET('/v1/webhook_endpoints', { signal: opts.signal }))).data;
+      },
+      retrieve(id: string, opts: RequestOptions = {}): Promise<WebhookEndpoint> {
+        return unwrap(http.GET('/v1/webhook_endpoints/{id}', { params: { path: { id } }, signal: opts.signal }));
+      },
+      update(id: string, body: UpdateWebhookEndpointParams, opts: RequestOptions = {}): Promise<WebhookEndpoint> {
+        return unwrap(http.POST('/v1/webhook_endpoints/{id}', { params: { path: { id } }, body, signal: opts.signal }));
+      },
+      delete(id: string, opts: RequestOptions = {}): Promise<DeletedWebhookEndpoint> {
+        return unwrap(http.DELETE('/v1/webhook_endpoints/{id}', { params: { path: { id } }, signal: opts.signal }));
+      },
+      rotateSecret(id: string, opts: RequestOptions = {}): Promise<RotatedWebhookEndpoint> {
+        return unwrap(http.POST('/v1/webhook_endpoints/{id}/rotate_secret', { params: { path: { id } }, signal: opts.signal }));
+      },
+    },
+    paymentLinks: {
+      create(body: CreatePaymentLinkParams, opts: RequestOptions = {}): Promise<PaymentLink> {
+        return unwrap(http.POST('/v1/payment_links', { body, signal: opts.signal }));
+      },
+      list(query: ListPaymentLinksParams = {}, opts: RequestOptions = {}): ListCall<PaymentLink> {
+        return listCall((startingAfter) =>
+          unwrap(http.GET('/v1/payment_links', { params: { query: { ...query, starting_after: startingAfter } }, signal: opts.signal })),
+        );
+      },
+      retrieve(id: string, opts: RequestOptions = {}): Promise<PaymentLink> {
+        return unwrap(http.GET('/v1/payment_links/{id}', { params: { path: { id } }, signal: opts.signal }));
+      },
+      cancel(id: string, opts: RequestOptions = {}): Promise<PaymentLink> {
+        return unwrap(http.POST('/v1/payment_links/{id}/cancel', { params: { path: { id } }, signal: opts.signal }));
       },
     },
     /** One long poll for the account's next Test events (what `hosted-checkout listen` loops on). */

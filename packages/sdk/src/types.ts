@@ -11,6 +11,11 @@ export type Order = Schemas['Order'];
 export type WebhookEvent = Schemas['WebhookEvent'];
 export type WebhookEventType = WebhookEvent['type'];
 export type ListenPage = Schemas['ListenPage'];
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
+export type RotatedWebhookEndpoint = Schemas['RotatedWebhookEndpoint'];
+export type DeletedWebhookEndpoint = Schemas['DeletedWebhookEndpoint'];
+export type PaymentLink = Schemas['PaymentLink'];
 
 /** The query parameters and JSON bodies of the operations, by operationId. */
 export type QueryOf<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;
@@ -28,3 +33,7 @@ export type ListCustomersParams = Omit<QueryOf<'listCustomers'>, 'starting_after
 export type ListOrdersParams = Omit<QueryOf<'listOrders'>, 'starting_after'>;
 export type ListEventsParams = Omit<QueryOf<'listEvents'>, 'starting_after'>;
 export type ListenParams = QueryOf<'listen'>;
+export type CreateWebhookEndpointParams = BodyOf<'createWebhookEndpoint'>;
+export type UpdateWebhookEndpointParams = BodyOf<'updateWebhookEndpoint'>;
+export type CreatePaymentLinkParams = BodyOf<'createPaymentLink'>;
+export type ListPaymentLinksParams = Omit<QueryOf<'listPaymentLinks'>, 'starting_after'>;
