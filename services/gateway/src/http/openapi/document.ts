@@ -2,7 +2,7 @@ import { API_ERRORS, type ErrorCode } from '@hc/errors';
 import { PAYMENT_EVENT_TYPES } from '@hc/events/contracts';
 import { responseSchemas, type JsonSchema } from '../../presenters/schemas.ts';
 import { createCheckoutSessionSchema } from '../validation/checkout-session-schemas.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT, simulatePaymentSchema, startCheckoutSessionSchema } from '../validation/payment-schemas.ts';
+import { simulatePaymentSchema, startCheckoutSessionSchema } from '../validation/payment-schemas.ts';
 import { LISTEN_MAX_WAIT_SECONDS } from '../validation/listen-query.ts';
 import { INTEGRATION_OPERATIONS } from './integration-operations.ts';
 import { BODY, COMMON, idParameter, LIST, PAGING, query, UNAVAILABLE, type Operation } from './operation-parts.ts';
