@@ -1,9 +1,10 @@
-import { Router, type Response } from 'express';
+import { Router } from 'express';
 import { ApiError } from '@hc/errors';
 import type { ServiceClient } from '@hc/grpc';
 import type { CheckoutAdminService } from '@hc/proto/checkout/v1';
 import { paymentLinkObject } from '../../presenters/integration.ts';
-import { callContext, callerOf } from '../locals.ts';
+import { accountSnapshot, callContext } from '../locals.ts';
+import { sentOrderFields } from './checkout-sessions.ts';
 import { jsonObjectBody } from '../middleware/json-body.ts';
 import { validateCreatePaymentLink } from '../validation/integration-schemas.ts';
 import { listQuery } from '../validation/payment-schemas.ts';
@@ -20,12 +21,7 @@ export function paymentLinkRoutes(checkoutAdmin: ServiceClient<typeof CheckoutAd
     const body = validateCreatePaymentLink(req.body);
     const { link } = await checkoutAdmin.createPaymentLink(
       {
-        amount: body.amount,
-        currency: body.currency,
-        description: body.description,
-        customerEmail: body.customer_email ?? undefined,
-        reference: body.reference ?? undefined,
-        metadata: body.metadata ? { entries: body.metadata } : undefined,
+        ...sentOrderFields(body),
         customerName: body.customer_name ?? undefined,
         memo: body.memo ?? undefined,
         lifetime: body.lifetime ?? undefined,
@@ -59,10 +55,4 @@ export function paymentLinkRoutes(checkoutAdmin: ServiceClient<typeof CheckoutAd
 function required<T>(value: T | undefined): T {
   if (value === undefined) throw new ApiError('internal_error');
   return value;
-}
-
-/** The account as the gateway has it now (checkout checks Live needs a wallet), as a session create. */
-function accountSnapshot(res: Response) {
-  const { account } = callerOf(res);
-  return { payoutWallet: account.payoutWallet ?? undefined, feeBps: account.feeBps, merchantName: account.name };
 }

@@ -1,5 +1,6 @@
 import type { JSONSchemaType } from 'ajv';
 import type { ErrorCode } from '@hc/errors';
+import { ORDER_FIELD_CODES, ORDER_FIELD_SCHEMAS } from './checkout-session-schemas.ts';
 import { bodyValidator } from './validate.ts';
 
 /**
@@ -67,12 +68,7 @@ export interface CreatePaymentLinkBody {
 export const createPaymentLinkSchema: JSONSchemaType<CreatePaymentLinkBody> = {
   type: 'object',
   properties: {
-    amount: { type: 'string' },
-    currency: { type: 'string' },
-    description: { type: 'string' },
-    customer_email: nullableString,
-    reference: nullableString,
-    metadata: { type: 'object', nullable: true, required: [], additionalProperties: { type: 'string', text: 'line-breaks' } },
+    ...ORDER_FIELD_SCHEMAS,
     customer_name: nullableString,
     // A note to the payer may span lines, as on the dashboard's form.
     memo: { type: 'string', nullable: true, text: 'line-breaks' },
@@ -83,12 +79,7 @@ export const createPaymentLinkSchema: JSONSchemaType<CreatePaymentLinkBody> = {
 };
 
 export const validateCreatePaymentLink = bodyValidator(createPaymentLinkSchema, {
-  amount: 'invalid_amount',
-  currency: 'invalid_currency',
-  description: 'invalid_description',
-  customer_email: 'invalid_email',
-  reference: 'invalid_reference',
-  metadata: 'invalid_metadata',
+  ...ORDER_FIELD_CODES,
   customer_name: 'invalid_customer_name',
   memo: 'invalid_memo',
   lifetime: 'invalid_lifetime',
