@@ -46,6 +46,8 @@ function shortPoll(method: string, path: string): string {
   // Other parameters stay byte for byte as generated.
   return `${pathname}?${[...pairs.filter((pair) => !pair.startsWith('wait=')), 'wait=1'].join('&')}`;
 }
+/** Webhook endpoints made per account before the run (see seed). */
+const ENDPOINTS = 60;
 /** A request that takes longer than this is a hang. */
 const REQUEST_DEADLINE_MS = 10_000;
 
@@ -80,7 +82,28 @@ async function seed(merchant: TestMerchant): Promise<Record<keyof IdPools, strin
     const body = (await response.json()) as { data?: { id: string }[] };
     return (body.data ?? []).map((item) => item.id);
   };
-  return { payments, customers: await list('/v1/customers'), orders: await list('/v1/orders'), events: await list('/v1/events') };
+  // Enough endpoints that DELETE's picks leave some for rotate_secret, which the document lists after it.
+  const endpoints: string[] = [];
+  for (let i = 0; i < ENDPOINTS; i += 1) {
+    const response = await platform.request('POST', '/v1/webhook_endpoints', { key, body: { url: `https://127.0.0.1:9/fuzz/${i}` } });
+    endpoints.push(String(((await response.json()) as { id: string }).id));
+  }
+  const paymentLinks: string[] = [];
+  for (let i = 0; i < 5; i += 1) {
+    const response = await platform.request('POST', '/v1/payment_links', {
+      key,
+      body: { amount: '3.00', currency: 'EUR', description: 'Fuzz' },
+    });
+    paymentLinks.push(String(((await response.json()) as { id: string }).id));
+  }
+  return {
+    payments,
+    customers: await list('/v1/customers'),
+    orders: await list('/v1/orders'),
+    events: await list('/v1/events'),
+    endpoints,
+    paymentLinks,
+  };
 }
 
 beforeAll(async () => {
@@ -92,6 +115,8 @@ beforeAll(async () => {
     customers: [...mine.customers, ...theirs.customers.slice(0, 1)],
     orders: [...mine.orders, ...theirs.orders.slice(0, 1)],
     events: [...mine.events, ...theirs.events.slice(0, 1)],
+    endpoints: [...mine.endpoints, ...theirs.endpoints.slice(0, 1)],
+    paymentLinks: [...mine.paymentLinks, ...theirs.paymentLinks.slice(0, 1)],
   };
 }, 120_000);
 
