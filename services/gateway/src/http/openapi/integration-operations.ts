@@ -21,6 +21,15 @@ export const INTEGRATION_OPERATIONS: Record<string, Partial<Record<Method, Opera
       errors: [],
     },
   },
+  // Before {id}: the OpenAPI fuzz runs operations in document order, and DELETE would take its ids.
+  '/v1/webhook_endpoints/{id}/rotate_secret': {
+    post: {
+      id: 'rotateWebhookEndpointSecret',
+      summary: 'Make a new signing secret (the previous one keeps signing until previous_secret_expires_at)',
+      ok: [{ status: 200, schema: 'RotatedWebhookEndpoint', description: 'The endpoint and its new secret, shown only here.' }],
+      errors: [],
+    },
+  },
   '/v1/webhook_endpoints/{id}': {
     get: {
       id: 'getWebhookEndpoint',
@@ -39,14 +48,6 @@ export const INTEGRATION_OPERATIONS: Record<string, Partial<Record<Method, Opera
       id: 'deleteWebhookEndpoint',
       summary: 'Delete a webhook endpoint (its pending deliveries stop)',
       ok: [{ status: 200, schema: 'DeletedWebhookEndpoint', description: 'Deleted.' }],
-      errors: [],
-    },
-  },
-  '/v1/webhook_endpoints/{id}/rotate_secret': {
-    post: {
-      id: 'rotateWebhookEndpointSecret',
-      summary: 'Make a new signing secret (the previous one keeps signing until previous_secret_expires_at)',
-      ok: [{ status: 200, schema: 'RotatedWebhookEndpoint', description: 'The endpoint and its new secret, shown only here.' }],
       errors: [],
     },
   },
