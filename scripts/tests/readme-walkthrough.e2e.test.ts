@@ -97,7 +97,13 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of backgrounds) if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+  for (const child of backgrounds) {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone (stopped by its Ctrl-C)
+    }
+  }
   killLeftovers();
   await setting.dropDatabases();
   rmSync(workDir, { recursive: true, force: true });
