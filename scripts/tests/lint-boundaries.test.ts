@@ -57,7 +57,7 @@ describe('layer rules', () => {
 
   it('are part of the repository lint (eslint.config.js) for every layer of every service', async () => {
     const eslint = new ESLint({ cwd: repository });
-    for (const file of ['services/gateway/src/domain/api-key.ts', 'services/checkout/src/events/customer-erasure.ts']) {
+    for (const file of ['services/gateway/src/domain/api-key.ts', 'services/checkout/src/api/consumers/customer-erasure.ts']) {
       const config = (await eslint.calculateConfigForFile(join(repository, file))) as { rules: Record<string, unknown> };
       expect(config.rules['boundaries/dependencies']).toEqual(expect.arrayContaining([2]));
     }

@@ -19,9 +19,9 @@ import {
 } from '@hc/gateway';
 import type { Logger } from '@hc/logging';
 import { createTestDatabase, TestClock, testNatsPrefix, testNatsUrl, type TestDatabase } from '@hc/test-kit';
-import { checkoutStream, paymentEventsFilter } from '../events/checkout-stream.ts';
-import { startCheckoutService, type RunningCheckoutService } from '../checkout-service.ts';
-import { CHECKOUT_MIGRATIONS_DIR } from '../migrations.ts';
+import { checkoutStream, paymentEventsFilter } from '../../src/adapters/checkout-stream.ts';
+import { startCheckoutService, type RunningCheckoutService } from '../../src/checkout-service.ts';
+import { CHECKOUT_MIGRATIONS_DIR } from '../../src/migrations.ts';
 
 export interface CheckoutStack {
   readonly checkout: RunningCheckoutService;

@@ -1,16 +1,16 @@
 import type { OutboxPosition } from '@hc/events';
 import type { ServiceHandlers } from '@hc/grpc';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
-import { acceptHeldPayment } from '../use-cases/accept-held-payment.ts';
-import { createCheckoutSession } from '../use-cases/create-checkout-session.ts';
-import type { CheckoutDependencies } from '../use-cases/dependencies.ts';
-import { getCheckoutSession } from '../use-cases/get-checkout-session.ts';
-import { getEventsPosition } from '../use-cases/get-events-position.ts';
-import { getPaymentTimeline } from '../use-cases/get-payment-timeline.ts';
-import { listPayments, paymentFilters } from '../use-cases/list-payments.ts';
-import { markProviderReached } from '../use-cases/mark-provider-reached.ts';
-import { simulatePayment } from '../use-cases/simulate-payment.ts';
-import { startCheckoutSession } from '../use-cases/start-checkout-session.ts';
+import { acceptHeldPayment } from '../../use-cases/accept-held-payment.ts';
+import { createCheckoutSession } from '../../use-cases/create-checkout-session.ts';
+import type { CheckoutDependencies } from '../../use-cases/dependencies.ts';
+import { getCheckoutSession } from '../../use-cases/get-checkout-session.ts';
+import { getEventsPosition } from '../../use-cases/get-events-position.ts';
+import { getPaymentTimeline } from '../../use-cases/get-payment-timeline.ts';
+import { listPayments, paymentFilters } from '../../use-cases/list-payments.ts';
+import { markProviderReached } from '../../use-cases/mark-provider-reached.ts';
+import { simulatePayment } from '../../use-cases/simulate-payment.ts';
+import { startCheckoutSession } from '../../use-cases/start-checkout-session.ts';
 import { accountSnapshot, sessionMessage } from './session-message.ts';
 
 /** gRPC handlers: proto in, use case, proto out. No rules here. */

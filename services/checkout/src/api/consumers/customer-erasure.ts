@@ -10,9 +10,9 @@ import {
 } from '@hc/events';
 import { CUSTOMER_ERASED, CUSTOMER_ERASED_SUBJECT, decodeEvent } from '@hc/events/contracts';
 import type { Logger } from '@hc/logging';
-import type { CheckoutDependencies } from '../use-cases/dependencies.ts';
-import { eraseCustomerEmails } from '../use-cases/erase-customer-emails.ts';
-import { checkoutStream, paymentMessagesFilter } from './checkout-stream.ts';
+import type { CheckoutDependencies } from '../../use-cases/dependencies.ts';
+import { eraseCustomerEmails } from '../../use-cases/erase-customer-emails.ts';
+import { checkoutStream, paymentMessagesFilter } from '../../adapters/checkout-stream.ts';
 
 /** Durable consumer name: replicas of checkout share it. */
 export const ERASURE_CONSUMER = 'checkout-customer-erasure';

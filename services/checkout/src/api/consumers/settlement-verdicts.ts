@@ -10,9 +10,9 @@ import {
 import { ApiError } from '@hc/errors';
 import { decodeEvent, VERDICT_REACHED, VERDICT_REACHED_SUBJECT } from '@hc/events/contracts';
 import type { Logger } from '@hc/logging';
-import { applyVerdict } from '../use-cases/apply-verdict.ts';
-import type { CheckoutDependencies } from '../use-cases/dependencies.ts';
-import { verdictFromMessage } from '../use-cases/simulate-payment.ts';
+import { applyVerdict } from '../../use-cases/apply-verdict.ts';
+import type { CheckoutDependencies } from '../../use-cases/dependencies.ts';
+import { verdictFromMessage } from '../../use-cases/simulate-payment.ts';
 
 /** Durable consumer name: replicas of checkout share it. */
 export const VERDICTS_CONSUMER = 'checkout-settlement-verdicts';

@@ -1,17 +1,17 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { ServiceHandlers } from '@hc/grpc';
 import type { CheckoutAdminService, PaymentLinkSchema } from '@hc/proto/checkout/v1';
-import type { CheckoutSession } from '../domain/checkout-session.ts';
-import { trackingPageUrl } from '../domain/payment-link.ts';
-import { cancelPaymentLink } from '../use-cases/cancel-payment-link.ts';
-import { createPaymentLink } from '../use-cases/create-payment-link.ts';
-import type { CheckoutDependencies } from '../use-cases/dependencies.ts';
-import { getPaymentLink } from '../use-cases/get-payment-link.ts';
-import { listPayments } from '../use-cases/list-payments.ts';
-import { archiveCheckout } from '../use-cases/archive-checkout.ts';
-import { createCheckout } from '../use-cases/create-checkout.ts';
-import { getCheckout } from '../use-cases/get-checkout.ts';
-import { listCheckouts } from '../use-cases/list-checkouts.ts';
+import type { CheckoutSession } from '../../domain/checkout-session.ts';
+import { trackingPageUrl } from '../../domain/payment-link.ts';
+import { cancelPaymentLink } from '../../use-cases/cancel-payment-link.ts';
+import { createPaymentLink } from '../../use-cases/create-payment-link.ts';
+import type { CheckoutDependencies } from '../../use-cases/dependencies.ts';
+import { getPaymentLink } from '../../use-cases/get-payment-link.ts';
+import { listPayments } from '../../use-cases/list-payments.ts';
+import { archiveCheckout } from '../../use-cases/archive-checkout.ts';
+import { createCheckout } from '../../use-cases/create-checkout.ts';
+import { getCheckout } from '../../use-cases/get-checkout.ts';
+import { listCheckouts } from '../../use-cases/list-checkouts.ts';
 import { checkoutMessage } from './checkout-message.ts';
 import { accountSnapshot, sessionMessage } from './session-message.ts';
 

@@ -1,6 +1,6 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { CheckoutSchema } from '@hc/proto/checkout/v1';
-import type { Checkout } from '../domain/checkout.ts';
+import type { Checkout } from '../../domain/checkout.ts';
 
 /** The buyer's page of a checkout (services/pages). */
 export function checkoutPageUrl(publicBaseUrl: string, id: string): string {

@@ -1,9 +1,9 @@
 import type { PublicCallContext, ServiceHandlers } from '@hc/grpc';
 import type { HostedCheckoutService } from '@hc/proto/checkout/v1';
-import type { HostedView } from '../domain/hosted-view.ts';
-import type { CheckoutDependencies } from '../use-cases/dependencies.ts';
-import { getHostedSession, reachHostedProvider, simulateHostedPayment, startHostedSession } from '../use-cases/hosted-session.ts';
-import { getPublicCheckout, payCheckout } from '../use-cases/pay-checkout.ts';
+import type { HostedView } from '../../domain/hosted-view.ts';
+import type { CheckoutDependencies } from '../../use-cases/dependencies.ts';
+import { getHostedSession, reachHostedProvider, simulateHostedPayment, startHostedSession } from '../../use-cases/hosted-session.ts';
+import { getPublicCheckout, payCheckout } from '../../use-cases/pay-checkout.ts';
 import { checkoutMessage } from './checkout-message.ts';
 import { STATUS_TO_PROTO } from './session-message.ts';
 

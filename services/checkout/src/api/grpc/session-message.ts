@@ -1,6 +1,6 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { SessionStatus as ProtoStatus, type CheckoutSessionSchema } from '@hc/proto/checkout/v1';
-import { hostedPageUrl, type CheckoutSession, type SessionStatus } from '../domain/checkout-session.ts';
+import { hostedPageUrl, type CheckoutSession, type SessionStatus } from '../../domain/checkout-session.ts';
 
 export const STATUS_TO_PROTO: Record<SessionStatus, ProtoStatus> = {
   open: ProtoStatus.OPEN,
