@@ -16,7 +16,7 @@ import { CheckoutService } from '@hc/proto/checkout/v1';
 import { loadSettlementConfig, SETTLEMENT_MIGRATIONS_DIR, startSettlementService } from '@hc/settlement';
 import { createTestDatabase, testNatsPrefix, testNatsUrl } from '@hc/test-kit';
 import { webhookEventId } from '../src/domain/event-id.ts';
-import { checkoutStream, paymentEventsFilter } from '../src/events/streams.ts';
+import { checkoutStream, paymentEventsFilter } from '../src/adapters/streams.ts';
 import { WebhookReceiver } from '../test/support/receiver.ts';
 import { startWebhooksStack } from '../test/support/webhooks-stack.ts';
 
