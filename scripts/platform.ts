@@ -27,7 +27,7 @@ import { CUSTOMERS_MIGRATIONS_DIR, loadCustomersConfig } from '@hc/customers';
 import { loadSettlementConfig, publishedSecretWarning, SETTLEMENT_MIGRATIONS_DIR } from '@hc/settlement';
 import { loadEmulatorConfig } from '@hc/emulator';
 import { loadWebhooksConfig, WEBHOOKS_MIGRATIONS_DIR } from '@hc/webhooks';
-import { createGatewayPrisma, GATEWAY_MIGRATIONS_DIR, loadGatewayConfig, MerchantOperations, MerchantStore } from '@hc/gateway';
+import { GATEWAY_MIGRATIONS_DIR, loadGatewayConfig, openMerchantAccounts } from '@hc/gateway';
 import { loadPagesConfig } from '@hc/pages';
 import { DASHBOARD_MIGRATIONS_DIR, loadDashboardConfig } from '@hc/dashboard';
 import { startFrontRouter } from './front-router.ts';
@@ -105,11 +105,11 @@ const keyOrigin = { environment: 'from SECRETS_ENCRYPTION_KEYS', kept: 'kept in 
 say(`encryption key of secrets at rest: ${keyOrigin[encryption.origin]}`);
 
 // 2. Demo merchant and its Test key (the one printed last time, unless rolled or gone).
-const prisma = createGatewayPrisma(gatewayConfig.GATEWAY_DATABASE_URL);
-const demo = await ensureDemoMerchant(new MerchantOperations(new MerchantStore(prisma)), join(stateDir, 'demo-merchant.json'), {
+const accounts = openMerchantAccounts(gatewayConfig.GATEWAY_DATABASE_URL);
+const demo = await ensureDemoMerchant(accounts.operations, join(stateDir, 'demo-merchant.json'), {
   roll: flags['roll-demo-key'],
 });
-await prisma.$disconnect();
+await accounts.close();
 const keyNews = { kept: 'the same Test key as last time', new: 'a new Test key', rolled: 'a new Test key; the previous one is revoked' };
 say(`demo merchant ${demo.accountId}: ${keyNews[demo.key]} (./scripts/start --roll-demo-key makes a new one)`);
 

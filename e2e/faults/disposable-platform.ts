@@ -20,7 +20,7 @@ import {
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
 
 const repository = join(import.meta.dirname, '..', '..');
-const OPERATOR = join(repository, 'services/gateway/src/cli/operator.ts');
+const OPERATOR = join(repository, 'tools/operator/src/operator.ts');
 const run = promisify(execFile);
 
 export interface DisposablePlatform {

@@ -14,7 +14,8 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { dropDatabase, ensureDatabase, migrateDatabase, withDatabase } from '@hc/db';
 import { createLogger } from '@hc/logging';
-import { createGatewayPrisma, GATEWAY_MIGRATIONS_DIR, KeyCache, MerchantStore } from '@hc/gateway';
+import { GATEWAY_MIGRATIONS_DIR } from '@hc/gateway';
+import { createGatewayPrisma, KeyCache, MerchantStore } from '@hc/gateway/testing';
 import { testDatabaseServerUrl } from '@hc/test-kit';
 import { load1, percentiles } from './measure.ts';
 

@@ -6,21 +6,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
-import { createGatewayPrisma, GATEWAY_MIGRATIONS_DIR, MerchantOperations, MerchantStore } from '@hc/gateway';
+import { GATEWAY_MIGRATIONS_DIR, openMerchantAccounts, type MerchantAccounts, type MerchantOperations } from '@hc/gateway';
+import { createGatewayPrisma } from '@hc/gateway/testing';
 import { DEMO_KEY_LABEL, ensureDemoMerchant } from '../demo-merchant.ts';
 
 let database: TestDatabase;
+let accounts: MerchantAccounts;
+/** Reads the stored rows as they are (the secret must not be among them). */
 let prisma: ReturnType<typeof createGatewayPrisma>;
 let operations: MerchantOperations;
 let stateDir: string;
 
 beforeAll(async () => {
   database = await createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR);
+  accounts = openMerchantAccounts(database.url);
+  operations = accounts.operations;
   prisma = createGatewayPrisma(database.url);
-  operations = new MerchantOperations(new MerchantStore(prisma));
   stateDir = mkdtempSync(join(tmpdir(), 'hc-demo-merchant-'));
 });
 afterAll(async () => {
+  await accounts.close();
   await prisma.$disconnect();
   await database.drop();
   rmSync(stateDir, { recursive: true, force: true });

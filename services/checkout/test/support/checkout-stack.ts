@@ -9,13 +9,11 @@ import { loadSettlementConfig, SETTLEMENT_MIGRATIONS_DIR, startSettlementService
 import { DEFAULT_EVENT_RETENTION } from '@hc/events';
 import { loadEmulatorConfig, startEmulator, type RunningEmulator } from '@hc/emulator';
 import {
-  createGatewayPrisma,
   GATEWAY_MIGRATIONS_DIR,
-  MerchantOperations,
-  MerchantStore,
-  startAdminListener,
+  openMerchantAccounts,
   type AdminListener,
   type MerchantAccount,
+  type MerchantOperations,
 } from '@hc/gateway';
 import type { Logger } from '@hc/logging';
 import { createTestDatabase, TestClock, testNatsPrefix, testNatsUrl, type TestDatabase } from '@hc/test-kit';
@@ -61,9 +59,8 @@ export async function startCheckoutStack(
     createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR),
   ]);
   const [checkoutDb, settlementDb, gatewayDb] = databases as [TestDatabase, TestDatabase, TestDatabase];
-  const gatewayPrisma = createGatewayPrisma(gatewayDb.url);
-  const merchants = new MerchantStore(gatewayPrisma);
-  const admin: AdminListener = await startAdminListener('127.0.0.1:0', merchants, clock.now, logger);
+  const accounts = openMerchantAccounts(gatewayDb.url, clock.now);
+  const admin: AdminListener = await accounts.listen('127.0.0.1:0', logger);
   const natsPrefix = testNatsPrefix(options.label ?? 'checkout');
   const natsUrl = testNatsUrl();
   const emulator = await startEmulator(
@@ -118,7 +115,7 @@ export async function startCheckoutStack(
     natsPrefix,
     stream: checkoutStream(natsPrefix, DEFAULT_EVENT_RETENTION),
     paymentEvents: paymentEventsFilter(natsPrefix),
-    gateway: { databaseUrl: gatewayDb.url, adminAddress: admin.address, operations: new MerchantOperations(merchants, clock.now) },
+    gateway: { databaseUrl: gatewayDb.url, adminAddress: admin.address, operations: accounts.operations },
     async putAccount(fields) {
       const account: MerchantAccount = {
         name: 'Test shop',
@@ -128,13 +125,13 @@ export async function startCheckoutStack(
         createdAt: clock.now(),
         ...fields,
       };
-      await merchants.insertAccount(account);
+      await accounts.putAccount(account);
       return account;
     },
     async stop() {
       await checkout.stop();
       await admin.server.stop(2000);
-      await gatewayPrisma.$disconnect();
+      await accounts.close();
       await settlement.stop();
       await emulator.stop();
       await Promise.all(databases.map((db) => db.drop()));
