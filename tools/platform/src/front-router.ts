@@ -11,7 +11,7 @@
  * chose (docs/adr/0040).
  *
  *   FRONT_HOST=127.0.0.1 FRONT_PORT=8080 FRONT_GATEWAY_URL=http://127.0.0.1:8081 FRONT_PAGES_URL=http://127.0.0.1:8082 \
- *     node scripts/front-router.ts
+ *     node tools/platform/src/front-router.ts
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

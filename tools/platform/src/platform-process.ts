@@ -1,5 +1,5 @@
 /**
- * The local platform (./scripts/start or scripts/platform.ts) as a real process for tests: on free
+ * The local platform (./scripts/start or tools/platform/src/platform.ts) as a real process for tests: on free
  * ports, with databases and a NATS prefix of its own so it never meets a platform someone else runs
  * on this machine, its printed lines parsed and its stderr watchable.
  */
@@ -22,9 +22,9 @@ export interface PlatformSetting {
 
 export async function platformSetting(label: string): Promise<PlatformSetting> {
   const [gatewayPort, checkout, settlement, customers, webhooks, dashboardGrpc] = await Promise.all(SERVICES.map(() => freePort()));
-  // Behind the front router on GATEWAY_PORT: the gateway itself and the hosted pages (scripts/platform.ts).
+  // Behind the front router on GATEWAY_PORT: the gateway itself and the hosted pages (tools/platform/src/platform.ts).
   const [gatewayBackendPort, pagesPort] = await Promise.all([freePort(), freePort()]);
-  // The Live processor emulator and settlement's notices listener (scripts/platform.ts).
+  // The Live processor emulator and settlement's notices listener (tools/platform/src/platform.ts).
   const [emulatorPort, noticesPort] = await Promise.all([freePort(), freePort()]);
   // The merchant dashboard (behind the front router too) and the gateway's internal admin listener.
   const [dashboardPort, gatewayAdmin] = await Promise.all([freePort(), freePort()]);

@@ -11,7 +11,7 @@
  * Prints p50/p95/p99/max; it asserts nothing.
  *
  *   RATE_LIMIT_REQUESTS_PER_MINUTE=1000000 RATE_LIMIT_STARTS_PER_MINUTE=1000000 ./scripts/start   # copy the two lines
- *   GATEWAY_URL=… TEST_SECRET_KEY=… ACCOUNT_ID=acct_… node scripts/bench-customers.ts [orders=50] [reads=500]
+ *   GATEWAY_URL=… TEST_SECRET_KEY=… ACCOUNT_ID=acct_… node tools/bench/src/bench-customers.ts [orders=50] [reads=500]
  *
  * ACCOUNT_ID (the demo merchant, printed by ./scripts/start) enables part 2, with
  * CHECKOUT_GRPC_ADDRESS and CUSTOMERS_GRPC_ADDRESS when not the defaults. Only loopback targets.

@@ -4,7 +4,7 @@
  * gRPC, the outbox relay, JetStream, the webhooks consumer, the delivery worker, HTTP — on this
  * machine's PostgreSQL and NATS, with throw-away databases and a stream prefix of its own.
  *
- *   node services/webhooks/bench/delivery-lag.ts [payments=200] [concurrency=8]
+ *   node tools/bench/src/delivery-lag.ts [payments=200] [concurrency=8]
  *
  * Each payment is started and simulated paid: two events, so 2×N webhooks. Prints p50/p90/p99/max.
  */
@@ -15,10 +15,10 @@ import { createLogger } from '@hc/logging';
 import { CheckoutService } from '@hc/proto/checkout/v1';
 import { loadSettlementConfig, SETTLEMENT_MIGRATIONS_DIR, startSettlementService } from '@hc/settlement';
 import { createTestDatabase, testNatsPrefix, testNatsUrl } from '@hc/test-kit';
-import { webhookEventId } from '../src/domain/event-id.ts';
-import { checkoutStream, paymentEventsFilter } from '../src/adapters/streams.ts';
-import { WebhookReceiver } from '../test/support/receiver.ts';
-import { startWebhooksStack } from '../test/support/webhooks-stack.ts';
+import { webhookEventId } from '../../../services/webhooks/src/domain/event-id.ts';
+import { checkoutStream, paymentEventsFilter } from '../../../services/webhooks/src/adapters/streams.ts';
+import { WebhookReceiver } from '../../../services/webhooks/test/support/receiver.ts';
+import { startWebhooksStack } from '../../../services/webhooks/test/support/webhooks-stack.ts';
 
 const payments = Number(process.argv[2] ?? 200);
 const concurrency = Number(process.argv[3] ?? 8);

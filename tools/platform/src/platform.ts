@@ -13,7 +13,7 @@
  * that encrypts webhook signing secrets and two-factor seeds at rest is made once and kept in
  * .local/secrets-encryption-keys (SECRETS_ENCRYPTION_KEYS in the environment wins; docs/adr/0042).
  * Service logs go to .platform/logs/<service>.log. A service that crashes is restarted with backoff;
- * one that keeps crashing is reported with its log's end and the platform stops (scripts/supervisor.ts).
+ * one that keeps crashing is reported with its log's end and the platform stops (tools/platform/src/supervisor.ts).
  * Ctrl-C (or SIGTERM) stops everything cleanly.
  * Run it through ./scripts/start, which installs and generates what is needed first.
  */
@@ -35,7 +35,7 @@ import { ensureDemoMerchant } from './demo-merchant.ts';
 import { localEncryptionKeys } from './local-encryption-keys.ts';
 import { Supervisor } from './supervisor.ts';
 
-const root = join(import.meta.dirname, '..');
+const root = join(import.meta.dirname, '..', '..', '..');
 // Loaded before each service (OpenTelemetry's ESM hook must come first); it does nothing unless OTEL_* asks.
 const TELEMETRY = join(root, 'packages/telemetry/src/register.ts');
 // PLATFORM_HOME moves the logs and the local state elsewhere (tests run a platform of their own).
@@ -118,7 +118,7 @@ mkdirSync(logDir, { recursive: true });
 const supervisor = new Supervisor({ root, logDir, say, onGiveUp: () => void stopAll(1), nodeArgs: ['--import', TELEMETRY] });
 let stopped: Promise<never> | undefined;
 
-/** Starts a service as a supervised child process: restarted with backoff when it crashes (scripts/supervisor.ts). */
+/** Starts a service as a supervised child process: restarted with backoff when it crashes (tools/platform/src/supervisor.ts). */
 function start(name: string, entry: string, env: Record<string, string>): void {
   supervisor.start(name, entry, env);
 }

@@ -1,7 +1,7 @@
 // Risk covered: one crashed process takes the whole local platform down (issue 18: "webhooks exited
 // unexpectedly … stopping"), the gateway hangs or answers a bare 500 while checkout is down, or a
 // process that can never start is restarted forever without anyone being told why. The real start
-// command (scripts/platform.ts) runs on free ports with its own databases, NATS prefix and state
+// command (tools/platform/src/platform.ts) runs on free ports with its own databases, NATS prefix and state
 // folder; a child is killed with SIGKILL, or made unable to start by taking its port.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eventually } from '@hc/test-kit';
-import { killLeftovers, launchPlatform, platformSetting, stopPlatform, type PlatformSetting } from './platform-process.ts';
+import { killLeftovers, launchPlatform, platformSetting, stopPlatform, type PlatformSetting } from '../src/platform-process.ts';
 
-const repository = join(import.meta.dirname, '..', '..');
+const repository = join(import.meta.dirname, '..', '..', '..');
 let home: string;
 const settings: PlatformSetting[] = [];
 
@@ -30,7 +30,11 @@ async function launch(label: string) {
   const env = { ...process.env, ...setting.env, PLATFORM_HOME: join(home, label), LOG_LEVEL: 'warn' };
   return {
     setting,
-    platform: launchPlatform(process.execPath, [join(repository, 'scripts', 'platform.ts')], { cwd: repository, env, timeoutMs: 120_000 }),
+    platform: launchPlatform(process.execPath, [join(repository, 'tools', 'platform', 'src', 'platform.ts')], {
+      cwd: repository,
+      env,
+      timeoutMs: 120_000,
+    }),
   };
 }
 

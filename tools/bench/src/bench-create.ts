@@ -5,7 +5,7 @@
  * requests/s and p50/p99 latency; it asserts nothing (speed goals live here, not in tests).
  *
  *   RATE_LIMIT_REQUESTS_PER_MINUTE=1000000 PAGES_VIEWS_PER_MINUTE=1000000 ./scripts/start   # in one shell; copy the two lines
- *   GATEWAY_URL=… TEST_SECRET_KEY=… node scripts/bench-create.ts [seconds=10] [connections=10]
+ *   GATEWAY_URL=… TEST_SECRET_KEY=… node tools/bench/src/bench-create.ts [seconds=10] [connections=10]
  *
  * Only loopback targets are allowed: the benchmark never sends traffic off this machine.
  */

@@ -6,7 +6,7 @@
  *   pg       one prepared SELECT … JOIN on a pg.Pool        the same read without Prisma
  *   cache    KeyCache.findKeyByHash (a shared sync query)   what every request does now
  *
- *   node scripts/bench/key-lookup.ts [seconds=5] [concurrency=64]
+ *   node tools/bench/src/key-lookup.ts [seconds=5] [concurrency=64]
  *
  * Prints lookups/s and p50/p99; asserts nothing.
  */

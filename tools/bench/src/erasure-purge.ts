@@ -2,7 +2,7 @@
  * What erasing costs on the bus and in the tables (ADR 0017), against the local NATS and PostgreSQL
  * (@hc/test-kit, as the tests use them). Prints figures; asserts nothing.
  *
- *   node packages/events/bench/erasure-purge.ts [payments=3000]
+ *   node tools/bench/src/erasure-purge.ts [payments=3000]
  *
  * 1. A checkout stream holding `payments` payments × 3 messages, each subject ending in the payment id,
  *    read by one durable consumer that is caught up: the latency of purgeConsumedMessages for one
@@ -14,15 +14,8 @@
  */
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { testNatsPrefix } from '@hc/test-kit';
-import {
-  contextStream,
-  DEFAULT_EVENT_RETENTION,
-  ensureStream,
-  prefixedSubject,
-  purgeConsumedMessages,
-  purgePublished,
-} from '../src/index.ts';
-import { setUp } from '../test/support.ts';
+import { contextStream, DEFAULT_EVENT_RETENTION, ensureStream, prefixedSubject, purgeConsumedMessages, purgePublished } from '@hc/events';
+import { setUp } from '../../../packages/events/test/support.ts';
 
 const payments = Number(process.argv[2] ?? 3_000);
 const SAMPLES = 100;

@@ -6,16 +6,16 @@
  * served. CPU per
  * request moves less with the machine's other load than req/s does (docs/performance.md). Not a test.
  *
- *   node scripts/bench/cpu-per-request.ts
+ *   node tools/bench/src/cpu-per-request.ts
  */
 import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import autocannon from 'autocannon';
-import { launchPlatform, platformSetting, stopPlatform } from '../tests/platform-process.ts';
+import { launchPlatform, platformSetting, stopPlatform } from '../../platform/src/platform-process.ts';
 import { cpuSeconds, descendants, machineBusySeconds, syscalls } from './measure.ts';
 
-const root = join(import.meta.dirname, '..', '..');
+const root = join(import.meta.dirname, '..', '..', '..');
 const setting = await platformSetting('cpu-per-request');
 const env = {
   ...process.env,
@@ -24,7 +24,11 @@ const env = {
   RATE_LIMIT_REQUESTS_PER_MINUTE: '1000000',
   RATE_LIMIT_STARTS_PER_MINUTE: '1000000',
 };
-const platform = await launchPlatform(process.execPath, [join(root, 'scripts/platform.ts')], { cwd: root, env, timeoutMs: 180_000 }).ready;
+const platform = await launchPlatform(process.execPath, [join(root, 'tools/platform/src/platform.ts')], {
+  cwd: root,
+  env,
+  timeoutMs: 180_000,
+}).ready;
 const apiUrl = `http://127.0.0.1:${setting.env['PLATFORM_GATEWAY_BACKEND_PORT']}`;
 const headers = { authorization: `Bearer ${platform.printed['TEST_SECRET_KEY']}`, 'content-type': 'application/json' };
 const body = JSON.stringify({ amount: '25.00', currency: 'EUR', description: 'x', customer_email: 'bench@example.com' });

@@ -15,7 +15,7 @@
  *
  *   pnpm bench [--seconds 10] [--connections 64] [--burst 30] [--rounds 2] [--warmup 3] [--profile DIR]
  *
- * By default it starts a platform of its own (scripts/platform.ts on free ports, its own databases
+ * By default it starts a platform of its own (tools/platform/src/platform.ts on free ports, its own databases
  * and NATS prefix, rate limits raised) and stops it afterwards; --profile runs every process with
  * --cpu-prof into DIR and prints where each one's CPU went. With GATEWAY_URL and TEST_SECRET_KEY it
  * measures a platform already running instead (no pipeline or CPU figures then). Loopback only.
@@ -29,10 +29,10 @@ import { parseArgs } from 'node:util';
 import { dropDatabase, ensureDatabase, migrateDatabase, withDatabase } from '@hc/db';
 import { CHECKOUT_MIGRATIONS_DIR } from '@hc/checkout';
 import { testDatabaseServerUrl } from '@hc/test-kit';
-import { cannon, cpuSeconds, descendants, formatRow, load1, pgbench, run, type Figure } from './bench/measure.ts';
-import { drainAfterBurst, type PipelineTarget } from './bench/pipeline.ts';
-import { summarizeProfile } from './bench/profile.ts';
-import { launchPlatform, platformSetting, stopPlatform } from './tests/platform-process.ts';
+import { cannon, cpuSeconds, descendants, formatRow, load1, pgbench, run, type Figure } from './measure.ts';
+import { drainAfterBurst, type PipelineTarget } from './pipeline.ts';
+import { summarizeProfile } from './profile.ts';
+import { launchPlatform, platformSetting, stopPlatform } from '../../platform/src/platform-process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -49,7 +49,7 @@ const connections = Number(values.connections);
 const burstSeconds = Number(values.burst);
 const rounds = Number(values.rounds);
 const warmupSeconds = Number(values.warmup);
-const root = join(import.meta.dirname, '..');
+const root = join(import.meta.dirname, '..', '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'hc-bench-'));
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -76,8 +76,11 @@ if (ownUrl && process.env['TEST_SECRET_KEY']) {
     env['NODE_OPTIONS'] = `${process.env['NODE_OPTIONS'] ?? ''} --cpu-prof --cpu-prof-dir=${values.profile}`.trim();
   }
   say(`starting a platform of its own (load ${load1().toFixed(1)})…`);
-  const platform = await launchPlatform(process.execPath, [join(root, 'scripts/platform.ts')], { cwd: root, env, timeoutMs: 180_000 })
-    .ready;
+  const platform = await launchPlatform(process.execPath, [join(root, 'tools/platform/src/platform.ts')], {
+    cwd: root,
+    env,
+    timeoutMs: 180_000,
+  }).ready;
   const printed = platform.printed;
   target = {
     url: printed['GATEWAY_URL']!,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { afterCrash, DEFAULT_RESTART_POLICY as policy, logTail } from '../supervisor.ts';
+import { afterCrash, DEFAULT_RESTART_POLICY as policy, logTail } from '../src/supervisor.ts';
 
 describe('the platform supervisor', () => {
   it('doubles the delay with each quick crash in a row, from 1 s, capped at 15 s', () => {

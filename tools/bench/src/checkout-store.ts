@@ -7,7 +7,7 @@
  *   find     checkoutSession.findFirst (id + account + mode)                                 vs  one prepared SELECT
  *   list     checkoutSession.findMany (20 newest of the account and mode)                     vs  one prepared SELECT
  *
- *   node scripts/bench/checkout-store.ts [seconds=5] [concurrency=64]
+ *   node tools/bench/src/checkout-store.ts [seconds=5] [concurrency=64]
  *
  * Prints operations/s and p50/p99; asserts nothing.
  */

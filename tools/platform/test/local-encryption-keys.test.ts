@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { parseEncryptionKeys } from '@hc/secrets';
-import { localEncryptionKeys } from '../local-encryption-keys.ts';
+import { localEncryptionKeys } from '../src/local-encryption-keys.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hc-local-keys-'));
 afterAll(() => rmSync(stateDir, { recursive: true, force: true }));

@@ -2,17 +2,17 @@
 // (issue 16): /dashboard not routed by the front router, `./scripts/operator users create` unable to
 // reach the dashboard's users listener, or a made user unable to sign in and see their account (the
 // dashboard's path to it, the gateway's internal admin listener, not wired). The real start command
-// (scripts/platform.ts) runs on free ports with its own databases, NATS prefix and state folder.
+// (tools/platform/src/platform.ts) runs on free ports with its own databases, NATS prefix and state folder.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { killLeftovers, platformSetting, startPlatform, stopPlatform, type PlatformSetting } from './platform-process.ts';
+import { killLeftovers, platformSetting, startPlatform, stopPlatform, type PlatformSetting } from '../src/platform-process.ts';
 
 const run = promisify(execFile);
-const repository = join(import.meta.dirname, '..', '..');
+const repository = join(import.meta.dirname, '..', '..', '..');
 let home: string;
 let setting: PlatformSetting;
 
@@ -28,7 +28,7 @@ afterAll(async () => {
 
 it('serves /dashboard through the front router; a user made by the operator CLI signs in and sees their account', async () => {
   const env = { ...process.env, ...setting.env, PLATFORM_HOME: home, LOG_LEVEL: 'warn' };
-  const platform = await startPlatform(process.execPath, [join(repository, 'scripts', 'platform.ts')], {
+  const platform = await startPlatform(process.execPath, [join(repository, 'tools', 'platform', 'src', 'platform.ts')], {
     cwd: repository,
     env,
     timeoutMs: 120_000,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
 import { GATEWAY_MIGRATIONS_DIR, openMerchantAccounts, type MerchantAccounts, type MerchantOperations } from '@hc/gateway';
 import { createGatewayPrisma } from '@hc/gateway/testing';
-import { DEMO_KEY_LABEL, ensureDemoMerchant } from '../demo-merchant.ts';
+import { DEMO_KEY_LABEL, ensureDemoMerchant } from '../src/demo-merchant.ts';
 
 let database: TestDatabase;
 let accounts: MerchantAccounts;

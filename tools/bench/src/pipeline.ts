@@ -1,5 +1,5 @@
 /**
- * The event pipeline under a create burst (scripts/bench.ts): after the burst's last answer, how long
+ * The event pipeline under a create burst (tools/bench/src/bench.ts): after the burst's last answer, how long
  * until checkout's outbox is published (GetEventsPosition answers) and each durable consumer of the
  * checkout stream has settled through that position; and the lag of every burst event from its
  * outbox row's commit to the relay's publish and to the customers projection applying it.

@@ -1,5 +1,5 @@
 /**
- * Measuring helpers of `pnpm bench` (scripts/bench.ts): one figure = req/s, p50, p99, errors, and the
+ * Measuring helpers of `pnpm bench` (tools/bench/src/bench.ts): one figure = req/s, p50, p99, errors, and the
  * machine's load average when it was taken (the machine is shared, so every figure says how busy it was).
  */
 import { execFile } from 'node:child_process';
