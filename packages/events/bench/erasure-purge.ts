@@ -23,6 +23,7 @@ import {
   purgePublished,
 } from '../src/index.ts';
 import { setUp } from '../test/support.ts';
+import { paymentMessagesSubjects } from '../src/contracts/index.ts';
 
 const payments = Number(process.argv[2] ?? 3_000);
 const SAMPLES = 100;
@@ -67,7 +68,7 @@ async function measureStream(count: number): Promise<void> {
     const payment = Math.floor((i * count) / SAMPLES);
     // As checkout's erasure does it: one filter for every message of the payment.
     const t1 = performance.now();
-    const result = await purgeConsumedMessages(f.nc, name, [prefixedSubject(prefix, `checkout.*.*.pay_${payment}`)]);
+    const result = await purgeConsumedMessages(f.nc, name, [prefixedSubject(prefix, paymentMessagesSubjects(`pay_${payment}`))]);
     purge.push(performance.now() - t1);
     if (result.purged !== 3 || result.remaining !== 0) throw new Error(`unexpected purge ${JSON.stringify(result)}`);
   }

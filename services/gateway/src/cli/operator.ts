@@ -30,6 +30,7 @@ import { loadGatewayConfig, type GatewayConfig } from '../config.ts';
 import { MerchantStore } from '../store/merchant-store.ts';
 import { createGatewayPrisma } from '../store/prisma.ts';
 import { MerchantOperations } from '../merchant-operations.ts';
+import { unixSeconds } from '@hc/conversions';
 
 /** How long the operator's customers commands wait for answered writes and for the erasure to propagate. */
 const OPERATOR_WAIT_MS = 10_000;
@@ -41,7 +42,7 @@ function accountView(a: MerchantAccount): Record<string, unknown> {
     status: a.status,
     payout_wallet: a.payoutWallet,
     fee_bps: a.feeBps,
-    created: Math.floor(a.createdAt.getTime() / 1000),
+    created: unixSeconds(a.createdAt),
   };
 }
 
@@ -52,8 +53,8 @@ function keyView(k: ApiKeyRecord): Record<string, unknown> {
     mode: k.mode,
     hint: k.hint,
     label: k.label,
-    created: Math.floor(k.createdAt.getTime() / 1000),
-    revoked: k.revokedAt ? Math.floor(k.revokedAt.getTime() / 1000) : null,
+    created: unixSeconds(k.createdAt),
+    revoked: k.revokedAt ? unixSeconds(k.revokedAt) : null,
   };
 }
 
