@@ -21,7 +21,14 @@ export type FakeAnswers<S extends DescService, C> = {
     : never;
 };
 
-/** The client (typed as @hc/grpc's ServiceClient<S, C> by the caller) and what was asked of it. */
+/** The client, shaped as @hc/grpc's ServiceClient<S, C> (structurally: test-kit does not depend on @hc/grpc). */
+export type FakeServiceClient<S extends DescService, C> = {
+  [K in keyof S['method']]: S['method'][K] extends { input: infer I extends DescMessage; output: infer O extends DescMessage }
+    ? (request: MessageInitShape<I>, ctx: C, options?: { timeoutMs?: number }) => Promise<MessageShape<O>>
+    : never;
+} & { close(): void };
+
+/** The client and what was asked of it. */
 export interface FakeClient<T> {
   readonly client: T;
   readonly calls: RecordedCall[];
@@ -29,7 +36,8 @@ export interface FakeClient<T> {
   callsOf(method: string): RecordedCall[];
 }
 
-export function fakeClient<T, S extends DescService = DescService, C = unknown>(service: S, answers: FakeAnswers<S, C>): FakeClient<T> {
+/** `C` is the call context the service takes (@hc/grpc's CallContext, or PublicCallContext). */
+export function fakeClient<S extends DescService, C>(service: S, answers: FakeAnswers<S, C>): FakeClient<FakeServiceClient<S, C>> {
   const calls: RecordedCall[] = [];
   const stub: Record<string, unknown> = { close: () => undefined };
   for (const method of service.methods) {
@@ -41,5 +49,5 @@ export function fakeClient<T, S extends DescService = DescService, C = unknown>(
       return create(method.output, (await answer(request, ctx)) as MessageInitShape<DescMessage>);
     };
   }
-  return { client: stub as T, calls, callsOf: (name) => calls.filter((call) => call.method === name) };
+  return { client: stub as FakeServiceClient<S, C>, calls, callsOf: (name) => calls.filter((call) => call.method === name) };
 }

@@ -81,15 +81,15 @@ beforeAll(async () => {
   await createUser(deps, { accountId: 'acct_A', email: 'ann@shop-a.example', password: PASSWORD });
   await createUser(deps, { accountId: 'acct_B', email: 'bob@shop-b.example', password: PASSWORD });
   await createUser(deps, { accountId: 'acct_S', email: 'sue@suspended.example', password: PASSWORD });
-  admin = fakeClient(MerchantAdminService, {
-    async getAccount(_request, ctx: CallContext) {
+  admin = fakeClient<typeof MerchantAdminService, CallContext>(MerchantAdminService, {
+    async getAccount(_request, ctx) {
       const status = ctx.accountId === 'acct_S' ? 'suspended' : 'active';
       return { account: { id: ctx.accountId, name: `Shop ${ctx.accountId}`, status, feeBps: 150 } };
     },
     async listApiKeys() {
       return { keys: [{ id: 'key_1', hint: 'sk_test_…a1b2', label: 'Shop server', created: '2026-01-01T00:00:00Z' }] };
     },
-    async createApiKey(request, ctx: CallContext) {
+    async createApiKey(request, ctx) {
       if (ctx.accountId === 'acct_S') throw new ApiError('suspended');
       return {
         key: { id: 'key_2', hint: 'sk_live_…c3d4', label: request.label, created: '2026-01-02T00:00:00Z' },
@@ -102,7 +102,7 @@ beforeAll(async () => {
       return {};
     },
   });
-  checkout = fakeClient<Checkout, typeof CheckoutService, CallContext>(CheckoutService, {
+  checkout = fakeClient<typeof CheckoutService, CallContext>(CheckoutService, {
     async listPayments(_request, ctx) {
       const mine = [...payments].filter(([id, p]) => p.accountId === ctx.accountId && p.livemode === ctx.livemode && id !== 'pay_DOWN');
       return { payments: mine.map(([id]) => paymentMessage(id)), hasMore: false };
@@ -123,7 +123,7 @@ beforeAll(async () => {
       return { payment: paymentMessage(request.id) };
     },
   });
-  webhooks = fakeClient(WebhooksService, {
+  webhooks = fakeClient<typeof WebhooksService, CallContext>(WebhooksService, {
     async listEvents() {
       return { events: [], hasMore: false };
     },
@@ -131,7 +131,7 @@ beforeAll(async () => {
       return {};
     },
   });
-  checkoutAdmin = fakeClient(CheckoutAdminService, {
+  checkoutAdmin = fakeClient<typeof CheckoutAdminService, CallContext>(CheckoutAdminService, {
     async listPaymentLinks() {
       return {};
     },
@@ -144,7 +144,7 @@ beforeAll(async () => {
       throw new ApiError('internal_error');
     },
   });
-  customers = fakeClient(CustomersService, {
+  customers = fakeClient<typeof CustomersService, CallContext>(CustomersService, {
     async listCustomers() {
       return {};
     },

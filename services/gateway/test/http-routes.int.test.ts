@@ -98,7 +98,7 @@ beforeAll(async () => {
   db = await createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR);
   pool = createPool(db.url, { max: 2 });
   let created = 0;
-  checkout = fakeClient<Checkout, typeof CheckoutService, CallContext>(CheckoutService, {
+  checkout = fakeClient<typeof CheckoutService, CallContext>(CheckoutService, {
     async createCheckoutSession(request, ctx) {
       created += 1;
       // An idempotent create names its id (the gateway picks it, so a replay finds it).
@@ -133,7 +133,7 @@ beforeAll(async () => {
       return { streamSequence: 42n };
     },
   });
-  customers = fakeClient<Customers, typeof CustomersService, CallContext>(CustomersService, {
+  customers = fakeClient<typeof CustomersService, CallContext>(CustomersService, {
     async listCustomers() {
       return { customers: [], hasMore: false };
     },
@@ -145,7 +145,7 @@ beforeAll(async () => {
       throw new ApiError('service_unavailable');
     },
   });
-  webhooks = fakeClient<Webhooks, typeof WebhooksService, CallContext>(WebhooksService, {
+  webhooks = fakeClient<typeof WebhooksService, CallContext>(WebhooksService, {
     async getEvent(request) {
       if (request.id !== 'evt_1') throw new ApiError('not_found', 'No such event.');
       return { event: create(EventSchema, { id: 'evt_1', type: 'payment.paid', body: '{"id":"evt_1",  "kept":"as sent"}' }) };
