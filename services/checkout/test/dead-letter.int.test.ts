@@ -6,7 +6,7 @@ import { jetstream } from '@nats-io/jetstream';
 import { connectNats, deadLetterStream, DEFAULT_EVENT_RETENTION, prefixedSubject, readDeadLetters, type NatsConnection } from '@hc/events';
 import { createLogger } from '@hc/logging';
 import { captureLogs, captureMetrics, eventually, type MetricCapture } from '@hc/test-kit';
-import { startCheckoutStack, type CheckoutStack } from '../src/testing/checkout-stack.ts';
+import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
 import { CUSTOMER_ERASED_SUBJECT, VERDICT_REACHED_SUBJECT } from '@hc/events/contracts';
 
 const logs = captureLogs();

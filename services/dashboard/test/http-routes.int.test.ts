@@ -17,7 +17,7 @@ import { WebhooksService } from '@hc/proto/webhooks/v1';
 import { secretBoxFromEnv } from '@hc/secrets';
 import { captureLogs, createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestDatabase } from '@hc/test-kit';
 import { fakeClient, type FakeClient } from '@hc/test-kit/fake-client';
-import { createDashboardApp } from '../src/http/app.ts';
+import { createDashboardApp } from '../src/api/http/app.ts';
 import { DASHBOARD_MIGRATIONS_DIR } from '../src/migrations.ts';
 import { NoticeStore } from '../src/store/notice-store.ts';
 import { createDashboardPrisma, type DashboardPrisma } from '../src/store/prisma.ts';

@@ -21,7 +21,7 @@ import type pg from 'pg';
 import { GATEWAY_MIGRATIONS_DIR } from '../src/index.ts';
 import { generateApiKey, hashApiKey, type Mode } from '../src/domain/api-key.ts';
 import type { ApiKeyRecord, MerchantAccount } from '../src/domain/merchant-account.ts';
-import { createGatewayApp } from '../src/http/app.ts';
+import { createGatewayApp } from '../src/api/http/app.ts';
 import { IdempotencyStore } from '../src/store/idempotency-store.ts';
 
 type Checkout = ServiceClient<typeof CheckoutService>;
