@@ -331,6 +331,17 @@ describe('payments', () => {
     }
   });
 
+  it("reads one payment as the payment object, in its own account and mode only (another's is 404)", async () => {
+    const id = (await create1(A_TEST)).json['id'] as string;
+    const read = await call('GET', `/v1/payments/${id}`, A_TEST);
+    expect(read.status).toBe(200);
+    expect(read.json).toMatchObject({ id, object: 'payment', status: 'open', amount: '19.90', livemode: false });
+    expect((await call('GET', `/v1/payments/${id}`, B_TEST)).status).toBe(404);
+    expect((await call('GET', `/v1/payments/${id}`, A_LIVE)).status).toBe(404);
+    // A path segment that is not valid percent-encoding names nothing: 404, not a 500.
+    expect((await call('GET', '/v1/payments/%E0%A4%A', A_TEST)).status).toBe(404);
+  });
+
   it('simulates in Test (200 paid); a Live payment is 403 live_payment; an outcome that is no string 400 before checkout is asked', async () => {
     const id = (await create1(A_TEST)).json['id'] as string;
     const paid = await call('POST', `/v1/payments/${id}/simulate`, A_TEST, { outcome: 'paid' });
