@@ -130,6 +130,10 @@ beforeAll(async () => {
     async listEndpoints() {
       return {};
     },
+    async createEndpoint(request) {
+      if (!request.url.startsWith('https://')) throw new ApiError('invalid_url', 'url must be an https:// address.', 'url');
+      return { endpoint: { id: 'we_1', url: request.url, enabledEvents: request.enabledEvents }, secret: 'whsec_SHOWNONCE' };
+    },
   });
   checkoutAdmin = fakeClient<typeof CheckoutAdminService, CallContext>(CheckoutAdminService, {
     async listPaymentLinks() {
@@ -446,5 +450,28 @@ describe('forms', () => {
     });
     expect(refused.status).toBe(403);
     expect(checkoutAdmin.callsOf('createPaymentLink')).toEqual([]);
+  });
+});
+
+describe('webhook endpoints', () => {
+  it("adds an endpoint in the URL's mode and shows its signing secret on the answer; the service's refusal is shown on the form", async () => {
+    const b = browser('192.0.2.40');
+    await b.signIn('ann@shop-a.example');
+    const token = await b.csrf();
+    const refused = await b.post('/dashboard/live/developers/endpoints', {
+      _csrf: token,
+      url: 'http://shop.example/hooks',
+      description: '',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.html).toContain('url must be an https:// address.');
+    const added = await b.post('/dashboard/live/developers/endpoints', {
+      _csrf: token,
+      url: 'https://shop.example/hooks',
+      description: '',
+    });
+    expect(added.status).toBe(200);
+    expect(added.html).toContain('whsec_SHOWNONCE');
+    expect(webhooks.callsOf('createEndpoint').map((c) => matches(c.ctx, 'acct_A', true))).toEqual([true, true]);
   });
 });
