@@ -43,6 +43,7 @@ export const OPTIONS = {
   'max-amount': { type: 'string' },
   plans: { type: 'string' },
   'password-stdin': { type: 'boolean' },
+  role: { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsOptionsConfig;

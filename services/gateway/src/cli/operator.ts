@@ -24,6 +24,7 @@ import { runCheckoutCommand } from './checkout-commands.ts';
 import { runLinkCommand } from './link-commands.ts';
 import { runWebhookCommand, splitWebhookArguments } from './webhook-commands.ts';
 import { createDashboardUser } from './user-commands.ts';
+import { operatorActionOf, recordOperatorAction } from './operator-audit.ts';
 import { paymentObject } from '../presenters/payment.ts';
 import type { ApiKeyRecord, MerchantAccount } from '../domain/merchant-account.ts';
 import { loadGatewayConfig, type GatewayConfig } from '../config.ts';
@@ -235,7 +236,21 @@ if (parsed) {
   const config = loadGatewayConfig();
   const prisma = createGatewayPrisma(config.GATEWAY_DATABASE_URL);
   try {
-    const result = await run(new MerchantOperations(new MerchantStore(prisma)), config, parsed);
+    const ops = new MerchantOperations(new MerchantStore(prisma));
+    // Every action on an account goes into its audit log, done or refused (docs/adr/0056).
+    const action = operatorActionOf(parsed.positionals, parsed.values);
+    const walletBefore =
+      action?.words === 'accounts set-payout-wallet' && action.accountId
+        ? await ops.getAccount(action.accountId).then(
+            (a) => a.payoutWallet,
+            () => null,
+          )
+        : null;
+    const result = await run(ops, config, parsed).catch(async (error: unknown) => {
+      if (action && error instanceof ApiError) await recordOperatorAction(action, { error }, config.GRPC_TIMEOUT_MS);
+      throw error;
+    });
+    if (action) await recordOperatorAction(action, { result, walletBefore }, config.GRPC_TIMEOUT_MS);
     process.stdout.write(`${json ? JSON.stringify(result, null, 2) : text(result)}\n`);
   } catch (error) {
     if (usageError(error)) {
