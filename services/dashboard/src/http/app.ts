@@ -8,6 +8,7 @@ import { auditRoutes } from './audit-routes.ts';
 import { auditTrail } from './audit-trail.ts';
 import { authRoutes } from './auth-routes.ts';
 import { authorize } from './authorize.ts';
+import { exportRoutes } from './export-routes.ts';
 import { checkoutsRoutes } from './checkouts-routes.ts';
 import { customersRoutes } from './customers-routes.ts';
 import { developersRoutes } from './developers-routes.ts';
@@ -80,7 +81,7 @@ export function createDashboardApp(options: DashboardAppOptions): Express {
   modePages.use(developersRoutes(options.platform, options.deps));
   modePages.use(paymentsRoutes(options.platform, options.deps));
   modePages.use(settingsRoutes(options.platform, options.deps));
-  modePages.use(teamRoutes(options.deps), auditRoutes(options.deps));
+  modePages.use(teamRoutes(options.deps), auditRoutes(options.deps), exportRoutes(options.platform, options.logger));
   app.use('/dashboard/:mode', modePages);
 
   app.use((_req, res) => renderNotFound(res));
