@@ -111,6 +111,31 @@ describe('exports', () => {
     });
   }, 90_000);
 
+  it('the operator CLI writes the same CSV and statement to stdout', async () => {
+    const today = h.platform.clock.now().toISOString().slice(0, 10);
+    const exported = await h.platform.operator('payments', 'export', owner.accountId, '--mode', 'test', '--status', 'paid');
+    expect(exported.code).toBe(0);
+    const rows = parse(exported.stdout, { columns: true, bom: true }) as Row[];
+    expect(rows.map((r) => r['id']).sort()).toEqual([made['paidA'], made['paidB']].sort());
+    const statement = await h.platform.operator('payments', 'statement', owner.accountId, '--mode', 'test', '--from', today, '--to', today);
+    expect(statement.code).toBe(0);
+    const lines = parse(statement.stdout, { columns: true, bom: true }) as Row[];
+    expect(lines.filter((r) => r['line'] === 'payment')).toHaveLength(2);
+    expect(lines.filter((r) => r['line'] === 'total')).toHaveLength(1);
+    const refused = await h.platform.operator(
+      'payments',
+      'statement',
+      owner.accountId,
+      '--mode',
+      'test',
+      '--from',
+      '2026-02-30',
+      '--to',
+      today,
+    );
+    expect(refused.code).toBe(2);
+  }, 60_000);
+
   it('each export is in the audit log', async () => {
     const page = await h.signedIn(owner);
     await page.goto('/dashboard/test/audit?action=export.');

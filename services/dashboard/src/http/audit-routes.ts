@@ -1,7 +1,5 @@
-import { pipeline } from 'node:stream/promises';
-import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
 import { Router } from 'express';
+import { writeCsv } from '@hc/exports';
 import { auditFilterOf, AUDIT_PAGE, type AuditEntry } from '../domain/audit.ts';
 import { formatTime } from '../domain/format.ts';
 import type { DashboardDependencies } from '../use-cases/dependencies.ts';
@@ -56,12 +54,38 @@ export function auditRoutes(deps: DashboardDependencies): Router {
     const filter = auditFilterOf(req.query);
     const accountId = signedIn(res).session.user.accountId;
     res.type('text/csv; charset=utf-8').attachment(`audit-${accountId}.csv`);
-    const rows = Readable.from(eachAuditEntry(deps, accountId, filter)).map((entry: AuditEntry) => ({
-      ...entry,
-      at: entry.at.toISOString(),
-    }));
-    const columns = ['id', 'at', 'actorKind', 'actor', 'clientAddress', 'action', 'mode', 'target', 'outcome', 'status', 'before', 'after'];
-    await pipeline(rows, stringify({ header: true, columns }), res);
+    const rows = (async function* () {
+      for await (const entry of eachAuditEntry(deps, accountId, filter))
+        yield {
+          id: entry.id,
+          at: entry.at.toISOString(),
+          actor_kind: entry.actorKind,
+          actor: entry.actor,
+          client_address: entry.clientAddress,
+          action: entry.action,
+          mode: entry.mode ?? '',
+          target: entry.target ?? '',
+          outcome: entry.outcome,
+          status: entry.status === null ? '' : String(entry.status),
+          before: entry.before ?? '',
+          after: entry.after ?? '',
+        };
+    })();
+    const columns = [
+      'id',
+      'at',
+      'actor_kind',
+      'actor',
+      'client_address',
+      'action',
+      'mode',
+      'target',
+      'outcome',
+      'status',
+      'before',
+      'after',
+    ];
+    await writeCsv(rows, columns, res);
   });
 
   return router;

@@ -1,19 +1,21 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { stringify } from 'csv-stringify';
 import { Router, type Request, type Response } from 'express';
+import {
+  PAYMENT_COLUMNS,
+  paymentCsvRow,
+  periodOf,
+  safeRow,
+  STATEMENT_COLUMNS,
+  StatementTotals,
+  statementRow,
+  writeCsv,
+  type StatementRow,
+} from '@hc/exports';
 import type { Logger } from '@hc/logging';
-import type { CheckoutSession } from '@hc/proto/checkout/v1';
 import { PAYMENT_STATUSES } from '../domain/format.ts';
-import { PAYMENT_COLUMNS, paymentCsvRow, spreadsheetSafe } from '../domain/payment-export.ts';
-import { periodOf, STATEMENT_COLUMNS, StatementTotals, statementRow, type StatementRow } from '../domain/statement.ts';
 import { modeOf } from './mode.ts';
 import type { PlatformClients } from './platform-clients.ts';
 import { renderProblem } from './render.ts';
 import { callContext } from './session.ts';
-
-/** Columns holding text someone typed: kept from running as spreadsheet formulas. */
-const TYPED = new Set(['description', 'reference', 'customer_email', 'hold_reason']);
 
 function query(req: Request, name: string): string {
   const value = req.query[name];
@@ -48,15 +50,11 @@ async function sendCsv(
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
   })();
   try {
-    await pipeline(Readable.from(all), stringify({ header: true, columns: [...columns], bom: true }), res);
+    await writeCsv(all, columns, res);
   } catch (error) {
     logger.warn({ err: error, requestId: res.locals['requestId'] as string }, 'CSV export ended early');
     res.destroy();
   }
-}
-
-function safeRow<T extends Record<string, string>>(row: T): T {
-  return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, TYPED.has(key) ? spreadsheetSafe(value) : value])) as T;
 }
 
 /**
@@ -90,7 +88,7 @@ export function exportRoutes(platform: PlatformClients, logger: Logger): Router 
       const totals = new StatementTotals();
       for await (const { payment } of payments) {
         if (!payment) continue;
-        const row = statementRow(payment as CheckoutSession);
+        const row = statementRow(payment);
         totals.add(row);
         yield row;
       }

@@ -24,6 +24,7 @@ import { runCheckoutCommand } from './checkout-commands.ts';
 import { runLinkCommand } from './link-commands.ts';
 import { runWebhookCommand, splitWebhookArguments } from './webhook-commands.ts';
 import { createDashboardUser } from './user-commands.ts';
+import { runExportCommand, WRITTEN } from './export-commands.ts';
 import { operatorActionOf, recordOperatorAction } from './operator-audit.ts';
 import { paymentObject } from '../presenters/payment.ts';
 import type { ApiKeyRecord, MerchantAccount } from '../domain/merchant-account.ts';
@@ -176,6 +177,12 @@ async function run(
         checkout.close();
       }
     }
+    case 'payments export':
+    case 'payments statement':
+      return runExportCommand(command === 'export' ? 'export' : 'statement', await ops.getAccount(need(first, 'ACCOUNT_ID')), values, {
+        checkoutAddress: config.CHECKOUT_GRPC_ADDRESS,
+        timeoutMs: config.GRPC_TIMEOUT_MS,
+      });
     case 'users create':
       return createDashboardUser(await ops.getAccount(need(first, 'ACCOUNT_ID')), values, { timeoutMs: config.GRPC_TIMEOUT_MS });
     case 'emulator pay': {
@@ -251,7 +258,7 @@ if (parsed) {
       throw error;
     });
     if (action) await recordOperatorAction(action, { result, walletBefore }, config.GRPC_TIMEOUT_MS);
-    process.stdout.write(`${json ? JSON.stringify(result, null, 2) : text(result)}\n`);
+    if (result !== WRITTEN) process.stdout.write(`${json ? JSON.stringify(result, null, 2) : text(result)}\n`);
   } catch (error) {
     if (usageError(error)) {
       process.stderr.write(`${error.message}\n${usageFor(PROGRAM, OPERATOR_COMMANDS, parsed.positionals)}`);

@@ -1,6 +1,10 @@
 import { Decimal } from '@hc/money';
-import type { CheckoutSession } from '@hc/proto/checkout/v1';
-import { statusWord } from './format.ts';
+import { SessionStatus, type CheckoutSession } from '@hc/proto/checkout/v1';
+
+/** The API's word for a status (SESSION_STATUS_PAID → paid). */
+export function statusName(status: SessionStatus): string {
+  return status === SessionStatus.UNSPECIFIED ? 'unknown' : (SessionStatus[status] ?? 'unknown').toLowerCase();
+}
 
 /**
  * The payments CSV (docs/adr/0057): one row per payment with the API's fields and the settlement
@@ -62,7 +66,7 @@ export function paymentCsvRow(payment: ExportedPayment): PaymentCsvRow {
   const s = payment.settlement;
   return {
     id: payment.id,
-    status: payment.canceledAt !== undefined ? 'canceled' : statusWord(payment.status),
+    status: payment.canceledAt !== undefined ? 'canceled' : statusName(payment.status),
     amount: payment.amount,
     currency: payment.currency,
     description: payment.description,
@@ -91,4 +95,12 @@ export function paymentCsvRow(payment: ExportedPayment): PaymentCsvRow {
  */
 export function spreadsheetSafe(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** Columns holding text someone typed: kept from running as spreadsheet formulas. */
+const TYPED = new Set(['description', 'reference', 'customer_email', 'hold_reason']);
+
+/** The row with its typed text made spreadsheet-safe. */
+export function safeRow<T extends Record<string, string>>(row: T): T {
+  return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, TYPED.has(key) ? spreadsheetSafe(value) : value])) as T;
 }
