@@ -7,7 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parse } from 'csv-parse/sync';
 import { Decimal } from '@hc/money';
 import type { Page } from 'playwright-core';
-import { apiPayment, startDashboardHarness, walk, type DashboardHarness, type DashboardMerchant } from './dashboard-harness.ts';
+import {
+  apiPayment,
+  docScreenshot,
+  seriousViolations,
+  startDashboardHarness,
+  walk,
+  type DashboardHarness,
+  type DashboardMerchant,
+} from './dashboard-harness.ts';
 
 let h: DashboardHarness;
 let owner: DashboardMerchant;
@@ -49,6 +57,8 @@ describe('exports', () => {
     const page = await h.signedIn(owner, { viewport: { width: 1280, height: 900 } });
     await walk('export-payments', page, async () => {
       await page.goto('/dashboard/test/payments?status=paid');
+      await docScreenshot(page, 'dashboard-payments-desktop');
+      expect(await seriousViolations(page)).toEqual([]);
       const rows = await download(page, () => page.getByRole('link', { name: /Download these payments as CSV/ }).click());
       expect(rows.map((r) => r['id']).sort()).toEqual([made['paidA'], made['paidB']].sort());
       for (const row of rows) {
