@@ -72,10 +72,9 @@ export interface PaymentFilters {
   readonly reference?: string | undefined;
   /** Lower-cased, exact. */
   readonly customerEmail?: string | undefined;
-  /** Created at or after (inclusive). */
-  readonly createdFrom?: Date | undefined;
-  /** Created before (exclusive). */
-  readonly createdBefore?: Date | undefined;
+  /** Created at or after / before (the exports' period). */
+  readonly createdGte?: Date | undefined;
+  readonly createdLt?: Date | undefined;
 }
 
 export const PAYMENT_SOURCES: readonly PaymentSource[] = ['api', 'checkout', 'payment_link'];

@@ -189,7 +189,7 @@ const FILTER_COLUMNS = [
   ['status', 'status'],
   ['reference', 'reference'],
   ['customerEmail', 'customer_email'],
-] as const satisfies readonly (readonly [Exclude<keyof PaymentFilters, 'createdFrom' | 'createdBefore'>, string])[];
+] as const satisfies readonly (readonly [keyof PaymentFilters, string])[];
 
 export function listSessions(scope: Scope, limit: number, after?: CheckoutSession, filters: PaymentFilters = {}): QueryConfig {
   const values: unknown[] = [scope.accountId, scope.livemode];
@@ -202,15 +202,16 @@ export function listSessions(scope: Scope, limit: number, after?: CheckoutSessio
     where.push(`${column} = $${values.length}`);
     shape.push(key);
   }
-  if (filters.createdFrom) {
-    values.push(filters.createdFrom);
-    where.push(`created_at >= $${values.length}`);
-    shape.push('from');
-  }
-  if (filters.createdBefore) {
-    values.push(filters.createdBefore);
-    where.push(`created_at < $${values.length}`);
-    shape.push('before');
+  // The exports' period (docs/adr/0057): a range on the same index walk.
+  for (const [key, op] of [
+    ['createdGte', '>='],
+    ['createdLt', '<'],
+  ] as const) {
+    const bound = filters[key];
+    if (bound === undefined) continue;
+    values.push(bound);
+    where.push(`created_at ${op} $${values.length}`);
+    shape.push(key);
   }
   if (after) {
     values.push(after.createdAt, after.id);

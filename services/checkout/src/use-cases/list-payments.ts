@@ -27,9 +27,9 @@ export function paymentFilters(raw: {
     source,
     reference: raw.reference || undefined,
     customerEmail: raw.customerEmail?.trim().toLowerCase() || undefined,
-    createdFrom: raw.createdGte === undefined ? undefined : secondsToDate(raw.createdGte, 'created[gte]'),
+    createdGte: raw.createdGte === undefined ? undefined : secondsToDate(raw.createdGte, 'created[gte]'),
     // Inclusive of the whole second: created_at < lte + 1 s.
-    createdBefore: raw.createdLte === undefined ? undefined : secondsToDate(raw.createdLte + 1n, 'created[lte]'),
+    createdLt: raw.createdLte === undefined ? undefined : secondsToDate(raw.createdLte + 1n, 'created[lte]'),
   };
 }
 
