@@ -84,14 +84,13 @@ async function untilPostgresAnswers(url: string, timeoutMs = 60_000): Promise<vo
 export async function startInfrastructureContainers(label: string): Promise<StartedInfrastructure> {
   const images = infrastructureImages();
   const labels = { 'hosted-checkout.test': label };
-  const [postgres, nats] = await Promise.all([
+  const settled = await Promise.allSettled([
     new LoopbackContainer(images.postgres)
       .withEnvironment({ POSTGRES_PASSWORD: 'postgres', POSTGRES_USER: 'postgres', POSTGRES_DB: 'postgres' })
       // Throw-away data: no fsync. The e2e platform and parallel test files open many connections.
       .withCommand(['postgres', '-c', 'fsync=off', '-c', 'max_connections=300'])
       .withExposedPorts(5432)
       .withLabels(labels)
-      .withTmpFs({ '/var/lib/postgresql/data': 'rw' })
       .withWaitStrategy(Wait.forLogMessage(/ready to accept connections/))
       .withStartupTimeout(120_000)
       .start(),
@@ -103,6 +102,13 @@ export async function startInfrastructureContainers(label: string): Promise<Star
       .withStartupTimeout(120_000)
       .start(),
   ]);
+  const started = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) {
+    await Promise.allSettled(started.map((container) => container.stop({ remove: true })));
+    throw failed.reason;
+  }
+  const [postgres, nats] = started as [StartedTestContainer, StartedTestContainer];
   try {
     await assertLoopbackOnly(postgres);
     await assertLoopbackOnly(nats);
