@@ -5,6 +5,7 @@
 // the package graph from the projects' own production dependencies through pnpm's virtual store
 // (ROOT/node_modules/.pnpm), never entering the packages below, and delete every package not reached.
 // Plain JavaScript: it runs in the image build before anything else is installed.
+import process from 'node:process';
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
@@ -59,4 +60,4 @@ for (const dir of [join(root, 'node_modules'), join(store, 'node_modules'), ...p
     if (lstatSync(path).isSymbolicLink() && !existsSync(path)) rmSync(path);
   }
 }
-console.log(`prune-production-deps: kept ${reached.size} packages, removed ${removed}`);
+process.stdout.write(`prune-production-deps: kept ${reached.size} packages, removed ${removed}\n`);

@@ -22,7 +22,10 @@ export function tryRun(client: string, args: string[]): string | undefined {
 
 /** The 127.0.0.1 port the engine published a container port on. */
 export function publishedPort(client: string, container: string, port: number): number {
-  const out = execFileSync(client, ['port', container, `${port}/tcp`], { encoding: 'utf8' }).trim().split('\n')[0] ?? '';
+  const out =
+    execFileSync(client, ['port', container, `${port}/tcp`], { encoding: 'utf8' })
+      .trim()
+      .split('\n')[0] ?? '';
   const match = out.match(/^(127\.0\.0\.1):(\d+)$/);
   if (!match) throw new Error(`${container}:${port} is not published on 127.0.0.1 only (${out})`);
   return Number(match[2]);

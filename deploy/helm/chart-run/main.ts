@@ -28,7 +28,10 @@ function applyExports(script: string): void {
 }
 
 function down(client: string): void {
-  const ids = tryRun(client, ['ps', '-aq', '--filter', `label=${LABEL}`])?.split('\n').filter(Boolean) ?? [];
+  const ids =
+    tryRun(client, ['ps', '-aq', '--filter', `label=${LABEL}`])
+      ?.split('\n')
+      .filter(Boolean) ?? [];
   if (ids.length > 0) run(client, ['rm', '-f', '-t', '5', ...ids]);
   if (tryRun(client, ['network', 'exists', NETWORK]) !== undefined) tryRun(client, ['network', 'rm', '-f', NETWORK]);
   rmSync(join(root, '.local/chart-run'), { recursive: true, force: true });
@@ -103,10 +106,22 @@ async function main(): Promise<void> {
   const publicBaseUrl = `http://127.0.0.1:${port}`;
   const helm = execFileSync('bash', [join(root, 'scripts/ensure-helm.sh')], { encoding: 'utf8' }).trim();
   const rendered = readRendered(
-    execFileSync(helm, ['template', RELEASE, join(root, 'deploy/helm/hosted-checkout'), '-f', join(import.meta.dirname, 'values.yaml'), '--set', `publicBaseUrl=${publicBaseUrl}`], {
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-    }),
+    execFileSync(
+      helm,
+      [
+        'template',
+        RELEASE,
+        join(root, 'deploy/helm/hosted-checkout'),
+        '-f',
+        join(import.meta.dirname, 'values.yaml'),
+        '--set',
+        `publicBaseUrl=${publicBaseUrl}`,
+      ],
+      {
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    ),
   );
   log(`rendered ${rendered.jobs.length} Job(s), ${rendered.deployments.length} Deployment(s), ${rendered.ingress.length} Ingress path(s)`);
   for (const image of new Set([...rendered.jobs, ...rendered.deployments].flatMap((w) => w.pod.containers.map((c) => c.image)))) {
@@ -123,15 +138,50 @@ async function main(): Promise<void> {
 
   // What the cluster provides: PostgreSQL and NATS JetStream, here as containers on the same network.
   const base = ['run', '-d', '--label', `${LABEL}=1`, '--network', NETWORK];
-  run(client, [...base, '--name', 'hc-chart-postgres', '--network-alias', 'postgres', '-p', '127.0.0.1::5432', '-e', `POSTGRES_PASSWORD=${postgresPassword}`, process.env['TEST_POSTGRES_IMAGE']!, 'postgres', '-c', 'max_connections=300']);
-  run(client, [...base, '--name', 'hc-chart-nats', '--network-alias', 'nats', '-p', '127.0.0.1::4222', process.env['TEST_NATS_IMAGE']!, '-js', '-sd', '/tmp/jetstream']);
-  await until('PostgreSQL', async () => tryRun(client, ['exec', 'hc-chart-postgres', 'pg_isready', '-h', '127.0.0.1', '-U', 'postgres']) !== undefined);
+  run(client, [
+    ...base,
+    '--name',
+    'hc-chart-postgres',
+    '--network-alias',
+    'postgres',
+    '-p',
+    '127.0.0.1::5432',
+    '-e',
+    `POSTGRES_PASSWORD=${postgresPassword}`,
+    process.env['TEST_POSTGRES_IMAGE']!,
+    'postgres',
+    '-c',
+    'max_connections=300',
+  ]);
+  run(client, [
+    ...base,
+    '--name',
+    'hc-chart-nats',
+    '--network-alias',
+    'nats',
+    '-p',
+    '127.0.0.1::4222',
+    process.env['TEST_NATS_IMAGE']!,
+    '-js',
+    '-sd',
+    '/tmp/jetstream',
+  ]);
+  await until(
+    'PostgreSQL',
+    async () => tryRun(client, ['exec', 'hc-chart-postgres', 'pg_isready', '-h', '127.0.0.1', '-U', 'postgres']) !== undefined,
+  );
   await until('NATS', () => tcpReady(publishedPort(client, 'hc-chart-nats', 4222)));
 
   const envFileFor = (w: Workload, c: ContainerSpec): string => {
     const file = join(state, `${w.name}-${c.name}.env`);
     const env = resolveEnv(c, rendered.configMaps, secrets);
-    writeFileSync(file, Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n') + '\n', { mode: 0o600 });
+    writeFileSync(
+      file,
+      Object.entries(env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('\n') + '\n',
+      { mode: 0o600 },
+    );
     return file;
   };
 
@@ -167,9 +217,21 @@ async function main(): Promise<void> {
 
   // The Ingress: a small proxy container (chart-run/ingress.ts) on the network, the one published entry.
   run(client, [
-    ...base, '--name', 'hc-chart-ingress', '-p', `127.0.0.1:${port}:8080`, '--read-only', '--user', '1000:1000',
-    '-v', `${join(import.meta.dirname, 'ingress.ts')}:/ingress/ingress.ts:ro`,
-    '-e', `ROUTES=${JSON.stringify(rendered.ingress)}`, process.env['NODE_IMAGE']!, 'node', '/ingress/ingress.ts',
+    ...base,
+    '--name',
+    'hc-chart-ingress',
+    '-p',
+    `127.0.0.1:${port}:8080`,
+    '--read-only',
+    '--user',
+    '1000:1000',
+    '-v',
+    `${join(import.meta.dirname, 'ingress.ts')}:/ingress/ingress.ts:ro`,
+    '-e',
+    `ROUTES=${JSON.stringify(rendered.ingress)}`,
+    process.env['NODE_IMAGE']!,
+    'node',
+    '/ingress/ingress.ts',
   ]);
   await until('ingress', () => httpReady(port, '/healthz'));
 
@@ -177,10 +239,15 @@ async function main(): Promise<void> {
   const gateway = started.find((s) => s.name.endsWith('-gateway'))?.name;
   if (!gateway) throw new Error('no gateway Deployment rendered');
   const operator = (...args: string[]): Record<string, unknown> =>
-    JSON.parse(run(client, ['exec', gateway, 'node', 'services/gateway/src/cli/operator.ts', ...args, '--json'])) as Record<string, unknown>;
+    JSON.parse(run(client, ['exec', gateway, 'node', 'services/gateway/src/cli/operator.ts', ...args, '--json'])) as Record<
+      string,
+      unknown
+    >;
   const account = operator('accounts', 'create', '--name', 'Demo Shop', '--payout-wallet', '0x1111111111111111111111111111111111111111');
   const key = operator('keys', 'create', String(account['id']), '--mode', 'test', '--label', 'chart:run (demo)');
-  process.stdout.write(`GATEWAY_URL=${publicBaseUrl}\nTEST_SECRET_KEY=${String(key['secret'])}\nDEMO_ACCOUNT_ID=${String(account['id'])}\n`);
+  process.stdout.write(
+    `GATEWAY_URL=${publicBaseUrl}\nTEST_SECRET_KEY=${String(key['secret'])}\nDEMO_ACCOUNT_ID=${String(account['id'])}\n`,
+  );
   log(`running; pnpm chart:run --down removes it`);
 }
 

@@ -48,7 +48,9 @@ interface Manifest {
     template?: { metadata?: Meta; spec: PodSpec };
     selector?: Record<string, string> | { matchLabels?: Record<string, string> };
     ports?: Array<{ name?: string; port: number; targetPort?: number | string }>;
-    rules?: Array<{ http?: { paths: Array<{ path: string; backend: { service: { name: string; port: { name?: string; number?: number } } } }> } }>;
+    rules?: Array<{
+      http?: { paths: Array<{ path: string; backend: { service: { name: string; port: { name?: string; number?: number } } } }> };
+    }>;
   };
 }
 
@@ -110,7 +112,9 @@ export function readRendered(text: string): Rendered {
     for (const rule of m.spec?.rules ?? []) {
       for (const p of rule.http?.paths ?? []) {
         const service = services.find((s) => s.metadata.name === p.backend.service.name);
-        const port = service?.spec?.ports?.find((sp) => sp.name === p.backend.service.port.name || sp.port === p.backend.service.port.number);
+        const port = service?.spec?.ports?.find(
+          (sp) => sp.name === p.backend.service.port.name || sp.port === p.backend.service.port.number,
+        );
         if (!service || !port) throw new Error(`Ingress ${m.metadata.name}: no Service port for ${JSON.stringify(p.backend)}`);
         const pod = deployments.find((d) => d.aliases.includes(service.metadata.name));
         ingress.push({ path: p.path, target: `${service.metadata.name}:${targetPort(port.targetPort ?? port.port, pod)}` });

@@ -25,9 +25,15 @@ describe('chart:run reads the rendered chart', () => {
   it('runs a migration Job per service database and every Deployment, from the locally built images', () => {
     const databases = [...rendered.secretsRead.keys()].filter((name) => name.endsWith('-database'));
     expect(rendered.jobs).toHaveLength(databases.length);
-    expect(rendered.deployments.map((d) => d.labels['app.kubernetes.io/component']).sort()).toEqual(
-      ['checkout', 'customers', 'dashboard', 'gateway', 'pages', 'settlement', 'webhooks'],
-    );
+    expect(rendered.deployments.map((d) => d.labels['app.kubernetes.io/component']).sort()).toEqual([
+      'checkout',
+      'customers',
+      'dashboard',
+      'gateway',
+      'pages',
+      'settlement',
+      'webhooks',
+    ]);
     for (const w of [...rendered.jobs, ...rendered.deployments]) {
       for (const c of w.pod.containers) expect(c.image).toMatch(/^localhost\/hosted-checkout\/[a-z-]+:\d+\.\d+\.\d+$/);
     }

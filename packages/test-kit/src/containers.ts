@@ -48,9 +48,9 @@ class LoopbackContainer extends GenericContainer {
 /** Refuses a started container that is reachable other than through 127.0.0.1. */
 async function assertLoopbackOnly(container: StartedTestContainer): Promise<void> {
   const host = container.getHost();
-  const inspected = await (await getContainerRuntimeClient()).container.inspect(
-    (await getContainerRuntimeClient()).container.getById(container.getId()),
-  );
+  const inspected = await (
+    await getContainerRuntimeClient()
+  ).container.inspect((await getContainerRuntimeClient()).container.getById(container.getId()));
   const published = Object.values(inspected.NetworkSettings.Ports ?? {}).flatMap((list) => list ?? []);
   const exposed = published.filter((binding) => !LOOPBACK.has(binding.HostIp));
   if (!LOOPBACK.has(host) || exposed.length > 0) {

@@ -41,7 +41,10 @@ let endpointSecret: string;
 let gatewayContainer: string;
 
 function operator(...args: string[]): Record<string, unknown> {
-  return JSON.parse(run('exec', gatewayContainer, 'node', 'services/gateway/src/cli/operator.ts', ...args, '--json')) as Record<string, unknown>;
+  return JSON.parse(run('exec', gatewayContainer, 'node', 'services/gateway/src/cli/operator.ts', ...args, '--json')) as Record<
+    string,
+    unknown
+  >;
 }
 
 async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
@@ -61,14 +64,36 @@ beforeAll(async () => {
     timeout: 600_000,
     maxBuffer: 16 * 1024 * 1024,
   });
-  const printed = Object.fromEntries(stdout.trim().split('\n').map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]));
+  const printed = Object.fromEntries(
+    stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]),
+  );
   platform = { url: printed['GATEWAY_URL']!, key: printed['TEST_SECRET_KEY']!, account: printed['DEMO_ACCOUNT_ID']! };
   gatewayContainer = run('ps', '--filter', `label=${LABEL}.workload=hc-hosted-checkout-gateway`, '--format', '{{.Names}}');
 
   // The merchant's receiver, a container on the runner's network like any endpoint the service calls.
   const nodeImage = run('inspect', '--format', '{{.ImageName}}', 'hc-chart-ingress');
-  run('run', '-d', '--label', `${LABEL}=1`, '--network', 'hc-chart-run', '--name', RECEIVER, '-p', '127.0.0.1::8080', '--user', '1000:1000',
-    '-v', `${join(import.meta.dirname, 'webhook-receiver.ts')}:/receiver/receiver.ts:ro`, nodeImage, 'node', '/receiver/receiver.ts');
+  run(
+    'run',
+    '-d',
+    '--label',
+    `${LABEL}=1`,
+    '--network',
+    'hc-chart-run',
+    '--name',
+    RECEIVER,
+    '-p',
+    '127.0.0.1::8080',
+    '--user',
+    '1000:1000',
+    '-v',
+    `${join(import.meta.dirname, 'webhook-receiver.ts')}:/receiver/receiver.ts:ro`,
+    nodeImage,
+    'node',
+    '/receiver/receiver.ts',
+  );
   receiverPort = Number(run('port', RECEIVER, '8080/tcp').split(':').pop());
   const endpoint = operator('webhooks', 'endpoints', 'add', platform.account, '--mode', 'test', '--url', `http://${RECEIVER}:8080/hooks`);
   endpointSecret = String(endpoint['secret']);
@@ -87,7 +112,10 @@ describe('pnpm chart:run', () => {
   });
 
   it('publishes every port on 127.0.0.1 only', () => {
-    const ports = run('ps', '--filter', `label=${LABEL}`, '--format', '{{.Ports}}').split(/[\n,]/).map((p) => p.trim()).filter(Boolean);
+    const ports = run('ps', '--filter', `label=${LABEL}`, '--format', '{{.Ports}}')
+      .split(/[\n,]/)
+      .map((p) => p.trim())
+      .filter(Boolean);
     expect(ports.length).toBeGreaterThan(5);
     for (const port of ports) expect(port).toMatch(/^127\.0\.0\.1:\d+->\d+\/tcp$/);
   });
@@ -95,7 +123,11 @@ describe('pnpm chart:run', () => {
   it('takes a Test payment from create to paid, and the merchant receives the signed webhook', async () => {
     const reference = `CR-${randomBytes(3).toString('hex')}`;
     const created = await api('POST', '/v1/checkout_sessions', {
-      amount: '19.9', currency: 'usd', description: 'Blue mug', customer_email: 'ann@example.com', reference,
+      amount: '19.9',
+      currency: 'usd',
+      description: 'Blue mug',
+      customer_email: 'ann@example.com',
+      reference,
     });
     expect(created.status).toBe(201);
     const id = String(created.json['id']);
@@ -107,7 +139,10 @@ describe('pnpm chart:run', () => {
 
     const hooks = await eventually(
       async () => {
-        const received = (await (await fetch(`http://127.0.0.1:${receiverPort}/received`)).json()) as Array<{ headers: Record<string, string>; body: string }>;
+        const received = (await (await fetch(`http://127.0.0.1:${receiverPort}/received`)).json()) as Array<{
+          headers: Record<string, string>;
+          body: string;
+        }>;
         return received.filter((h) => h.body.includes(id) && (JSON.parse(h.body) as { type: string }).type === 'payment.paid');
       },
       (found) => found.length > 0,
@@ -115,20 +150,45 @@ describe('pnpm chart:run', () => {
     );
     const hook = hooks[0]!;
     const signed = `${hook.headers['webhook-id']}.${hook.headers['webhook-timestamp']}.${hook.body}`;
-    const expected = createHmac('sha256', Buffer.from(endpointSecret.replace(/^whsec_/, ''), 'base64')).update(signed).digest();
-    const signatures = String(hook.headers['webhook-signature']).split(' ').map((s) => Buffer.from(s.replace(/^v1,/, ''), 'base64'));
+    const expected = createHmac('sha256', Buffer.from(endpointSecret.replace(/^whsec_/, ''), 'base64'))
+      .update(signed)
+      .digest();
+    const signatures = String(hook.headers['webhook-signature'])
+      .split(' ')
+      .map((s) => Buffer.from(s.replace(/^v1,/, ''), 'base64'));
     expect(signatures.some((s) => s.length === expected.length && timingSafeEqual(s, expected))).toBe(true);
   });
 
   it('serves the hosted checkout page and the dashboard through the Ingress, in a browser', async () => {
-    const created = await api('POST', '/v1/checkout_sessions', { amount: '7.5', currency: 'eur', description: 'Tea towel', reference: 'CR-PAGE' });
+    const created = await api('POST', '/v1/checkout_sessions', {
+      amount: '7.5',
+      currency: 'eur',
+      description: 'Tea towel',
+      reference: 'CR-PAGE',
+    });
     expect(created.status).toBe(201);
     const email = `owner-${randomBytes(3).toString('hex')}@shop.example`;
     const password = `chart-run-${randomBytes(8).toString('hex')}`;
-    execFileSync(client, ['exec', '-i', gatewayContainer, 'node', 'services/gateway/src/cli/operator.ts', 'users', 'create', platform.account, '--email', email, '--password-stdin'], {
-      input: `${password}\n`,
-      encoding: 'utf8',
-    });
+    execFileSync(
+      client,
+      [
+        'exec',
+        '-i',
+        gatewayContainer,
+        'node',
+        'services/gateway/src/cli/operator.ts',
+        'users',
+        'create',
+        platform.account,
+        '--email',
+        email,
+        '--password-stdin',
+      ],
+      {
+        input: `${password}\n`,
+        encoding: 'utf8',
+      },
+    );
 
     const browser = await launchChromium();
     try {
