@@ -2,4 +2,6 @@
 // `pnpm images` builds; .ci/run runs it after building them:
 //   node --experimental-vm-modules node_modules/jest/bin/jest.js -c deploy/helm/chart-run/jest.config.js
 import { jestProject } from '../../../jest.preset.js';
-export default { ...jestProject(import.meta.dirname, 'chart-run'), testTimeout: 120_000 };
+// No global setup: chart:run brings its own PostgreSQL and NATS containers.
+const { globalSetup: _setup, globalTeardown: _teardown, ...project } = jestProject(import.meta.dirname, 'chart-run');
+export default { ...project, testTimeout: 120_000 };
