@@ -1,6 +1,6 @@
 import { GenericContainer, getContainerRuntimeClient, Wait } from 'testcontainers';
 import type { StartedTestContainer } from 'testcontainers';
-import pg from 'pg';
+import { waitForDatabase } from '@hc/db';
 
 export interface StartedInfrastructure {
   databaseUrl: string;
@@ -48,35 +48,15 @@ class LoopbackContainer extends GenericContainer {
 /** Refuses a started container that is reachable other than through 127.0.0.1. */
 async function assertLoopbackOnly(container: StartedTestContainer): Promise<void> {
   const host = container.getHost();
-  const inspected = await (
-    await getContainerRuntimeClient()
-  ).container.inspect((await getContainerRuntimeClient()).container.getById(container.getId()));
+  const runtime = await getContainerRuntimeClient();
+  const inspected = await runtime.container.inspect(runtime.container.getById(container.getId()));
   const published = Object.values(inspected.NetworkSettings.Ports ?? {}).flatMap((list) => list ?? []);
   const exposed = published.filter((binding) => !LOOPBACK.has(binding.HostIp));
   if (!LOOPBACK.has(host) || exposed.length > 0) {
-    await container.stop();
     throw new Error(
       `test container ${container.getName()} would be reachable beyond this machine (host ${host}, ports ` +
         `${JSON.stringify(published)}); set TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1`,
     );
-  }
-}
-
-/** Waits until PostgreSQL accepts a query (its image may restart the server once after initialising). */
-async function untilPostgresAnswers(url: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const client = new pg.Client({ connectionString: url });
-    try {
-      await client.connect();
-      await client.query('SELECT 1');
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    } finally {
-      await client.end().catch(() => undefined);
-    }
   }
 }
 
@@ -117,7 +97,8 @@ export async function startInfrastructureContainers(label: string): Promise<Star
     throw error;
   }
   const databaseUrl = `postgresql://postgres:postgres@${postgres.getHost()}:${postgres.getMappedPort(5432)}/postgres`;
-  await untilPostgresAnswers(databaseUrl);
+  // Its image may restart the server once after initialising: wait for a query to answer.
+  await waitForDatabase(databaseUrl, { timeoutMs: 60_000, intervalMs: 250 });
   const natsUrl = `nats://${nats.getHost()}:${nats.getMappedPort(4222)}`;
   return {
     databaseUrl,
