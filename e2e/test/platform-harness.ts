@@ -12,7 +12,7 @@ import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestClock } from
 import { startCheckoutStack, type CheckoutStack } from '@hc/checkout/testing';
 import { CUSTOMERS_MIGRATIONS_DIR, loadCustomersConfig, startCustomersService, type RunningCustomersService } from '@hc/customers';
 import { loadWebhooksConfig, startWebhooksService, WEBHOOKS_MIGRATIONS_DIR, type RunningWebhooksService } from '@hc/webhooks';
-import { createGatewayPrisma, MerchantOperations, MerchantStore, startGateway, type GatewayConfig, type RunningGateway } from '@hc/gateway';
+import { openMerchantAccounts, startGateway, type GatewayConfig, type MerchantOperations, type RunningGateway } from '@hc/gateway';
 import { checkContract } from './contract.ts';
 
 export const PUBLIC_BASE_URL = 'https://pay.example.test';
@@ -78,7 +78,7 @@ export interface CustomersHandle {
 export const WALLET = '0x2222222222222222222222222222222222222222';
 
 const runFile = promisify(execFile);
-const OPERATOR = fileURLToPath(new URL('../../services/gateway/src/cli/operator.ts', import.meta.url));
+const OPERATOR = fileURLToPath(new URL('../../tools/operator/src/operator.ts', import.meta.url));
 
 /**
  * Gateway settings for end-to-end tests: limits high enough that a test file's hundreds of requests
@@ -168,9 +168,9 @@ export async function startPlatform(
     ...options.gateway,
   });
   const gateway: RunningGateway = await startGateway(gatewayConfig, logger, { now: clock.now });
-  const prisma = createGatewayPrisma(gatewayDb.url);
+  const accounts = openMerchantAccounts(gatewayDb.url);
   const operatorEnv: Record<string, string> = {};
-  const operations = new MerchantOperations(new MerchantStore(prisma));
+  const { operations } = accounts;
 
   return {
     url: gateway.url,
@@ -236,7 +236,7 @@ export async function startPlatform(
       await gateway.stop();
       await customers.stop();
       await webhooks?.stop();
-      await prisma.$disconnect();
+      await accounts.close();
       await stack.stop();
       await Promise.all([customersDb.drop(), webhooksDb?.drop()]);
     },

@@ -239,10 +239,7 @@ async function main(): Promise<void> {
   const gateway = started.find((s) => s.name.endsWith('-gateway'))?.name;
   if (!gateway) throw new Error('no gateway Deployment rendered');
   const operator = (...args: string[]): Record<string, unknown> =>
-    JSON.parse(run(client, ['exec', gateway, 'node', 'services/gateway/src/cli/operator.ts', ...args, '--json'])) as Record<
-      string,
-      unknown
-    >;
+    JSON.parse(run(client, ['exec', gateway, 'node', 'tools/operator/src/operator.ts', ...args, '--json'])) as Record<string, unknown>;
   const account = operator('accounts', 'create', '--name', 'Demo Shop', '--payout-wallet', '0x1111111111111111111111111111111111111111');
   const key = operator('keys', 'create', String(account['id']), '--mode', 'test', '--label', 'chart:run (demo)');
   process.stdout.write(

@@ -5,7 +5,7 @@ import type { Logger } from '@hc/logging';
 import { HostedCheckoutService } from '@hc/proto/checkout/v1';
 import { answerParserRefusals } from '@hc/web';
 import type { PagesConfig } from './config.ts';
-import { createPagesApp } from './http/app.ts';
+import { createPagesApp } from './api/http/app.ts';
 
 export interface RunningPages {
   /** Base URL, e.g. http://127.0.0.1:8081 */

@@ -41,10 +41,7 @@ let endpointSecret: string;
 let gatewayContainer: string;
 
 function operator(...args: string[]): Record<string, unknown> {
-  return JSON.parse(run('exec', gatewayContainer, 'node', 'services/gateway/src/cli/operator.ts', ...args, '--json')) as Record<
-    string,
-    unknown
-  >;
+  return JSON.parse(run('exec', gatewayContainer, 'node', 'tools/operator/src/operator.ts', ...args, '--json')) as Record<string, unknown>;
 }
 
 async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
@@ -176,7 +173,7 @@ describe('pnpm chart:run', () => {
         '-i',
         gatewayContainer,
         'node',
-        'services/gateway/src/cli/operator.ts',
+        'tools/operator/src/operator.ts',
         'users',
         'create',
         platform.account,
