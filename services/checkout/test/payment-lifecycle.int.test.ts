@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connectNats, consumeDurable, type DurableConsumer, type NatsConnection } from '@hc/events';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
+import { unixSeconds } from '@hc/conversions';
 import { createLogger } from '@hc/logging';
 import { CheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
 import type { PaymentEvent } from '../src/domain/payment-events.ts';
@@ -227,7 +228,7 @@ describe('simulate expired', () => {
     const id = await startedPayment();
     const { payment } = await client.simulatePayment({ id, outcome: 'expired' }, test);
     expect(payment!.status).toBe(SessionStatus.EXPIRED);
-    expect(Number(payment!.expiresAt)).toBeLessThanOrEqual(Math.ceil(stack.clock.now().getTime() / 1000));
+    expect(Number(payment!.expiresAt)).toBeLessThanOrEqual(unixSeconds(stack.clock.now()));
     expect(Number(payment!.expiresAt)).toBeLessThan(Number(payment!.created) + 3600);
     expect(await eventsOf(id, 2)).toEqual(['payment.started', 'payment.expired']);
     // Again: unchanged, no second event.
