@@ -100,7 +100,7 @@ describe('the README, followed from a fresh clone in a fresh shell', () => {
 
       // ./scripts/start, then "in another shell, export the three printed lines".
       const first = await start(startEnv, FIRST_START_MS);
-      expect(Object.keys(first.printed)).toEqual(['GATEWAY_URL', 'TEST_SECRET_KEY', 'DEMO_ACCOUNT_ID']);
+      expect(Object.keys(first.printed)).toEqual(['GATEWAY_URL', 'TEST_SECRET_KEY', 'MAIL_CATCHER_URL', 'DEMO_ACCOUNT_ID']);
       // Local mode (issue 35, item 5): settlement takes the emulator's published notice secret, and the
       // start command and settlement's own log say so (the Live walk-through below is paid by a notice).
       const localMode = "LOCAL MODE: processor notices signed with the emulator's published secret are accepted.";
