@@ -81,3 +81,19 @@ export async function startMailSink(): Promise<MailSink> {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * What a maildev catcher (./scripts/start's local mail catcher) holds, read through its REST API
+ * (`/api/email/summary`, `/api/email/:id/source`) and parsed like the sink's mails.
+ */
+export async function caughtMails(catcherUrl: string): Promise<ReceivedMail[]> {
+  const summary = (await (await fetch(`${catcherUrl}/api/email/summary?limit=500&sort=asc`)).json()) as { items: { id: string }[] };
+  const mails: ReceivedMail[] = [];
+  for (const { id } of summary.items) {
+    const source = await (await fetch(`${catcherUrl}/api/email/${encodeURIComponent(id)}/source`)).text();
+    const parsed = await simpleParser(source);
+    const to = parsed.to ? (Array.isArray(parsed.to) ? parsed.to : [parsed.to]).flatMap((a) => a.value.map((v) => v.address ?? '')) : [];
+    mails.push({ envelopeFrom: parsed.from?.value[0]?.address ?? '', envelopeTo: to, parsed, messageId: parsed.messageId ?? '' });
+  }
+  return mails;
+}

@@ -9,6 +9,7 @@ import { accepts, pageState, type PageAction } from '../domain/page-states.ts';
 import { startProblem } from '../domain/outcome.ts';
 import { pathTo, paths } from '../paths.ts';
 import type { PageLimits } from './rate-limits.ts';
+import type { ReceiptPolicy } from './receipt-policy.ts';
 import { renderNotFound, renderProblem, renderSession, renderUnavailable } from './render.ts';
 import { sameOriginOnly } from './security.ts';
 
@@ -19,7 +20,7 @@ export type HostedClient = ServiceClient<typeof HostedCheckoutService, PublicCal
 const STATE_ERRORS = new Set(['expired', 'canceled', 'already_paid', 'held', 'failed', 'not_started', 'live_payment', 'unavailable']);
 
 /** /pay/{id}: the checkout page of one session, its actions and its live status. */
-export function payRoutes(checkout: HostedClient, limits: PageLimits, logger: Logger): Router {
+export function payRoutes(checkout: HostedClient, receipts: ReceiptPolicy, limits: PageLimits, logger: Logger): Router {
   const router = Router();
   // UTF-8 only (@hc/web): a form that is not is 400, never read with U+FFFD or raw escapes.
   const form = strictFormBody({ limit: '4kb', parameterLimit: 10 });
@@ -47,7 +48,8 @@ export function payRoutes(checkout: HostedClient, limits: PageLimits, logger: Lo
     };
 
   router.get(paths.pay.page, limits.views, async (req: Request<{ id: string }>, res) => {
-    renderSession(req, res, await load(req.params.id, res));
+    const session = await load(req.params.id, res);
+    renderSession(req, res, session, await receipts(session, ctx(res)));
   });
 
   router.get(paths.pay.status, limits.views, async (req: Request<{ id: string }>, res) => {
@@ -69,7 +71,7 @@ export function payRoutes(checkout: HostedClient, limits: PageLimits, logger: Lo
         if (!(error instanceof ApiError) || STATE_ERRORS.has(error.code)) throw error;
         if (error.code === 'internal_error') logger.error({ requestId: ctx(res).requestId }, 'start failed inside checkout');
         const status = httpStatusOf(error.code);
-        return renderSession(req, res, session, { email, country: country ?? null, problem: startProblem(error.code) }, status);
+        return renderSession(req, res, session, await receipts(session, ctx(res)), { email, country: country ?? null, problem: startProblem(error.code) }, status);
       }
       backToPage(res, session.id);
     }),
