@@ -14,7 +14,10 @@ export async function ensureDemoNotifications(address: string, accountId: string
   if (existsSync(markerFile)) return undefined;
   const client = createServiceClient(NotificationsService, address);
   try {
-    await client.updateNotificationSettings({ testReceiptsEnabled: true, alertAddress: DEMO_ALERT_ADDRESS }, { accountId, livemode: false, requestId: 'req_platform_start' });
+    await client.updateNotificationSettings(
+      { testReceiptsEnabled: true, alertAddress: DEMO_ALERT_ADDRESS },
+      { accountId, livemode: false, requestId: 'req_platform_start' },
+    );
   } finally {
     client.close();
   }

@@ -308,8 +308,14 @@ writeFileSync(
 );
 
 // The demo account sends Test receipts and alerts (to the catcher) until someone changes its settings.
-const demoMail = await ensureDemoNotifications(notificationsConfig.NOTIFICATIONS_GRPC_ADDRESS, demo.accountId, join(stateDir, 'demo-notifications.json'));
+const demoMail = await ensureDemoNotifications(
+  notificationsConfig.NOTIFICATIONS_GRPC_ADDRESS,
+  demo.accountId,
+  join(stateDir, 'demo-notifications.json'),
+);
 if (demoMail) say(`demo merchant: Test receipts on, alerts to ${demoMail} (dashboard Settings changes them)`);
 say(`mail catcher: every mail the platform sends is at ${mailCatcherUrl} (SMTP 127.0.0.1:${mailCatcher.smtpPort})`);
 say(`ready: demo merchant ${demo.accountId} (Test mode); logs in .platform/logs/; Ctrl-C stops everything`);
-process.stdout.write(`GATEWAY_URL=${gatewayUrl}\nTEST_SECRET_KEY=${demo.secret}\nMAIL_CATCHER_URL=${mailCatcherUrl}\nDEMO_ACCOUNT_ID=${demo.accountId}\n`);
+process.stdout.write(
+  `GATEWAY_URL=${gatewayUrl}\nTEST_SECRET_KEY=${demo.secret}\nMAIL_CATCHER_URL=${mailCatcherUrl}\nDEMO_ACCOUNT_ID=${demo.accountId}\n`,
+);

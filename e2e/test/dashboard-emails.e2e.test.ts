@@ -40,7 +40,10 @@ it('the settings toggles: Test receipts and an alert address saved, a receipt th
     // What the switches now do: a paid Test payment mails its buyer; a held one alerts nobody.
     const paid = await apiPayment(h.platform, merchant.testKey, { customer_email: 'buyer@example.com' }, 'paid');
     await apiPayment(h.platform, merchant.testKey, { customer_email: 'held@example.com' }, 'underpaid');
-    const received = await eventually(async () => sink.mails.filter((m) => m.envelopeTo.includes('buyer@example.com')), (m) => m.length >= 1);
+    const received = await eventually(
+      async () => sink.mails.filter((m) => m.envelopeTo.includes('buyer@example.com')),
+      (m) => m.length >= 1,
+    );
     expect(received).toHaveLength(1);
     await page.reload();
     const row = page.getByRole('row').filter({ hasText: paid });

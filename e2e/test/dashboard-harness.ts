@@ -14,7 +14,12 @@ import { DashboardUsersService } from '@hc/proto/dashboard/v1';
 import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestDatabase } from '@hc/test-kit';
 import { launchChromium, walk as walkPages } from '@hc/test-kit/browser';
 import { DASHBOARD_MIGRATIONS_DIR, loadDashboardConfig, startDashboard, type RunningDashboard } from '@hc/dashboard';
-import { loadNotificationsConfig, NOTIFICATIONS_MIGRATIONS_DIR, startNotificationsService, type RunningNotificationsService } from '@hc/notifications';
+import {
+  loadNotificationsConfig,
+  NOTIFICATIONS_MIGRATIONS_DIR,
+  startNotificationsService,
+  type RunningNotificationsService,
+} from '@hc/notifications';
 import { startMailSink, type MailSink } from '@hc/test-kit/mail';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
 
@@ -71,7 +76,9 @@ export async function apiPayment(
 }
 
 /** The notifications service on the platform's events, mailing a real SMTP server of the test's own. */
-async function startNotifications(platform: Platform): Promise<{ service: RunningNotificationsService; sink: MailSink; database: TestDatabase }> {
+async function startNotifications(
+  platform: Platform,
+): Promise<{ service: RunningNotificationsService; sink: MailSink; database: TestDatabase }> {
   const sink = await startMailSink();
   const database = await createTestDatabase('notifications', NOTIFICATIONS_MIGRATIONS_DIR);
   const config = loadNotificationsConfig({

@@ -11,7 +11,14 @@ import { createServiceClient } from '@hc/grpc';
 import { NotificationsService } from '@hc/proto/notifications/v1';
 import { eventually } from '@hc/test-kit';
 import { caughtMails } from '@hc/test-kit/mail';
-import { killLeftovers, platformSetting, startPlatform, stopPlatform, type PlatformSetting, type RunningPlatform } from './platform-process.ts';
+import {
+  killLeftovers,
+  platformSetting,
+  startPlatform,
+  stopPlatform,
+  type PlatformSetting,
+  type RunningPlatform,
+} from './platform-process.ts';
 
 const repository = join(import.meta.dirname, '..', '..');
 let home: string;
@@ -82,7 +89,12 @@ it('prints the mail catcher; a Test payment paid on the hosted page delivers one
 
 it('an underpayment delivers one held alert to the merchant', async () => {
   const catcher = String(platform.printed['MAIL_CATCHER_URL']);
-  const session = await api('/v1/checkout_sessions', { amount: '25.00', currency: 'eur', description: 'Kettle', customer_email: 'kim@example.com' });
+  const session = await api('/v1/checkout_sessions', {
+    amount: '25.00',
+    currency: 'eur',
+    description: 'Kettle',
+    customer_email: 'kim@example.com',
+  });
   const id = String(session['id']);
   await api(`/v1/checkout_sessions/${id}/start`, {});
   await api(`/v1/payments/${id}/simulate`, { outcome: 'underpaid' });
@@ -99,7 +111,10 @@ it('an underpayment delivers one held alert to the merchant', async () => {
 it('with Test receipts off, the page promises none', async () => {
   const client = createServiceClient(NotificationsService, String(setting.env['NOTIFICATIONS_GRPC_ADDRESS']));
   try {
-    await client.updateNotificationSettings({ testReceiptsEnabled: false }, { accountId: String(platform.printed['DEMO_ACCOUNT_ID']), livemode: false, requestId: 'req_test' });
+    await client.updateNotificationSettings(
+      { testReceiptsEnabled: false },
+      { accountId: String(platform.printed['DEMO_ACCOUNT_ID']), livemode: false, requestId: 'req_test' },
+    );
   } finally {
     client.close();
   }

@@ -21,7 +21,9 @@ export interface PlatformSetting {
 }
 
 export async function platformSetting(label: string): Promise<PlatformSetting> {
-  const [gatewayPort, checkout, settlement, customers, webhooks, dashboardGrpc, notifications] = await Promise.all(SERVICES.map(() => freePort()));
+  const [gatewayPort, checkout, settlement, customers, webhooks, dashboardGrpc, notifications] = await Promise.all(
+    SERVICES.map(() => freePort()),
+  );
   // The local mail catcher (maildev): its SMTP and web ports.
   const [mailSmtpPort, mailWebPort] = await Promise.all([freePort(), freePort()]);
   // Behind the front router on GATEWAY_PORT: the gateway itself and the hosted pages (scripts/platform.ts).

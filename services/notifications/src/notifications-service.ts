@@ -8,7 +8,7 @@ import { startConsumers } from './api/consumers/consumers.ts';
 import { notificationsHandlers, receiptPolicyHandlers } from './api/grpc/notifications-handlers.ts';
 import type { NotificationsConfig } from './config.ts';
 import { startMailWorker } from './jobs/mail-worker.ts';
-import { createNotificationsDatabase } from './store/database.ts';
+import { createNotificationsDatabase, NotificationsSql } from './store/database.ts';
 import { MailStore } from './store/mail-store.ts';
 import { SettingsStore } from './store/settings-store.ts';
 import type { NotificationsDependencies } from './use-cases/dependencies.ts';
@@ -30,11 +30,16 @@ export interface NotificationsOptions {
  * erasures) → gRPC server (settings and mail log for the dashboard, the receipt policy for the
  * pages). Used by main.ts and by tests.
  */
-export async function startNotificationsService(config: NotificationsConfig, logger: Logger, options: NotificationsOptions = {}): Promise<RunningNotificationsService> {
+export async function startNotificationsService(
+  config: NotificationsConfig,
+  logger: Logger,
+  options: NotificationsOptions = {},
+): Promise<RunningNotificationsService> {
   const database = createNotificationsDatabase(config.NOTIFICATIONS_DATABASE_URL);
   const mails = new MailStore(config.MAIL_FROM);
+  const sql = new NotificationsSql(database.pool);
   const worker = startMailWorker({
-    pool: database.pool,
+    sql,
     mails,
     sender: options.sender ?? smtpSender(config),
     settings: {
@@ -49,7 +54,7 @@ export async function startNotificationsService(config: NotificationsConfig, log
     logger,
   });
   const deps: NotificationsDependencies = {
-    pool: database.pool,
+    sql,
     settings: new SettingsStore(),
     mails,
     templates: mailTemplates(),
@@ -59,7 +64,11 @@ export async function startNotificationsService(config: NotificationsConfig, log
 
   const nats = await connectNats(config.NATS_URL, 'notifications');
   const consumers = await startConsumers(nats, config.NATS_SUBJECT_PREFIX, config, config.NOTIFICATIONS_EVENT_ACK_WAIT_MS, deps, logger);
-  const purges = startPurgeSchedule([processedMessagesPurge(config.NOTIFICATIONS_DATABASE_URL, config)], config.EVENTS_PURGE_INTERVAL_MS, logger);
+  const purges = startPurgeSchedule(
+    [processedMessagesPurge(config.NOTIFICATIONS_DATABASE_URL, config)],
+    config.EVENTS_PURGE_INTERVAL_MS,
+    logger,
+  );
 
   const server = createGrpcServer(logger);
   server.add(NotificationsService, notificationsHandlers(deps));

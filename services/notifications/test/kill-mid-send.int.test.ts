@@ -50,7 +50,13 @@ it('killed mid-send, then restarted: every receipt arrives exactly once', async 
   publish = await EventPublisher.connect(prefix);
   const address = `127.0.0.1:${await freePort()}`;
   // Four mails at a time, a 1.5 s wait for each 250: the kill finds mails in flight.
-  const env = { ...process.env, ...fastEnv(sink, prefix, database.url), NOTIFICATIONS_GRPC_ADDRESS: address, MAIL_CONCURRENCY: '4', MAIL_LEASE_MS: '5000' };
+  const env = {
+    ...process.env,
+    ...fastEnv(sink, prefix, database.url),
+    NOTIFICATIONS_GRPC_ADDRESS: address,
+    MAIL_CONCURRENCY: '4',
+    MAIL_LEASE_MS: '5000',
+  };
   const startChild = async (): Promise<ChildProcess> => {
     const started = spawn(process.execPath, [MAIN], { env, stdio: 'ignore' });
     const deadline = Date.now() + 15_000;
@@ -68,7 +74,11 @@ it('killed mid-send, then restarted: every receipt arrives exactly once', async 
   sink.behave({ kind: 'delay', ms: 1500 });
   child = await startChild();
   for (let i = 0; i < PAYMENTS; i += 1) {
-    await publish.payment('payment.paid', { accountId: 'acct_K', cause: 'v', payment: { id: `pay_k${i}`, description: 'Kill', amount: '3.00', currency: 'USD', customerEmail: `k${i}@example.com` } });
+    await publish.payment('payment.paid', {
+      accountId: 'acct_K',
+      cause: 'v',
+      payment: { id: `pay_k${i}`, description: 'Kill', amount: '3.00', currency: 'USD', customerEmail: `k${i}@example.com` },
+    });
   }
   const inFlight = await eventually(
     async () => Number((await db.query("SELECT count(*) AS n FROM mails WHERE status = 'sending'")).rows[0].n),
@@ -91,7 +101,9 @@ it('killed mid-send, then restarted: every receipt arrives exactly once', async 
   const ids = sink.mails.map((m) => m.messageId);
   expect(new Set(ids).size).toBe(ids.length);
   expect(ids).toHaveLength(PAYMENTS);
-  expect(new Set(sink.mails.flatMap((m) => m.envelopeTo))).toEqual(new Set(Array.from({ length: PAYMENTS }, (_, i) => `k${i}@example.com`)));
+  expect(new Set(sink.mails.flatMap((m) => m.envelopeTo))).toEqual(
+    new Set(Array.from({ length: PAYMENTS }, (_, i) => `k${i}@example.com`)),
+  );
   const { rows } = await db.query('SELECT status, message_id FROM mails ORDER BY id');
   expect(rows.every((row: { status: string }) => row.status === 'sent')).toBe(true);
   expect(new Set(rows.map((row: { message_id: string }) => row.message_id))).toEqual(new Set(ids));

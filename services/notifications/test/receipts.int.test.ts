@@ -47,10 +47,17 @@ const paid = (paymentId: string, accountId: string, extra: Record<string, unknow
 
 const mailsTo = (address: string) => sink.mails.filter((m) => m.envelopeTo.includes(address));
 /** The mails to `address` once there are `count` (or after 10 s). */
-const received = (address: string, count: number) => eventually(async () => mailsTo(address), (mails) => mails.length >= count);
+const received = (address: string, count: number) =>
+  eventually(
+    async () => mailsTo(address),
+    (mails) => mails.length >= count,
+  );
 /** 1 once the notifications consumer recorded the message as applied. */
 const processed = (msgId: string) =>
-  eventually(async () => (await stack.db.query('SELECT 1 FROM processed_messages WHERE msg_id = $1', [msgId])).rowCount, (n) => n === 1);
+  eventually(
+    async () => (await stack.db.query('SELECT 1 FROM processed_messages WHERE msg_id = $1', [msgId])).rowCount,
+    (n) => n === 1,
+  );
 
 describe('receipts', () => {
   it('a Test payment gets no receipt until the account turns Test receipts on; the pages are told the same', async () => {
@@ -71,11 +78,25 @@ describe('receipts', () => {
     const [mail] = mailsTo('ann@example.com');
     const parsed = mail!.parsed;
     expect(parsed.from?.value[0]).toEqual({ name: 'Mug & Co', address: 'receipts@pay.example' });
-    expect(parsed.to && !Array.isArray(parsed.to) ? parsed.to.value[0] : undefined).toEqual({ name: 'Ann Lee', address: 'ann@example.com' });
+    expect(parsed.to && !Array.isArray(parsed.to) ? parsed.to.value[0] : undefined).toEqual({
+      name: 'Ann Lee',
+      address: 'ann@example.com',
+    });
     expect(parsed.subject).toBe('[Test] Receipt from Mug & Co: 19.90 USD');
     expect(mail!.messageId).toMatch(/^<mail_[0-9A-Z]{26}@pay\.example>$/);
     const text = parsed.text ?? '';
-    for (const words of ['Receipt from Mug & Co', '19.90 USD', 'Blue <mug> & "saucer"', 'pay_on', 'ORD-1001', '25 Nov 2026, 01:25 UTC', '19.303000 USDC (Polygon)', '0xfeed', 'https://pay.example/pay/pay_on', 'Test mode']) {
+    for (const words of [
+      'Receipt from Mug & Co',
+      '19.90 USD',
+      'Blue <mug> & "saucer"',
+      'pay_on',
+      'ORD-1001',
+      '25 Nov 2026, 01:25 UTC',
+      '19.303000 USDC (Polygon)',
+      '0xfeed',
+      'https://pay.example/pay/pay_on',
+      'Test mode',
+    ]) {
       expect(text).toContain(words);
     }
     const html = typeof parsed.html === 'string' ? parsed.html : '';
@@ -99,11 +120,15 @@ describe('receipts', () => {
     expect(mine.mails.map((m) => [m.kind, m.status, m.recipient, m.paymentId])).toEqual([['receipt', 'sent', 'ann@example.com', 'pay_on']]);
     expect((await stack.client.listMails({ limit: 10 }, scope('acct_B'))).mails).toEqual([]);
     expect((await stack.client.listMails({ limit: 10 }, scope('acct_A', true))).mails).toEqual([]);
-    await expect(stack.client.listMails({ limit: 10, startingAfter: mine.mails[0]!.id }, scope('acct_B'))).rejects.toMatchObject({ code: 'invalid_cursor' });
+    await expect(stack.client.listMails({ limit: 10, startingAfter: mine.mails[0]!.id }, scope('acct_B'))).rejects.toMatchObject({
+      code: 'invalid_cursor',
+    });
   });
 
   it('a bad alert address is invalid_email on its field; empty removes it', async () => {
-    await expect(stack.client.updateNotificationSettings({ alertAddress: 'not an address\r\nBcc: x@y.z' }, scope('acct_A'))).rejects.toMatchObject({ code: 'invalid_email', field: 'alert_address' });
+    await expect(
+      stack.client.updateNotificationSettings({ alertAddress: 'not an address\r\nBcc: x@y.z' }, scope('acct_A')),
+    ).rejects.toMatchObject({ code: 'invalid_email', field: 'alert_address' });
     const set = await stack.client.updateNotificationSettings({ alertAddress: ' Ops@Shop.Example ' }, scope('acct_A'));
     expect(set.settings?.alertAddress).toBe('ops@shop.example');
     const cleared = await stack.client.updateNotificationSettings({ alertAddress: '' }, scope('acct_A'));
@@ -117,7 +142,14 @@ describe('merchant alerts', () => {
     await publish.payment('payment.held', {
       accountId: 'acct_H',
       cause: 'vrd_h',
-      payment: { id: 'pay_held', description: 'Kettle', amount: '21.55', currency: 'USD', holdReason: '18.40 USDC arrived, 19.40 needed (90% of 21.55 USD).', holdAcceptable: true },
+      payment: {
+        id: 'pay_held',
+        description: 'Kettle',
+        amount: '21.55',
+        currency: 'USD',
+        holdReason: '18.40 USDC arrived, 19.40 needed (90% of 21.55 USD).',
+        holdAcceptable: true,
+      },
     });
     expect(await received('ops@shop.example', 1)).toHaveLength(1);
     const parsed = mailsTo('ops@shop.example')[0]!.parsed;
@@ -129,9 +161,18 @@ describe('merchant alerts', () => {
 
   it('turned off, no held alert; a Live payment paid after expiry alerts as late', async () => {
     await stack.client.updateNotificationSettings({ alertAddress: 'late@shop.example', alertPaymentHeld: false }, scope('acct_L'));
-    await publish.payment('payment.held', { accountId: 'acct_L', cause: 'v1', payment: { id: 'pay_h2', description: 'Tea', amount: '5.00', currency: 'EUR', holdReason: 'Wrong coin', holdAcceptable: false } });
+    await publish.payment('payment.held', {
+      accountId: 'acct_L',
+      cause: 'v1',
+      payment: { id: 'pay_h2', description: 'Tea', amount: '5.00', currency: 'EUR', holdReason: 'Wrong coin', holdAcceptable: false },
+    });
     const expired = Date.now() - 60_000;
-    await publish.payment('payment.paid', { accountId: 'acct_L', livemode: true, cause: 'v2', payment: { id: 'pay_late', description: 'Tea', amount: '5.00', currency: 'EUR', expiresAt: expired, paidAt: Date.now() } });
+    await publish.payment('payment.paid', {
+      accountId: 'acct_L',
+      livemode: true,
+      cause: 'v2',
+      payment: { id: 'pay_late', description: 'Tea', amount: '5.00', currency: 'EUR', expiresAt: expired, paidAt: Date.now() },
+    });
     expect(await received('late@shop.example', 1)).toHaveLength(1);
     expect(mailsTo('late@shop.example')[0]!.parsed.subject).toBe('Paid after expiry: 5.00 EUR (pay_late)');
   });

@@ -33,9 +33,16 @@ const KIND_WORDS: Record<string, string> = {
 export function emailRoutes(platform: PlatformClients, deps: DashboardDependencies): Router {
   const router = Router({ mergeParams: true });
 
-  async function renderEmails(res: Parameters<Parameters<Router['get']>[1]>[1], refused: { problem: string; address: string } | null, status = 200) {
+  async function renderEmails(
+    res: Parameters<Parameters<Router['get']>[1]>[1],
+    refused: { problem: string; address: string } | null,
+    status = 200,
+  ) {
     const ctx = callContext(res, modeOf(res));
-    const [{ settings }, log] = await Promise.all([platform.notifications.getNotificationSettings({}, ctx), platform.notifications.listMails({ limit: 50 }, ctx)]);
+    const [{ settings }, log] = await Promise.all([
+      platform.notifications.getNotificationSettings({}, ctx),
+      platform.notifications.listMails({ limit: 50 }, ctx),
+    ]);
     renderPage(
       res,
       'settings-emails.njk',
@@ -70,7 +77,10 @@ export function emailRoutes(platform: PlatformClients, deps: DashboardDependenci
     // A checkbox left unticked is not posted: every switch is set on each save, on or off.
     const switches = Object.fromEntries(EMAIL_SWITCHES.map((s) => [s.key, form[s.field] === 'on']));
     try {
-      await platform.notifications.updateNotificationSettings({ ...switches, alertAddress: form['alert_address']!.trim() }, callContext(res, mode));
+      await platform.notifications.updateNotificationSettings(
+        { ...switches, alertAddress: form['alert_address']!.trim() },
+        callContext(res, mode),
+      );
     } catch (error) {
       const refusal = formRefusal(error);
       if (!refusal) throw error;

@@ -25,14 +25,18 @@ export interface MailSender {
  * or refused it; the caller marks the row right after (docs/adr/0048: the window where a crash sends
  * twice is between that answer and the mark). One connection per mail: no pool to outlive a crash.
  */
-export function smtpSender(config: Pick<NotificationsConfig, 'SMTP_HOST' | 'SMTP_PORT' | 'SMTP_SECURITY' | 'SMTP_USER' | 'SMTP_PASSWORD' | 'SMTP_TIMEOUT_MS'>): MailSender {
+export function smtpSender(
+  config: Pick<NotificationsConfig, 'SMTP_HOST' | 'SMTP_PORT' | 'SMTP_SECURITY' | 'SMTP_USER' | 'SMTP_PASSWORD' | 'SMTP_TIMEOUT_MS'>,
+): MailSender {
   const transport = nodemailer.createTransport({
     host: config.SMTP_HOST,
     port: config.SMTP_PORT,
     secure: config.SMTP_SECURITY === 'tls',
     requireTLS: config.SMTP_SECURITY === 'starttls',
     ignoreTLS: config.SMTP_SECURITY === 'none',
-    ...(config.SMTP_USER !== undefined && config.SMTP_PASSWORD !== undefined ? { auth: { user: config.SMTP_USER, pass: config.SMTP_PASSWORD } } : {}),
+    ...(config.SMTP_USER !== undefined && config.SMTP_PASSWORD !== undefined
+      ? { auth: { user: config.SMTP_USER, pass: config.SMTP_PASSWORD } }
+      : {}),
     connectionTimeout: config.SMTP_TIMEOUT_MS,
     greetingTimeout: config.SMTP_TIMEOUT_MS,
     socketTimeout: config.SMTP_TIMEOUT_MS,

@@ -5,5 +5,7 @@
 export function normalEmailAddress(raw: string): string | undefined {
   const address = raw.trim().toLowerCase();
   if (address.length > 254) return undefined;
-  return /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/.test(address) ? address : undefined;
+  return /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/.test(address)
+    ? address
+    : undefined;
 }

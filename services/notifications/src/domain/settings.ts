@@ -33,6 +33,10 @@ export type AlertKind = 'payment_held' | 'late_payment' | 'webhook_failing';
 
 /** The address an alert of this kind goes to, or null when the account does not want it. */
 export function alertRecipient(settings: NotificationSettings, kind: AlertKind): string | null {
-  const wanted = { payment_held: settings.alertPaymentHeld, late_payment: settings.alertLatePayment, webhook_failing: settings.alertWebhookFailing }[kind];
+  const wanted = {
+    payment_held: settings.alertPaymentHeld,
+    late_payment: settings.alertLatePayment,
+    webhook_failing: settings.alertWebhookFailing,
+  }[kind];
   return wanted ? settings.alertAddress : null;
 }

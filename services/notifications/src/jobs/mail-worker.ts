@@ -1,7 +1,7 @@
 import { backoffDelay, WorkLoop, type StepResult } from '@hc/events';
 import type { Logger } from '@hc/logging';
-import type pg from 'pg';
 import type { MailSender } from '../adapters/smtp-sender.ts';
+import type { NotificationsSql } from '../store/database.ts';
 import type { ClaimedMail, MailStore } from '../store/mail-store.ts';
 
 export interface MailWorkerSettings {
@@ -27,13 +27,14 @@ export interface MailWorker {
  * Message-ID (docs/adr/0048 on the one window where that means twice).
  */
 export function startMailWorker(options: {
-  pool: pg.Pool;
+  sql: NotificationsSql;
   mails: MailStore;
   sender: MailSender;
   settings: MailWorkerSettings;
   logger: Logger;
 }): MailWorker {
-  const { pool, mails, sender, settings, logger } = options;
+  const { sql, mails, sender, settings, logger } = options;
+  const pool = sql.pool;
 
   async function deliver(mail: ClaimedMail): Promise<void> {
     const result = await sender.send({
@@ -52,7 +53,10 @@ export function startMailWorker(options: {
     const last = result.permanent || mail.attempts >= settings.maxAttempts;
     const retryInMs = last ? null : backoffDelay({ firstMs: settings.retryBaseMs, maxMs: settings.retryMaxMs }, mail.attempts);
     await mails.markAttemptFailed(pool, mail.id, result.error, retryInMs);
-    logger.warn({ mailId: mail.id, kind: mail.kind, attempts: mail.attempts, retryInMs, error: result.error }, last ? 'mail failed for good' : 'mail attempt failed; will retry');
+    logger.warn(
+      { mailId: mail.id, kind: mail.kind, attempts: mail.attempts, retryInMs, error: result.error },
+      last ? 'mail failed for good' : 'mail attempt failed; will retry',
+    );
   }
 
   const loop = new WorkLoop({

@@ -113,7 +113,10 @@ export class MailStore {
 
   /** Right after the server's 250: one statement, the whole of the window a crash sends twice in. */
   async markSent(sql: Sql, id: string): Promise<void> {
-    await sql.query(`UPDATE mails SET status = 'sent', sent_at = now(), lease_until = NULL, last_error = NULL WHERE id = $1 AND status = 'sending'`, [id]);
+    await sql.query(
+      `UPDATE mails SET status = 'sent', sent_at = now(), lease_until = NULL, last_error = NULL WHERE id = $1 AND status = 'sending'`,
+      [id],
+    );
   }
 
   /** A failed attempt: again after `delayMs`, or failed for good. A mail whose buyer was erased meanwhile is canceled. */
@@ -139,7 +142,11 @@ export class MailStore {
   }
 
   async exists(sql: Sql, accountId: string, livemode: boolean, id: string): Promise<boolean> {
-    const { rowCount } = await sql.query('SELECT 1 FROM mails WHERE id = $1 AND account_id = $2 AND livemode = $3', [id, accountId, livemode]);
+    const { rowCount } = await sql.query('SELECT 1 FROM mails WHERE id = $1 AND account_id = $2 AND livemode = $3', [
+      id,
+      accountId,
+      livemode,
+    ]);
     return rowCount === 1;
   }
 

@@ -3,7 +3,6 @@ import type { PaymentEvent } from '@hc/proto/checkout/v1/events';
 import type { NewMail } from '../domain/mail.ts';
 import { alertView, receiptView, wantedMails } from '../domain/payment-mails.ts';
 import { alertRecipient, receiptsSent } from '../domain/settings.ts';
-import { transaction } from '../store/database.ts';
 import type { NotificationsDependencies } from './dependencies.ts';
 
 /** The processed-messages name (and durable) of the payment events consumer. */
@@ -22,7 +21,7 @@ export type ApplyOutcome = { readonly kind: 'applied'; readonly queued: number }
  */
 export async function applyPaymentEvent(deps: NotificationsDependencies, msgId: string, event: PaymentEvent): Promise<ApplyOutcome> {
   const payment = event.payment;
-  const outcome = await transaction(deps.pool, async (client): Promise<ApplyOutcome> => {
+  const outcome = await deps.sql.transaction(async (client): Promise<ApplyOutcome> => {
     if (!(await markProcessed(client, PAYMENT_EVENTS_CONSUMER, msgId))) return { kind: 'duplicate' };
     if (!payment) return { kind: 'applied', queued: 0 };
     const wanted = wantedMails(event, payment);
@@ -36,11 +35,25 @@ export async function applyPaymentEvent(deps: NotificationsDependencies, msgId: 
         const to = payment.customerEmail;
         if (!to || !receiptsSent(settings, event.livemode) || (await deps.mails.isErased(client, payment.id))) continue;
         const view = receiptView(event, payment);
-        mail = { ...base, kind, recipient: to, recipientName: payment.customerName ?? null, senderName: view.merchantName, content: deps.templates.receipt(view) };
+        mail = {
+          ...base,
+          kind,
+          recipient: to,
+          recipientName: payment.customerName ?? null,
+          senderName: view.merchantName,
+          content: deps.templates.receipt(view),
+        };
       } else if (kind === 'payment_held' || kind === 'late_payment') {
         const to = alertRecipient(settings, kind);
         if (!to) continue;
-        mail = { ...base, kind, recipient: to, recipientName: null, senderName: ALERTS_SENDER, content: deps.templates.alert(kind, alertView(event, payment, deps.publicBaseUrl)) };
+        mail = {
+          ...base,
+          kind,
+          recipient: to,
+          recipientName: null,
+          senderName: ALERTS_SENDER,
+          content: deps.templates.alert(kind, alertView(event, payment, deps.publicBaseUrl)),
+        };
       }
       if (mail && (await deps.mails.queue(client, mail))) queued += 1;
     }

@@ -1,11 +1,11 @@
-import type pg from 'pg';
 import type { MailTemplates } from '../adapters/templates.ts';
+import type { NotificationsSql } from '../store/database.ts';
 import type { MailStore } from '../store/mail-store.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
 
 /** What the use cases need, wired by the composition root (notifications-service.ts). */
 export interface NotificationsDependencies {
-  readonly pool: pg.Pool;
+  readonly sql: NotificationsSql;
   readonly settings: SettingsStore;
   readonly mails: MailStore;
   readonly templates: MailTemplates;

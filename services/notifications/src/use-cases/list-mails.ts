@@ -12,9 +12,9 @@ export async function listMails(
 ): Promise<{ mails: MailRecord[]; hasMore: boolean }> {
   const size = limit === 0 ? 20 : limit;
   if (!Number.isInteger(size) || size < 1 || size > 100) throw new ApiError('invalid_limit', undefined, 'limit');
-  if (startingAfter !== null && !(await deps.mails.exists(deps.pool, ctx.accountId, ctx.livemode, startingAfter))) {
+  if (startingAfter !== null && !(await deps.mails.exists(deps.sql.pool, ctx.accountId, ctx.livemode, startingAfter))) {
     throw new ApiError('invalid_cursor', undefined, 'starting_after');
   }
-  const rows = await deps.mails.list(deps.pool, ctx.accountId, ctx.livemode, size + 1, startingAfter);
+  const rows = await deps.mails.list(deps.sql.pool, ctx.accountId, ctx.livemode, size + 1, startingAfter);
   return { mails: rows.slice(0, size), hasMore: rows.length > size };
 }

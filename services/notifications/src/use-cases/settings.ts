@@ -5,11 +5,15 @@ import { receiptsSent, type NotificationSettings, type SettingsChange } from '..
 import type { NotificationsDependencies } from './dependencies.ts';
 
 export function getSettings(deps: NotificationsDependencies, ctx: CallContext): Promise<NotificationSettings> {
-  return deps.settings.get(deps.pool, ctx.accountId);
+  return deps.settings.get(deps.sql.pool, ctx.accountId);
 }
 
 /** An alert address is checked and lowercased; empty removes it (no alerts). */
-export async function updateSettings(deps: NotificationsDependencies, ctx: CallContext, change: Omit<SettingsChange, 'alertAddress'> & { alertAddress?: string }): Promise<NotificationSettings> {
+export async function updateSettings(
+  deps: NotificationsDependencies,
+  ctx: CallContext,
+  change: Omit<SettingsChange, 'alertAddress'> & { alertAddress?: string },
+): Promise<NotificationSettings> {
   const { alertAddress, ...flags } = change;
   const next: SettingsChange = { ...flags };
   if (alertAddress !== undefined) {
@@ -20,10 +24,10 @@ export async function updateSettings(deps: NotificationsDependencies, ctx: CallC
       next.alertAddress = address;
     }
   }
-  return deps.settings.update(deps.pool, ctx.accountId, next);
+  return deps.settings.update(deps.sql.pool, ctx.accountId, next);
 }
 
 /** For the hosted pages: will a paid payment of this account and mode get a receipt? */
 export async function receiptPolicy(deps: NotificationsDependencies, accountId: string, livemode: boolean): Promise<boolean> {
-  return receiptsSent(await deps.settings.get(deps.pool, accountId), livemode);
+  return receiptsSent(await deps.settings.get(deps.sql.pool, accountId), livemode);
 }

@@ -1,7 +1,15 @@
 import { jetstream } from '@nats-io/jetstream';
 import { connectNats, contextStream, ensureStream, DEFAULT_EVENT_RETENTION, prefixedSubject, type NatsConnection } from '@hc/events';
-import { buildEvent, checkoutEventSubject, CUSTOMER_ERASED, CUSTOMER_ERASED_SUBJECT, encodeEvent, PAYMENT_EVENT, type PaymentEventType } from '@hc/events/contracts';
-import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
+import {
+  buildEvent,
+  checkoutEventSubject,
+  CUSTOMER_ERASED,
+  CUSTOMER_ERASED_SUBJECT,
+  encodeEvent,
+  PAYMENT_EVENT,
+  type PaymentEventType,
+} from '@hc/events/contracts';
+import { createServiceClient, type CallContext, type PublicCallContext, type ServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { PaymentEventSchema } from '@hc/proto/checkout/v1/events';
 import { CustomerErasedSchema } from '@hc/proto/customers/v1/events';
@@ -39,7 +47,7 @@ export function fastEnv(sink: MailSink, natsPrefix: string, databaseUrl: string)
 export interface NotificationsStack {
   readonly service: RunningNotificationsService;
   readonly client: ServiceClient<typeof NotificationsService>;
-  readonly policy: ServiceClient<typeof ReceiptPolicyService>;
+  readonly policy: ServiceClient<typeof ReceiptPolicyService, PublicCallContext>;
   readonly config: NotificationsConfig;
   readonly db: pg.Pool;
   readonly database: TestDatabase;
@@ -51,7 +59,7 @@ export async function startNotificationsStack(logger: Logger, sink: MailSink, na
   const config = loadNotificationsConfig(fastEnv(sink, natsPrefix, database.url));
   const service = await startNotificationsService(config, logger);
   const client = createServiceClient(NotificationsService, service.address);
-  const policy = createServiceClient(ReceiptPolicyService, service.address);
+  const policy = createServiceClient<typeof ReceiptPolicyService, PublicCallContext>(ReceiptPolicyService, service.address);
   const db = new pg.Pool({ connectionString: database.url, max: 2 });
   return {
     service,
@@ -74,10 +82,13 @@ export const scope = (accountId: string, livemode = false): CallContext => ({ ac
 
 /** Publishes checkout's events as checkout would (its stream, subject, Nats-Msg-Id), for one test's prefix. */
 export class EventPublisher {
-  private constructor(
-    private readonly nats: NatsConnection,
-    private readonly prefix: string,
-  ) {}
+  private readonly nats: NatsConnection;
+  private readonly prefix: string;
+
+  private constructor(nats: NatsConnection, prefix: string) {
+    this.nats = nats;
+    this.prefix = prefix;
+  }
 
   static async connect(prefix: string): Promise<EventPublisher> {
     const nats = await connectNats(testNatsUrl(), 'notifications-test');
@@ -94,16 +105,43 @@ export class EventPublisher {
       occurredAt: event.occurredAt ?? Date.now(),
       accountId: event.accountId,
       livemode: event.livemode ?? false,
-      payment: { mode: event.livemode ? 'live' : 'test', source: 'api', status: type.slice('payment.'.length), feeBps: 150, holdAcceptable: false, createdAt: Date.now() - 60_000, expiresAt: Date.now() + 3_600_000, url: `https://pay.example/pay/${event.payment.id}`, ...event.payment },
+      payment: {
+        mode: event.livemode ? 'live' : 'test',
+        source: 'api',
+        status: type.slice('payment.'.length),
+        feeBps: 150,
+        holdAcceptable: false,
+        createdAt: Date.now() - 60_000,
+        expiresAt: Date.now() + 3_600_000,
+        url: `https://pay.example/pay/${event.payment.id}`,
+        ...event.payment,
+      },
     });
-    await jetstream(this.nats).publish(prefixedSubject(this.prefix, checkoutEventSubject(type, event.payment.id)), JSON.stringify(encodeEvent(PaymentEventSchema, message)), { msgID: id });
+    await jetstream(this.nats).publish(
+      prefixedSubject(this.prefix, checkoutEventSubject(type, event.payment.id)),
+      JSON.stringify(encodeEvent(PaymentEventSchema, message)),
+      { msgID: id },
+    );
     return id;
   }
 
   async erased(accountId: string, customerId: string, paymentIds: string[]): Promise<void> {
     const id = `${customerId}.erased`;
-    const message = buildEvent(CUSTOMER_ERASED, { id, type: 'customer.erased', occurredAt: Date.now(), accountId, livemode: false, customerId, paymentIds, emailRevisions: {} });
-    await jetstream(this.nats).publish(prefixedSubject(this.prefix, CUSTOMER_ERASED_SUBJECT), JSON.stringify(encodeEvent(CustomerErasedSchema, message)), { msgID: id });
+    const message = buildEvent(CUSTOMER_ERASED, {
+      id,
+      type: 'customer.erased',
+      occurredAt: Date.now(),
+      accountId,
+      livemode: false,
+      customerId,
+      paymentIds,
+      emailRevisions: {},
+    });
+    await jetstream(this.nats).publish(
+      prefixedSubject(this.prefix, CUSTOMER_ERASED_SUBJECT),
+      JSON.stringify(encodeEvent(CustomerErasedSchema, message)),
+      { msgID: id },
+    );
   }
 
   close(): Promise<void> {

@@ -71,7 +71,14 @@ export function payRoutes(checkout: HostedClient, receipts: ReceiptPolicy, limit
         if (!(error instanceof ApiError) || STATE_ERRORS.has(error.code)) throw error;
         if (error.code === 'internal_error') logger.error({ requestId: ctx(res).requestId }, 'start failed inside checkout');
         const status = httpStatusOf(error.code);
-        return renderSession(req, res, session, await receipts(session, ctx(res)), { email, country: country ?? null, problem: startProblem(error.code) }, status);
+        return renderSession(
+          req,
+          res,
+          session,
+          await receipts(session, ctx(res)),
+          { email, country: country ?? null, problem: startProblem(error.code) },
+          status,
+        );
       }
       backToPage(res, session.id);
     }),

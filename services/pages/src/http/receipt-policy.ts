@@ -13,13 +13,19 @@ export const RECEIPT_POLICY_TIMEOUT_MS = 1_000;
  * Asks the notifications context (which owns the account's receipt settings, docs/notifications.md).
  * Unconfigured or unreachable: false, so the page promises nothing it cannot be sure is sent.
  */
-export function receiptPolicy(client: ServiceClient<typeof ReceiptPolicyService, PublicCallContext> | undefined, logger: Logger): ReceiptPolicy {
+export function receiptPolicy(
+  client: ServiceClient<typeof ReceiptPolicyService, PublicCallContext> | undefined,
+  logger: Logger,
+): ReceiptPolicy {
   return async (session, ctx) => {
     if (!client) return false;
     try {
       return (await client.getReceiptPolicy({ accountId: session.accountId, livemode: session.livemode }, ctx)).receiptsSent;
     } catch (error) {
-      logger.warn({ err: error, requestId: ctx.requestId }, 'receipt policy unknown (notifications unreachable); the page promises no receipt');
+      logger.warn(
+        { err: error, requestId: ctx.requestId },
+        'receipt policy unknown (notifications unreachable); the page promises no receipt',
+      );
       return false;
     }
   };

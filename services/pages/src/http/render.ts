@@ -18,7 +18,14 @@ export interface DetailsForm {
  * `receiptsSent`: the account mails a receipt for this payment's mode (the notifications context
  * says); only then do the pages say "We send your receipt here" and "Receipt sent to …".
  */
-export function renderSession(req: Request, res: Response, session: HostedSession, receiptsSent: boolean, form?: DetailsForm, status = 200): void {
+export function renderSession(
+  req: Request,
+  res: Response,
+  session: HostedSession,
+  receiptsSent: boolean,
+  form?: DetailsForm,
+  status = 200,
+): void {
   const state: PageState = pageState(session);
   const view = STATE_VIEWS[state];
   const languages = req.acceptsLanguages();

@@ -1,4 +1,12 @@
-import { consumeDurable, contextStream, ensureStream, prefixedSubject, type DurableConsumer, type EventRetention, type NatsConnection } from '@hc/events';
+import {
+  consumeDurable,
+  contextStream,
+  ensureStream,
+  prefixedSubject,
+  type DurableConsumer,
+  type EventRetention,
+  type NatsConnection,
+} from '@hc/events';
 import { CUSTOMER_ERASED, CUSTOMER_ERASED_SUBJECT, decodeEvent, PAYMENT_EVENT, PAYMENT_EVENTS_SUBJECTS } from '@hc/events/contracts';
 import type { Logger } from '@hc/logging';
 import { applyPaymentEvent, PAYMENT_EVENTS_CONSUMER } from '../../use-cases/apply-payment-event.ts';
