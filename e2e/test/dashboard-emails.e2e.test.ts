@@ -16,7 +16,7 @@ afterAll(async () => {
 it('the settings toggles: Test receipts and an alert address saved, a receipt then sent and logged; a bad address refused on its field', async () => {
   const merchant = await h.merchant();
   const page = await h.signedIn(merchant);
-  const sink = h.notifications!.sink;
+  const sink = h.platform.notifications!.sink;
   await walk('emails-settings', page, async () => {
     await page.goto('/dashboard/test/settings');
     await page.getByRole('link', { name: 'Manage emails' }).click();

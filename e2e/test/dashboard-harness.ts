@@ -14,13 +14,6 @@ import { DashboardUsersService } from '@hc/proto/dashboard/v1';
 import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestDatabase } from '@hc/test-kit';
 import { launchChromium, walk as walkPages } from '@hc/test-kit/browser';
 import { DASHBOARD_MIGRATIONS_DIR, loadDashboardConfig, startDashboard, type RunningDashboard } from '@hc/dashboard';
-import {
-  loadNotificationsConfig,
-  NOTIFICATIONS_MIGRATIONS_DIR,
-  startNotificationsService,
-  type RunningNotificationsService,
-} from '@hc/notifications';
-import { startMailSink, type MailSink } from '@hc/test-kit/mail';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
 
 export { docScreenshot, seriousViolations } from '@hc/test-kit/browser';
@@ -40,8 +33,6 @@ export interface DashboardHarness {
   /** The dashboard's base URL (pages under /dashboard). */
   readonly url: string;
   readonly browser: Browser;
-  /** The notifications service and the SMTP server it sends to, when started with `notifications: true`. */
-  readonly notifications: { readonly service: RunningNotificationsService; readonly sink: MailSink } | undefined;
   /** A new merchant (Test and Live keys, a payout wallet) with a dashboard user whose password is set. */
   merchant(options?: { email?: string }): Promise<DashboardMerchant>;
   /** A fresh browser context (its own cookies), phone-sized unless told otherwise. */
@@ -75,30 +66,12 @@ export async function apiPayment(
   return id;
 }
 
-/** The notifications service on the platform's events, mailing a real SMTP server of the test's own. */
-async function startNotifications(
-  platform: Platform,
-): Promise<{ service: RunningNotificationsService; sink: MailSink; database: TestDatabase }> {
-  const sink = await startMailSink();
-  const database = await createTestDatabase('notifications', NOTIFICATIONS_MIGRATIONS_DIR);
-  const config = loadNotificationsConfig({
-    NOTIFICATIONS_DATABASE_URL: database.url,
-    NOTIFICATIONS_GRPC_ADDRESS: '127.0.0.1:0',
-    NATS_SUBJECT_PREFIX: platform.stack.natsPrefix,
-    SMTP_HOST: sink.host,
-    SMTP_PORT: String(sink.port),
-    SMTP_SECURITY: 'none',
-    PUBLIC_BASE_URL: platform.url,
-    MAIL_POLL_INTERVAL_MS: '100',
-    LOG_LEVEL: 'silent',
-  });
-  const service = await startNotificationsService(config, createLogger('notifications-test', { level: 'silent' }));
-  return { service, sink, database };
-}
-
 export async function startDashboardHarness(label: string, options: { notifications?: boolean } = {}): Promise<DashboardHarness> {
-  const platform = await startPlatform({ webhooks: true, gateway: { GATEWAY_ADMIN_GRPC_ADDRESS: '127.0.0.1:0' } });
-  const notifications = options.notifications ? await startNotifications(platform) : undefined;
+  const platform = await startPlatform({
+    webhooks: true,
+    notifications: options.notifications ?? false,
+    gateway: { GATEWAY_ADMIN_GRPC_ADDRESS: '127.0.0.1:0' },
+  });
   const database = await createTestDatabase('dashboard', DASHBOARD_MIGRATIONS_DIR);
   const dashboard = await startDashboard(
     loadDashboardConfig({
@@ -112,7 +85,7 @@ export async function startDashboardHarness(label: string, options: { notificati
       CHECKOUT_GRPC_ADDRESS: platform.stack.checkout.address,
       CUSTOMERS_GRPC_ADDRESS: platform.customers.address,
       WEBHOOKS_GRPC_ADDRESS: platform.webhooks!.address,
-      ...(notifications ? { NOTIFICATIONS_GRPC_ADDRESS: notifications.service.address } : {}),
+      ...(platform.notifications ? { NOTIFICATIONS_GRPC_ADDRESS: platform.notifications.address } : {}),
       LOG_LEVEL: 'silent',
     }),
     createLogger('dashboard-test', { level: 'silent' }),
@@ -130,7 +103,6 @@ export async function startDashboardHarness(label: string, options: { notificati
     database,
     url: dashboard.url,
     browser,
-    notifications: notifications ? { service: notifications.service, sink: notifications.sink } : undefined,
     async merchant(options = {}) {
       const merchant = await platform.merchant();
       const email = options.email ?? `owner-${label}-${(emails += 1)}-${Date.now()}@shop.example`;
@@ -152,11 +124,7 @@ export async function startDashboardHarness(label: string, options: { notificati
       users.close();
       await dashboard.stop();
       await database.drop();
-      if (notifications) {
-        await notifications.service.stop();
-        await notifications.sink.close();
-        await notifications.database.drop();
-      }
+
       await platform.stop();
     },
   };

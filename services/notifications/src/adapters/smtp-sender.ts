@@ -59,11 +59,18 @@ export function smtpSender(
       } catch (error) {
         const code = (error as { responseCode?: number }).responseCode;
         const message = error instanceof Error ? error.message : String(error);
-        return { ok: false, permanent: isPermanentSmtpFailure(code), error: message.slice(0, 500) };
+        // Servers quote the refused recipient ("550 <ann@example.com>: no such user"): the error goes to the
+        // mail log and the service log, which keep no buyer's address (docs/personal-data.md).
+        return { ok: false, permanent: isPermanentSmtpFailure(code), error: withoutAddresses(message).slice(0, 500) };
       }
     },
     close() {
       transport.close();
     },
   };
+}
+
+/** Every email address in a server's answer replaced, so the error can be logged and kept. */
+export function withoutAddresses(text: string): string {
+  return text.replace(/[^\s<>"'(),;:]+@[^\s<>"'(),;:]+/g, '<address>');
 }
