@@ -177,3 +177,26 @@ describe('merchant alerts', () => {
     expect(mailsTo('late@shop.example')[0]!.parsed.subject).toBe('Paid after expiry: 5.00 EUR (pay_late)');
   });
 });
+
+describe('webhook endpoint alerts (docs/adr/0049)', () => {
+  it('a failing endpoint alerts once, a disabled one again; turned off, nothing', async () => {
+    await stack.client.updateNotificationSettings({ alertAddress: 'dev@shop.example' }, scope('acct_W'));
+    await publish.endpointAlert('acct_W', 'endpoint.failing', 'we_1', { failingSince: Date.UTC(2026, 10, 24, 19, 0) });
+    await publish.endpointAlert('acct_W', 'endpoint.failing', 'we_1', { failingSince: Date.UTC(2026, 10, 24, 19, 0) });
+    await publish.endpointAlert('acct_W', 'endpoint.disabled', 'we_1', { disabledReason: 'gone' });
+    const mails = await received('dev@shop.example', 2);
+    expect(mails.map((m) => m.parsed.subject)).toEqual([
+      '[Test] Webhook endpoint failing: https://shop.example/hooks',
+      '[Test] Webhook endpoint disabled: https://shop.example/hooks',
+    ]);
+    expect(mails[0]!.parsed.text).toContain('Failing since 24 Nov 2026, 19:00 UTC.');
+    expect(mails[1]!.parsed.text).toContain('It answered 410 Gone');
+    expect(mails[1]!.parsed.text).toContain('https://pay.example/dashboard/test/developers/endpoints/we_1');
+
+    await stack.client.updateNotificationSettings({ alertWebhookFailing: false }, scope('acct_W'));
+    const off = await publish.endpointAlert('acct_W', 'endpoint.failing', 'we_2');
+    expect(await processed(off)).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(mailsTo('dev@shop.example')).toHaveLength(2);
+  });
+});

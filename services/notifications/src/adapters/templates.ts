@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import nunjucks from 'nunjucks';
 import type { MailContent, MailKind } from '../domain/mail.ts';
+import type { EndpointAlertView } from '../domain/endpoint-mails.ts';
 import type { AlertView, ReceiptView } from '../domain/payment-mails.ts';
 
 const TEMPLATES_DIR = join(import.meta.dirname, '..', '..', 'templates');
@@ -9,13 +10,14 @@ const TEMPLATES_DIR = join(import.meta.dirname, '..', '..', 'templates');
 export interface MailTemplates {
   receipt(view: ReceiptView): MailContent;
   alert(kind: Exclude<MailKind, 'receipt' | 'webhook_failing'>, view: AlertView): MailContent;
+  endpoint(view: EndpointAlertView): MailContent;
 }
 
 export function mailTemplates(): MailTemplates {
   const loader = () => new nunjucks.FileSystemLoader(TEMPLATES_DIR, { noCache: false });
   const html = new nunjucks.Environment(loader(), { autoescape: true, throwOnUndefined: true });
   const text = new nunjucks.Environment(loader(), { autoescape: false, throwOnUndefined: true });
-  function render(name: string, subject: string, view: ReceiptView | AlertView): MailContent {
+  function render(name: string, subject: string, view: ReceiptView | AlertView | EndpointAlertView): MailContent {
     return {
       subject,
       html: html.render(`${name}.html.njk`, { subject, view }),
@@ -29,6 +31,10 @@ export function mailTemplates(): MailTemplates {
     alert(kind, view) {
       const what = kind === 'payment_held' ? 'Payment held' : 'Paid after expiry';
       return render(kind, `${view.test ? '[Test] ' : ''}${what}: ${view.amount} ${view.currency} (${view.paymentId})`, view);
+    },
+    endpoint(view) {
+      const what = view.disabled ? 'Webhook endpoint disabled' : 'Webhook endpoint failing';
+      return render('webhook_failing', `${view.test ? '[Test] ' : ''}${what}: ${view.url}`, view);
     },
   };
 }

@@ -1,6 +1,9 @@
 import type { AlertKind } from './settings.ts';
 
 export type MailKind = 'receipt' | AlertKind;
+
+/** The From display name of merchant alerts (a receipt's is its merchant's). */
+export const ALERTS_SENDER = 'Checkout alerts';
 export type MailStatus = 'queued' | 'sending' | 'sent' | 'failed' | 'canceled';
 
 /** What a template renders: the subject and both bodies, never the recipient (erasure keeps bodies). */

@@ -1,15 +1,12 @@
 import { markProcessed } from '@hc/events';
 import type { PaymentEvent } from '@hc/proto/checkout/v1/events';
-import type { NewMail } from '../domain/mail.ts';
+import { ALERTS_SENDER, type NewMail } from '../domain/mail.ts';
 import { alertView, receiptView, wantedMails } from '../domain/payment-mails.ts';
 import { alertRecipient, receiptsSent } from '../domain/settings.ts';
 import type { NotificationsDependencies } from './dependencies.ts';
 
 /** The processed-messages name (and durable) of the payment events consumer. */
 export const PAYMENT_EVENTS_CONSUMER = 'notifications_payment_events';
-
-/** The From display name of merchant alerts. */
-const ALERTS_SENDER = 'Checkout alerts';
 
 export type ApplyOutcome = { readonly kind: 'applied'; readonly queued: number } | { readonly kind: 'duplicate' };
 

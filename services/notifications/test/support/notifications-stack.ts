@@ -6,9 +6,13 @@ import {
   CUSTOMER_ERASED,
   CUSTOMER_ERASED_SUBJECT,
   encodeEvent,
+  ENDPOINT_ALERT,
+  endpointAlertSubject,
   PAYMENT_EVENT,
+  type EndpointAlertType,
   type PaymentEventType,
 } from '@hc/events/contracts';
+import { EndpointAlertSchema } from '@hc/proto/webhooks/v1/events';
 import { createServiceClient, type CallContext, type PublicCallContext, type ServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { PaymentEventSchema } from '@hc/proto/checkout/v1/events';
@@ -94,6 +98,7 @@ export class EventPublisher {
     const nats = await connectNats(testNatsUrl(), 'notifications-test');
     await ensureStream(nats, contextStream(prefix, 'checkout', DEFAULT_EVENT_RETENTION));
     await ensureStream(nats, contextStream(prefix, 'customers', DEFAULT_EVENT_RETENTION));
+    await ensureStream(nats, contextStream(prefix, 'webhooks', DEFAULT_EVENT_RETENTION));
     return new EventPublisher(nats, prefix);
   }
 
@@ -142,6 +147,33 @@ export class EventPublisher {
       JSON.stringify(encodeEvent(CustomerErasedSchema, message)),
       { msgID: id },
     );
+  }
+
+  /** What the webhooks context publishes when an endpoint fails for long or is disabled (docs/adr/0049). */
+  async endpointAlert(
+    accountId: string,
+    type: EndpointAlertType,
+    endpointId: string,
+    fields: Record<string, unknown> = {},
+  ): Promise<string> {
+    const id = `${endpointId}.${type.slice('endpoint.'.length)}.1`;
+    const message = buildEvent(ENDPOINT_ALERT, {
+      id,
+      type,
+      occurredAt: Date.now(),
+      accountId,
+      livemode: false,
+      endpointId,
+      url: 'https://shop.example/hooks',
+      disabledReason: '',
+      ...fields,
+    });
+    await jetstream(this.nats).publish(
+      prefixedSubject(this.prefix, endpointAlertSubject(type, endpointId)),
+      JSON.stringify(encodeEvent(EndpointAlertSchema, message)),
+      { msgID: id },
+    );
+    return id;
   }
 
   close(): Promise<void> {
