@@ -3,6 +3,7 @@ export default {
   projects: [
     '<rootDir>/packages/*/jest.config.js',
     '<rootDir>/services/*/jest.config.js',
+    '<rootDir>/tools/*/jest.config.js',
     '<rootDir>/scripts/jest.config.js',
     '<rootDir>/deploy/helm/jest.config.js',
     '<rootDir>/e2e/jest.config.js',

@@ -1,5 +1,5 @@
 /**
- * The real supervised platform (scripts/platform.ts, as ./scripts/start runs it) on a PostgreSQL and a
+ * The real supervised platform (tools/platform/src/platform.ts, as ./scripts/start runs it) on a PostgreSQL and a
  * NATS of its own, so a test can crash them without touching the machine's shared servers; with the
  * demo merchant's webhook endpoint pointed at a signed-webhook receiver.
  */
@@ -16,11 +16,11 @@ import {
   platformSetting,
   stopPlatform,
   type RunningPlatform,
-} from '../../scripts/tests/platform-process.ts';
+} from '../../tools/platform/src/platform-process.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
 
 const repository = join(import.meta.dirname, '..', '..');
-const OPERATOR = join(repository, 'services/gateway/src/cli/operator.ts');
+const OPERATOR = join(repository, 'tools/operator/src/operator.ts');
 const run = promisify(execFile);
 
 export interface DisposablePlatform {
@@ -65,7 +65,7 @@ export async function startDisposablePlatform(label: string): Promise<Disposable
     // waits for deliveries (a run once reported such a delivery as lost). 10 s keeps the same path.
     WEBHOOKS_LEASE: '10s',
   };
-  const platform = await launchPlatform(process.execPath, [join(repository, 'scripts', 'platform.ts')], {
+  const platform = await launchPlatform(process.execPath, [join(repository, 'tools', 'platform', 'src', 'platform.ts')], {
     cwd: repository,
     env,
     timeoutMs: 120_000,

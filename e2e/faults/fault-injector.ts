@@ -2,14 +2,14 @@
  * The faults the suite injects while the load runs, in turn and at seeded random moments: SIGKILL of
  * each service process of the supervised platform (its relay and consumers live inside them), two
  * processes at once, NATS killed (SIGKILL, restarted on the same store), PostgreSQL stopped like a
- * crash and started again. The platform's supervisor restarts killed processes (scripts/supervisor.ts);
+ * crash and started again. The platform's supervisor restarts killed processes (tools/platform/src/supervisor.ts);
  * NATS and PostgreSQL are the suite's own disposable servers (@hc/test-kit), restarted by the suite.
  */
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
 import type { DisposableNats, DisposablePostgres } from '@hc/test-kit';
 
-/** Every process of the supervised platform (scripts/platform.ts): each is killed at least once a round. */
+/** Every process of the supervised platform (tools/platform/src/platform.ts): each is killed at least once a round. */
 export const SERVICE_PROCESSES = ['gateway', 'checkout', 'settlement', 'customers', 'webhooks', 'pages', 'dashboard', 'emulator'] as const;
 export type Fault = { kind: 'kill'; processes: string[] } | { kind: 'nats'; downMs: number } | { kind: 'postgres'; downMs: number };
 

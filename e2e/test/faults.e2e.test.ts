@@ -1,5 +1,5 @@
 // Risk covered: "a crash at any line loses nothing" (issue 18). The real supervised platform
-// (scripts/platform.ts) runs on a PostgreSQL and a NATS of the suite's own; a steady load of Test
+// (tools/platform/src/platform.ts) runs on a PostgreSQL and a NATS of the suite's own; a steady load of Test
 // payments goes create → start → simulate with a signed-webhook receiver, while the suite kills, in
 // turn and at seeded random moments, each service process (their outbox relays and consumers live
 // inside them), two at once, NATS, and crashes PostgreSQL. Then: every payment in the state its outcome

@@ -2,8 +2,7 @@
 // happen), or a retry answered with another request's session — every row of the spec's idempotency
 // table, races within one gateway and across two gateway processes, and a crash mid-create.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createGatewayPrisma } from '@hc/gateway';
-import { IdempotencyStore } from '@hc/gateway/testing';
+import { createGatewayPrisma, IdempotencyStore } from '@hc/gateway/testing';
 import pg from 'pg';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process.ts';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';

@@ -2,7 +2,7 @@
 // gateway that cached it, or keeps using cached keys after it stopped hearing PostgreSQL's change notices.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
-import { KEY_CACHE_APPLICATION_NAME } from '@hc/gateway';
+import { KEY_CACHE_APPLICATION_NAME } from '@hc/gateway/testing';
 import { eventually, expectError, VALID_BODY } from './e2e-helpers.ts';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process.ts';
 import { startPlatform, type Platform } from './platform-harness.ts';

@@ -6,26 +6,29 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
-import { GATEWAY_MIGRATIONS_DIR, createGatewayPrisma, MerchantOperations, MerchantStore } from '@hc/gateway';
-import { hashApiKey } from '@hc/gateway/testing';
+import { GATEWAY_MIGRATIONS_DIR, openMerchantAccounts, type MerchantAccounts } from '@hc/gateway';
+import { createGatewayPrisma, hashApiKey, MerchantStore } from '@hc/gateway/testing';
 import { WALLET } from './platform-harness.ts';
 
 const run = promisify(execFile);
-const OPERATOR = fileURLToPath(new URL('../../services/gateway/src/cli/operator.ts', import.meta.url));
+const OPERATOR = fileURLToPath(new URL('../../tools/operator/src/operator.ts', import.meta.url));
 // Node's on-disk compile cache: every run after the first skips compiling (and type-stripping) again.
 const COMPILE_CACHE = join(tmpdir(), 'hc-operator-cli-compile-cache');
 
 let database: TestDatabase;
 let prisma: ReturnType<typeof createGatewayPrisma>;
 let store: MerchantStore;
+let accounts: MerchantAccounts;
 
 beforeAll(async () => {
   database = await createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR);
   prisma = createGatewayPrisma(database.url);
   store = new MerchantStore(prisma);
+  accounts = openMerchantAccounts(database.url);
 });
 afterAll(async () => {
   await prisma.$disconnect();
+  await accounts.close();
   await database.drop();
 });
 
@@ -73,7 +76,7 @@ async function operatorJsonList(...args: string[]): Promise<Record<string, unkno
 
 /** An account made in-process (fast); the CLI is then run against it. */
 async function account(payoutWallet: string | undefined = WALLET): Promise<string> {
-  return (await new MerchantOperations(store).createAccount({ name: 'Mug shop', payoutWallet })).id;
+  return (await accounts.operations.createAccount({ name: 'Mug shop', payoutWallet })).id;
 }
 
 // Each test has an account of its own, so they run concurrently: every CLI run is a Node process.
@@ -154,7 +157,7 @@ describe('operator CLI', () => {
 
   it.concurrent('keys revoke stores the key as revoked and keys list shows it revoked', async () => {
     const accountId = await account();
-    const { key, secret } = await new MerchantOperations(store).createKey(accountId, 'test');
+    const { key, secret } = await accounts.operations.createKey(accountId, 'test');
     const revoked = await operatorJson('keys', 'revoke', key.id);
     expect(revoked).toMatchObject({ id: key.id, revoked: expect.any(Number) });
     expect((await store.findKeyByHash(hashApiKey(secret)))?.key.revokedAt).toBeInstanceOf(Date);

@@ -19,7 +19,7 @@ import {
   type RunningNotificationsService,
 } from '@hc/notifications';
 import { startMailSink, type MailSink } from '@hc/test-kit/mail';
-import { createGatewayPrisma, MerchantOperations, MerchantStore, startGateway, type GatewayConfig, type RunningGateway } from '@hc/gateway';
+import { openMerchantAccounts, startGateway, type GatewayConfig, type MerchantOperations, type RunningGateway } from '@hc/gateway';
 import { checkContract } from './contract.ts';
 
 export const PUBLIC_BASE_URL = 'https://pay.example.test';
@@ -87,7 +87,7 @@ export interface CustomersHandle {
 export const WALLET = '0x2222222222222222222222222222222222222222';
 
 const runFile = promisify(execFile);
-const OPERATOR = fileURLToPath(new URL('../../services/gateway/src/cli/operator.ts', import.meta.url));
+const OPERATOR = fileURLToPath(new URL('../../tools/operator/src/operator.ts', import.meta.url));
 
 /**
  * Gateway settings for end-to-end tests: limits high enough that a test file's hundreds of requests
@@ -196,9 +196,9 @@ export async function startPlatform(
     ...options.gateway,
   });
   const gateway: RunningGateway = await startGateway(gatewayConfig, logger, { now: clock.now });
-  const prisma = createGatewayPrisma(gatewayDb.url);
+  const accounts = openMerchantAccounts(gatewayDb.url);
   const operatorEnv: Record<string, string> = {};
-  const operations = new MerchantOperations(new MerchantStore(prisma));
+  const { operations } = accounts;
 
   return {
     url: gateway.url,
@@ -268,7 +268,7 @@ export async function startPlatform(
       await webhooks?.stop();
       await notifications?.stop();
       await sink?.close();
-      await prisma.$disconnect();
+      await accounts.close();
       await stack.stop();
       await Promise.all([customersDb.drop(), webhooksDb?.drop(), notificationsDb?.drop()]);
     },

@@ -226,7 +226,7 @@ export async function getPage(baseUrl: string, path: string, cookie: string | nu
 
 /** Every route the dashboard's route files declare, as "METHOD path" (mode pages without /dashboard/:mode). */
 export function declaredRoutes(): string[] {
-  const dir = join(import.meta.dirname, '..', '..', 'services', 'dashboard', 'src', 'http');
+  const dir = join(import.meta.dirname, '..', '..', 'services', 'dashboard', 'src', 'api', 'http');
   const paths = readFileSync(join(dir, 'paths.ts'), 'utf8');
   const named = Object.fromEntries([...paths.matchAll(/^\s+(\w+): '([^']+)',$/gm)].map((m) => [m[1]!, m[2]!]));
   const routes: string[] = [];

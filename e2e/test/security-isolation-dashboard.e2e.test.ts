@@ -2,7 +2,7 @@
 // other mode, through any dashboard route — an id in the URL, an id in a form field, a list cursor
 // or a search — to read them (a page with their data) or change them (cancel, archive, accept, note,
 // erase, edit/disable/enable/ping/rotate an endpoint, resend an event, revoke a key), or a create
-// smuggling another account or mode in extra form fields. Every route of services/dashboard/src/http
+// smuggling another account or mode in extra form fields. Every route of services/dashboard/src/api/http
 // is in the walk (a test reads the route files and fails on a route the walk does not know). The
 // attacker is a real signed-in user with a valid CSRF token, so only authorization can stop them;
 // each refusal must be the 404 page, say nothing of the object, and change nothing the victim owns
@@ -259,7 +259,7 @@ const OTHER_ROUTES: Record<string, string> = {
 };
 
 describe('the walk covers every dashboard route', () => {
-  it('every route declared in services/dashboard/src/http/*-routes.ts is walked here, by id or for a stated reason', () => {
+  it('every route declared in services/dashboard/src/api/http/*-routes.ts is walked here, by id or for a stated reason', () => {
     const declared = [...new Set(declaredRoutes())].sort();
     const walked = [...new Set([...ID_ROUTES.map((r) => `${r.method} ${r.route}`), ...Object.keys(OTHER_ROUTES)])].sort();
     expect(declared.length).toBeGreaterThan(40);

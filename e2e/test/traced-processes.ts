@@ -20,11 +20,11 @@ import {
   type TestDatabase,
 } from '@hc/test-kit';
 import { WEBHOOKS_MIGRATIONS_DIR } from '@hc/webhooks';
-import { createGatewayPrisma, GATEWAY_MIGRATIONS_DIR, MerchantOperations, MerchantStore } from '@hc/gateway';
+import { GATEWAY_MIGRATIONS_DIR, openMerchantAccounts } from '@hc/gateway';
 
 const REGISTER = fileURLToPath(new URL('../../packages/telemetry/src/register.ts', import.meta.url));
 const main = (service: string): string => fileURLToPath(new URL(`../../services/${service}/src/main.ts`, import.meta.url));
-const OPERATOR = fileURLToPath(new URL('../../services/gateway/src/cli/operator.ts', import.meta.url));
+const OPERATOR = fileURLToPath(new URL('../../tools/operator/src/operator.ts', import.meta.url));
 const runFile = promisify(execFile);
 
 interface ServiceProcess {
@@ -142,14 +142,14 @@ export async function startTracedPlatform(receiver: OtlpReceiver): Promise<Trace
     gatewayUrl,
     output: (service) => outputs.get(service)?.() ?? '',
     async merchant() {
-      const prisma = createGatewayPrisma(databases.gateway.url);
+      const accounts = openMerchantAccounts(databases.gateway.url);
       try {
-        const operations = new MerchantOperations(new MerchantStore(prisma));
+        const { operations } = accounts;
         const account = await operations.createAccount({ name: 'Traced shop', payoutWallet: '0x2222222222222222222222222222222222222222' });
         const key = await operations.createKey(account.id, 'test');
         return { accountId: account.id, testKey: key.secret };
       } finally {
-        await prisma.$disconnect();
+        await accounts.close();
       }
     },
     async operator(...args) {

@@ -35,31 +35,49 @@ describe('layer rules', () => {
     [`${alpha}/domain/breaks-io.ts`, 'domain/ holds pure rules: no I/O module'],
     [`${alpha}/domain/breaks-nats.ts`, 'domain/ holds pure rules: no I/O module'],
     [`${alpha}/domain/breaks-layer.ts`, 'domain/ imports no other layer'],
+    [`${alpha}/domain/breaks-adapters.ts`, 'domain/ imports no other layer'],
     [`${alpha}/use-cases/breaks-database-client.ts`, 'Only store/ touches a database client.'],
     [`${alpha}/use-cases/breaks-generated-client.ts`, 'Only store/ touches a database client (the generated Prisma client included).'],
-    [`${alpha}/api/breaks-store.ts`, 'api/ and http/ reach only use cases, never store/.'],
-    [`${alpha}/http/breaks-store.ts`, 'api/ and http/ reach only use cases, never store/.'],
+    [`${alpha}/api/grpc/breaks-store.ts`, 'api/ reaches only use cases, never store/.'],
+    [`${alpha}/api/http/breaks-store.ts`, 'api/ reaches only use cases, never store/.'],
     ['services/beta/src/use-cases/breaks-other-service.ts', "A service never imports another service's src"],
+    ['services/beta/src/api/consumers/breaks-other-service-package.ts', "A service's src never imports a service package"],
+    ['services/beta/src/use-cases/breaks-own-service-package.ts', "A service's src never imports a service package"],
   ])('refuses %s', (file, message) => {
     const messages = results.get(file);
     expect(messages).toHaveLength(1);
     expect(messages?.[0]).toContain(`boundaries/dependencies: ${message}`);
   });
 
+  // A folder that is none of the six roles (or a file directly in api/) belongs to no layer, so no
+  // rule would ever apply to it: it is refused as such.
+  it.each([`${alpha}/notices/breaks-unknown-folder.ts`, `${alpha}/api/breaks-unknown-entry.ts`])(
+    'refuses %s, outside every role',
+    (file) => {
+      const messages = results.get(file);
+      expect(messages).toHaveLength(1);
+      expect(messages?.[0]).toContain('boundaries/no-unknown-files');
+    },
+  );
+
   it.each([
     `${alpha}/store/accounts.ts`,
     `${alpha}/domain/account-rules.ts`,
     `${alpha}/use-cases/get-account.ts`,
-    `${alpha}/api/handlers.ts`,
+    `${alpha}/api/grpc/handlers.ts`,
+    `${alpha}/adapters/rate-source.ts`,
+    `${alpha}/jobs/sweeper.ts`,
+    `${alpha}/main.ts`,
   ])('lets %s through', (file) => {
     expect(results.get(file)).toEqual([]);
   });
 
   it('are part of the repository lint (eslint.config.js) for every layer of every service', async () => {
     const eslint = new ESLint({ cwd: repository });
-    for (const file of ['services/gateway/src/domain/api-key.ts', 'services/checkout/src/events/customer-erasure.ts']) {
+    for (const file of ['services/gateway/src/domain/api-key.ts', 'services/checkout/src/api/consumers/customer-erasure.ts']) {
       const config = (await eslint.calculateConfigForFile(join(repository, file))) as { rules: Record<string, unknown> };
       expect(config.rules['boundaries/dependencies']).toEqual(expect.arrayContaining([2]));
+      expect(config.rules['boundaries/no-unknown-files']).toEqual(expect.arrayContaining([2]));
     }
   });
 });

@@ -22,7 +22,13 @@ import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eventually } from '@hc/test-kit';
-import { killLeftovers, platformSetting, startPlatform, stopPlatform, type PlatformSetting } from './platform-process.ts';
+import {
+  killLeftovers,
+  platformSetting,
+  startPlatform,
+  stopPlatform,
+  type PlatformSetting,
+} from '../../tools/platform/src/platform-process.ts';
 
 const run = promisify(execFile);
 const repository = join(import.meta.dirname, '..', '..');

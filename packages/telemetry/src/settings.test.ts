@@ -36,7 +36,7 @@ describe('telemetrySettings', () => {
 
   it('names the service hc-<service> unless OTEL_SERVICE_NAME says otherwise', () => {
     expect(serviceNameFromEntry('/app/services/gateway/src/main.ts')).toBe('hc-gateway');
-    expect(serviceNameFromEntry('scripts/platform.ts')).toBe('hc-platform');
+    expect(serviceNameFromEntry('tools/platform/src/platform.ts')).toBe('hc-platform');
     expect(telemetrySettings({ OTEL_SERVICE_NAME: 'checkout-eu' }, MAIN).serviceName).toBe('checkout-eu');
   });
 });

@@ -13,7 +13,7 @@ export { paymentSnapshot, paymentEventPayload } from './domain/payment-events.ts
 export { sessionCreatedEvent, sessionStartedEvent, sessionEventPayload } from './domain/session-events.ts';
 export { UNSTARTED, NO_SETTLEMENT } from './domain/checkout-session.ts';
 export type { CheckoutSession } from './domain/checkout-session.ts';
-// The store on its own, for scripts/bench/checkout-store.ts (Prisma versus prepared statements, docs/adr/0030).
+// The store on its own, for tools/bench/src/checkout-store.ts (Prisma versus prepared statements, docs/adr/0030).
 export { createCheckoutDatabase } from './store/prisma.ts';
 export { CheckoutSessionStore } from './store/checkout-sessions.ts';
 export { NO_CUSTOMER_DETAILS } from './domain/order-customer.ts';

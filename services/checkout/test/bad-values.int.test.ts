@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { CheckoutService } from '@hc/proto/checkout/v1';
-import { startCheckoutStack, type CheckoutStack } from '../src/testing/checkout-stack.ts';
+import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
 
 const test: CallContext = { accountId: 'acct_bad_values', livemode: false, requestId: 'req_t' };
 let stack: CheckoutStack;

@@ -11,7 +11,7 @@ import { createLogger } from '@hc/logging';
 import { CheckoutService, SessionStatus, type CheckoutSession } from '@hc/proto/checkout/v1';
 import { eventually } from '@hc/test-kit';
 import type { PaymentEvent } from '../src/domain/payment-events.ts';
-import { startCheckoutStack, type CheckoutStack } from '../src/testing/checkout-stack.ts';
+import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
 
 const logger = createLogger('chain-check-test', { level: 'silent' });
 const live: CallContext = { accountId: 'acct_CC', livemode: true, requestId: 'req_cc' };

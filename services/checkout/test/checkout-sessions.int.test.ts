@@ -6,7 +6,7 @@ import { createServiceClient, type CallContext, type ServiceClient } from '@hc/g
 import { createLogger } from '@hc/logging';
 import { newId } from '@hc/ids';
 import { CheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
-import { startCheckoutStack, type CheckoutStack } from '../src/testing/checkout-stack.ts';
+import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
 
 const test: CallContext = { accountId: 'acct_A', livemode: false, requestId: 'req_t' };
 const live: CallContext = { ...test, livemode: true };

@@ -8,7 +8,7 @@ import { createServiceClient, type CallContext, type PublicCallContext, type Ser
 import { createLogger } from '@hc/logging';
 import { CheckoutAdminService, CheckoutService, HostedCheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
 import type { PaymentEvent } from '../src/domain/payment-events.ts';
-import { startCheckoutStack, type CheckoutStack } from '../src/testing/checkout-stack.ts';
+import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
 
 const logger = createLogger('checkouts-test', { level: 'silent' });
 const test: CallContext = { accountId: 'acct_C', livemode: false, requestId: 'req_c' };

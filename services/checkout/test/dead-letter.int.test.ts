@@ -6,7 +6,7 @@ import { jetstream } from '@nats-io/jetstream';
 import { connectNats, deadLetterStream, DEFAULT_EVENT_RETENTION, prefixedSubject, readDeadLetters, type NatsConnection } from '@hc/events';
 import { createLogger } from '@hc/logging';
 import { captureLogs, captureMetrics, eventually, type MetricCapture } from '@hc/test-kit';
-import { startCheckoutStack, type CheckoutStack } from '../src/testing/checkout-stack.ts';
+import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
 
 const logs = captureLogs();
 const logger = createLogger('checkout-dead-letter-test', { level: 'info', destination: logs.destination });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServiceClient, type CallContext, type PublicCallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { CheckoutAdminService, CheckoutService, HostedCheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
-import { startCheckoutStack, type CheckoutStack } from '../src/testing/checkout-stack.ts';
+import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
 
 const merchant: CallContext = { accountId: 'acct_H', livemode: false, requestId: 'req_h' };
 const buyer: PublicCallContext = { requestId: 'req_buyer' };

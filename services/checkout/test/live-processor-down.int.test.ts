@@ -6,7 +6,7 @@ import { loadEmulatorConfig, startEmulator, type RunningEmulator } from '@hc/emu
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { CheckoutService } from '@hc/proto/checkout/v1';
-import { startCheckoutStack, type CheckoutStack } from '../src/testing/checkout-stack.ts';
+import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
 
 const logger = createLogger('processor-down-test', { level: 'silent' });
 const live: CallContext = { accountId: 'acct_PD', livemode: true, requestId: 'req_pd' };

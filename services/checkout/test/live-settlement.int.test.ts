@@ -13,8 +13,8 @@ import { CheckoutService, SessionStatus, type CheckoutSession } from '@hc/proto/
 import { SettlementService } from '@hc/proto/settlement/v1';
 import { eventually } from '@hc/test-kit';
 import type { PaymentEvent } from '../src/domain/payment-events.ts';
-import { VERDICTS_CONSUMER } from '../src/events/settlement-verdicts.ts';
-import { startCheckoutStack, type CheckoutStack } from '../src/testing/checkout-stack.ts';
+import { VERDICTS_CONSUMER } from '../src/api/consumers/settlement-verdicts.ts';
+import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
 
 const logger = createLogger('live-settlement-test', { level: 'silent' });
 const live: CallContext = { accountId: 'acct_LV', livemode: true, requestId: 'req_lv' };

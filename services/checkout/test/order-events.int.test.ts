@@ -7,9 +7,9 @@ import { connectNats, consumeDurable, prefixedSubject, streamName, type DurableC
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { CheckoutService } from '@hc/proto/checkout/v1';
-import { sessionEventsFilter } from '../src/events/checkout-stream.ts';
+import { sessionEventsFilter } from '../src/adapters/checkout-stream.ts';
 import type { SessionCreatedEvent, SessionEvent, SessionStartedEvent } from '../src/domain/session-events.ts';
-import { startCheckoutStack, type CheckoutStack } from '../src/testing/checkout-stack.ts';
+import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
 
 const logger = createLogger('order-events-test', { level: 'silent' });
 const test: CallContext = { accountId: 'acct_O', livemode: false, requestId: 'req_o' };

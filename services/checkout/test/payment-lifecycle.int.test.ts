@@ -8,7 +8,7 @@ import { CheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
 import type { PaymentEvent } from '../src/domain/payment-events.ts';
 import { applyVerdict } from '../src/use-cases/apply-verdict.ts';
 import { expireDuePayments } from '../src/use-cases/expire-due-payments.ts';
-import { startCheckoutStack, type CheckoutStack } from '../src/testing/checkout-stack.ts';
+import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
 
 const logger = createLogger('lifecycle-test', { level: 'silent' });
 const test: CallContext = { accountId: 'acct_L', livemode: false, requestId: 'req_l' };

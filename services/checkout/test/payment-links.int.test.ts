@@ -9,7 +9,7 @@ import { createLogger } from '@hc/logging';
 import { CheckoutAdminService, CheckoutService, HostedCheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
 import type { PaymentEvent } from '../src/domain/payment-events.ts';
 import { expireDuePayments } from '../src/use-cases/expire-due-payments.ts';
-import { startCheckoutStack, type CheckoutStack } from '../src/testing/checkout-stack.ts';
+import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
 
 const logger = createLogger('links-test', { level: 'silent' });
 const test: CallContext = { accountId: 'acct_K', livemode: false, requestId: 'req_k' };

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { CheckoutService } from '@hc/proto/checkout/v1';
-import { startCheckoutStack, type CheckoutStack } from '../src/testing/checkout-stack.ts';
+import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
 
 const ctx: CallContext = { accountId: 'acct_N', livemode: false, requestId: 'req_n' };
 let stack: CheckoutStack;

@@ -13,9 +13,9 @@ import {
 import { createGrpcServer } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { CustomersService } from '@hc/proto/customers/v1';
-import { customersHandlers } from './api/customers-handlers.ts';
+import { customersHandlers } from './api/grpc/customers-handlers.ts';
 import type { CustomersConfig } from './config.ts';
-import { CHECKOUT_EVENTS_CONSUMER, startCheckoutEventsConsumer } from './events/checkout-events-consumer.ts';
+import { CHECKOUT_EVENTS_CONSUMER, startCheckoutEventsConsumer } from './api/consumers/checkout-events-consumer.ts';
 import { CustomersStore } from './store/customers-store.ts';
 import { createCustomersDatabase } from './store/prisma.ts';
 import type { CustomersDependencies } from './use-cases/dependencies.ts';

@@ -7,7 +7,7 @@ import { generate } from 'otplib';
 import { createLogger } from '@hc/logging';
 import { SecretDecryptError, secretBoxFromEnv } from '@hc/secrets';
 import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestDatabase } from '@hc/test-kit';
-import { newTotpSecret } from '../src/auth/totp.ts';
+import { newTotpSecret } from '../src/adapters/totp.ts';
 import { loadDashboardConfig } from '../src/config.ts';
 import { startDashboard } from '../src/dashboard-server.ts';
 import type { DashboardUser } from '../src/domain/dashboard-user.ts';

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { secretBoxFromEnv } from '@hc/secrets';
 import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestDatabase } from '@hc/test-kit';
-import { newSecret, secretHash } from '../src/auth/tokens.ts';
+import { newSecret, secretHash } from '../src/adapters/tokens.ts';
 import type { DashboardUser } from '../src/domain/dashboard-user.ts';
 import { FAILURES_PER_EMAIL, signInLocked, windowStart } from '../src/domain/sign-in-limits.ts';
 import { DASHBOARD_MIGRATIONS_DIR } from '../src/migrations.ts';

@@ -1,7 +1,7 @@
 import { createGrpcServer, type GrpcServer } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { MerchantAdminService } from '@hc/proto/gateway/v1';
-import { merchantAdminHandlers } from './api/merchant-admin-handlers.ts';
+import { merchantAdminHandlers } from './api/grpc/merchant-admin-handlers.ts';
 import type { MerchantStore } from './store/merchant-store.ts';
 
 export interface AdminListener {

@@ -8,7 +8,7 @@ import { WebhooksService } from '@hc/proto/webhooks/v1';
 import { answerParserRefusals } from '@hc/web';
 import { startAdminListener } from './admin-listener.ts';
 import type { GatewayConfig } from './config.ts';
-import { createGatewayApp } from './http/app.ts';
+import { createGatewayApp } from './api/http/app.ts';
 import { createRateLimits } from './store/rate-limit-store.ts';
 import { IdempotencyStore } from './store/idempotency-store.ts';
 import { KeyCache } from './store/key-cache.ts';

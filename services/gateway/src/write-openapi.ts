@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { openApiText } from './http/openapi/document.ts';
+import { openApiText } from './api/http/openapi/document.ts';
 
 /** `pnpm openapi`: rewrites docs/openapi.json from the gateway's schemas (a test fails when it is stale). */
 export const OPENAPI_FILE = fileURLToPath(new URL('../../../docs/openapi.json', import.meta.url));

@@ -3,7 +3,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger } from '@hc/logging';
 import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
-import { createGatewayPrisma, GATEWAY_MIGRATIONS_DIR, KeyCache, MerchantStore, type KeyLookup } from '../src/index.ts';
+import { GATEWAY_MIGRATIONS_DIR } from '../src/index.ts';
+import { KeyCache, type KeyLookup } from '../src/store/key-cache.ts';
+import { MerchantStore } from '../src/store/merchant-store.ts';
+import { createGatewayPrisma } from '../src/store/prisma.ts';
 import type { GatewayPrisma } from '../src/store/prisma.ts';
 
 let db: TestDatabase;

@@ -7,8 +7,10 @@ import { createGrpcServer, createServiceClient, type CallContext, type GrpcServe
 import { createLogger } from '@hc/logging';
 import { MerchantAdminService } from '@hc/proto/gateway/v1';
 import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
-import { merchantAdminHandlers } from '../src/api/merchant-admin-handlers.ts';
-import { createGatewayPrisma, GATEWAY_MIGRATIONS_DIR, MerchantStore } from '../src/index.ts';
+import { merchantAdminHandlers } from '../src/api/grpc/merchant-admin-handlers.ts';
+import { GATEWAY_MIGRATIONS_DIR } from '../src/index.ts';
+import { MerchantStore } from '../src/store/merchant-store.ts';
+import { createGatewayPrisma } from '../src/store/prisma.ts';
 import type { GatewayPrisma } from '../src/store/prisma.ts';
 import { createAccount } from '../src/use-cases/create-account.ts';
 import { createApiKey } from '../src/use-cases/create-api-key.ts';

@@ -4,7 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { badValueError, createPool } from '@hc/db';
 import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
-import { createGatewayPrisma, GATEWAY_MIGRATIONS_DIR, MerchantStore } from '../src/index.ts';
+import { GATEWAY_MIGRATIONS_DIR } from '../src/index.ts';
+import { MerchantStore } from '../src/store/merchant-store.ts';
+import { createGatewayPrisma } from '../src/store/prisma.ts';
 import { IdempotencyStore } from '../src/store/idempotency-store.ts';
 import type { GatewayPrisma } from '../src/store/prisma.ts';
 

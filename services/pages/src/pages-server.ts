@@ -6,8 +6,8 @@ import { HostedCheckoutService } from '@hc/proto/checkout/v1';
 import { ReceiptPolicyService } from '@hc/proto/notifications/v1';
 import { answerParserRefusals } from '@hc/web';
 import type { PagesConfig } from './config.ts';
-import { createPagesApp } from './http/app.ts';
-import { receiptPolicy, RECEIPT_POLICY_TIMEOUT_MS } from './http/receipt-policy.ts';
+import { receiptPolicy, RECEIPT_POLICY_TIMEOUT_MS } from './adapters/receipt-policy.ts';
+import { createPagesApp } from './api/http/app.ts';
 
 export interface RunningPages {
   /** Base URL, e.g. http://127.0.0.1:8081 */

@@ -1,11 +1,11 @@
 // Risk covered: merchants and buyers not sharing one base URL on the local platform: the front router
-// (scripts/front-router.ts) sending /pay/* anywhere but the pages, or the rest anywhere but the gateway;
+// (tools/platform/src/front-router.ts) sending /pay/* anywhere but the pages, or the rest anywhere but the gateway;
 // and a client escaping the per-address limits behind it by naming its own address in X-Forwarded-For
 // (issue 35, item 3: the router must append the peer it saw, which is what one trusted hop reads).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startFrontRouter } from '../../../scripts/front-router.ts';
+import { startFrontRouter } from '../../../tools/platform/src/front-router.ts';
 import { startPagesHarness, type PagesHarness } from './pages-harness.ts';
 
 let h: PagesHarness;

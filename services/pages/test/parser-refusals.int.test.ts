@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { rawRequest, type RawResponse } from '@hc/test-kit';
-import { startFrontRouter } from '../../../scripts/front-router.ts';
+import { startFrontRouter } from '../../../tools/platform/src/front-router.ts';
 import { startPagesHarness, type PagesHarness } from './pages-harness.ts';
 
 let h: PagesHarness;

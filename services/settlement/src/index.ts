@@ -6,6 +6,6 @@ export type { SettlementConfig } from './config.ts';
 export { SETTLEMENT_MIGRATIONS_DIR } from './migrations.ts';
 export { DEFAULT_FX_RATES_USD } from './domain/fx.ts';
 export type { FxTable } from './domain/fx.ts';
-export type { FxRateSource } from './rates/fx-rate-source.ts';
+export type { FxRateSource } from './adapters/fx-rate-source.ts';
 // The producer side of the verdict contract, for the cross-context contract tests.
-export { verdictReachedEvent } from './events/verdict-events.ts';
+export { verdictReachedEvent } from './adapters/verdict-events.ts';

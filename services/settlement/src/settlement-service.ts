@@ -2,22 +2,22 @@ import { connectNats, ensureStream, eventTablePurges, startOutboxRelay, startPur
 import { createGrpcServer } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { SettlementService } from '@hc/proto/settlement/v1';
-import { settlementHandlers } from './api/settlement-handlers.ts';
+import { settlementHandlers } from './api/grpc/settlement-handlers.ts';
 import { publishedSecretWarning, type SettlementConfig } from './config.ts';
-import { settlementStream } from './events/verdict-events.ts';
-import { HttpLiveProcessor } from './processors/http-live-processor.ts';
-import { SandboxProcessor } from './processors/sandbox-processor.ts';
-import { ConfiguredFxRates } from './rates/fx-rate-source.ts';
+import { settlementStream } from './adapters/verdict-events.ts';
+import { HttpLiveProcessor } from './adapters/http-live-processor.ts';
+import { SandboxProcessor } from './adapters/sandbox-processor.ts';
+import { ConfiguredFxRates } from './adapters/fx-rate-source.ts';
 import { createSettlementPrisma } from './store/prisma.ts';
 import { SettlementLockStore } from './store/settlement-locks.ts';
 import { TimelineStore } from './store/timeline.ts';
 import { VerdictStore } from './store/verdicts.ts';
 import { inSettlementUnit } from './store/settlement-unit.ts';
-import { startNoticesListener } from './notices/notices-listener.ts';
-import { HttpChainReader } from './chain/chain-reader.ts';
+import { startNoticesListener } from './api/listeners/notices-listener.ts';
+import { HttpChainReader } from './adapters/chain-reader.ts';
 import { ChainCheckStore } from './store/chain-checks.ts';
 import type { ChainCheckPass } from './use-cases/check-chain.ts';
-import { startChainCheckWorker } from './workers/chain-check-worker.ts';
+import { startChainCheckWorker } from './jobs/chain-check-worker.ts';
 
 /** How long after start a deposit address is watched by the chain check (the longest link lifetime, 90 days, and then some). */
 export const CHAIN_WATCH_MS = 100 * 24 * 60 * 60 * 1000;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpLiveProcessor } from '../src/processors/http-live-processor.ts';
+import { HttpLiveProcessor } from '../src/adapters/http-live-processor.ts';
 
 const request = { paymentId: 'pay_x', payoutWallet: '0x1111111111111111111111111111111111111111', feeBps: 150 };
 let silent: Server;

@@ -9,7 +9,7 @@ import { startCheckoutStack, type CheckoutStack } from '@hc/checkout/testing';
 import { createServiceClient, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { CheckoutService } from '@hc/proto/checkout/v1';
-import { systemResolver, type HostResolver } from '../src/delivery/target-resolver.ts';
+import { systemResolver, type HostResolver } from '../src/adapters/target-resolver.ts';
 import { WebhookReceiver, type ReceivedDelivery } from './support/receiver.ts';
 import { selfSignedCertificate } from './support/tls.ts';
 import { startWebhooksStack, testScope, type WebhooksStack } from './support/webhooks-stack.ts';

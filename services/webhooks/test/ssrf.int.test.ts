@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger } from '@hc/logging';
 import { testNatsPrefix } from '@hc/test-kit';
-import { systemResolver, type HostResolver } from '../src/delivery/target-resolver.ts';
+import { systemResolver, type HostResolver } from '../src/adapters/target-resolver.ts';
 import { WebhookReceiver } from './support/receiver.ts';
 import { startWebhooksStack, testScope, type WebhooksStack } from './support/webhooks-stack.ts';
 

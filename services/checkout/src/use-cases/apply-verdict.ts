@@ -7,7 +7,7 @@ import type { CheckoutDependencies } from './dependencies.ts';
  * Applies settlement's verdict to the payment, exactly once per verdict id, whichever of its two paths
  * delivers it: the answer to the gRPC simulate call (Test mode, use-cases/simulate-payment.ts), or the
  * `settlement.verdict.reached` event on JetStream that settlement publishes through its outbox for
- * processor notices and chain checks (consumed by events/settlement-verdicts.ts). A verdict that no
+ * processor notices and chain checks (consumed by api/consumers/settlement-verdicts.ts). A verdict that no
  * longer fits the payment's status (a decline after money arrived, a second outcome) changes nothing:
  * a paid order is never undone.
  */

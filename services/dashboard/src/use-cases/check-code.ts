@@ -1,4 +1,4 @@
-import { acceptedStep } from '../auth/totp.ts';
+import { acceptedStep } from '../adapters/totp.ts';
 import type { DashboardUser } from '../domain/dashboard-user.ts';
 import { countedCheck, type CheckOutcome } from './counted-check.ts';
 import type { DashboardDependencies } from './dependencies.ts';

@@ -1,7 +1,7 @@
 import { ApiError } from '@hc/errors';
 import { newId } from '@hc/ids';
-import { hashPassword } from '../auth/passwords.ts';
-import { newSecret, secretHash } from '../auth/tokens.ts';
+import { hashPassword } from '../adapters/passwords.ts';
+import { newSecret, secretHash } from '../adapters/tokens.ts';
 import { normalEmail, passwordProblem } from '../domain/credentials.ts';
 import { SETUP_LINK_MS, type DashboardUser } from '../domain/dashboard-user.ts';
 import type { DashboardDependencies } from './dependencies.ts';

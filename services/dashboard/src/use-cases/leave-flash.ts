@@ -1,4 +1,4 @@
-import { secretHash } from '../auth/tokens.ts';
+import { secretHash } from '../adapters/tokens.ts';
 import type { DashboardDependencies } from './dependencies.ts';
 
 /** A one-line notice shown on the session's next page (after a post/redirect/get). Never a secret. */

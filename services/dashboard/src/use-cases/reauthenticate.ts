@@ -1,5 +1,5 @@
-import { passwordMatches } from '../auth/passwords.ts';
-import { acceptedStep } from '../auth/totp.ts';
+import { passwordMatches } from '../adapters/passwords.ts';
+import { acceptedStep } from '../adapters/totp.ts';
 import type { DashboardUser } from '../domain/dashboard-user.ts';
 import { countedCheck, type CheckOutcome } from './counted-check.ts';
 import type { DashboardDependencies } from './dependencies.ts';

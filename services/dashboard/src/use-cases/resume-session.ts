@@ -1,4 +1,4 @@
-import { secretHash } from '../auth/tokens.ts';
+import { secretHash } from '../adapters/tokens.ts';
 import { SESSION_IDLE_MS, SESSION_MAX_MS, type DashboardSession } from '../domain/dashboard-user.ts';
 import type { DashboardDependencies } from './dependencies.ts';
 

@@ -1,4 +1,4 @@
-import { newSecret, secretHash } from '../auth/tokens.ts';
+import { newSecret, secretHash } from '../adapters/tokens.ts';
 import type { DashboardSession } from '../domain/dashboard-user.ts';
 import { checkCode } from './check-code.ts';
 import type { DashboardDependencies } from './dependencies.ts';

@@ -1,6 +1,6 @@
 import { ApiError } from '@hc/errors';
-import { hashPassword } from '../auth/passwords.ts';
-import { secretHash } from '../auth/tokens.ts';
+import { hashPassword } from '../adapters/passwords.ts';
+import { secretHash } from '../adapters/tokens.ts';
 import { passwordProblem } from '../domain/credentials.ts';
 import type { DashboardUser } from '../domain/dashboard-user.ts';
 import type { DashboardDependencies } from './dependencies.ts';

@@ -1,5 +1,5 @@
-import { decoyHash, passwordMatches } from '../auth/passwords.ts';
-import { newSecret, secretHash } from '../auth/tokens.ts';
+import { decoyHash, passwordMatches } from '../adapters/passwords.ts';
+import { newSecret, secretHash } from '../adapters/tokens.ts';
 import { normalEmail } from '../domain/credentials.ts';
 import { SESSION_IDLE_MS } from '../domain/dashboard-user.ts';
 import { signInLocked, windowStart } from '../domain/sign-in-limits.ts';

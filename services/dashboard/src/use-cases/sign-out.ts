@@ -1,4 +1,4 @@
-import { secretHash } from '../auth/tokens.ts';
+import { secretHash } from '../adapters/tokens.ts';
 import type { DashboardDependencies } from './dependencies.ts';
 
 /** Ends the session server-side: the cookie, even if kept, opens nothing afterwards. */

@@ -1,5 +1,5 @@
 import { ApiError } from '@hc/errors';
-import { newTotpSecret, totpUri } from '../auth/totp.ts';
+import { newTotpSecret, totpUri } from '../adapters/totp.ts';
 import type { DashboardUser } from '../domain/dashboard-user.ts';
 import { checkCode, type CodeCheck } from './check-code.ts';
 import type { DashboardDependencies } from './dependencies.ts';

@@ -3,7 +3,7 @@ import type { Arrival } from '../domain/settlement-checks.ts';
 import type { SettlementLock } from '../domain/settlement-lock.ts';
 import type { TimelineEntry } from '../domain/timeline.ts';
 import type { Verdict } from '../domain/verdict.ts';
-import type { OutboxEvent } from '../events/verdict-events.ts';
+import type { OutboxEvent } from '../adapters/verdict-events.ts';
 import type { Prisma } from './generated/prisma/client.ts';
 import type { SettlementPrisma } from './prisma.ts';
 import { toLock } from './settlement-locks.ts';

@@ -4,7 +4,7 @@ import type { Prisma } from './generated/prisma/client.ts';
 import type { SettlementPrisma } from './prisma.ts';
 import type { Scope } from '../domain/settlement-lock.ts';
 import { verdictTimelineEntry } from '../domain/timeline.ts';
-import { verdictReachedEvent } from '../events/verdict-events.ts';
+import { verdictReachedEvent } from '../adapters/verdict-events.ts';
 import { inSettlementUnit, type ArrivalSource } from './settlement-unit.ts';
 
 type Row = Prisma.VerdictGetPayload<object>;

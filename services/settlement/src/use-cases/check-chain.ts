@@ -1,10 +1,10 @@
 import type { Logger } from '@hc/logging';
-import { ChainUnavailable, type ChainReader, type ChainTransfer } from '../chain/chain-reader.ts';
+import { ChainUnavailable, type ChainReader, type ChainTransfer } from '../adapters/chain-reader.ts';
 import { confirmOnChain } from '../domain/chain-confirmation.ts';
 import { normalizeArrival, sameAddress, type Arrival } from '../domain/settlement-checks.ts';
 import { verdictTimelineEntry } from '../domain/timeline.ts';
 import { newVerdictId, verdictFrom } from '../domain/verdict.ts';
-import { verdictReachedEvent } from '../events/verdict-events.ts';
+import { verdictReachedEvent } from '../adapters/verdict-events.ts';
 import type { ChainCheckStore, DueChainCheck } from '../store/chain-checks.ts';
 import type { SettlementDependencies } from './dependencies.ts';
 

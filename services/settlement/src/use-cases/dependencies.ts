@@ -1,5 +1,5 @@
-import type { SettlementProcessor, SimulatingProcessor } from '../processors/settlement-processor.ts';
-import type { FxRateSource } from '../rates/fx-rate-source.ts';
+import type { SettlementProcessor, SimulatingProcessor } from '../adapters/settlement-processor.ts';
+import type { FxRateSource } from '../adapters/fx-rate-source.ts';
 import type { SettlementLockStore } from '../store/settlement-locks.ts';
 import type { SettlementUnit } from '../store/settlement-unit.ts';
 import type { TimelineStore } from '../store/timeline.ts';

@@ -4,7 +4,7 @@ import { differencesFromConfirmed, type ProcessorNotice } from '../domain/notice
 import { merchantShare, parseCoinAmount, formatCoin } from '../domain/coins.ts';
 import { verdictTimelineEntry, type TimelineEntry } from '../domain/timeline.ts';
 import { detailsVerdict, newVerdictId, verdictFrom } from '../domain/verdict.ts';
-import { verdictReachedEvent } from '../events/verdict-events.ts';
+import { verdictReachedEvent } from '../adapters/verdict-events.ts';
 import type { SettlementUnit } from '../store/settlement-unit.ts';
 import type { SettlementDependencies } from './dependencies.ts';
 

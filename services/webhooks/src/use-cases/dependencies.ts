@@ -1,5 +1,5 @@
 import type { DeliverySettings } from '../config.ts';
-import type { HostResolver } from '../delivery/target-resolver.ts';
+import type { HostResolver } from '../adapters/target-resolver.ts';
 import type { DeliveryStore } from '../store/deliveries.ts';
 import type { EndpointStore } from '../store/endpoints.ts';
 import type { ErasureStore } from '../store/erasures.ts';

@@ -1,5 +1,5 @@
 import { ApiError } from '@hc/errors';
-import { resolveTarget, TargetRefused } from '../delivery/target-resolver.ts';
+import { resolveTarget, TargetRefused } from '../adapters/target-resolver.ts';
 import { MAX_DESCRIPTION_LENGTH, type Scope } from '../domain/endpoint.ts';
 import { parseEndpointUrl } from '../domain/endpoint-url.ts';
 import type { WebhooksDependencies } from './dependencies.ts';

@@ -1,0 +1,96 @@
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import type { ServiceHandlers } from '@hc/grpc';
+import type { CheckoutAdminService, PaymentLinkSchema } from '@hc/proto/checkout/v1';
+import type { CheckoutSession } from '../../domain/checkout-session.ts';
+import { trackingPageUrl } from '../../domain/payment-link.ts';
+import { cancelPaymentLink } from '../../use-cases/cancel-payment-link.ts';
+import { createPaymentLink } from '../../use-cases/create-payment-link.ts';
+import type { CheckoutDependencies } from '../../use-cases/dependencies.ts';
+import { getPaymentLink } from '../../use-cases/get-payment-link.ts';
+import { listPayments } from '../../use-cases/list-payments.ts';
+import { archiveCheckout } from '../../use-cases/archive-checkout.ts';
+import { createCheckout } from '../../use-cases/create-checkout.ts';
+import { getCheckout } from '../../use-cases/get-checkout.ts';
+import { listCheckouts } from '../../use-cases/list-checkouts.ts';
+import { checkoutMessage } from './checkout-message.ts';
+import { accountSnapshot, sessionMessage } from './session-message.ts';
+
+const DEFAULT_LIST_LIMIT = 20;
+
+/**
+ * The operator's and dashboard's calls (never the merchant API): payment links. Thin, as every
+ * handler: proto in, use case, proto out.
+ */
+export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeof CheckoutAdminService> {
+  const link = (payment: CheckoutSession): MessageInitShape<typeof PaymentLinkSchema> => ({
+    payment: sessionMessage(payment, deps.publicBaseUrl),
+    trackingUrl: trackingPageUrl(deps.publicBaseUrl, payment.id),
+    customerName: payment.customerName ?? undefined,
+    memo: payment.memo ?? undefined,
+  });
+  return {
+    async createPaymentLink(request, ctx) {
+      const payment = await createPaymentLink(
+        deps,
+        ctx,
+        {
+          amount: request.amount,
+          currency: request.currency,
+          description: request.description,
+          customerEmail: request.customerEmail,
+          reference: request.reference,
+          metadata: request.metadata?.entries,
+          customerName: request.customerName,
+          memo: request.memo,
+          lifetime: request.lifetime,
+        },
+        accountSnapshot(request.account),
+      );
+      return { link: link(payment) };
+    },
+
+    async cancelPaymentLink(request, ctx) {
+      return { link: link(await cancelPaymentLink(deps, ctx, request.id)) };
+    },
+
+    async getPaymentLink(request, ctx) {
+      return { link: link(await getPaymentLink(deps, ctx, request.id)) };
+    },
+
+    async listPaymentLinks(request, ctx) {
+      const page = await listPayments(deps, ctx, request.limit || DEFAULT_LIST_LIMIT, request.startingAfter, { source: 'payment_link' });
+      return { links: page.payments.map(link), hasMore: page.hasMore };
+    },
+
+    async createCheckout(request, ctx) {
+      const checkout = await createCheckout(
+        deps,
+        ctx,
+        {
+          kind: request.kind,
+          description: request.description,
+          currency: request.currency,
+          amount: request.amount,
+          minAmount: request.minAmount,
+          maxAmount: request.maxAmount,
+          plans: request.plans,
+        },
+        accountSnapshot(request.account),
+      );
+      return { checkout: checkoutMessage(checkout, deps.publicBaseUrl) };
+    },
+
+    async getCheckout(request, ctx) {
+      return { checkout: checkoutMessage(await getCheckout(deps, ctx, request.id), deps.publicBaseUrl) };
+    },
+
+    async listCheckouts(request, ctx) {
+      const page = await listCheckouts(deps, ctx, request.limit || DEFAULT_LIST_LIMIT, request.startingAfter);
+      return { checkouts: page.checkouts.map((c) => checkoutMessage(c, deps.publicBaseUrl)), hasMore: page.hasMore };
+    },
+
+    async archiveCheckout(request, ctx) {
+      return { checkout: checkoutMessage(await archiveCheckout(deps, ctx, request.id), deps.publicBaseUrl) };
+    },
+  };
+}

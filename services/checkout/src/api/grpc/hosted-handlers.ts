@@ -1,0 +1,51 @@
+import type { PublicCallContext, ServiceHandlers } from '@hc/grpc';
+import type { HostedCheckoutService } from '@hc/proto/checkout/v1';
+import type { HostedView } from '../../domain/hosted-view.ts';
+import type { CheckoutDependencies } from '../../use-cases/dependencies.ts';
+import { getHostedSession, reachHostedProvider, simulateHostedPayment, startHostedSession } from '../../use-cases/hosted-session.ts';
+import { getPublicCheckout, payCheckout } from '../../use-cases/pay-checkout.ts';
+import { checkoutMessage } from './checkout-message.ts';
+import { STATUS_TO_PROTO } from './session-message.ts';
+
+function hostedMessage(view: HostedView) {
+  return {
+    ...view,
+    status: STATUS_TO_PROTO[view.status],
+    customerEmail: view.customerEmail ?? undefined,
+    country: view.country ?? undefined,
+    expiresAt: BigInt(Math.floor(view.expiresAt.getTime() / 1000)),
+    successUrl: view.successUrl ?? undefined,
+    cancelUrl: view.cancelUrl ?? undefined,
+    reference: view.reference ?? undefined,
+    provider: view.provider ?? undefined,
+    providers: [...view.providers],
+    customerName: view.customerName ?? undefined,
+    memo: view.memo ?? undefined,
+  };
+}
+
+/** The hosted page's calls (no account context): proto in, use case, the buyer's view out. */
+export function hostedHandlers(deps: CheckoutDependencies): ServiceHandlers<typeof HostedCheckoutService, PublicCallContext> {
+  return {
+    async getHostedSession(request, ctx) {
+      return { session: hostedMessage(await getHostedSession(deps, request.id, ctx.requestId)) };
+    },
+    async startHostedSession(request, ctx) {
+      const start = { customerEmail: request.customerEmail, country: request.country };
+      return { session: hostedMessage(await startHostedSession(deps, request.id, start, ctx.requestId)) };
+    },
+    async reachHostedProvider(request, ctx) {
+      return { session: hostedMessage(await reachHostedProvider(deps, request.id, request.provider, ctx.requestId)) };
+    },
+    async simulateHostedPayment(request, ctx) {
+      return { session: hostedMessage(await simulateHostedPayment(deps, request.id, request.outcome, ctx.requestId)) };
+    },
+    async getHostedCheckout(request, ctx) {
+      return { checkout: checkoutMessage(await getPublicCheckout(deps, request.id, ctx.requestId), deps.publicBaseUrl) };
+    },
+    async payCheckout(request, ctx) {
+      const payment = await payCheckout(deps, request.id, { plan: request.plan, amount: request.amount }, ctx.requestId);
+      return { paymentId: payment.id };
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { SessionStatus as ProtoStatus, type CheckoutSessionSchema } from '@hc/proto/checkout/v1';
+import { hostedPageUrl, type CheckoutSession, type SessionStatus } from '../../domain/checkout-session.ts';
+
+export const STATUS_TO_PROTO: Record<SessionStatus, ProtoStatus> = {
+  open: ProtoStatus.OPEN,
+  pending: ProtoStatus.PENDING,
+  paid: ProtoStatus.PAID,
+  held: ProtoStatus.HELD,
+  failed: ProtoStatus.FAILED,
+  expired: ProtoStatus.EXPIRED,
+};
+
+function unixSeconds(date: Date): bigint {
+  return BigInt(Math.floor(date.getTime() / 1000));
+}
+
+export function sessionMessage(session: CheckoutSession, publicBaseUrl: string): MessageInitShape<typeof CheckoutSessionSchema> {
+  return {
+    id: session.id,
+    url: hostedPageUrl(publicBaseUrl, session.id),
+    status: STATUS_TO_PROTO[session.status],
+    livemode: session.livemode,
+    amount: session.amount,
+    currency: session.currency,
+    description: session.description,
+    reference: session.reference ?? undefined,
+    customerEmail: session.customerEmail ?? undefined,
+    created: unixSeconds(session.createdAt),
+    expiresAt: unixSeconds(session.expiresAt),
+    startedAt: session.startedAt ? unixSeconds(session.startedAt) : undefined,
+    metadata: session.metadata ? { entries: { ...session.metadata } } : undefined,
+    successUrl: session.successUrl ?? undefined,
+    cancelUrl: session.cancelUrl ?? undefined,
+    paidAt: session.paidAt ? unixSeconds(session.paidAt) : undefined,
+    provider: session.provider ?? undefined,
+    holdReason: session.holdReason ?? undefined,
+    holdAcceptable: session.holdAcceptable,
+    canceledAt: session.canceledAt ? unixSeconds(session.canceledAt) : undefined,
+    country: session.country ?? undefined,
+    settlement: {
+      coin: session.settlement.coin ?? undefined,
+      valueCoin: session.settlement.valueCoin ?? undefined,
+      merchantReceived: session.settlement.merchantReceived ?? undefined,
+      txidIn: session.settlement.txidIn ?? undefined,
+      txidOut: session.settlement.txidOut ?? undefined,
+      // Fixed when the buyer started; null before.
+      payoutWallet: session.startedAt ? (session.payoutWallet ?? undefined) : undefined,
+    },
+  };
+}
+
+/** The account as the gateway or the operator passed it (AccountSnapshot message → use-case shape). */
+export function accountSnapshot(account: { payoutWallet?: string; feeBps: number; merchantName?: string } | undefined): {
+  payoutWallet: string | null;
+  feeBps: number;
+  merchantName: string | null;
+} {
+  return { payoutWallet: account?.payoutWallet ?? null, feeBps: account?.feeBps ?? 0, merchantName: account?.merchantName ?? null };
+}

@@ -1,0 +1,140 @@
+/**
+ * The checkout context for tests, with everything it talks to real: the settlement gRPC service, the
+ * gateway's internal admin listener (where the buyer's side reads the account, ADR 0037) on a gateway
+ * database of its own, PostgreSQL (a database of the test file's own per service), and NATS with a
+ * stream of the test file's own. Used by checkout's integration tests and by the end-to-end tests,
+ * whose gateway shares that gateway database.
+ */
+import { loadSettlementConfig, SETTLEMENT_MIGRATIONS_DIR, startSettlementService, type RunningSettlementService } from '@hc/settlement';
+import { DEFAULT_EVENT_RETENTION } from '@hc/events';
+import { loadEmulatorConfig, startEmulator, type RunningEmulator } from '@hc/emulator';
+import {
+  GATEWAY_MIGRATIONS_DIR,
+  openMerchantAccounts,
+  type AdminListener,
+  type MerchantAccount,
+  type MerchantOperations,
+} from '@hc/gateway';
+import type { Logger } from '@hc/logging';
+import { createTestDatabase, TestClock, testNatsPrefix, testNatsUrl, type TestDatabase } from '@hc/test-kit';
+import { checkoutStream, paymentEventsFilter } from '../../src/adapters/checkout-stream.ts';
+import { startCheckoutService, type RunningCheckoutService } from '../../src/checkout-service.ts';
+import { CHECKOUT_MIGRATIONS_DIR } from '../../src/migrations.ts';
+
+export interface CheckoutStack {
+  readonly checkout: RunningCheckoutService;
+  readonly settlement: RunningSettlementService;
+  /** The Live processor and chain, emulated: Live starts get deposit addresses from it, its notices reach settlement. */
+  readonly emulator: RunningEmulator;
+  readonly clock: TestClock;
+  readonly checkoutDatabaseUrl: string;
+  /** Settlement's database (tests read every table of it, e.g. looking for secrets at rest). */
+  readonly settlementDatabaseUrl: string;
+  readonly natsUrl: string;
+  /** The prefix of this stack's subjects and stream. */
+  readonly natsPrefix: string;
+  /** The JetStream stream payment events land in. */
+  readonly stream: { name: string; subjects: string[] };
+  /** Consumer filter for payment events only (the stream also carries checkout.session.* events). */
+  readonly paymentEvents: string;
+  /** The gateway's accounts: its database and the internal admin listener checkout reads them from. */
+  readonly gateway: { readonly databaseUrl: string; readonly adminAddress: string; readonly operations: MerchantOperations };
+  /**
+   * Makes a merchant account with this id in the gateway's database, as the gateway stores it: active,
+   * 150 bps, named "Test shop" and without a wallet unless told otherwise. Change it later through
+   * `gateway.operations` (wallet, suspend, reactivate), as the operator does.
+   */
+  putAccount(account: { id: string } & Partial<Omit<MerchantAccount, 'id'>>): Promise<MerchantAccount>;
+  stop(): Promise<void>;
+}
+
+export async function startCheckoutStack(
+  logger: Logger,
+  options: { publicBaseUrl?: string; label?: string; settlementEnv?: Record<string, string>; emulatorEnv?: Record<string, string> } = {},
+): Promise<CheckoutStack> {
+  const clock = new TestClock();
+  const databases: TestDatabase[] = await Promise.all([
+    createTestDatabase('checkout', CHECKOUT_MIGRATIONS_DIR),
+    createTestDatabase('settlement', SETTLEMENT_MIGRATIONS_DIR),
+    createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR),
+  ]);
+  const [checkoutDb, settlementDb, gatewayDb] = databases as [TestDatabase, TestDatabase, TestDatabase];
+  const accounts = openMerchantAccounts(gatewayDb.url, clock.now);
+  const admin: AdminListener = await accounts.listen('127.0.0.1:0', logger);
+  const natsPrefix = testNatsPrefix(options.label ?? 'checkout');
+  const natsUrl = testNatsUrl();
+  const emulator = await startEmulator(
+    loadEmulatorConfig({ EMULATOR_PORT: '0', EMULATOR_LATE_NOTICE_MS: '60000', LOG_LEVEL: 'silent', ...options.emulatorEnv }),
+    logger,
+  );
+  const settlement = await startSettlementService(
+    loadSettlementConfig({
+      // One machine with the emulator: its published notice secret (docs/adr/0016).
+      SETTLEMENT_LOCAL_MODE: 'true',
+      SETTLEMENT_DATABASE_URL: settlementDb.url,
+      SETTLEMENT_GRPC_ADDRESS: '127.0.0.1:0',
+      SETTLEMENT_NOTICES_ADDRESS: '127.0.0.1:0',
+      PROCESSOR_URL: emulator.url,
+      CHAIN_RPC_URL: emulator.url,
+      NATS_URL: natsUrl,
+      NATS_SUBJECT_PREFIX: natsPrefix,
+      LOG_LEVEL: 'silent',
+      ...options.settlementEnv,
+    }),
+    logger,
+    { now: clock.now },
+  );
+  emulator.directNoticesTo(`http://${settlement.noticesAddress}/notices`);
+  const checkout = await startCheckoutService(
+    {
+      CHECKOUT_DATABASE_URL: checkoutDb.url,
+      CHECKOUT_GRPC_ADDRESS: '127.0.0.1:0',
+      PUBLIC_BASE_URL: options.publicBaseUrl ?? 'https://pay.example.test',
+      SETTLEMENT_GRPC_ADDRESS: settlement.address,
+      SETTLEMENT_TIMEOUT_MS: 5000,
+      GATEWAY_ADMIN_GRPC_ADDRESS: admin.address,
+      GATEWAY_TIMEOUT_MS: 5000,
+      NATS_URL: natsUrl,
+      NATS_SUBJECT_PREFIX: natsPrefix,
+      // Tests drive the sweeper themselves (expireDuePayments) with the test clock.
+      EXPIRY_SWEEP_INTERVAL_MS: 300_000,
+      LOG_LEVEL: 'silent',
+      ...DEFAULT_EVENT_RETENTION,
+    },
+    logger,
+    { now: clock.now },
+  );
+  return {
+    checkout,
+    settlement,
+    emulator,
+    clock,
+    checkoutDatabaseUrl: checkoutDb.url,
+    settlementDatabaseUrl: settlementDb.url,
+    natsUrl,
+    natsPrefix,
+    stream: checkoutStream(natsPrefix, DEFAULT_EVENT_RETENTION),
+    paymentEvents: paymentEventsFilter(natsPrefix),
+    gateway: { databaseUrl: gatewayDb.url, adminAddress: admin.address, operations: accounts.operations },
+    async putAccount(fields) {
+      const account: MerchantAccount = {
+        name: 'Test shop',
+        status: 'active',
+        payoutWallet: null,
+        feeBps: 150,
+        createdAt: clock.now(),
+        ...fields,
+      };
+      await accounts.putAccount(account);
+      return account;
+    },
+    async stop() {
+      await checkout.stop();
+      await admin.server.stop(2000);
+      await accounts.close();
+      await settlement.stop();
+      await emulator.stop();
+      await Promise.all(databases.map((db) => db.drop()));
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import type { Response } from 'express';
+import { ApiError } from '@hc/errors';
+import type { Checkout, PaymentLink } from '@hc/proto/checkout/v1';
+import type { Account } from '@hc/proto/gateway/v1';
+import { formatUnixSeconds, statusWord } from '../../domain/format.ts';
+import { widgetSnippet } from '../../domain/link-forms.ts';
+
+/** The account as checkout needs it at create (like the operator CLI's creatingAccount). */
+export function creatingAccount(res: Response): { payoutWallet?: string; feeBps: number; merchantName: string } {
+  const account = res.locals['account'] as Account;
+  // A suspended account takes no new payments, whichever way they are made.
+  if (account.status !== 'active') throw new ApiError('suspended');
+  return { payoutWallet: account.payoutWallet, feeBps: account.feeBps, merchantName: account.name };
+}
+
+/** A payment link as the pages show it; a canceled link is `expired` with canceled_at (spec). */
+export function linkView(link: PaymentLink) {
+  const payment = link.payment;
+  if (!payment) throw new ApiError('internal_error');
+  const status = payment.canceledAt !== undefined ? 'canceled' : statusWord(payment.status);
+  return {
+    id: payment.id,
+    url: payment.url,
+    trackingUrl: link.trackingUrl,
+    status,
+    // Cancel is offered while nobody went to a provider; the service still decides (not_cancelable).
+    cancelable: status === 'open',
+    amount: payment.amount,
+    currency: payment.currency,
+    description: payment.description,
+    customerName: link.customerName ?? '',
+    memo: link.memo ?? '',
+    customerEmail: payment.customerEmail ?? '',
+    reference: payment.reference ?? '',
+    created: formatUnixSeconds(payment.created),
+    expiresAt: formatUnixSeconds(payment.expiresAt),
+    canceledAt: formatUnixSeconds(payment.canceledAt),
+  };
+}
+
+const KINDS: Record<string, string> = { page: 'Page', pricing_table: 'Pricing table', widget: 'Widget' };
+
+function priceOf(checkout: Checkout): string {
+  if (checkout.plans.length > 0) return checkout.plans.map((plan) => `${plan.label} ${plan.amount}`).join(', ') + ` ${checkout.currency}`;
+  if (checkout.amount !== undefined) return `${checkout.amount} ${checkout.currency}`;
+  return `${checkout.minAmount ?? ''} to ${checkout.maxAmount ?? ''} ${checkout.currency} (buyer chooses)`;
+}
+
+export function checkoutView(checkout: Checkout) {
+  return {
+    id: checkout.id,
+    kind: checkout.kind,
+    kindLabel: KINDS[checkout.kind] ?? checkout.kind,
+    description: checkout.description,
+    price: priceOf(checkout),
+    plans: checkout.plans.map((plan) => ({ label: plan.label, amount: plan.amount })),
+    currency: checkout.currency,
+    url: checkout.url,
+    snippet: checkout.kind === 'widget' ? widgetSnippet(checkout.url, checkout.id) : '',
+    archived: checkout.archivedAt !== undefined,
+    archivedAt: formatUnixSeconds(checkout.archivedAt),
+    created: formatUnixSeconds(checkout.created),
+  };
+}

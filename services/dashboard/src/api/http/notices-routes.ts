@@ -1,0 +1,38 @@
+import { Router } from 'express';
+import { noticeText } from '../../domain/security-notice.ts';
+import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
+import { dismissNotice } from '../../use-cases/dismiss-notice.ts';
+import { listNotices } from '../../use-cases/list-notices.ts';
+import { dashboardPaths, safeNext } from './paths.ts';
+import { signedIn } from './session.ts';
+
+/** What the layout shows of a notice: its sentence, and its id for the Dismiss form. */
+export interface NoticeView {
+  readonly id: string;
+  readonly text: string;
+}
+
+/**
+ * Security notices (docs/adr/0038): every page a signed-in user opens shows the account's notices this
+ * user has not dismissed, as a banner at the top; Dismiss (a form, so it works without script) hides
+ * one for this user only and comes back to the page it was on.
+ */
+export function noticesRoutes(deps: DashboardDependencies): Router {
+  const router = Router();
+
+  router.use(async (req, res, next) => {
+    if (req.method === 'GET') {
+      const notices = await listNotices(deps, signedIn(res).session.user);
+      res.locals['notices'] = notices.map((notice): NoticeView => ({ id: notice.id, text: noticeText(notice) }));
+    }
+    next();
+  });
+
+  router.post(`${dashboardPaths.notices}/:id/dismiss`, async (req, res) => {
+    await dismissNotice(deps, signedIn(res).session.user, String(req.params['id']));
+    const back = (req.body as Record<string, unknown> | undefined)?.['back'];
+    res.redirect(303, safeNext(back));
+  });
+
+  return router;
+}

@@ -1,0 +1,177 @@
+import { Router, type Request } from 'express';
+import { ApiError } from '@hc/errors';
+import { SessionStatus, type CheckoutSession, type PaymentTimelineEntry } from '@hc/proto/checkout/v1';
+import type { Event } from '@hc/proto/webhooks/v1';
+import { formatMoney, formatTime, pageSize, PAYMENT_STATUSES, statusWord } from '../../domain/format.ts';
+import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
+import { redirectWithFlash } from './auth-routes.ts';
+import { modeOf } from './mode.ts';
+import { modePath } from './paths.ts';
+import type { PlatformClients } from '../../adapters/platform-clients.ts';
+import { isInvalidCursor, renderNoSuchPage, renderPage } from './render.ts';
+import { callContext } from './session.ts';
+
+/** Timeline lines a person should look at: a notice we refused or that disagreed with the chain. */
+const FLAGGED = new Set(['notice_rejected', 'notice_mismatch', 'notice_duplicate']);
+
+function query(req: Request, name: string): string {
+  const value = req.query[name];
+  return typeof value === 'string' ? value.trim().slice(0, 254) : '';
+}
+
+function paymentRow(payment: CheckoutSession) {
+  return {
+    id: payment.id,
+    status: payment.canceledAt !== undefined ? 'canceled' : statusWord(payment.status),
+    amount: formatMoney(payment.amount, payment.currency),
+    description: payment.description,
+    reference: payment.reference ?? null,
+    email: payment.customerEmail ?? null,
+    created: formatTime(payment.created),
+  };
+}
+
+function paymentView(payment: CheckoutSession) {
+  const s = payment.settlement;
+  return {
+    ...paymentRow(payment),
+    url: payment.url,
+    livemode: payment.livemode,
+    expiresAt: formatTime(payment.expiresAt),
+    startedAt: formatTime(payment.startedAt),
+    paidAt: formatTime(payment.paidAt),
+    canceledAt: formatTime(payment.canceledAt),
+    provider: payment.provider ?? null,
+    country: payment.country ?? null,
+    holdReason: payment.holdReason ?? null,
+    acceptable: payment.status === SessionStatus.HELD && payment.holdAcceptable,
+    metadata: Object.entries(payment.metadata?.entries ?? {}),
+    settlement:
+      s && (s.coin || s.txidIn)
+        ? {
+            coin: s.coin ?? null,
+            valueCoin: s.valueCoin ?? null,
+            merchantReceived: s.merchantReceived ?? null,
+            txidIn: s.txidIn ?? null,
+            txidOut: s.txidOut ?? null,
+            payoutWallet: s.payoutWallet ?? null,
+          }
+        : null,
+  };
+}
+
+/** A timeline line's details as key and value pairs (the raw text if it is not a JSON object). */
+function details(json: string): [string, string][] {
+  try {
+    const parsed = JSON.parse(json || '{}') as Record<string, unknown>;
+    return Object.entries(parsed).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]);
+  } catch {
+    return [['detail', json]];
+  }
+}
+
+function timelineLine(entry: PaymentTimelineEntry) {
+  const detail = details(entry.detailJson);
+  return { source: entry.source, kind: entry.kind, at: formatTime(new Date(Number(entry.at))), flagged: FLAGGED.has(entry.kind), detail };
+}
+
+function eventLine(event: Event) {
+  return { id: event.id, type: event.type, created: formatTime(event.created) };
+}
+
+/**
+ * /dashboard/{mode}/payments: newest first, filtered by status, searched by reference or email, paged;
+ * a payment's page with its fields, settlement, the webhook events sent for it and its timeline; and
+ * Accept as paid for a held payment the checks allow it for, behind a confirmation page.
+ */
+export function paymentsRoutes(platform: PlatformClients, deps: DashboardDependencies): Router {
+  const router = Router({ mergeParams: true });
+
+  router.get('/payments', async (req, res) => {
+    const mode = modeOf(res);
+    const status = (PAYMENT_STATUSES as readonly string[]).includes(query(req, 'status')) ? query(req, 'status') : '';
+    const search = query(req, 'q');
+    const after = query(req, 'starting_after') || undefined;
+    const filters = {
+      status: status || undefined,
+      ...(search.includes('@') ? { customerEmail: search } : search ? { reference: search } : {}),
+    };
+    let page: { payments: CheckoutSession[]; hasMore: boolean };
+    try {
+      page = await platform.checkout.listPayments(
+        { limit: pageSize(req.query['limit']), startingAfter: after, ...filters },
+        callContext(res, mode),
+      );
+    } catch (error) {
+      // A cursor that is not one of this account's payments in this mode: not a page of this list.
+      if (isInvalidCursor(error)) return renderNoSuchPage(res);
+      throw error;
+    }
+    const rows = page.payments.map(paymentRow);
+    const last = page.payments.at(-1);
+    const params = (extra: Record<string, string>) =>
+      new URLSearchParams({ ...(status ? { status } : {}), ...(search ? { q: search } : {}), ...extra });
+    renderPage(res, 'payments.njk', {
+      title: 'Payments',
+      area: 'payments',
+      rows,
+      status,
+      search,
+      statuses: PAYMENT_STATUSES,
+      filtered: Boolean(status || search),
+      next: page.hasMore && last ? `${modePath(mode, 'payments')}?${params({ starting_after: last.id })}` : null,
+    });
+  });
+
+  router.get('/payments/:id', async (req, res) => {
+    const mode = modeOf(res);
+    const ctx = callContext(res, mode);
+    const id = String(req.params['id']);
+    const { session } = await platform.checkout.getCheckoutSession({ id }, ctx);
+    const [timeline, events] = await Promise.allSettled([
+      platform.checkout.getPaymentTimeline({ id }, ctx),
+      platform.webhooks.listEvents({ limit: 100, paymentId: id, maxAgeSeconds: 0n }, ctx),
+    ]);
+    renderPage(res, 'payment.njk', {
+      title: `Payment ${id}`,
+      area: 'payments',
+      payment: paymentView(session!),
+      timeline: timeline.status === 'fulfilled' ? timeline.value.entries.map(timelineLine) : null,
+      events: events.status === 'fulfilled' ? events.value.events.map(eventLine) : null,
+    });
+  });
+
+  router.get('/payments/:id/accept', async (req, res) => {
+    const mode = modeOf(res);
+    const { session } = await platform.checkout.getCheckoutSession({ id: String(req.params['id']) }, callContext(res, mode));
+    const payment = paymentView(session!);
+    if (!payment.acceptable)
+      return redirectWithFlash(
+        deps,
+        res,
+        modePath(mode, 'payments', payment.id),
+        'Only a held payment that the checks allow can be accepted as paid.',
+      );
+    renderPage(res, 'payment-accept.njk', { title: 'Accept as paid', area: 'payments', payment });
+  });
+
+  router.post('/payments/:id/accept', async (req, res) => {
+    const mode = modeOf(res);
+    const id = String(req.params['id']);
+    try {
+      await platform.checkout.acceptHeldPayment({ id }, callContext(res, mode));
+    } catch (error) {
+      // Already paid, failed, not held, or a hold that cannot be accepted: say so on the payment.
+      if (!(error instanceof ApiError) || error.code === 'not_found' || error.httpStatus >= 500) throw error;
+      return redirectWithFlash(deps, res, modePath(mode, 'payments', id), `Not accepted: ${error.message}`);
+    }
+    await redirectWithFlash(
+      deps,
+      res,
+      modePath(mode, 'payments', id),
+      'Accepted as paid. The payment now reads paid and payment.paid was sent.',
+    );
+  });
+
+  return router;
+}

@@ -1,0 +1,84 @@
+import express, { type Express } from 'express';
+import type { ServiceClient } from '@hc/grpc';
+import type { Logger } from '@hc/logging';
+import { accessLog } from '@hc/web';
+import type { CheckoutService } from '@hc/proto/checkout/v1';
+import type { CustomersService } from '@hc/proto/customers/v1';
+import type { WebhooksService } from '@hc/proto/webhooks/v1';
+import type { AccountLimiter } from '../../domain/account-limiter.ts';
+import type { KeyDirectory } from '../../use-cases/authenticate.ts';
+import type { CreateSessionDependencies, IdempotencySettings } from '../../use-cases/create-checkout-session.ts';
+import { rateLimited } from './middleware/rate-limit.ts';
+import { requireApiKey } from './middleware/authenticate.ts';
+import { errorResponder, unknownRoute } from './middleware/errors.ts';
+import { openApiText } from './openapi/document.ts';
+import { requestId, securityHeaders } from './middleware/response-headers.ts';
+import { checkoutSessionRoutes } from './routes/checkout-sessions.ts';
+import { customerRoutes } from './routes/customers.ts';
+import { eventRoutes } from './routes/events.ts';
+import { paymentRoutes } from './routes/payments.ts';
+import { parseQuery } from './validation/query.ts';
+
+export interface GatewayApp {
+  readonly merchants: KeyDirectory;
+  readonly checkout: ServiceClient<typeof CheckoutService>;
+  readonly customers: ServiceClient<typeof CustomersService>;
+  readonly webhooks: ServiceClient<typeof WebhooksService>;
+  readonly idempotency: CreateSessionDependencies['idempotency'];
+  readonly idempotencySettings: IdempotencySettings;
+  /** The per-account budgets (store/rate-limit-store.ts counts them). */
+  readonly rateLimits: { readonly requests: AccountLimiter; readonly starts: AccountLimiter };
+  /** How long a customers read may wait for the caller's answered writes (docs/adr/0011). */
+  readonly customersReadWaitMs: number;
+  readonly logger: Logger;
+  /** Readiness: resolves when the gateway's database and the services answer. */
+  readonly ready: () => Promise<void>;
+}
+
+/**
+ * The HTTP surface. Order matters: request id and headers first (so every answer, errors included,
+ * carries them), then authentication, then the account's rate limit, then the route, which checks its
+ * headers and parses its own body.
+ */
+export function createGatewayApp(deps: GatewayApp): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('query parser', parseQuery);
+  app.use(requestId, securityHeaders);
+  // Only method, path, status and duration: never headers (keys) nor bodies (personal data).
+  app.use(accessLog(deps.logger));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    await deps.ready();
+    res.json({ status: 'ready' });
+  });
+
+  // The API's own description needs no key (generators fetch it); built once, answered as committed.
+  const openApi = openApiText();
+  app.get('/v1/openapi.json', (_req, res) => {
+    res.type('application/json').send(openApi);
+  });
+
+  const v1 = express.Router();
+  v1.use(requireApiKey(deps.merchants), rateLimited(deps.rateLimits.requests, deps.logger));
+  v1.use(
+    checkoutSessionRoutes({
+      checkout: deps.checkout,
+      idempotency: deps.idempotency,
+      idempotencySettings: deps.idempotencySettings,
+      startLimit: rateLimited(deps.rateLimits.starts, deps.logger),
+    }),
+  );
+  v1.use(paymentRoutes(deps.checkout));
+  v1.use(customerRoutes({ customers: deps.customers, checkout: deps.checkout, readWaitMs: deps.customersReadWaitMs }));
+  v1.use(eventRoutes(deps.webhooks));
+  app.use('/v1', v1);
+
+  app.use(unknownRoute);
+  app.use(errorResponder(deps.logger));
+  return app;
+}

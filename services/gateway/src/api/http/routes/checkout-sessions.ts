@@ -1,0 +1,138 @@
+import { Router, type RequestHandler, type Response } from 'express';
+import { ApiError } from '@hc/errors';
+import type { ServiceClient } from '@hc/grpc';
+import type { CheckoutService } from '@hc/proto/checkout/v1';
+import { idempotencyKey } from '../../../domain/idempotency.ts';
+import {
+  createCheckoutSession,
+  type AccountSnapshot,
+  type CreateSessionDependencies,
+  type IdempotencySettings,
+  type SessionFields,
+} from '../../../use-cases/create-checkout-session.ts';
+import { callContext, callerOf } from '../locals.ts';
+import { jsonObjectBody } from '../middleware/json-body.ts';
+import { checkoutSessionObject } from '../presenters/checkout-session.ts';
+import { providerEntry } from '../presenters/payment.ts';
+import {
+  validateCreateCheckoutSession,
+  type AddressBody,
+  type CreateCheckoutSessionBody,
+  type CustomerBody,
+} from '../validation/checkout-session-schemas.ts';
+import { validateStartCheckoutSession } from '../validation/payment-schemas.ts';
+import { idempotencyReplays } from '../metrics.ts';
+
+export interface CheckoutSessionRouteDeps {
+  readonly checkout: ServiceClient<typeof CheckoutService>;
+  readonly idempotency: CreateSessionDependencies['idempotency'];
+  readonly idempotencySettings: IdempotencySettings;
+  /** Limits session starts per account (spec: about 12 a minute). */
+  readonly startLimit: RequestHandler;
+}
+
+export function checkoutSessionRoutes(deps: CheckoutSessionRouteDeps): Router {
+  const { checkout } = deps;
+  const router = Router();
+
+  // The Idempotency-Key is checked before the body: a bad key is refused whatever the body says.
+  const readIdempotencyKey: RequestHandler = (req, res, next) => {
+    res.locals['idempotencyKey'] = idempotencyKey(req.get('idempotency-key'));
+    next();
+  };
+
+  router.post('/checkout_sessions', readIdempotencyKey, jsonObjectBody, async (req, res) => {
+    const body = validateCreateCheckoutSession(req.body);
+    const result = await createCheckoutSession(
+      { checkout, idempotency: deps.idempotency, settings: deps.idempotencySettings },
+      callContext(res),
+      { fields: sentFields(body), account: accountSnapshot(res), idempotencyKey: res.locals['idempotencyKey'] as string | undefined },
+    );
+    if (result.status === 200) idempotencyReplays.add(1);
+    res.status(result.status).json(checkoutSessionObject(result.session));
+  });
+
+  router.get('/checkout_sessions/:id', async (req, res) => {
+    const { session } = await checkout.getCheckoutSession({ id: req.params.id }, callContext(res));
+    if (!session) throw new ApiError('internal_error');
+    res.status(200).json(checkoutSessionObject(session));
+  });
+
+  router.post('/checkout_sessions/:id/start', deps.startLimit, jsonObjectBody, async (req, res) => {
+    const body = validateStartCheckoutSession(req.body);
+    const { session, providers } = await checkout.startCheckoutSession(
+      {
+        id: req.params.id as string,
+        customerEmail: body.customer_email ?? undefined,
+        country: body.country ?? undefined,
+        account: accountSnapshot(res),
+      },
+      callContext(res),
+    );
+    if (!session) throw new ApiError('internal_error');
+    res.json({ ...checkoutSessionObject(session), country: session.country ?? null, providers: providers.map(providerEntry) });
+  });
+
+  return router;
+}
+
+/**
+ * What a create asks checkout for. Also what retries are compared on: the known fields at every
+ * depth, null and absent alike (the mapping drops both), so unknown fields and nulls never make an
+ * idempotency conflict; the account snapshot is not part of it.
+ */
+function sentFields(body: CreateCheckoutSessionBody): SessionFields {
+  return {
+    amount: body.amount,
+    currency: body.currency,
+    description: body.description,
+    customerEmail: body.customer_email ?? undefined,
+    reference: body.reference ?? undefined,
+    metadata: body.metadata ? { entries: body.metadata } : undefined,
+    successUrl: body.success_url ?? undefined,
+    cancelUrl: body.cancel_url ?? undefined,
+    customer: body.customer ? orderCustomer(body.customer) : undefined,
+  };
+}
+
+// JSON null and a missing key mean the same: nothing sent.
+const given = (value: string | null | undefined): string | undefined => value ?? undefined;
+
+function address(body: AddressBody | null | undefined) {
+  if (!body) return undefined;
+  return {
+    name: given(body.name),
+    line1: given(body.line1),
+    line2: given(body.line2),
+    city: given(body.city),
+    region: given(body.region),
+    postalCode: given(body.postal_code),
+    country: given(body.country),
+  };
+}
+
+function orderCustomer(body: CustomerBody) {
+  const store = body.store_account;
+  return {
+    email: given(body.email),
+    name: given(body.name),
+    phone: given(body.phone),
+    shippingAddress: address(body.shipping_address),
+    billingAddress: address(body.billing_address),
+    storeAccount: store
+      ? {
+          platform: given(store.platform),
+          storeId: given(store.store_id),
+          storeName: given(store.store_name),
+          customerId: given(store.customer_id),
+        }
+      : undefined,
+  };
+}
+
+/** What checkout needs to know of the account, from the gateway that owns accounts. */
+function accountSnapshot(res: Response): AccountSnapshot {
+  const { account } = callerOf(res);
+  // The name is what buyers see on the hosted page; checkout keeps it with the session at create.
+  return { payoutWallet: account.payoutWallet ?? undefined, feeBps: account.feeBps, merchantName: account.name };
+}

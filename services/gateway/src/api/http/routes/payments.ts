@@ -1,0 +1,34 @@
+import { Router } from 'express';
+import { ApiError } from '@hc/errors';
+import type { ServiceClient } from '@hc/grpc';
+import type { CheckoutService } from '@hc/proto/checkout/v1';
+import { callContext } from '../locals.ts';
+import { jsonObjectBody } from '../middleware/json-body.ts';
+import { paymentObject } from '../presenters/payment.ts';
+import { listQuery, validateSimulatePayment } from '../validation/payment-schemas.ts';
+
+export function paymentRoutes(checkout: ServiceClient<typeof CheckoutService>): Router {
+  const router = Router();
+
+  router.get('/payments', async (req, res) => {
+    const { limit, startingAfter } = listQuery(req.query as Record<string, unknown>);
+    const page = await checkout.listPayments({ limit, startingAfter }, callContext(res));
+    const data = page.payments.map(paymentObject);
+    res.json({ data, has_more: page.hasMore, next_cursor: page.hasMore ? (data.at(-1)?.id ?? null) : null });
+  });
+
+  router.get('/payments/:id', async (req, res) => {
+    const { session } = await checkout.getCheckoutSession({ id: req.params.id }, callContext(res));
+    if (!session) throw new ApiError('internal_error');
+    res.json(paymentObject(session));
+  });
+
+  router.post('/payments/:id/simulate', jsonObjectBody, async (req, res) => {
+    const body = validateSimulatePayment(req.body);
+    const { payment } = await checkout.simulatePayment({ id: req.params.id as string, outcome: body.outcome }, callContext(res));
+    if (!payment) throw new ApiError('internal_error');
+    res.json(paymentObject(payment));
+  });
+
+  return router;
+}

@@ -1,0 +1,77 @@
+import { join } from 'node:path';
+import express, { type Express } from 'express';
+import nunjucks from 'nunjucks';
+import type { Logger } from '@hc/logging';
+import { accessLog, assignRequestId } from '@hc/web';
+import { paths } from '../../paths.ts';
+import { pageErrors, payRoutes, type HostedClient } from './pay-routes.ts';
+import type { ReceiptPolicy } from '../../adapters/receipt-policy.ts';
+import { createPageLimits } from './rate-limits.ts';
+import { renderNotFound, renderProblem } from './render.ts';
+import { securityHeaders } from './security.ts';
+import { checkoutRoutes } from './checkout-routes.ts';
+import { trackRoutes } from './track-routes.ts';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+
+export interface PagesAppOptions {
+  readonly checkout: HostedClient;
+  /** Whether a session's account mails receipts (adapters/receipt-policy.ts). */
+  readonly receipts: ReceiptPolicy;
+  readonly logger: Logger;
+  readonly trustProxyHops: number;
+  readonly viewsPerMinute: number;
+  readonly actionsPerMinute: number;
+  /** Readiness: resolves when checkout answers. */
+  readonly ready: () => Promise<void>;
+}
+
+/**
+ * The hosted pages: server-rendered (nunjucks, every value auto-escaped), working without JavaScript;
+ * one small script (with this response's CSP nonce) only follows the status live and redirects after
+ * a payment. Order: request id and security headers first, so every answer carries them.
+ */
+export function createPagesApp(options: PagesAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('trust proxy', options.trustProxyHops);
+  const views = nunjucks.configure(join(root, 'views'), { autoescape: true, throwOnUndefined: false, noCache: false, express: app });
+  views.addGlobal('assets', paths.assets);
+  app.set('view engine', 'njk');
+
+  // Request id and security headers first, so every answer carries them; then one access-log line.
+  app.use(assignRequestId, securityHeaders(), accessLog(options.logger));
+
+  app.get(paths.health, (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    await options.ready();
+    res.json({ status: 'ready' });
+  });
+  app.use(
+    paths.assets,
+    express.static(join(root, 'public'), {
+      index: false,
+      maxAge: '1h',
+      // The checkout widget's script is loaded by merchants' sites, on their own origins.
+      setHeaders: (res, file) => {
+        if (file.endsWith('widget.js')) res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+      },
+    }),
+  );
+
+  const limits = createPageLimits(
+    { viewsPerMinute: options.viewsPerMinute, actionsPerMinute: options.actionsPerMinute },
+    options.logger,
+    (_req, res, retryAfter) =>
+      renderProblem(res, 429, 'Too many attempts', 'Too many attempts from your connection. Wait a minute, then try again.', retryAfter),
+  );
+  app.use(payRoutes(options.checkout, options.receipts, limits, options.logger));
+  app.use(trackRoutes(options.checkout, limits));
+  app.use(checkoutRoutes(options.checkout, limits));
+  app.use((_req, res) => renderNotFound(res));
+  app.use(pageErrors(options.logger));
+  return app;
+}

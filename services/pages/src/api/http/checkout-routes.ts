@@ -1,0 +1,96 @@
+import { type Request, type Response, Router } from 'express';
+import { ApiError, httpStatusOf } from '@hc/errors';
+import type { PublicCallContext } from '@hc/grpc';
+import { strictFormBody } from '@hc/web';
+import type { Checkout } from '@hc/proto/checkout/v1';
+import { buyerLocale, formatAmount } from '../../domain/locale.ts';
+import { pathTo, paths } from '../../paths.ts';
+import type { HostedClient } from './pay-routes.ts';
+import type { PageLimits } from './rate-limits.ts';
+import { allowFraming, sameOriginOnly } from './security.ts';
+
+const PROBLEMS: Record<string, { field: string | null; message: string }> = {
+  invalid_amount: { field: 'amount', message: 'Enter an amount in the range shown, like 12.50.' },
+  invalid_plans: { field: null, message: 'Choose one of the plans.' },
+};
+
+/**
+ * /c/{chk_id}: a dashboard checkout's page (checkout page or pricing table), and /c/{chk_id}/embed,
+ * the same inside the merchant's site (widget). Viewing never makes a payment: only the page's POST
+ * does, then sends the buyer to /pay/{pay_id} (a reload of either page makes no second payment), and
+ * those POSTs are limited per buyer address and checkout. A checkout whose shop cannot take payments
+ * now (checkout's `unavailable`) is a plain "cannot take payments" page (pageErrors), its POST too.
+ */
+export function checkoutRoutes(checkout: HostedClient, limits: PageLimits): Router {
+  const router = Router();
+  // UTF-8 only (@hc/web): a form that is not is 400, never read with U+FFFD or raw escapes.
+  const form = strictFormBody({ limit: '2kb', parameterLimit: 5 });
+  const ctx = (res: Response): PublicCallContext => ({ requestId: res.locals['requestId'] as string });
+
+  const render = (
+    req: Request,
+    res: Response,
+    c: Checkout,
+    options: { embedded: boolean; problem?: string; amount?: string },
+    status = 200,
+  ) => {
+    const locale = buyerLocale(req.acceptsLanguages());
+    const archived = c.archivedAt !== undefined;
+    res.status(archived ? 410 : status).render('checkout.njk', {
+      nonce: res.locals['cspNonce'],
+      title: archived ? 'This checkout is no longer available' : c.description,
+      merchantName: c.merchantName || 'The shop',
+      embedded: options.embedded,
+      payPath: pathTo(paths.checkout.pay, c.id),
+      problem: options.problem ? (PROBLEMS[options.problem] ?? null) : null,
+      amount: options.amount ?? '',
+      checkout: {
+        archived,
+        description: c.description,
+        currency: c.currency,
+        price: c.amount ? formatAmount(c.amount, c.currency, locale) : null,
+        minAmount: c.minAmount ? formatAmount(c.minAmount, c.currency, locale) : null,
+        maxAmount: c.maxAmount ? formatAmount(c.maxAmount, c.currency, locale) : null,
+        plans: c.plans.map((p) => ({ label: p.label, price: formatAmount(p.amount, c.currency, locale) })),
+      },
+    });
+  };
+  const load = async (id: string, res: Response): Promise<Checkout> => (await checkout.getHostedCheckout({ id }, ctx(res))).checkout!;
+
+  router.get(paths.checkout.page, limits.views, async (req: Request<{ id: string }>, res) => {
+    render(req, res, await load(req.params.id, res), { embedded: false });
+  });
+
+  router.get(paths.checkout.embed, limits.views, async (req: Request<{ id: string }>, res) => {
+    // The widget's frame says so too when the shop cannot take payments (framable, like the widget).
+    const c = await load(req.params.id, res).catch((error: unknown) => {
+      if (error instanceof ApiError && error.code === 'unavailable') allowFraming(res);
+      throw error;
+    });
+    if (c.kind !== 'widget') return res.redirect(303, pathTo(paths.checkout.page, c.id));
+    allowFraming(res);
+    render(req, res, c, { embedded: true });
+  });
+
+  router.post(
+    paths.checkout.pay,
+    sameOriginOnly,
+    limits.actions,
+    limits.checkoutPayments,
+    form,
+    async (req: Request<{ id: string }>, res) => {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const plan = typeof body['plan'] === 'string' && /^[0-9]$/.test(body['plan']) ? Number(body['plan']) : undefined;
+      const amount = typeof body['amount'] === 'string' ? body['amount'] : undefined;
+      try {
+        const { paymentId } = await checkout.payCheckout({ id: req.params.id, plan, amount }, ctx(res));
+        res.redirect(303, pathTo(paths.pay.page, paymentId));
+      } catch (error) {
+        if (!(error instanceof ApiError) || !(error.code in PROBLEMS || error.code === 'archived')) throw error;
+        const c = await load(req.params.id, res);
+        render(req, res, c, { embedded: false, problem: error.code, amount: amount ?? '' }, httpStatusOf(error.code));
+      }
+    },
+  );
+  return router;
+}

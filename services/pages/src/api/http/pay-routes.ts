@@ -1,0 +1,143 @@
+import { type NextFunction, type Request, type Response, Router } from 'express';
+import { ApiError, httpStatusOf } from '@hc/errors';
+import type { PublicCallContext, ServiceClient } from '@hc/grpc';
+import type { Logger } from '@hc/logging';
+import { strictFormBody } from '@hc/web';
+import type { HostedCheckoutService } from '@hc/proto/checkout/v1';
+import { fromMessage, type HostedSession } from '../../domain/hosted-session.ts';
+import { accepts, pageState, type PageAction } from '../../domain/page-states.ts';
+import { startProblem } from '../../domain/outcome.ts';
+import { pathTo, paths } from '../../paths.ts';
+import type { PageLimits } from './rate-limits.ts';
+import type { ReceiptPolicy } from '../../adapters/receipt-policy.ts';
+import { renderNotFound, renderProblem, renderSession, renderUnavailable } from './render.ts';
+import { sameOriginOnly } from './security.ts';
+
+export type HostedClient = ServiceClient<typeof HostedCheckoutService, PublicCallContext>;
+
+// Errors that are the session's state: the page shows that state's own view instead (`unavailable`: the
+// shop stopped taking payments between the page and the action; the page now says so).
+const STATE_ERRORS = new Set(['expired', 'canceled', 'already_paid', 'held', 'failed', 'not_started', 'live_payment', 'unavailable']);
+
+/** /pay/{id}: the checkout page of one session, its actions and its live status. */
+export function payRoutes(checkout: HostedClient, receipts: ReceiptPolicy, limits: PageLimits, logger: Logger): Router {
+  const router = Router();
+  // UTF-8 only (@hc/web): a form that is not is 400, never read with U+FFFD or raw escapes.
+  const form = strictFormBody({ limit: '4kb', parameterLimit: 10 });
+  const ctx = (res: Response): PublicCallContext => ({ requestId: res.locals['requestId'] as string });
+  const load = async (id: string, res: Response): Promise<HostedSession> =>
+    fromMessage((await checkout.getHostedSession({ id }, ctx(res))).session!);
+  const backToPage = (res: Response, id: string) => res.redirect(303, pathTo(paths.pay.page, id));
+  const field = (req: Request, name: string): string | undefined => {
+    const value = (req.body as Record<string, unknown> | undefined)?.[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+
+  /** The state enforcer: an action in a state that does not accept it shows the page of that state. */
+  const action =
+    (name: PageAction, run: (req: Request, res: Response, session: HostedSession) => Promise<void>) =>
+    async (req: Request<{ id: string }>, res: Response) => {
+      const session = await load(req.params.id, res);
+      if (!accepts(name, pageState(session))) return backToPage(res, session.id);
+      try {
+        await run(req, res, session);
+      } catch (error) {
+        if (error instanceof ApiError && STATE_ERRORS.has(error.code)) return backToPage(res, session.id);
+        throw error;
+      }
+    };
+
+  router.get(paths.pay.page, limits.views, async (req: Request<{ id: string }>, res) => {
+    const session = await load(req.params.id, res);
+    renderSession(req, res, session, await receipts(session, ctx(res)));
+  });
+
+  router.get(paths.pay.status, limits.views, async (req: Request<{ id: string }>, res) => {
+    const session = await load(req.params.id, res);
+    res.json({ state: pageState(session) });
+  });
+
+  router.post(
+    paths.pay.start,
+    sameOriginOnly,
+    limits.actions,
+    form,
+    action('start', async (req, res, session) => {
+      const email = (field(req, 'email') ?? '').trim();
+      const country = field(req, 'country') || undefined;
+      try {
+        await checkout.startHostedSession({ id: session.id, customerEmail: email, country }, ctx(res));
+      } catch (error) {
+        if (!(error instanceof ApiError) || STATE_ERRORS.has(error.code)) throw error;
+        if (error.code === 'internal_error') logger.error({ requestId: ctx(res).requestId }, 'start failed inside checkout');
+        const status = httpStatusOf(error.code);
+        return renderSession(
+          req,
+          res,
+          session,
+          await receipts(session, ctx(res)),
+          { email, country: country ?? null, problem: startProblem(error.code) },
+          status,
+        );
+      }
+      backToPage(res, session.id);
+    }),
+  );
+
+  router.post(
+    paths.pay.provider,
+    sameOriginOnly,
+    limits.actions,
+    form,
+    action('provider', async (req, res, session) => {
+      const offer = session.providers.find((p) => p.id === field(req, 'provider'));
+      if (!offer) return backToPage(res, session.id);
+      await checkout.reachHostedProvider({ id: session.id, provider: offer.id }, ctx(res));
+      // Only the buyer's own click gets here; the provider opens in the tab the form targeted.
+      res.redirect(303, offer.handoffUrl);
+    }),
+  );
+
+  router.post(
+    paths.pay.simulate,
+    sameOriginOnly,
+    limits.actions,
+    form,
+    action('simulate', async (req, res, session) => {
+      if (session.livemode) return backToPage(res, session.id);
+      await checkout.simulateHostedPayment({ id: session.id, outcome: field(req, 'outcome') ?? '' }, ctx(res));
+      backToPage(res, session.id);
+    }),
+  );
+
+  return router;
+}
+
+/**
+ * not_found is the 404 page; a shop that cannot take payments now says so; checkout unreachable a
+ * "try again" page; anything else a logged 500.
+ */
+export function pageErrors(logger: Logger) {
+  return (error: unknown, _req: Request, res: Response, _next: NextFunction): void => {
+    if (error instanceof ApiError && error.code === 'not_found') return renderNotFound(res);
+    if (error instanceof ApiError && error.code === 'unavailable') return renderUnavailable(res);
+    if (error instanceof ApiError && error.code === 'invalid_outcome') {
+      return renderProblem(res, 400, 'That is not a Test outcome', 'Choose paid, underpaid or failed.');
+    }
+    if (error instanceof ApiError && (error.code === 'service_unavailable' || error.code === 'network_unavailable')) {
+      return renderProblem(
+        res,
+        503,
+        'Please try again',
+        'We cannot show this payment right now. Nothing was charged. Please try again in a moment.',
+      );
+    }
+    const status = (error as { status?: unknown } | null)?.status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      // The form body itself was refused (too large, malformed): the buyer's fault, not a 500.
+      return renderProblem(res, status, 'The form could not be read', 'Go back to the payment page and try again.');
+    }
+    logger.error({ err: error, requestId: res.locals['requestId'] }, 'page failed');
+    renderProblem(res, 500, 'Something went wrong', 'Something went wrong on our side. Nothing was charged. Please try again.');
+  };
+}

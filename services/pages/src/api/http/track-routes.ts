@@ -1,0 +1,34 @@
+import { type Request, Router } from 'express';
+import type { PublicCallContext } from '@hc/grpc';
+import { fromMessage } from '../../domain/hosted-session.ts';
+import { trackingStatus } from '../../domain/tracking.ts';
+import { buyerLocale, formatAmount } from '../../domain/locale.ts';
+import { pathTo, paths } from '../../paths.ts';
+import type { HostedClient } from './pay-routes.ts';
+import type { PageLimits } from './rate-limits.ts';
+import { renderNotFound } from './render.ts';
+
+/**
+ * /track/{id}: the read-only page of a payment link, for the buyer: what it is for and where it
+ * stands. No form and no action; a payment that is not a link has no tracking page (404).
+ */
+export function trackRoutes(checkout: HostedClient, limits: PageLimits): Router {
+  const router = Router();
+  router.get(paths.track, limits.views, async (req: Request<{ id: string }>, res) => {
+    const ctx: PublicCallContext = { requestId: res.locals['requestId'] as string };
+    const session = fromMessage((await checkout.getHostedSession({ id: req.params.id }, ctx)).session!);
+    if (session.source !== 'payment_link') return renderNotFound(res);
+    const status = trackingStatus(session);
+    res.render('track.njk', {
+      nonce: res.locals['cspNonce'],
+      title: status.title,
+      status,
+      session,
+      merchantName: session.merchantName || 'The shop',
+      amount: formatAmount(session.amount, session.currency, buyerLocale(req.acceptsLanguages())),
+      payUrl: status.payable ? pathTo(paths.pay.page, session.id) : null,
+      expiresAt: new Date(session.expiresAt * 1000).toISOString(),
+    });
+  });
+  return router;
+}

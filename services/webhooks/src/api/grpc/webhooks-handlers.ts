@@ -1,0 +1,95 @@
+import type { ServiceHandlers } from '@hc/grpc';
+import type { WebhooksService } from '@hc/proto/webhooks/v1';
+import type { WebhooksDependencies } from '../../use-cases/dependencies.ts';
+import { getEvent, listDeliveryAttempts, listEvents } from '../../use-cases/event-log.ts';
+import { createEndpoint } from '../../use-cases/create-endpoint.ts';
+import { deleteEndpoint } from '../../use-cases/delete-endpoint.ts';
+import { getEndpoint } from '../../use-cases/get-endpoint.ts';
+import { listEndpoints } from '../../use-cases/list-endpoints.ts';
+import { rotateEndpointSecret } from '../../use-cases/rotate-endpoint-secret.ts';
+import { setEndpointEnabled } from '../../use-cases/set-endpoint-enabled.ts';
+import { updateEndpoint } from '../../use-cases/update-endpoint.ts';
+import { resendEvent } from '../../use-cases/resend-event.ts';
+import { sendPing } from '../../use-cases/send-ping.ts';
+import { attemptMessage, endpointMessage, eventMessage } from './messages.ts';
+
+/** gRPC handlers: proto in, use case, proto out. Account and mode come from the call's metadata only. */
+export function webhooksHandlers(deps: WebhooksDependencies): ServiceHandlers<typeof WebhooksService> {
+  return {
+    async createEndpoint(request, ctx) {
+      const { endpoint, secret } = await createEndpoint(deps, ctx, {
+        url: request.url,
+        description: request.description,
+        enabledEvents: request.enabledEvents,
+      });
+      return { endpoint: endpointMessage(endpoint), secret };
+    },
+
+    async listEndpoints(_request, ctx) {
+      return { endpoints: (await listEndpoints(deps, ctx)).map(endpointMessage) };
+    },
+
+    async getEndpoint(request, ctx) {
+      return { endpoint: endpointMessage(await getEndpoint(deps, ctx, request.id)) };
+    },
+
+    async updateEndpoint(request, ctx) {
+      const endpoint = await updateEndpoint(deps, ctx, request.id, {
+        url: request.url,
+        description: request.description,
+        enabledEvents: request.replaceEnabledEvents ? request.enabledEvents : undefined,
+      });
+      return { endpoint: endpointMessage(endpoint) };
+    },
+
+    async disableEndpoint(request, ctx) {
+      return { endpoint: endpointMessage(await setEndpointEnabled(deps, ctx, request.id, false)) };
+    },
+
+    async enableEndpoint(request, ctx) {
+      return { endpoint: endpointMessage(await setEndpointEnabled(deps, ctx, request.id, true)) };
+    },
+
+    async deleteEndpoint(request, ctx) {
+      await deleteEndpoint(deps, ctx, request.id);
+      return { id: request.id };
+    },
+
+    async rotateEndpointSecret(request, ctx) {
+      const rotated = await rotateEndpointSecret(deps, ctx, request.id);
+      return {
+        endpoint: endpointMessage(rotated.endpoint),
+        secret: rotated.secret,
+        previousSecretExpiresAt: BigInt(Math.floor(rotated.previousSecretExpiresAt.getTime() / 1000)),
+      };
+    },
+
+    async listEvents(request, ctx) {
+      const page = await listEvents(deps, ctx, request.limit, request.startingAfter, {
+        type: request.type,
+        createdGte: request.createdGte,
+        createdLt: request.createdLt,
+        maxAgeSeconds: request.maxAgeSeconds,
+        paymentId: request.paymentId,
+      });
+      return { events: page.events.map(eventMessage), hasMore: page.hasMore };
+    },
+
+    async getEvent(request, ctx) {
+      return { event: eventMessage(await getEvent(deps, ctx, request.id, request.maxAgeSeconds)) };
+    },
+
+    async listDeliveryAttempts(request, ctx) {
+      return { attempts: (await listDeliveryAttempts(deps, ctx, request.eventId)).map(attemptMessage) };
+    },
+
+    async resendEvent(request, ctx) {
+      const { event, endpointIds } = await resendEvent(deps, ctx, request.eventId, request.endpointId);
+      return { event: eventMessage(event), endpointIds };
+    },
+
+    async sendPing(request, ctx) {
+      return { event: eventMessage(await sendPing(deps, ctx, request.endpointId)) };
+    },
+  };
+}

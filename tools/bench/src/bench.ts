@@ -1,0 +1,285 @@
+/**
+ * `pnpm bench`: the platform's hot paths next to what the database and Node alone can do, in ONE run
+ * on this machine (docs/performance.md). It prints, per round, as req/s, p50, p99, errors, the 1-minute
+ * load average when taken, and the ratio to its baseline:
+ *
+ *   pgbench  insert a session row + an outbox row (one transaction)   baseline of the creates
+ *   pgbench  primary-key select of a session                          baseline of the reads
+ *   node:http answering a fixed JSON body                             the HTTP ceiling
+ *   POST /v1/checkout_sessions, the same with Idempotency-Key, GET /v1/checkout_sessions/:id,
+ *   GET /v1/payments?limit=20, GET /pay/{id}
+ *
+ * then the event pipeline after a create burst: time until the outbox is published and each consumer
+ * of checkout's stream has settled, and per-event lag (outbox → published, outbox → customers applied);
+ * and the CPU seconds each platform process used. It asserts nothing: never a test.
+ *
+ *   pnpm bench [--seconds 10] [--connections 64] [--burst 30] [--rounds 2] [--warmup 3] [--profile DIR]
+ *
+ * By default it starts a platform of its own (tools/platform/src/platform.ts on free ports, its own databases
+ * and NATS prefix, rate limits raised) and stops it afterwards; --profile runs every process with
+ * --cpu-prof into DIR and prints where each one's CPU went. With GATEWAY_URL and TEST_SECRET_KEY it
+ * measures a platform already running instead (no pipeline or CPU figures then). Loopback only.
+ * Before the first round, --warmup seconds each of creates and reads warm the platform up unreported.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { dropDatabase, ensureDatabase, migrateDatabase, withDatabase } from '@hc/db';
+import { CHECKOUT_MIGRATIONS_DIR } from '@hc/checkout';
+import { testDatabaseServerUrl } from '@hc/test-kit';
+import { cannon, cpuSeconds, descendants, formatRow, load1, pgbench, run, type Figure } from './measure.ts';
+import { drainAfterBurst, type PipelineTarget } from './pipeline.ts';
+import { summarizeProfile } from './profile.ts';
+import { launchPlatform, platformSetting, stopPlatform } from '../../platform/src/platform-process.ts';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '64' },
+    burst: { type: 'string', default: '30' },
+    rounds: { type: 'string', default: '2' },
+    profile: { type: 'string' },
+    warmup: { type: 'string', default: '3' },
+  },
+});
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const burstSeconds = Number(values.burst);
+const rounds = Number(values.rounds);
+const warmupSeconds = Number(values.warmup);
+const root = join(import.meta.dirname, '..', '..', '..');
+const work = mkdtempSync(join(tmpdir(), 'hc-bench-'));
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+// --- the platform under test -------------------------------------------------------------------
+let target: { url: string; apiUrl: string; key: string; pipeline?: PipelineTarget; pid?: number };
+let stop = async (): Promise<void> => undefined;
+const ownUrl = process.env['GATEWAY_URL'];
+if (ownUrl && process.env['TEST_SECRET_KEY']) {
+  const host = new URL(ownUrl).hostname;
+  if (host !== 'localhost' && host !== '::1' && !host.startsWith('127.')) throw new Error('Benchmarks only target this machine.');
+  target = { url: ownUrl, apiUrl: ownUrl, key: process.env['TEST_SECRET_KEY'] };
+} else {
+  const setting = await platformSetting('bench');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...setting.env,
+    PLATFORM_HOME: work,
+    RATE_LIMIT_REQUESTS_PER_MINUTE: '1000000',
+    RATE_LIMIT_STARTS_PER_MINUTE: '1000000',
+    PAGES_VIEWS_PER_MINUTE: '1000000',
+  };
+  if (values.profile) {
+    mkdirSync(values.profile, { recursive: true });
+    env['NODE_OPTIONS'] = `${process.env['NODE_OPTIONS'] ?? ''} --cpu-prof --cpu-prof-dir=${values.profile}`.trim();
+  }
+  say(`starting a platform of its own (load ${load1().toFixed(1)})…`);
+  const platform = await launchPlatform(process.execPath, [join(root, 'tools/platform/src/platform.ts')], {
+    cwd: root,
+    env,
+    timeoutMs: 180_000,
+  }).ready;
+  const printed = platform.printed;
+  target = {
+    url: printed['GATEWAY_URL']!,
+    // The API straight at the gateway, as an ingress sends it; /pay/* through the front router.
+    apiUrl: `http://127.0.0.1:${setting.env['PLATFORM_GATEWAY_BACKEND_PORT']}`,
+    key: printed['TEST_SECRET_KEY']!,
+    pid: platform.process.pid!,
+    pipeline: {
+      checkoutGrpcAddress: setting.env['CHECKOUT_GRPC_ADDRESS']!,
+      checkoutDatabaseUrl: setting.env['CHECKOUT_DATABASE_URL']!,
+      customersDatabaseUrl: setting.env['CUSTOMERS_DATABASE_URL']!,
+      natsUrl: setting.env['NATS_URL']!,
+      natsPrefix: setting.env['NATS_SUBJECT_PREFIX']!,
+      accountId: printed['DEMO_ACCOUNT_ID']!,
+    },
+  };
+  stop = async () => {
+    await stopPlatform(platform);
+    await setting.dropDatabases();
+  };
+}
+
+// --- the database baseline: checkout's own tables, in a database of the benchmark's own -----------
+const pgUrl = withDatabase(testDatabaseServerUrl(), `bench_pg_${process.pid}`);
+await ensureDatabase(pgUrl);
+await migrateDatabase(pgUrl, CHECKOUT_MIGRATIONS_DIR);
+const SEEDED = 10_000;
+await run('psql', [
+  pgUrl,
+  '-qc',
+  `INSERT INTO checkout_sessions (id, account_id, livemode, status, amount, currency, description, customer_email, metadata, created_at, expires_at)
+   SELECT 'pay_seed_' || i, 'acct_bench', false, 'open', 25.00, 'EUR', 'Benchmark order', 'bench@example.com', '{"run":"bench"}', now(), now() + interval '1 day'
+   FROM generate_series(1, ${SEEDED}) AS i`,
+]);
+const insertScript = join(work, 'insert.sql');
+writeFileSync(
+  insertScript,
+  `BEGIN;
+INSERT INTO checkout_sessions (id, account_id, livemode, status, amount, currency, description, customer_email, metadata, created_at, expires_at)
+  VALUES ('pay_' || md5(random()::text), 'acct_bench', false, 'open', 25.00, 'EUR', 'Benchmark order', 'bench@example.com', '{"run":"bench"}', now(), now() + interval '1 day');
+INSERT INTO outbox_messages (msg_id, subject, payload) VALUES (md5(random()::text), 'checkout.session.created', '{"id":"pay_x","amount":"25.00","currency":"EUR"}');
+END;
+`,
+);
+const selectScript = join(work, 'select.sql');
+writeFileSync(selectScript, `\\set i random(1, ${SEEDED})\nSELECT * FROM checkout_sessions WHERE id = 'pay_seed_' || :i;\n`);
+
+// --- bare node:http in a process of its own ----------------------------------------------------------
+const bare = spawn(
+  process.execPath,
+  [
+    '-e',
+    `const s=require('node:http').createServer((q,r)=>{r.writeHead(200,{'content-type':'application/json'});r.end('{"ok":true}')});s.listen(0,'127.0.0.1',()=>console.log(s.address().port))`,
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
+const barePort = await new Promise<string>((resolve) => bare.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+
+const headers = { authorization: `Bearer ${target.key}`, 'content-type': 'application/json' };
+const body = JSON.stringify({
+  amount: '25.00',
+  currency: 'EUR',
+  description: 'Benchmark order',
+  customer_email: 'bench@example.com',
+  metadata: { run: 'bench' },
+});
+const created = (await (await fetch(`${target.apiUrl}/v1/checkout_sessions`, { method: 'POST', headers, body })).json()) as { id: string };
+let counter = 0;
+const common = { duration: seconds, connections };
+
+// A platform just started has cold JIT, empty pools and unprepared statements: its first seconds say
+// how it starts, not how it runs. Creates and reads at full concurrency first, not reported.
+if (warmupSeconds > 0) {
+  say(`warming up for ${2 * warmupSeconds} s (creates, then reads; not reported)…`);
+  await cannon('warm-up create', {
+    connections,
+    duration: warmupSeconds,
+    url: `${target.apiUrl}/v1/checkout_sessions`,
+    method: 'POST',
+    headers,
+    body,
+  });
+  await cannon('warm-up get', {
+    connections,
+    duration: warmupSeconds,
+    url: `${target.apiUrl}/v1/checkout_sessions/${created.id}`,
+    headers,
+  });
+}
+
+const processes = target.pid ? descendants(target.pid) : [];
+const cpuBefore = new Map(processes.map((p) => [p.pid, cpuSeconds(p.pid)]));
+const began = performance.now();
+
+try {
+  say(
+    `\n${seconds} s per figure, ${connections} connections, ${rounds} rounds; API at ${target.apiUrl}; 2 cores shared with other users\n`,
+  );
+  for (let round = 1; round <= rounds; round += 1) {
+    say(`round ${round} (load ${load1().toFixed(1)})`);
+    const insert = await pgbench('pgbench insert session+outbox', pgUrl, insertScript, work, { clients: connections, seconds });
+    const select = await pgbench('pgbench pk select', pgUrl, selectScript, work, { clients: connections, seconds });
+    const node = await cannon('node:http fixed JSON', { ...common, url: `http://127.0.0.1:${barePort}/` });
+    const figures: [Figure, Figure | undefined][] = [
+      [insert, undefined],
+      [select, undefined],
+      [node, undefined],
+      [
+        await cannon('POST /v1/checkout_sessions', {
+          ...common,
+          url: `${target.apiUrl}/v1/checkout_sessions`,
+          method: 'POST',
+          headers,
+          body,
+        }),
+        insert,
+      ],
+      [
+        await cannon('POST … with Idempotency-Key', {
+          ...common,
+          url: `${target.apiUrl}/v1/checkout_sessions`,
+          method: 'POST',
+          headers,
+          body,
+          requests: [
+            {
+              setupRequest: (request) => ({
+                ...request,
+                headers: { ...headers, 'idempotency-key': `bench-${process.pid}-${(counter += 1)}` },
+              }),
+            },
+          ],
+        }),
+        insert,
+      ],
+      [
+        await cannon('GET /v1/checkout_sessions/:id', { ...common, url: `${target.apiUrl}/v1/checkout_sessions/${created.id}`, headers }),
+        select,
+      ],
+      [await cannon('GET /v1/payments?limit=20', { ...common, url: `${target.apiUrl}/v1/payments?limit=20`, headers }), select],
+      [
+        await cannon('GET /pay/{id} (front router)', {
+          ...common,
+          url: `${target.url}/pay/${created.id}`,
+          headers: { 'accept-language': 'en' },
+        }),
+        select,
+      ],
+    ];
+    for (const [figure, baseline] of figures) say(formatRow(figure, baseline));
+    say('');
+  }
+
+  if (target.pipeline) {
+    for (let round = 1; round <= rounds; round += 1) {
+      const since = new Date(Date.now() - 1000);
+      const burst = await cannon(`create burst ${burstSeconds} s`, {
+        ...common,
+        duration: burstSeconds,
+        url: `${target.apiUrl}/v1/checkout_sessions`,
+        method: 'POST',
+        headers,
+        body,
+      });
+      const burstEnd = performance.now();
+      const drained = await drainAfterBurst(target.pipeline, burstEnd, since);
+      say(formatRow(burst));
+      say(
+        `  pipeline (load ${load1().toFixed(1)}): ${drained.events} events; outbox published ${(drained.outboxDrainedMs / 1000).toFixed(1)} s after the burst; ` +
+          Object.entries(drained.consumersDrainedMs)
+            .map(([owner, ms]) => `${owner} drained ${(ms / 1000).toFixed(1)} s`)
+            .join(', '),
+      );
+      say(
+        `  lag per event: outbox→published p50 ${drained.publishLag.p50.toFixed(0)} ms p99 ${drained.publishLag.p99.toFixed(0)} ms; ` +
+          `outbox→customers applied p50 ${drained.customersLag.p50.toFixed(0)} ms p99 ${drained.customersLag.p99.toFixed(0)} ms\n`,
+      );
+    }
+  }
+
+  if (processes.length > 0) {
+    const wall = (performance.now() - began) / 1000;
+    say(`CPU per platform process over ${wall.toFixed(0)} s of benchmark (2 cores = ${(2 * wall).toFixed(0)} CPU s):`);
+    for (const p of processes) say(`  ${p.name.padEnd(28)} ${(cpuSeconds(p.pid) - (cpuBefore.get(p.pid) ?? 0)).toFixed(1).padStart(7)} s`);
+  }
+} finally {
+  bare.kill();
+  await stop();
+  await dropDatabase(pgUrl).catch(() => undefined);
+  rmSync(work, { recursive: true, force: true });
+}
+
+if (values.profile) {
+  for (const file of readdirSync(values.profile).filter((name) => name.endsWith('.cpuprofile'))) {
+    const { total, layers } = summarizeProfile(join(values.profile, file));
+    if (total < 1000) continue;
+    const pid = Number(file.split('.')[3]);
+    const name = processes.find((p) => p.pid === pid)?.name ?? 'platform.ts (front router)';
+    say(`\n${name} (${file}): ${(total / 1000).toFixed(1)} s busy`);
+    for (const [layer, ms] of layers.slice(0, 15)) say(`  ${((100 * ms) / total).toFixed(1).padStart(5)}%  ${layer}`);
+  }
+}

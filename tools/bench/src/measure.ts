@@ -1,0 +1,162 @@
+/**
+ * Measuring helpers of `pnpm bench` (tools/bench/src/bench.ts): one figure = req/s, p50, p99, errors, and the
+ * machine's load average when it was taken (the machine is shared, so every figure says how busy it was).
+ */
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import autocannon from 'autocannon';
+
+export const run = promisify(execFile);
+
+export interface Figure {
+  title: string;
+  rate: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  load: number;
+}
+
+export function load1(): number {
+  return loadavg()[0]!;
+}
+
+/** An autocannon run as one figure; non-2xx answers and socket errors both count as errors. */
+export async function cannon(title: string, options: autocannon.Options): Promise<Figure> {
+  const load = load1();
+  const result = await autocannon(options);
+  return {
+    title,
+    rate: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+    load,
+  };
+}
+
+function percentile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+export function percentiles(samples: number[]): { p50: number; p99: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
+}
+
+/**
+ * pgbench with a custom script at `clients` connections for `seconds`, every transaction logged
+ * (-l) so p50/p99 come from the same run as the rate. Prepared statements: the database's best case.
+ */
+export async function pgbench(
+  title: string,
+  databaseUrl: string,
+  scriptFile: string,
+  logDir: string,
+  options: { clients: number; seconds: number },
+): Promise<Figure> {
+  const load = load1();
+  const prefix = join(logDir, `pgbench-${Date.now()}`);
+  const { stdout } = await run(
+    'pgbench',
+    [
+      '-n',
+      '-M',
+      'prepared',
+      '-c',
+      String(options.clients),
+      '-j',
+      '2',
+      '-T',
+      String(options.seconds),
+      '-f',
+      scriptFile,
+      '-l',
+      `--log-prefix=${prefix}`,
+      databaseUrl,
+    ],
+    { maxBuffer: 16 * 1024 * 1024 },
+  );
+  const tps = Number(/tps = ([\d.]+)/.exec(stdout)?.[1] ?? Number.NaN);
+  const failed = Number(/number of failed transactions: (\d+)/.exec(stdout)?.[1] ?? 0);
+  const latencies: number[] = [];
+  for (const file of readdirSync(logDir).filter((name) => join(logDir, name).startsWith(prefix))) {
+    for (const line of readFileSync(join(logDir, file), 'utf8').split('\n')) {
+      const microseconds = Number(line.split(' ')[2]);
+      if (Number.isFinite(microseconds) && line.length > 0) latencies.push(microseconds / 1000);
+    }
+  }
+  const { p50, p99 } = percentiles(latencies);
+  return { title, rate: tps, p50, p99, errors: failed, load };
+}
+
+export function formatRow(figure: Figure, baseline?: Figure): string {
+  const ratio = baseline ? `${((100 * figure.rate) / baseline.rate).toFixed(1).padStart(5)}% of ${baseline.title}` : '';
+  const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(value < 1 ? 2 : value < 10 ? 1 : 0) : '-').padStart(6);
+  return `${figure.title.padEnd(40)} ${figure.rate.toFixed(0).padStart(7)} /s  p50 ${ms(figure.p50)} ms  p99 ${ms(figure.p99)} ms  errors ${String(figure.errors).padStart(5)}  load ${figure.load.toFixed(1).padStart(5)}  ${ratio}`;
+}
+
+/** CPU seconds (user + system) a process used so far, from /proc. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** System calls a process has made (reads + writes, /proc/PID/io): each costs a kernel entry. */
+export function syscalls(pid: number): number {
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    return Number(/syscr: (\d+)/.exec(io)?.[1] ?? 0) + Number(/syscw: (\d+)/.exec(io)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU seconds this machine has spent busy, every core and process together (/proc/stat): PostgreSQL
+ * and the load generator included. Time stolen by the hypervisor for other machines is not counted.
+ */
+export function machineBusySeconds(): number {
+  const [, user, nice, system, , , irq, softirq] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
+  return (user! + nice! + system! + irq! + softirq!) / 100;
+}
+
+/** Every descendant process of `root` with a short name taken from its command line. */
+export function descendants(root: number): { pid: number; name: string }[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.split(') ')[1]!.split(' ')[1]));
+    } catch {
+      // gone
+    }
+  }
+  const found: { pid: number; name: string }[] = [];
+  const walk = (pid: number): void => {
+    for (const [child, parent] of parents) {
+      if (parent !== pid) continue;
+      let name = String(child);
+      try {
+        const argv = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0');
+        const main = argv.map((arg) => /services\/([^/]+)\/src\/main\.ts$/.exec(arg)?.[1]).find((service) => service !== undefined);
+        name = main ?? (argv.find((arg) => arg.endsWith('.ts')) ?? argv[0] ?? name).split('/').pop()!;
+      } catch {
+        // gone
+      }
+      found.push({ pid: child, name });
+      walk(child);
+    }
+  };
+  walk(root);
+  return found;
+}

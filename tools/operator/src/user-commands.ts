@@ -1,0 +1,63 @@
+/**
+ * Operator CLI: `users create` — a person who signs in to the merchant dashboard. The dashboard owns
+ * its users (docs/adr/0028), so this goes over gRPC to its internal listener (DASHBOARD_GRPC_ADDRESS);
+ * operator.ts has checked the account exists. Without --password-stdin the answer is a one-time
+ * link for the user to set the password; with it, the password is read from stdin (never argv, which
+ * other users of the machine can see).
+ */
+import { createServiceClient, type PublicCallContext } from '@hc/grpc';
+import { DashboardUsersService } from '@hc/proto/dashboard/v1';
+import type { MerchantAccount } from '@hc/gateway';
+import { need, UsageError } from './arguments.ts';
+import type { CommandSpec } from './help.ts';
+
+export const USER_COMMANDS: CommandSpec[] = [
+  {
+    words: 'users create',
+    synopsis: 'ACCOUNT_ID --email E [--password-stdin]',
+    summary: 'Makes a dashboard user of an account; prints a one-time link to set the password (valid 24 hours).',
+    details: [
+      'With --password-stdin the password (12 to 200 characters) is read from the first line of stdin and no link is made.',
+      'Reads DASHBOARD_GRPC_ADDRESS (default 127.0.0.1:50056). An email that already has a user: email_taken (exit 1).',
+    ],
+  },
+];
+
+export async function createDashboardUser(
+  account: MerchantAccount,
+  values: { email?: string | undefined; 'password-stdin'?: boolean | undefined },
+  target: { timeoutMs: number },
+): Promise<Record<string, unknown>> {
+  const password = values['password-stdin'] ? await firstLineOfStdin() : '';
+  if (values['password-stdin'] && password === '') throw new UsageError('--password-stdin: no password on stdin');
+  const address = process.env['DASHBOARD_GRPC_ADDRESS'] ?? '127.0.0.1:50056';
+  const client = createServiceClient<typeof DashboardUsersService, PublicCallContext>(DashboardUsersService, address, {
+    timeoutMs: target.timeoutMs,
+  });
+  try {
+    const { user, setPasswordUrl, setPasswordExpires } = await client.createUser(
+      { accountId: account.id, email: need(values.email, '--email'), password },
+      { requestId: `operator_${Date.now()}` },
+    );
+    return {
+      id: user?.id,
+      account_id: user?.accountId,
+      email: user?.email,
+      created: user?.created,
+      password_set: user?.passwordSet ?? false,
+      set_password_url: setPasswordUrl ?? null,
+      set_password_expires: setPasswordExpires ?? null,
+    };
+  } finally {
+    client.close();
+  }
+}
+
+async function firstLineOfStdin(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) {
+    text += String(chunk);
+    if (text.includes('\n') || text.length > 1000) break;
+  }
+  return text.split(/\r?\n/)[0] ?? '';
+}

@@ -1,0 +1,321 @@
+/**
+ * Starts the whole platform on this machine: applies every service's migrations, makes sure a
+ * Test-mode demo merchant exists with its Test key (the same key as last time, kept in .local/;
+ * --roll-demo-key makes a new one and revokes the old), starts each service and the gateway as child
+ * processes, waits until the gateway is ready, and prints (on stdout, once ready):
+ *
+ *   GATEWAY_URL=http://127.0.0.1:8080
+ *   TEST_SECRET_KEY=sk_test_…
+ *   DEMO_ACCOUNT_ID=acct_…
+ *
+ * Addresses, ports and databases come from the services' environment variables (README,
+ * Configuration); while it runs, .local/platform.env tells ./scripts/operator where they are. The key
+ * that encrypts webhook signing secrets and two-factor seeds at rest is made once and kept in
+ * .local/secrets-encryption-keys (SECRETS_ENCRYPTION_KEYS in the environment wins; docs/adr/0042).
+ * Service logs go to .platform/logs/<service>.log. A service that crashes is restarted with backoff;
+ * one that keeps crashing is reported with its log's end and the platform stops (tools/platform/src/supervisor.ts).
+ * Ctrl-C (or SIGTERM) stops everything cleanly.
+ * Run it through ./scripts/start, which installs and generates what is needed first.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ensureDatabase, migrateDatabase } from '@hc/db';
+import { checkGrpcHealth } from '@hc/grpc';
+import { CHECKOUT_MIGRATIONS_DIR, loadCheckoutConfig } from '@hc/checkout';
+import { CUSTOMERS_MIGRATIONS_DIR, loadCustomersConfig } from '@hc/customers';
+import { loadSettlementConfig, publishedSecretWarning, SETTLEMENT_MIGRATIONS_DIR } from '@hc/settlement';
+import { loadEmulatorConfig } from '@hc/emulator';
+import { loadWebhooksConfig, WEBHOOKS_MIGRATIONS_DIR } from '@hc/webhooks';
+import { GATEWAY_MIGRATIONS_DIR, loadGatewayConfig, openMerchantAccounts } from '@hc/gateway';
+import { loadPagesConfig } from '@hc/pages';
+import { DASHBOARD_MIGRATIONS_DIR, loadDashboardConfig } from '@hc/dashboard';
+import { loadNotificationsConfig, NOTIFICATIONS_MIGRATIONS_DIR } from '@hc/notifications';
+import { ensureDemoNotifications } from './demo-notifications.ts';
+import { startFrontRouter } from './front-router.ts';
+import { ensureDemoMerchant } from './demo-merchant.ts';
+import { localEncryptionKeys } from './local-encryption-keys.ts';
+import { Supervisor } from './supervisor.ts';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+// Loaded before each service (OpenTelemetry's ESM hook must come first); it does nothing unless OTEL_* asks.
+const TELEMETRY = join(root, 'packages/telemetry/src/register.ts');
+// PLATFORM_HOME moves the logs and the local state elsewhere (tests run a platform of their own).
+const home = process.env['PLATFORM_HOME'] ?? root;
+const logDir = join(home, '.platform', 'logs');
+// Local state that outlives a run (git-ignored): the demo key's secret, the encryption key of secrets
+// at rest, and where the platform runs.
+const stateDir = join(home, '.local');
+const addressesFile = join(stateDir, 'platform.env');
+const { values: flags } = parseArgs({ options: { 'roll-demo-key': { type: 'boolean', default: false } } });
+
+function say(line: string): void {
+  process.stderr.write(`platform: ${line}\n`);
+}
+
+const gatewayConfig = loadGatewayConfig();
+// The one public address (PUBLIC_BASE_URL) for merchants and buyers: the front router listens on
+// GATEWAY_HOST:GATEWAY_PORT and sends /pay/* to the hosted pages and the rest to the gateway, which
+// listen on the next two ports (docs/adr/0014).
+const gatewayUrl = `http://${gatewayConfig.GATEWAY_HOST}:${gatewayConfig.GATEWAY_PORT}`;
+const gatewayBackendPort = Number(process.env['PLATFORM_GATEWAY_BACKEND_PORT'] ?? gatewayConfig.GATEWAY_PORT + 1);
+const pagesConfig = loadPagesConfig({ PAGES_PORT: String(gatewayConfig.GATEWAY_PORT + 2), PAGES_TRUST_PROXY_HOPS: '1', ...process.env });
+const checkoutConfig = loadCheckoutConfig({ PUBLIC_BASE_URL: gatewayUrl, ...process.env });
+// Local mode: settlement and the emulator share the emulator's published notice secret unless
+// NOTICE_SIGNING_SECRET says otherwise; outside local mode settlement refuses that secret (docs/adr/0016).
+const settlementConfig = loadSettlementConfig({ SETTLEMENT_LOCAL_MODE: 'true', ...process.env });
+const customersConfig = loadCustomersConfig();
+// The Live processor and chain, emulated on this machine (services/emulator); notices go to settlement.
+const emulatorConfig = loadEmulatorConfig({
+  EMULATOR_NOTICE_URL: `http://${settlementConfig.SETTLEMENT_NOTICES_ADDRESS}/notices`,
+  NOTICE_SIGNING_SECRET: settlementConfig.NOTICE_SIGNING_SECRET,
+  ...process.env,
+});
+const emulatorUrl = `http://${emulatorConfig.EMULATOR_HOST}:${emulatorConfig.EMULATOR_PORT}`;
+// The merchant dashboard (/dashboard behind the front router), on plain http locally: its cookies
+// cannot be Secure here. The gateway's internal admin listener is its path to accounts and keys, and
+// checkout's to the account a buyer pays (docs/adr/0037).
+const gatewayAdminAddress = process.env['GATEWAY_ADMIN_GRPC_ADDRESS'] || '127.0.0.1:50057';
+const dashboardConfig = loadDashboardConfig({
+  DASHBOARD_PORT: String(gatewayConfig.GATEWAY_PORT + 3),
+  DASHBOARD_TRUST_PROXY_HOPS: '1',
+  DASHBOARD_SECURE_COOKIES: 'false',
+  PUBLIC_BASE_URL: gatewayUrl,
+  GATEWAY_ADMIN_GRPC_ADDRESS: gatewayAdminAddress,
+  ...process.env,
+});
+// Local development: webhook endpoints on this machine (http://127.0.0.1:…) are allowed.
+const webhooksConfig = loadWebhooksConfig({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true', ...process.env });
+// Mail goes to a local catcher (maildev: an SMTP server with a page to read what was sent), never out.
+const mailCatcher = {
+  smtpPort: Number(process.env['MAIL_CATCHER_SMTP_PORT'] ?? 1025),
+  webPort: Number(process.env['MAIL_CATCHER_WEB_PORT'] ?? 1080),
+};
+const mailCatcherUrl = `http://127.0.0.1:${mailCatcher.webPort}`;
+const notificationsConfig = loadNotificationsConfig({
+  SMTP_HOST: '127.0.0.1',
+  SMTP_PORT: String(mailCatcher.smtpPort),
+  SMTP_SECURITY: 'none',
+  PUBLIC_BASE_URL: gatewayUrl,
+  ...process.env,
+});
+
+// 1. Databases and migrations.
+for (const [name, url, dir] of [
+  ['gateway', gatewayConfig.GATEWAY_DATABASE_URL, GATEWAY_MIGRATIONS_DIR],
+  ['checkout', checkoutConfig.CHECKOUT_DATABASE_URL, CHECKOUT_MIGRATIONS_DIR],
+  ['settlement', settlementConfig.SETTLEMENT_DATABASE_URL, SETTLEMENT_MIGRATIONS_DIR],
+  ['customers', customersConfig.CUSTOMERS_DATABASE_URL, CUSTOMERS_MIGRATIONS_DIR],
+  ['webhooks', webhooksConfig.WEBHOOKS_DATABASE_URL, WEBHOOKS_MIGRATIONS_DIR],
+  ['dashboard', dashboardConfig.DASHBOARD_DATABASE_URL, DASHBOARD_MIGRATIONS_DIR],
+  ['notifications', notificationsConfig.NOTIFICATIONS_DATABASE_URL, NOTIFICATIONS_MIGRATIONS_DIR],
+] as const) {
+  await ensureDatabase(url);
+  const applied = await migrateDatabase(url, dir);
+  say(`${name} database ${applied.length ? `migrated (${applied.join(', ')})` : 'up to date'}`);
+}
+
+// The key webhooks and the dashboard seal their secrets with: the one kept from the last start.
+const encryption = localEncryptionKeys(join(stateDir, 'secrets-encryption-keys'));
+const keyOrigin = { environment: 'from SECRETS_ENCRYPTION_KEYS', kept: 'kept in .local/', new: 'new, kept in .local/' };
+say(`encryption key of secrets at rest: ${keyOrigin[encryption.origin]}`);
+
+// 2. Demo merchant and its Test key (the one printed last time, unless rolled or gone).
+const accounts = openMerchantAccounts(gatewayConfig.GATEWAY_DATABASE_URL);
+const demo = await ensureDemoMerchant(accounts.operations, join(stateDir, 'demo-merchant.json'), {
+  roll: flags['roll-demo-key'],
+});
+await accounts.close();
+const keyNews = { kept: 'the same Test key as last time', new: 'a new Test key', rolled: 'a new Test key; the previous one is revoked' };
+say(`demo merchant ${demo.accountId}: ${keyNews[demo.key]} (./scripts/start --roll-demo-key makes a new one)`);
+
+// 3. Services, then the gateway.
+mkdirSync(logDir, { recursive: true });
+const supervisor = new Supervisor({ root, logDir, say, onGiveUp: () => void stopAll(1), nodeArgs: ['--import', TELEMETRY] });
+let stopped: Promise<never> | undefined;
+
+/** Starts a service as a supervised child process: restarted with backoff when it crashes (tools/platform/src/supervisor.ts). */
+function start(name: string, entry: string, env: Record<string, string>): void {
+  supervisor.start(name, entry, env);
+}
+
+/** Stops every process once (a second Ctrl-C waits for the first stop) and exits. */
+function stopAll(exitCode: number): Promise<never> {
+  stopped ??= (async () => {
+    say('stopping');
+    rmSync(addressesFile, { force: true });
+    await supervisor.stopAll();
+    process.exit(exitCode);
+  })();
+  return stopped;
+}
+
+process.on('SIGINT', () => void stopAll(0));
+process.on('SIGTERM', () => void stopAll(0));
+
+start('emulator', 'services/emulator/src/main.ts', {
+  EMULATOR_HOST: emulatorConfig.EMULATOR_HOST,
+  EMULATOR_PORT: String(emulatorConfig.EMULATOR_PORT),
+  EMULATOR_NOTICE_URL: emulatorConfig.EMULATOR_NOTICE_URL,
+  NOTICE_SIGNING_SECRET: emulatorConfig.NOTICE_SIGNING_SECRET,
+});
+start('settlement', 'services/settlement/src/main.ts', {
+  SETTLEMENT_DATABASE_URL: settlementConfig.SETTLEMENT_DATABASE_URL,
+  SETTLEMENT_GRPC_ADDRESS: settlementConfig.SETTLEMENT_GRPC_ADDRESS,
+  SETTLEMENT_NOTICES_ADDRESS: settlementConfig.SETTLEMENT_NOTICES_ADDRESS,
+  NOTICE_SIGNING_SECRET: settlementConfig.NOTICE_SIGNING_SECRET,
+  SETTLEMENT_LOCAL_MODE: String(settlementConfig.SETTLEMENT_LOCAL_MODE),
+  PROCESSOR_URL: process.env['PROCESSOR_URL'] ?? emulatorUrl,
+  CHAIN_RPC_URL: process.env['CHAIN_RPC_URL'] ?? emulatorUrl,
+  NATS_URL: settlementConfig.NATS_URL,
+});
+const publishedSecret = publishedSecretWarning(settlementConfig);
+if (publishedSecret) say(`WARNING: ${publishedSecret}`);
+start('checkout', 'services/checkout/src/main.ts', {
+  CHECKOUT_DATABASE_URL: checkoutConfig.CHECKOUT_DATABASE_URL,
+  CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
+  PUBLIC_BASE_URL: checkoutConfig.PUBLIC_BASE_URL,
+  SETTLEMENT_GRPC_ADDRESS: settlementConfig.SETTLEMENT_GRPC_ADDRESS,
+  // Buyers' payments read the account's current wallet, fee and status there (docs/adr/0037).
+  GATEWAY_ADMIN_GRPC_ADDRESS: gatewayAdminAddress,
+  NATS_URL: checkoutConfig.NATS_URL,
+});
+start('customers', 'services/customers/src/main.ts', {
+  CUSTOMERS_DATABASE_URL: customersConfig.CUSTOMERS_DATABASE_URL,
+  CUSTOMERS_GRPC_ADDRESS: customersConfig.CUSTOMERS_GRPC_ADDRESS,
+  NATS_URL: customersConfig.NATS_URL,
+});
+start('webhooks', 'services/webhooks/src/main.ts', {
+  WEBHOOKS_DATABASE_URL: webhooksConfig.WEBHOOKS_DATABASE_URL,
+  WEBHOOKS_GRPC_ADDRESS: webhooksConfig.WEBHOOKS_GRPC_ADDRESS,
+  WEBHOOKS_ALLOW_PRIVATE_TARGETS: String(webhooksConfig.WEBHOOKS_ALLOW_PRIVATE_TARGETS),
+  NATS_URL: webhooksConfig.NATS_URL,
+  SECRETS_ENCRYPTION_KEYS: encryption.keys,
+});
+start('mail-catcher', 'node_modules/maildev/dist/bin/maildev.js', {
+  MAILDEV_SMTP_PORT: String(mailCatcher.smtpPort),
+  MAILDEV_WEB_PORT: String(mailCatcher.webPort),
+  MAILDEV_IP: '127.0.0.1',
+  MAILDEV_WEB_IP: '127.0.0.1',
+});
+start('notifications', 'services/notifications/src/main.ts', {
+  NOTIFICATIONS_DATABASE_URL: notificationsConfig.NOTIFICATIONS_DATABASE_URL,
+  NOTIFICATIONS_GRPC_ADDRESS: notificationsConfig.NOTIFICATIONS_GRPC_ADDRESS,
+  NATS_URL: notificationsConfig.NATS_URL,
+  SMTP_HOST: notificationsConfig.SMTP_HOST,
+  SMTP_PORT: String(notificationsConfig.SMTP_PORT),
+  SMTP_SECURITY: notificationsConfig.SMTP_SECURITY,
+  PUBLIC_BASE_URL: notificationsConfig.PUBLIC_BASE_URL,
+});
+start('gateway', 'services/gateway/src/main.ts', {
+  GATEWAY_DATABASE_URL: gatewayConfig.GATEWAY_DATABASE_URL,
+  GATEWAY_HOST: gatewayConfig.GATEWAY_HOST,
+  GATEWAY_PORT: String(gatewayBackendPort),
+  CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
+  CUSTOMERS_GRPC_ADDRESS: customersConfig.CUSTOMERS_GRPC_ADDRESS,
+  WEBHOOKS_GRPC_ADDRESS: webhooksConfig.WEBHOOKS_GRPC_ADDRESS,
+  GATEWAY_ADMIN_GRPC_ADDRESS: gatewayAdminAddress,
+});
+
+start('dashboard', 'services/dashboard/src/main.ts', {
+  DASHBOARD_DATABASE_URL: dashboardConfig.DASHBOARD_DATABASE_URL,
+  DASHBOARD_HOST: dashboardConfig.DASHBOARD_HOST,
+  DASHBOARD_PORT: String(dashboardConfig.DASHBOARD_PORT),
+  DASHBOARD_GRPC_ADDRESS: dashboardConfig.DASHBOARD_GRPC_ADDRESS,
+  DASHBOARD_TRUST_PROXY_HOPS: String(dashboardConfig.DASHBOARD_TRUST_PROXY_HOPS),
+  DASHBOARD_SECURE_COOKIES: String(dashboardConfig.DASHBOARD_SECURE_COOKIES),
+  PUBLIC_BASE_URL: dashboardConfig.PUBLIC_BASE_URL,
+  GATEWAY_ADMIN_GRPC_ADDRESS: gatewayAdminAddress,
+  CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
+  CUSTOMERS_GRPC_ADDRESS: customersConfig.CUSTOMERS_GRPC_ADDRESS,
+  WEBHOOKS_GRPC_ADDRESS: webhooksConfig.WEBHOOKS_GRPC_ADDRESS,
+  NOTIFICATIONS_GRPC_ADDRESS: notificationsConfig.NOTIFICATIONS_GRPC_ADDRESS,
+  SECRETS_ENCRYPTION_KEYS: encryption.keys,
+});
+
+// Hosted pages (/pay/*) and the front router that puts them and the gateway behind one address.
+start('pages', 'services/pages/src/main.ts', {
+  PAGES_HOST: pagesConfig.PAGES_HOST,
+  PAGES_PORT: String(pagesConfig.PAGES_PORT),
+  PAGES_TRUST_PROXY_HOPS: String(pagesConfig.PAGES_TRUST_PROXY_HOPS),
+  CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
+  // Whether a paid payment gets a receipt, so the page promises only what is sent.
+  NOTIFICATIONS_GRPC_ADDRESS: notificationsConfig.NOTIFICATIONS_GRPC_ADDRESS,
+});
+const frontRouter = await startFrontRouter({
+  host: gatewayConfig.GATEWAY_HOST,
+  port: gatewayConfig.GATEWAY_PORT,
+  gatewayUrl: `http://${gatewayConfig.GATEWAY_HOST}:${gatewayBackendPort}`,
+  pagesUrl: `http://${pagesConfig.PAGES_HOST}:${pagesConfig.PAGES_PORT}`,
+  dashboardUrl: `http://${dashboardConfig.DASHBOARD_HOST}:${dashboardConfig.DASHBOARD_PORT}`,
+});
+say(`front router on ${frontRouter.url}: /pay/*, /track/*, /c/* to the pages, /dashboard/* to the dashboard, the rest to the gateway`);
+
+// 4. Ready when the gateway says its database and every service answer.
+const deadline = Date.now() + 60_000;
+for (;;) {
+  const answers = (address: string) =>
+    checkGrpcHealth(address).then(
+      () => true,
+      () => false,
+    );
+  const ready =
+    (await fetch(`${gatewayUrl}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    )) &&
+    (await answers(settlementConfig.SETTLEMENT_GRPC_ADDRESS)) &&
+    (await answers(webhooksConfig.WEBHOOKS_GRPC_ADDRESS)) &&
+    (await answers(notificationsConfig.NOTIFICATIONS_GRPC_ADDRESS)) &&
+    (await fetch(`${mailCatcherUrl}/api/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    )) &&
+    (await fetch(`http://${pagesConfig.PAGES_HOST}:${pagesConfig.PAGES_PORT}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    )) &&
+    (await fetch(`http://${dashboardConfig.DASHBOARD_HOST}:${dashboardConfig.DASHBOARD_PORT}/dashboard/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    ));
+  if (ready) break;
+  if (Date.now() > deadline) {
+    say('the platform did not become ready within 60 s; see .platform/logs/');
+    await stopAll(1);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 250));
+}
+
+// What ./scripts/operator needs to reach this platform from another shell.
+const addresses = {
+  GATEWAY_DATABASE_URL: gatewayConfig.GATEWAY_DATABASE_URL,
+  CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
+  CUSTOMERS_GRPC_ADDRESS: customersConfig.CUSTOMERS_GRPC_ADDRESS,
+  WEBHOOKS_GRPC_ADDRESS: webhooksConfig.WEBHOOKS_GRPC_ADDRESS,
+  NOTIFICATIONS_GRPC_ADDRESS: notificationsConfig.NOTIFICATIONS_GRPC_ADDRESS,
+  MAIL_CATCHER_URL: mailCatcherUrl,
+  // `users create` makes dashboard users through the dashboard's internal listener.
+  DASHBOARD_GRPC_ADDRESS: dashboardConfig.DASHBOARD_GRPC_ADDRESS,
+  // `emulator pay` (local Live mode) talks to the emulator.
+  EMULATOR_URL: emulatorUrl,
+};
+writeFileSync(
+  addressesFile,
+  Object.entries(addresses)
+    .map(([name, value]) => `${name}=${value}\n`)
+    .join(''),
+);
+
+// The demo account sends Test receipts and alerts (to the catcher) until someone changes its settings.
+const demoMail = await ensureDemoNotifications(
+  notificationsConfig.NOTIFICATIONS_GRPC_ADDRESS,
+  demo.accountId,
+  join(stateDir, 'demo-notifications.json'),
+);
+if (demoMail) say(`demo merchant: Test receipts on, alerts to ${demoMail} (dashboard Settings changes them)`);
+say(`mail catcher: every mail the platform sends is at ${mailCatcherUrl} (SMTP 127.0.0.1:${mailCatcher.smtpPort})`);
+say(`ready: demo merchant ${demo.accountId} (Test mode); logs in .platform/logs/; Ctrl-C stops everything`);
+process.stdout.write(
+  `GATEWAY_URL=${gatewayUrl}\nTEST_SECRET_KEY=${demo.secret}\nMAIL_CATCHER_URL=${mailCatcherUrl}\nDEMO_ACCOUNT_ID=${demo.accountId}\n`,
+);
