@@ -3,6 +3,22 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { layerRules } from './eslint.boundaries.js';
 
+const TYPE_STRIPPING = [
+  { selector: 'TSEnumDeclaration', message: 'Node runs TypeScript by type stripping: use a union of string literals.' },
+  { selector: 'TSParameterProperty', message: 'Node runs TypeScript by type stripping: declare the field explicitly.' },
+];
+
+// NATS subjects are declared once, in @hc/events/contracts (docs/events.md): a subject written as a
+// string elsewhere drifts from the contract unseen. Matches the contexts' subjects and wildcards
+// (`checkout.payment.paid.…`, `customers.customer.erased`, `settlement.verdict.reached`, `checkout.*.*.…`),
+// not other dotted names (crash points, field paths) nor the plumbing's own (`deadletter.<consumer>`).
+const SUBJECT = String.raw`/^(checkout|customers|settlement)\.(payment|session|customer|verdict|\*|>)/`;
+const SUBJECT_MESSAGE = 'NATS subjects come from @hc/events/contracts, never a string literal.';
+const SUBJECT_LITERALS = [
+  { selector: `Literal[value=${SUBJECT}]`, message: SUBJECT_MESSAGE },
+  { selector: `TemplateElement[value.raw=${SUBJECT}]`, message: SUBJECT_MESSAGE },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -27,12 +43,13 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-syntax': [
-        'error',
-        { selector: 'TSEnumDeclaration', message: 'Node runs TypeScript by type stripping: use a union of string literals.' },
-        { selector: 'TSParameterProperty', message: 'Node runs TypeScript by type stripping: declare the field explicitly.' },
-      ],
+      'no-restricted-syntax': ['error', ...TYPE_STRIPPING, ...SUBJECT_LITERALS],
     },
+  },
+  {
+    // The one place that writes NATS subjects, and the test of the subject naming convention itself.
+    files: ['packages/events/src/contracts/**/*.ts', 'packages/events/test/sql.test.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...TYPE_STRIPPING] },
   },
   ...layerRules(import.meta.dirname),
   {

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bodyOf, create, createSession, expectError, retrieve, VALID_BODY, type Json } from './e2e-helpers.ts';
 import { PUBLIC_BASE_URL, startPlatform, WALLET, type Platform, type TestMerchant } from './platform-harness.ts';
+import { unixSeconds } from '@hc/conversions';
 
 let platform: Platform;
 let merchant: TestMerchant;
@@ -41,7 +42,7 @@ describe('a created session', () => {
       url: `${PUBLIC_BASE_URL}/pay/${id}`,
     });
     // The checkout service's clock stands still in tests: created is its time, in Unix seconds.
-    expect(session['created']).toBe(Math.floor(platform.clock.now().getTime() / 1000));
+    expect(session['created']).toBe(unixSeconds(platform.clock.now()));
     expect(session['expires_at']).toBe(Number(session['created']) + 86_400);
   });
 

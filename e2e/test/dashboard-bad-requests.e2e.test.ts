@@ -8,6 +8,7 @@ import { generate } from 'otplib';
 import type { Page } from 'playwright-core';
 import { eventually } from '@hc/test-kit';
 import { startDashboardHarness, walk, type DashboardHarness, type DashboardMerchant } from './dashboard-harness.ts';
+import { unixSeconds } from '@hc/conversions';
 
 let h: DashboardHarness;
 let shop: DashboardMerchant;
@@ -155,7 +156,7 @@ describe('forms', () => {
       await b.page.goto('/dashboard/two-factor');
       await b.page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
       const secret = (await b.page.locator('#totp-secret').textContent())!.trim();
-      const code = await generate({ secret, epoch: Math.floor(h.platform.clock.now().getTime() / 1000) });
+      const code = await generate({ secret, epoch: unixSeconds(h.platform.clock.now()) });
       await b.page.getByLabel('Code from the app').fill(code);
       await b.page.getByRole('button', { name: 'Turn on' }).click();
       await b.page.getByText('Two-factor sign-in is on').first().waitFor();

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { generate } from 'otplib';
 import type { Page, Response as PlaywrightResponse } from 'playwright-core';
 import { startDashboardHarness, walk, type DashboardHarness, type DashboardMerchant } from './dashboard-harness.ts';
+import { unixSeconds } from '@hc/conversions';
 
 // Browser walks of several pages: a minute and a half each on a machine running the whole suite.
 jest.setTimeout(90_000);
@@ -19,7 +20,7 @@ afterAll(async () => {
   await h?.stop();
 });
 
-const codeNow = (secret: string) => generate({ secret, epoch: Math.floor(h.platform.clock.now().getTime() / 1000) });
+const codeNow = (secret: string) => generate({ secret, epoch: unixSeconds(h.platform.clock.now()) });
 
 /** Turns two-factor on for the signed-in page's user; the secret. */
 async function turnOnTwoFactor(page: Page): Promise<string> {

@@ -16,6 +16,7 @@ import {
   type DashboardHarness,
   type DashboardMerchant,
 } from './dashboard-harness.ts';
+import { unixSeconds } from '@hc/conversions';
 
 let h: DashboardHarness;
 let merchant: DashboardMerchant;
@@ -215,8 +216,7 @@ describe('two-factor sign-in', () => {
   it('once on, sign-in needs a current code from the app; a replayed code and skipping the step get nowhere', async () => {
     const owner = await h.merchant();
     const page = await h.signedIn(owner);
-    const codeAt = (secret: string, offsetSteps = 0) =>
-      generate({ secret, epoch: Math.floor(h.platform.clock.now().getTime() / 1000) + offsetSteps * 30 });
+    const codeAt = (secret: string, offsetSteps = 0) => generate({ secret, epoch: unixSeconds(h.platform.clock.now()) + offsetSteps * 30 });
     await walk('two-factor', page, async () => {
       await page.goto('/dashboard/two-factor');
       await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
@@ -266,9 +266,7 @@ describe('two-factor sign-in', () => {
       await page.getByRole('link', { name: 'Manage two-factor sign-in' }).click();
       await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
       const secret = (await page.locator('#totp-secret').textContent())!.trim();
-      await page
-        .getByLabel('Code from the app')
-        .fill(await generate({ secret, epoch: Math.floor(h.platform.clock.now().getTime() / 1000) }));
+      await page.getByLabel('Code from the app').fill(await generate({ secret, epoch: unixSeconds(h.platform.clock.now()) }));
       await page.getByRole('button', { name: 'Turn on' }).click();
       await page.getByText('Two-factor sign-in is on').first().waitFor();
       await page.getByRole('link', { name: 'Back to settings' }).click();

@@ -16,6 +16,7 @@ import {
   type DashboardHarness,
   type DashboardMerchant,
 } from './dashboard-harness.ts';
+import { unixSeconds } from '@hc/conversions';
 
 const NEW_WALLET = '0x5555555555555555555555555555555555555555';
 const THIEF_WALLET = '0x6666666666666666666666666666666666666666';
@@ -116,7 +117,7 @@ describe('changing the payout wallet', () => {
   it('with two-factor on also wants a current code, and wrong answers count towards the sign-in lock', async () => {
     const owner = await h.merchant();
     const page = await h.signedIn(owner);
-    const code = (secret: string) => generate({ secret, epoch: Math.floor(h.platform.clock.now().getTime() / 1000) });
+    const code = (secret: string) => generate({ secret, epoch: unixSeconds(h.platform.clock.now()) });
     let secret = '';
     await walk('wallet-two-factor', page, async () => {
       await page.goto('/dashboard/two-factor');

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
 import { bodyOf, createSession, eventually, expectError, VALID_BODY, type Json } from './e2e-helpers.ts';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
+import { unixSeconds } from '@hc/conversions';
 
 interface Delivery {
   headers: Record<string, string>;
@@ -105,7 +106,7 @@ describe('GET /v1/events', () => {
   it('filters by type and by creation time', async () => {
     const paid = (await listEvents(merchant.testKey, '?type=payment.paid'))['data'] as Json[];
     expect(paid.map((event) => event['type'])).toEqual(['payment.paid', 'payment.paid']);
-    const future = Math.floor(Date.now() / 1000) + 3600;
+    const future = unixSeconds(new Date()) + 3600;
     expect(ids(await listEvents(merchant.testKey, `?created[gte]=${future}`))).toEqual([]);
     expect(ids(await listEvents(merchant.testKey, `?created[lt]=${future}`))).toHaveLength(4);
   });

@@ -23,6 +23,7 @@ import { createLogger } from '@hc/logging';
 import { CheckoutService, SessionStatus, type CheckoutSession } from '@hc/proto/checkout/v1';
 import { SETTLEMENT_MIGRATIONS_DIR } from '@hc/settlement';
 import { createTestDatabase, eventually, freePort, testNatsPrefix, testNatsUrl, type TestDatabase } from '@hc/test-kit';
+import { PAYMENT_EVENTS_SUBJECTS } from '@hc/events/contracts';
 
 const SETTLEMENT_MAIN = fileURLToPath(new URL('../../services/settlement/src/main.ts', import.meta.url));
 // A secret of this run's own, as a deployment has (not local mode: the emulator's published secret would be refused).
@@ -128,7 +129,7 @@ beforeAll(async () => {
     nats,
     stream: streamName(natsPrefix, 'checkout'),
     durable: 'notice_crash_test',
-    filterSubject: prefixedSubject(natsPrefix, 'checkout.payment.>'),
+    filterSubject: prefixedSubject(natsPrefix, PAYMENT_EVENTS_SUBJECTS),
     logger,
     handle: async (message) => {
       events.push(message.data as PaymentEvent);

@@ -1,9 +1,13 @@
 // Risk covered: the dashboard actions "accept a held payment as paid" and "see a payment's timeline",
 // run through the operator CLI as a real process against the real services: accepting what must not
 // be accepted, a timeline missing what happened, or another account's or mode's payment shown.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { eventually } from './e2e-helpers.ts';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
+
+// Each test drives several operator CLI processes and a Live settlement; on a shared CI machine that
+// exceeded 30 s.
+jest.setTimeout(90_000);
 
 let platform: Platform;
 let merchant: TestMerchant;

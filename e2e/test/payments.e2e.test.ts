@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bodyOf, createSession, expectError, retrieve, SESSION_FIELDS, VALID_BODY, PAYMENT_FIELDS, type Json } from './e2e-helpers.ts';
 import { startPlatform, WALLET, type Platform, type TestMerchant } from './platform-harness.ts';
+import { unixSeconds } from '@hc/conversions';
 
 let platform: Platform;
 let merchant: TestMerchant;
@@ -182,7 +183,7 @@ describe('GET /v1/payments/:id: the payment object', () => {
     expectPaymentShape(object);
     expect(object).toMatchObject({
       status: 'open',
-      started_at: Math.floor(platform.clock.now().getTime() / 1000),
+      started_at: unixSeconds(platform.clock.now()),
       paid_at: null,
       settlement: { ...NO_SETTLEMENT, payout_wallet: WALLET },
     });

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { startDashboardHarness, walk, type DashboardHarness, type DashboardMerchant } from './dashboard-harness.ts';
 import { eventually, everyRowOf, startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './e2e-helpers.ts';
+import { unixSeconds } from '@hc/conversions';
 
 let h: DashboardHarness;
 let shop: DashboardMerchant;
@@ -47,7 +48,7 @@ describe('secrets at rest', () => {
     const page = await h.signedIn(shop);
     const shown: string[] = [];
     let seed = '';
-    const codeAt = () => generate({ secret: seed, epoch: Math.floor(h.platform.clock.now().getTime() / 1000) });
+    const codeAt = () => generate({ secret: seed, epoch: unixSeconds(h.platform.clock.now()) });
     await walk('secrets-at-rest', page, async () => {
       // An endpoint, then a rotation: the old secret keeps signing for the overlap window, so both stay stored.
       await page.goto('/dashboard/test/developers/endpoints/new');

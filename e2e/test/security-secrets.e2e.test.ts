@@ -14,6 +14,7 @@ import { generate } from 'otplib';
 import pg from 'pg';
 import { everyRowOf, everyStreamMessage } from './e2e-helpers.ts';
 import { PASSWORD, sessionCookie, startSecurityHarness, walk, type DashboardMerchant, type SecurityHarness } from './security-harness.ts';
+import { unixSeconds } from '@hc/conversions';
 
 let h: SecurityHarness;
 let shop: DashboardMerchant;
@@ -86,9 +87,7 @@ beforeAll(async () => {
     await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
     const seed = (await page.locator('#totp-secret').textContent())!.trim();
     made.totpSeeds.push(seed);
-    await page
-      .getByLabel('Code from the app')
-      .fill(await generate({ secret: seed, epoch: Math.floor(h.platform.clock.now().getTime() / 1000) }));
+    await page.getByLabel('Code from the app').fill(await generate({ secret: seed, epoch: unixSeconds(h.platform.clock.now()) }));
     await page.getByRole('button', { name: 'Turn on' }).click();
     await page.getByText('Two-factor sign-in is on').first().waitFor();
   });

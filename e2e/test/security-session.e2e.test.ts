@@ -22,6 +22,7 @@ import {
   type HttpSession,
   type SecurityHarness,
 } from './security-harness.ts';
+import { unixSeconds } from '@hc/conversions';
 
 let h: SecurityHarness;
 
@@ -45,7 +46,7 @@ async function wallet(merchant: DashboardMerchant): Promise<string | null> {
 
 /** The authenticator code for the dashboard's clock now (its clock is the platform's test clock). */
 function code(secret: string): Promise<string> {
-  return generate({ secret, epoch: Math.floor(h.platform.clock.now().getTime() / 1000) });
+  return generate({ secret, epoch: unixSeconds(h.platform.clock.now()) });
 }
 
 /** Turns two-factor sign-in on for a signed-in session; the seed. */

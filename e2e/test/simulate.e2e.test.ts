@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bodyOf, createSession, expectError, VALID_BODY, type Json } from './e2e-helpers.ts';
 import { startPlatform, WALLET, type Platform, type TestMerchant } from './platform-harness.ts';
+import { unixSeconds } from '@hc/conversions';
 
 let platform: Platform;
 let merchant: TestMerchant;
@@ -48,7 +49,7 @@ function expectedSettlement(amount: string, currency: string, share: '0.97' | '0
 }
 
 const idOf = (object: Json): string => String(object['id']);
-const nowSeconds = (): number => Math.floor(platform.clock.now().getTime() / 1000);
+const nowSeconds = (): number => unixSeconds(platform.clock.now());
 const settlementOf = (object: Json): Json => object['settlement'] as Json;
 
 function simulate(key: string, id: string, body: unknown, headers?: Record<string, string>): Promise<Response> {

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bodyOf, createSession, expectError, retrieve, SESSION_FIELDS, VALID_BODY, type Json } from './e2e-helpers.ts';
 import { startPlatform, WALLET, type Platform, type TestMerchant } from './platform-harness.ts';
+import { unixSeconds } from '@hc/conversions';
 
 let platform: Platform;
 let merchant: TestMerchant;
@@ -21,7 +22,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const UNKNOWN_ID = 'pay_01ARZ3NDEKTSV4RRFFQ69G5FAV';
 
 const idOf = (object: Json): string => String(object['id']);
-const nowSeconds = (): number => Math.floor(platform.clock.now().getTime() / 1000);
+const nowSeconds = (): number => unixSeconds(platform.clock.now());
 
 function start(key: string, id: string, body: unknown = {}, headers?: Record<string, string>): Promise<Response> {
   return platform.request('POST', `/v1/checkout_sessions/${id}/start`, { key, body, ...(headers ? { headers } : {}) });

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eventually, startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '@hc/test-kit';
 import { startTracedPlatform, type TracedPlatform } from './traced-processes.ts';
+import { checkoutEventSubject } from '@hc/events/contracts';
 
 const SERVER = 2;
 const PRODUCER = 4;
@@ -110,7 +111,7 @@ describe('one payment, one trace', () => {
   });
 
   it('the webhooks consumer span of payment.paid is a child of the producer span of the outbox relay in checkout', () => {
-    const producer = trace.find((s) => s.kind === PRODUCER && s.name.endsWith('checkout.payment.paid.{id}'));
+    const producer = trace.find((s) => s.kind === PRODUCER && s.name.endsWith(checkoutEventSubject('payment.paid', '{id}')));
     expect(producer).toMatchObject({ service: 'hc-checkout' });
     const consumer = trace.find((s) => s.kind === CONSUMER && s.service === 'hc-webhooks');
     expect(consumer).toBeDefined();

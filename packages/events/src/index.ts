@@ -10,7 +10,7 @@ export {
 } from './nats.ts';
 export type { NatsConnection, StreamOptions } from './nats.ts';
 export { startOutboxRelay, RELAY_APPLICATION_NAME } from './relay.ts';
-export { backoffDelay, groupCommit, WorkLoop } from './loop.ts';
+export { backoffDelay, groupCommit, groupCommitEach, WorkLoop } from './loop.ts';
 export type { BackoffSettings, StepResult, WorkLoopOptions } from './loop.ts';
 export type { OutboxRelay, OutboxRelayOptions } from './relay.ts';
 export { consumeDurable } from './consumer.ts';

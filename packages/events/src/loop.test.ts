@@ -4,7 +4,7 @@
 // half-way, drops or reorders work. Polls here are a minute long, so a step that comes sooner can only
 // have been woken.
 import { describe, expect, it } from '@jest/globals';
-import { backoffDelay, groupCommit, WorkLoop, type StepResult } from './loop.ts';
+import { backoffDelay, groupCommit, groupCommitEach, WorkLoop, type StepResult } from './loop.ts';
 
 const MINUTE = 60_000;
 
@@ -204,5 +204,46 @@ describe('groupCommit', () => {
       one: async () => undefined,
     });
     await expect(commit(1)).rejects.toBe(bad);
+  });
+});
+
+describe('groupCommitEach', () => {
+  it("answers each item with its own result of the group's commit, in order", async () => {
+    let releaseFirst: (() => void) | undefined;
+    const groups: number[][] = [];
+    const commit = groupCommitEach<number, string>({
+      many: async (items) => {
+        groups.push(items);
+        if (groups.length === 1) await new Promise<void>((resolve) => (releaseFirst = resolve));
+        return items.map((n) => `row ${n}`);
+      },
+      one: async () => {
+        throw new Error('not expected');
+      },
+    });
+    const first = commit(1);
+    const later = Promise.all([commit(2), commit(3)]);
+    releaseFirst!();
+    expect(await first).toBe('row 1');
+    expect(await later).toEqual(['row 2', 'row 3']);
+    expect(groups).toEqual([[1], [2, 3]]);
+  });
+
+  it('a group answered with the wrong number of results is committed item by item instead; a lone item is refused', async () => {
+    let releaseFirst: (() => void) | undefined;
+    let groups = 0;
+    const commit = groupCommitEach<number, number>({
+      many: async () => {
+        groups += 1;
+        if (groups === 1) await new Promise<void>((resolve) => (releaseFirst = resolve));
+        return [];
+      },
+      one: async (n) => n * 10,
+    });
+    const first = commit(1);
+    const later = Promise.all([commit(2), commit(3)]);
+    releaseFirst!();
+    await expect(first).rejects.toThrow('group commit answered 0 results for 1 items');
+    expect(await later).toEqual([20, 30]);
   });
 });

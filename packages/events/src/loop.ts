@@ -144,13 +144,14 @@ export class WorkLoop {
  * Group commit: items added while a commit runs wait for the next one, which takes all of them, so
  * many concurrent finishers cost one transaction. If a group fails, each of its items is committed on
  * its own, so one bad item does not hold the others back. Each item's promise settles once it is
- * committed (or its own commit failed).
+ * committed (or its own commit failed), with what the commit answered for it: `many` answers one
+ * result per item, in order (`groupCommit` is this without results).
  */
-export function groupCommit<T>(commit: {
-  readonly many: (items: T[]) => Promise<void>;
-  readonly one: (item: T) => Promise<void>;
-}): (item: T) => Promise<void> {
-  let waiting: { item: T; resolve: () => void; reject: (error: unknown) => void }[] = [];
+export function groupCommitEach<T, R>(commit: {
+  readonly many: (items: T[]) => Promise<readonly R[]>;
+  readonly one: (item: T) => Promise<R>;
+}): (item: T) => Promise<R> {
+  let waiting: { item: T; resolve: (result: R) => void; reject: (error: unknown) => void }[] = [];
   let committing = false;
 
   async function commitWaiting(): Promise<void> {
@@ -159,8 +160,9 @@ export function groupCommit<T>(commit: {
       const group = waiting;
       waiting = [];
       try {
-        await commit.many(group.map((w) => w.item));
-        for (const w of group) w.resolve();
+        const results = await commit.many(group.map((w) => w.item));
+        if (results.length !== group.length) throw new Error(`group commit answered ${results.length} results for ${group.length} items`);
+        group.forEach((w, i) => w.resolve(results[i]!));
       } catch (error) {
         if (group.length === 1) group[0]!.reject(error);
         else for (const w of group) await commit.one(w.item).then(w.resolve, w.reject);
@@ -174,4 +176,18 @@ export function groupCommit<T>(commit: {
       waiting.push({ item, resolve, reject });
       if (!committing) void commitWaiting();
     });
+}
+
+/** Group commit of items that need no answer but "committed" (see groupCommitEach). */
+export function groupCommit<T>(commit: {
+  readonly many: (items: T[]) => Promise<void>;
+  readonly one: (item: T) => Promise<void>;
+}): (item: T) => Promise<void> {
+  return groupCommitEach<T, void>({
+    many: async (items) => {
+      await commit.many(items);
+      return items.map(() => undefined);
+    },
+    one: commit.one,
+  });
 }

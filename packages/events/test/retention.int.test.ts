@@ -15,6 +15,7 @@ import {
   startPurgeSchedule,
 } from '../src/index.ts';
 import { jetstream, msgIdOf, setUp, streamMessages, unpublishedCount, until, writeOutbox, type Fixture } from './support.ts';
+import { paymentMessagesSubjects } from '../src/contracts/index.ts';
 
 let f: Fixture;
 beforeAll(async () => {
@@ -125,7 +126,7 @@ describe('scheduled purges while the relay and a consumer run', () => {
 
 describe('purgeConsumedMessages (erasure purging one payment from the stream)', () => {
   const subject = (event: string, payment: string) => prefixedSubject(f.prefix, `checkout.${event}.${payment}`);
-  const ofPayment = (payment: string) => [prefixedSubject(f.prefix, `checkout.*.*.${payment}`)];
+  const ofPayment = (payment: string) => [prefixedSubject(f.prefix, paymentMessagesSubjects(payment))];
 
   it('removes only what every durable consumer processed; the rest once they pass it; other payments untouched', async () => {
     const js = jetstream(f.nc);
@@ -134,7 +135,7 @@ describe('purgeConsumedMessages (erasure purging one payment from the stream)', 
     await jsm.consumers.add(f.stream, {
       durable_name: durable,
       ack_policy: AckPolicy.Explicit,
-      filter_subject: prefixedSubject(f.prefix, 'checkout.*.*.*'),
+      filter_subject: prefixedSubject(f.prefix, paymentMessagesSubjects('*')),
     });
     // An ephemeral reader that never reads: promised nothing, it must not hold the purge back.
     await jsm.consumers.add(f.stream, { ack_policy: AckPolicy.Explicit, inactive_threshold: 60_000_000_000 });

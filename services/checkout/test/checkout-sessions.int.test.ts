@@ -7,6 +7,7 @@ import { createLogger } from '@hc/logging';
 import { newId } from '@hc/ids';
 import { CheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
 import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
+import { unixSecondsBig } from '@hc/conversions';
 
 const test: CallContext = { accountId: 'acct_A', livemode: false, requestId: 'req_t' };
 const live: CallContext = { ...test, livemode: true };
@@ -46,7 +47,7 @@ describe('CreateCheckoutSession', () => {
     });
     expect(session!.id).toMatch(/^pay_/);
     expect(session!.url).toBe(`https://pay.example.test/pay/${session!.id}`);
-    expect(session!.created).toBe(BigInt(clock.now().getTime() / 1000));
+    expect(session!.created).toBe(unixSecondsBig(clock.now()));
     expect(session!.expiresAt - session!.created).toBe(86_400n);
     expect(session!.startedAt).toBeUndefined();
   });

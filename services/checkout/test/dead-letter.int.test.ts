@@ -7,6 +7,7 @@ import { connectNats, deadLetterStream, DEFAULT_EVENT_RETENTION, prefixedSubject
 import { createLogger } from '@hc/logging';
 import { captureLogs, captureMetrics, eventually, type MetricCapture } from '@hc/test-kit';
 import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
+import { CUSTOMER_ERASED_SUBJECT, VERDICT_REACHED_SUBJECT } from '@hc/events/contracts';
 
 const logs = captureLogs();
 const logger = createLogger('checkout-dead-letter-test', { level: 'info', destination: logs.destination });
@@ -30,10 +31,10 @@ it('dead-letters an erasure and a verdict that break their contracts, with a log
   const js = jetstream(nc);
   const prefix = stack.natsPrefix;
   // Before the contract this erasure was "skipped" with a warning: now it is kept for an operator.
-  await js.publish(prefixedSubject(prefix, 'customers.customer.erased'), JSON.stringify({ type: 'customer.erased', livemode: 'no' }), {
+  await js.publish(prefixedSubject(prefix, CUSTOMER_ERASED_SUBJECT), JSON.stringify({ type: 'customer.erased', livemode: 'no' }), {
     msgID: 'bad-erasure',
   });
-  await js.publish(prefixedSubject(prefix, 'settlement.verdict.reached'), JSON.stringify({ accountId: 'acct_1' }), {
+  await js.publish(prefixedSubject(prefix, VERDICT_REACHED_SUBJECT), JSON.stringify({ accountId: 'acct_1' }), {
     msgID: 'bad-verdict',
   });
   const letters = await eventually(

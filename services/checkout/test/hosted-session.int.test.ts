@@ -2,8 +2,10 @@
 // than that one session, starting it under other rules than the API's start, letting a Live payment
 // be simulated, locking a payout wallet or fee other than the account's current one (a copy kept at
 // create), or letting a suspended account's buyers start, go to a provider, simulate, or pay a checkout
-// (ADR 0037); over real gRPC, PostgreSQL, settlement, the gateway's admin listener and JetStream.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+// (ADR 0037); or a buyer's click reading the session more than once (issue 31: one read per click);
+// over real gRPC, PostgreSQL, settlement, the gateway's admin listener and JetStream.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import pg from 'pg';
 import { createServiceClient, type CallContext, type PublicCallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { CheckoutAdminService, CheckoutService, HostedCheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
@@ -189,5 +191,65 @@ describe('a suspended account on the buyer side (ADR 0037)', () => {
     } finally {
       admin.close();
     }
+  });
+});
+
+const ORIGINAL_QUERY = pg.Client.prototype.query;
+
+/**
+ * Every statement any pg client of this process sends that names `id` (its values, or an array among
+ * them, hold it): the reads, locks and writes of one session, whichever pool or Prisma sends them, and
+ * nothing of the relay, the sweeper or other tests' sessions. Each still runs.
+ */
+function statementsAbout(id: string): { readonly kinds: () => string[]; stop(): void } {
+  const mentions = (value: unknown): boolean => value === id || (Array.isArray(value) && value.some(mentions));
+  const seen: string[] = [];
+  const spy = jest.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+    const [first, second] = args;
+    const config = (typeof first === 'string' ? { text: first } : (first ?? {})) as { text?: string; values?: unknown[] };
+    const text = (config.text ?? '').trim();
+    if (text.includes('checkout_sessions') && mentions(config.values ?? second)) {
+      seen.push(/FOR UPDATE/i.test(text) ? 'locked read' : (/^\w+/.exec(text)?.[0] ?? '?').toLowerCase());
+    }
+    return (ORIGINAL_QUERY as (...a: unknown[]) => unknown).apply(this, args);
+  } as never);
+  return { kinds: () => [...seen], stop: () => spy.mockRestore() };
+}
+
+describe('one read per buyer click (issue 31)', () => {
+  it('the start click reads the session once, then locks it with the same statement that re-reads it, then writes: nothing else', async () => {
+    const id = await create({ customerEmail: 'ann@example.com' });
+    const statements = statementsAbout(id);
+    try {
+      const { session } = await hosted.startHostedSession({ id, country: 'us' }, buyer);
+      expect(session).toMatchObject({ id, started: true, unavailable: false });
+    } finally {
+      statements.stop();
+    }
+    // Before (measured on the previous code, with the page's load before and its reload after the
+    // start, as pages did): 3 gRPC calls and 9 statements about the session (3 scope lookups, 3 reads,
+    // the lock, a re-read under it, the update). Now one call (pages keep the view it answers) and 3.
+    expect(statements.kinds()).toEqual(['select', 'locked read', 'update']);
+  });
+
+  it('a start from the page once the buyer went to a provider changes nothing and answers the payment as it is', async () => {
+    const id = await create({ customerEmail: 'ann@example.com' });
+    await hosted.startHostedSession({ id, country: 'us' }, buyer);
+    await hosted.reachHostedProvider({ id, provider: 'cardrail' }, buyer);
+    const { session } = await hosted.startHostedSession({ id, customerEmail: 'other@example.com', country: 'de' }, buyer);
+    expect(session).toMatchObject({ status: SessionStatus.PENDING, customerEmail: 'ann@example.com', country: 'US', provider: 'cardrail' });
+    const { session: read } = await api.getCheckoutSession({ id }, merchant);
+    expect(read).toMatchObject({ status: SessionStatus.PENDING, customerEmail: 'ann@example.com' });
+  });
+
+  it('starts from the page racing each other keep one started_at (the row lock re-judges each)', async () => {
+    const id = await create({ customerEmail: 'ann@example.com' });
+    const views = await Promise.all([1, 2, 3, 4].map(() => hosted.startHostedSession({ id, country: 'us' }, buyer)));
+    expect(views.every((v) => v.session!.started)).toBe(true);
+    const { session: read } = await api.getCheckoutSession({ id }, merchant);
+    expect(read!.startedAt).toBeDefined();
+    const again = await hosted.startHostedSession({ id, country: 'us' }, buyer);
+    expect(again.session!.started).toBe(true);
+    expect((await api.getCheckoutSession({ id }, merchant)).session!.startedAt).toBe(read!.startedAt);
   });
 });

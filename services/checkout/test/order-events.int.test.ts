@@ -10,6 +10,7 @@ import { CheckoutService } from '@hc/proto/checkout/v1';
 import { sessionEventsFilter } from '../src/adapters/checkout-stream.ts';
 import type { SessionCreatedEvent, SessionEvent, SessionStartedEvent } from '../src/domain/session-events.ts';
 import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
+import { CUSTOMER_ERASED_SUBJECT } from '@hc/events/contracts';
 
 const logger = createLogger('order-events-test', { level: 'silent' });
 const test: CallContext = { accountId: 'acct_O', livemode: false, requestId: 'req_o' };
@@ -134,7 +135,7 @@ describe('session.started', () => {
   });
 });
 
-describe('customers.customer.erased', () => {
+describe(CUSTOMER_ERASED_SUBJECT, () => {
   it('removes the email from the listed payments of that account and mode only, up to the revision it names', async () => {
     const create = (ctx: CallContext) =>
       client.createCheckoutSession(
@@ -150,7 +151,7 @@ describe('customers.customer.erased', () => {
     const live: CallContext = { ...test, livemode: true };
     const otherMode = (await create(live)).session!.id;
 
-    const subject = prefixedSubject(stack.natsPrefix, 'customers.customer.erased');
+    const subject = prefixedSubject(stack.natsPrefix, CUSTOMER_ERASED_SUBJECT);
     const msgId = 'cus_erased.erased';
     const event = {
       id: msgId,

@@ -7,6 +7,7 @@ import { connectNats, deadLetterStream, DEFAULT_EVENT_RETENTION, prefixedSubject
 import { createLogger } from '@hc/logging';
 import { captureLogs, captureMetrics, eventually, type MetricCapture } from '@hc/test-kit';
 import { startCustomersEnv, type CustomersEnv } from './customers-env.ts';
+import { checkoutEventSubject } from '@hc/events/contracts';
 
 const logs = captureLogs();
 const logger = createLogger('customers-dead-letter-test', { level: 'info', destination: logs.destination });
@@ -36,7 +37,9 @@ it('dead-letters a session event that breaks its contract, with a log line and a
     livemode: false,
     session: { id: 'pay_x', amount: 40 },
   };
-  await jetstream(nc).publish(prefixedSubject(prefix, 'checkout.session.created.pay_x'), JSON.stringify(bad), { msgID: 'bad-session' });
+  await jetstream(nc).publish(prefixedSubject(prefix, checkoutEventSubject('session.created', 'pay_x')), JSON.stringify(bad), {
+    msgID: 'bad-session',
+  });
   const letters = await eventually(
     () => readDeadLetters(nc, deadLetterStream(prefix, DEFAULT_EVENT_RETENTION).name),
     (found) => found.some((l) => l.headers['Hc-Dead-Letter-Msg-Id'] === 'bad-session'),

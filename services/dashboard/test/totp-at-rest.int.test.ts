@@ -17,6 +17,7 @@ import { createDashboardPrisma, type DashboardPrisma } from '../src/store/prisma
 import { UserStore } from '../src/store/user-store.ts';
 import type { DashboardDependencies } from '../src/use-cases/dependencies.ts';
 import { beginTwoFactor, confirmTwoFactor, disableTwoFactor } from '../src/use-cases/two-factor-setup.ts';
+import { unixSeconds } from '@hc/conversions';
 
 const logger = createLogger('dashboard-totp-test', { level: 'silent' });
 let db: TestDatabase;
@@ -58,7 +59,7 @@ async function newUser(): Promise<DashboardUser> {
 
 const raw = async (id: string) =>
   prisma.dashboardUser.findUniqueOrThrow({ where: { id }, select: { totpSecret: true, totpPendingSecret: true } });
-const codeFor = (seed: string) => generate({ secret: seed, epoch: Math.floor(clock.getTime() / 1000) });
+const codeFor = (seed: string) => generate({ secret: seed, epoch: unixSeconds(clock) });
 const reread = async (id: string) => (await deps.users.userById(id))!;
 /** The dashboard started on this database (its HTTP and gRPC listeners on free ports), then stopped. */
 async function startAndStop(keys: string | undefined): Promise<void> {

@@ -3,6 +3,7 @@ import type { Logger } from '@hc/logging';
 import { Decimal } from '@hc/money';
 import { Webhook } from 'standardwebhooks';
 import type { EmulatedPayment } from './ledger.ts';
+import { unixSeconds } from '@hc/conversions';
 
 /**
  * How the processor reports a payment: at once, late, never, twice (one id), out of order (two ids: a
@@ -56,7 +57,7 @@ export function signNotice(secret: string, body: NoticeBody, at: Date, id: strin
     headers: {
       'content-type': 'application/json',
       'webhook-id': id,
-      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-timestamp': String(unixSeconds(at)),
       'webhook-signature': new Webhook(secret).sign(id, at, raw),
     },
   };

@@ -75,6 +75,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   // Slow-client protection: a request must arrive whole within 30 s.
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
+  // Idle keep-alive connections live longer than a merchant client's or a load balancer's own idle
+  // limit (commonly 4-60 s): a server that closes first races the client's next request on that socket,
+  // which the client sees as ECONNRESET on a request it cannot safely retry.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.GATEWAY_PORT, config.GATEWAY_HOST, () => resolve());

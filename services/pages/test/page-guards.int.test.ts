@@ -1,8 +1,10 @@
 // Risk covered: the hosted page being framed, running injected script, caching a buyer's email,
 // accepting a page action forged by another site, letting one address start sessions in bulk, or
-// reading a form that is not UTF-8 with U+FFFD or raw escapes in its fields (issue 35, item 10)
+// reading a form that is not UTF-8 with U+FFFD or raw escapes in its fields (issue 35, item 10), or a
+// start click that asks checkout more than once (issue 31)
 // (over real HTTP, with checkout, settlement, PostgreSQL and NATS real).
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { Client } from '@grpc/grpc-js';
 import { SessionStatus } from '@hc/proto/checkout/v1';
 import { merchant, startPagesHarness, type PagesHarness } from './pages-harness.ts';
 
@@ -129,5 +131,50 @@ describe('page guards', () => {
     await expect(response.text()).resolves.toContain('The form could not be read');
     const { session: read } = await h.api.getCheckoutSession({ id: session.id }, merchant);
     expect(read!.startedAt).toBeUndefined();
+  });
+
+  it('a start click is one call into checkout: the page it lands on shows what the start answered; a reload asks again', async () => {
+    const session = await h.createSession({ customerEmail: 'ann@example.com' });
+    const intoCheckout: string[] = [];
+    const original = Client.prototype.makeUnaryRequest;
+    // Every unary call this process makes; only those into checkout's services count (not checkout's
+    // own calls to settlement and the gateway, which run in this process too).
+    const spy = jest.spyOn(Client.prototype, 'makeUnaryRequest').mockImplementation(function (this: Client, ...args: unknown[]) {
+      if (String(args[0]).startsWith('/hc.checkout.v1.')) intoCheckout.push(String(args[0]).split('/').pop()!);
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } as never);
+    try {
+      const started = await fetch(
+        `${h.pages.url}/pay/${session.id}/start`,
+        form({ email: 'ann@example.com', country: 'US' }, '192.0.2.30'),
+      );
+      expect([started.status, started.headers.get('location')]).toEqual([303, `/pay/${session.id}`]);
+      const cookie = started.headers.get('set-cookie')!.split(';')[0]!;
+      expect(started.headers.get('set-cookie')).toMatch(/HttpOnly/i);
+      const page = await fetch(`${h.pages.url}/pay/${session.id}`, { headers: { cookie } });
+      expect(await page.text()).toContain('Choose how to pay');
+      // Before (issue 31): GetHostedSession, StartHostedSession, GetHostedSession.
+      expect(intoCheckout).toEqual(['StartHostedSession']);
+      // The answer is handed over once: the same cookie again (a reload) reads the session from checkout.
+      const reload = await fetch(`${h.pages.url}/pay/${session.id}`, { headers: { cookie } });
+      expect(await reload.text()).toContain('Choose how to pay');
+      expect(intoCheckout).toEqual(['StartHostedSession', 'GetHostedSession']);
+    } finally {
+      spy.mockRestore();
+    }
+    const { session: read } = await h.api.getCheckoutSession({ id: session.id }, merchant);
+    expect(read!.startedAt).toBeDefined();
+  });
+
+  it("never shows one payment's handed-over answer on another payment's page", async () => {
+    const [a, b] = [
+      await h.createSession({ customerEmail: 'ann@example.com' }),
+      await h.createSession({ customerEmail: 'bob@example.com' }),
+    ];
+    const started = await fetch(`${h.pages.url}/pay/${a.id}/start`, form({ email: 'ann@example.com', country: 'US' }, '192.0.2.31'));
+    const cookie = started.headers.get('set-cookie')!.split(';')[0]!;
+    const other = await (await fetch(`${h.pages.url}/pay/${b.id}`, { headers: { cookie } })).text();
+    expect(other).toContain('bob@example.com');
+    expect(other).not.toContain('ann@example.com');
   });
 });

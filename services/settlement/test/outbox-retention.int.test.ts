@@ -7,6 +7,7 @@ import { createLogger } from '@hc/logging';
 import { createTestDatabase, eventually, testNatsPrefix, testNatsUrl, type TestDatabase } from '@hc/test-kit';
 import { loadSettlementConfig, SETTLEMENT_MIGRATIONS_DIR, startSettlementService, type RunningSettlementService } from '../src/index.ts';
 import { createSettlementPrisma, type SettlementPrisma } from '../src/store/prisma.ts';
+import { VERDICT_REACHED_SUBJECT } from '@hc/events/contracts';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -29,7 +30,7 @@ describe("settlement's outbox purge", () => {
     const ago = (ms: number) => new Date(Date.now() - ms);
     const row = (msgId: string, createdAt: Date, publishedAt: Date | null) => ({
       msgId,
-      subject: 'settlement.verdict.reached',
+      subject: VERDICT_REACHED_SUBJECT,
       payload: {},
       createdAt,
       publishedAt,

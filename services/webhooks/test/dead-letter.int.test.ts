@@ -7,6 +7,7 @@ import { connectNats, deadLetterStream, prefixedSubject, readDeadLetters, type N
 import { createLogger } from '@hc/logging';
 import { captureLogs, captureMetrics, eventually, testNatsPrefix, testNatsUrl, type MetricCapture } from '@hc/test-kit';
 import { startWebhooksStack, type WebhooksStack } from './support/webhooks-stack.ts';
+import { checkoutEventSubject, CUSTOMER_ERASED_SUBJECT } from '@hc/events/contracts';
 
 const logs = captureLogs();
 const logger = createLogger('webhooks-dead-letter-test', { level: 'info', destination: logs.destination });
@@ -29,15 +30,15 @@ afterAll(async () => {
 
 it('dead-letters a payment event and an erasure that break their contracts, with a log line and a metric', async () => {
   const js = jetstream(nc);
-  await js.publish(prefixedSubject(prefix, 'checkout.payment.paid.pay_bad'), 'not json', { msgID: 'bad-json' });
+  await js.publish(prefixedSubject(prefix, checkoutEventSubject('payment.paid', 'pay_bad')), 'not json', { msgID: 'bad-json' });
   await js.publish(
-    prefixedSubject(prefix, 'checkout.payment.paid.pay_bad2'),
+    prefixedSubject(prefix, checkoutEventSubject('payment.paid', 'pay_bad2')),
     JSON.stringify({ type: 'payment.paid', accountId: 'acct_1' }),
     {
       msgID: 'bad-shape',
     },
   );
-  await js.publish(prefixedSubject(prefix, 'customers.customer.erased'), JSON.stringify({ type: 'customer.erased', paymentIds: 'pay_1' }), {
+  await js.publish(prefixedSubject(prefix, CUSTOMER_ERASED_SUBJECT), JSON.stringify({ type: 'customer.erased', paymentIds: 'pay_1' }), {
     msgID: 'bad-erasure',
   });
   const stream = deadLetterStream(prefix, webhooks.config).name;

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { createLogger } from '@hc/logging';
 import { testNatsPrefix } from '@hc/test-kit';
-import { groupCommit } from '../src/api/consumers/consumers.ts';
+import { recordInGroups as groupCommit } from '../src/api/consumers/consumers.ts';
 import { recordPaymentEvents } from '../src/use-cases/record-payment-event.ts';
 import { startWebhooksStack, testScope, type WebhooksStack } from './support/webhooks-stack.ts';
 

@@ -29,6 +29,7 @@ import { parseArgs } from 'node:util';
 import { dropDatabase, ensureDatabase, migrateDatabase, withDatabase } from '@hc/db';
 import { CHECKOUT_MIGRATIONS_DIR } from '@hc/checkout';
 import { testDatabaseServerUrl } from '@hc/test-kit';
+import { checkoutEventSubject } from '@hc/events/contracts';
 import { cannon, cpuSeconds, descendants, formatRow, load1, pgbench, run, type Figure } from './measure.ts';
 import { drainAfterBurst, type PipelineTarget } from './pipeline.ts';
 import { summarizeProfile } from './profile.ts';
@@ -121,7 +122,7 @@ writeFileSync(
   `BEGIN;
 INSERT INTO checkout_sessions (id, account_id, livemode, status, amount, currency, description, customer_email, metadata, created_at, expires_at)
   VALUES ('pay_' || md5(random()::text), 'acct_bench', false, 'open', 25.00, 'EUR', 'Benchmark order', 'bench@example.com', '{"run":"bench"}', now(), now() + interval '1 day');
-INSERT INTO outbox_messages (msg_id, subject, payload) VALUES (md5(random()::text), 'checkout.session.created', '{"id":"pay_x","amount":"25.00","currency":"EUR"}');
+INSERT INTO outbox_messages (msg_id, subject, payload) VALUES (md5(random()::text), '${checkoutEventSubject('session.created', 'pay_x')}', '{"id":"pay_x","amount":"25.00","currency":"EUR"}');
 END;
 `,
 );

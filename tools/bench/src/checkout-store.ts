@@ -25,6 +25,7 @@ import {
 } from '@hc/checkout';
 import { testDatabaseServerUrl } from '@hc/test-kit';
 import { load1, percentiles } from './measure.ts';
+import { checkoutEventSubject } from '@hc/events/contracts';
 
 const seconds = Number(process.argv[2] ?? 5);
 const concurrency = Number(process.argv[3] ?? 64);
@@ -67,7 +68,12 @@ async function prismaCreate(): Promise<void> {
     await tx.checkoutSession.create({ data: { ...fields, ...settlement } });
     await tx.outboxMessage.createMany({
       data: [
-        { msgId: event.id, subject: `checkout.session.created.${session.id}`, payload: sessionEventPayload(event), traceParent: null },
+        {
+          msgId: event.id,
+          subject: checkoutEventSubject('session.created', session.id),
+          payload: sessionEventPayload(event),
+          traceParent: null,
+        },
       ],
       skipDuplicates: true,
     });

@@ -15,6 +15,7 @@
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { testNatsPrefix } from '@hc/test-kit';
 import { contextStream, DEFAULT_EVENT_RETENTION, ensureStream, prefixedSubject, purgeConsumedMessages, purgePublished } from '@hc/events';
+import { paymentMessagesSubjects } from '@hc/events/contracts';
 import { setUp } from '../../../packages/events/test/support.ts';
 
 const payments = Number(process.argv[2] ?? 3_000);
@@ -60,7 +61,7 @@ async function measureStream(count: number): Promise<void> {
     const payment = Math.floor((i * count) / SAMPLES);
     // As checkout's erasure does it: one filter for every message of the payment.
     const t1 = performance.now();
-    const result = await purgeConsumedMessages(f.nc, name, [prefixedSubject(prefix, `checkout.*.*.pay_${payment}`)]);
+    const result = await purgeConsumedMessages(f.nc, name, [prefixedSubject(prefix, paymentMessagesSubjects(`pay_${payment}`))]);
     purge.push(performance.now() - t1);
     if (result.purged !== 3 || result.remaining !== 0) throw new Error(`unexpected purge ${JSON.stringify(result)}`);
   }

@@ -33,6 +33,7 @@ import { runCheckoutCommand } from './checkout-commands.ts';
 import { runLinkCommand } from './link-commands.ts';
 import { runWebhookCommand, splitWebhookArguments } from './webhook-commands.ts';
 import { createDashboardUser } from './user-commands.ts';
+import { unixSeconds } from '@hc/conversions';
 
 /** How long the operator's customers commands wait for answered writes and for the erasure to propagate. */
 const OPERATOR_WAIT_MS = 10_000;
@@ -44,7 +45,7 @@ function accountView(a: MerchantAccount): Record<string, unknown> {
     status: a.status,
     payout_wallet: a.payoutWallet,
     fee_bps: a.feeBps,
-    created: Math.floor(a.createdAt.getTime() / 1000),
+    created: unixSeconds(a.createdAt),
   };
 }
 
@@ -55,8 +56,8 @@ function keyView(k: ApiKeyRecord): Record<string, unknown> {
     mode: k.mode,
     hint: k.hint,
     label: k.label,
-    created: Math.floor(k.createdAt.getTime() / 1000),
-    revoked: k.revokedAt ? Math.floor(k.revokedAt.getTime() / 1000) : null,
+    created: unixSeconds(k.createdAt),
+    revoked: k.revokedAt ? unixSeconds(k.revokedAt) : null,
   };
 }
 

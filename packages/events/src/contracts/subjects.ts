@@ -33,6 +33,8 @@ export function checkoutEventSubject(type: PaymentEventType | SessionEventType, 
 
 /** What the webhooks context reads of the checkout stream: payment events only. */
 export const PAYMENT_EVENTS_SUBJECTS = 'checkout.payment.>';
+/** Checkout's internal order events only (`checkout.session.<type>.<payment id>`). */
+export const SESSION_EVENTS_SUBJECTS = 'checkout.session.>';
 /** Every event of one payment on the checkout stream (payment and session events). */
 export function paymentMessagesSubjects(paymentId: string): string {
   return `checkout.*.*.${paymentId}`;

@@ -1,4 +1,5 @@
 import { contextStream, prefixedSubject, type EventRetention, type StreamOptions } from '@hc/events';
+import { PAYMENT_EVENTS_SUBJECTS, paymentMessagesSubjects, SESSION_EVENTS_SUBJECTS } from '@hc/events/contracts';
 
 /**
  * The checkout context's JetStream stream: payment events (`checkout.payment.<type>`) and the
@@ -16,15 +17,15 @@ export function checkoutStream(prefix: string, retention: Pick<EventRetention, '
  * whose subject ends in the payment id: `checkout.*.*.<payment id>` (one filter cannot miss a new type).
  */
 export function paymentMessagesFilter(prefix: string, paymentId: string): string {
-  return prefixedSubject(prefix, `checkout.*.*.${paymentId}`);
+  return prefixedSubject(prefix, paymentMessagesSubjects(paymentId));
 }
 
 /** The filter for payment events only (what the webhooks context turns into webhooks). */
 export function paymentEventsFilter(prefix: string): string {
-  return prefixedSubject(prefix, 'checkout.payment.>');
+  return prefixedSubject(prefix, PAYMENT_EVENTS_SUBJECTS);
 }
 
 /** The filter for the internal order events only. */
 export function sessionEventsFilter(prefix: string): string {
-  return prefixedSubject(prefix, 'checkout.session.>');
+  return prefixedSubject(prefix, SESSION_EVENTS_SUBJECTS);
 }

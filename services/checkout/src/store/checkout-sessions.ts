@@ -31,9 +31,10 @@ import type { CheckoutDatabase, CheckoutPrisma } from './prisma.ts';
 import {
   findSessions,
   insertManyWithEvents,
+  findSessionsForBuyer,
   insertWithEvent,
   listSessions,
-  scopesOfSessions,
+  LOCKED_FIND_SQL,
   type OutboxRow,
 } from './session-statements.ts';
 
@@ -131,8 +132,8 @@ async function enqueueSessionEvent(tx: Tx, event: SessionEvent): Promise<void> {
  * that arrives while these are busy joins the next group (docs/adr/0034).
  */
 const FIND_STATEMENTS_AT_ONCE = 4;
-/** The hosted page's scope lookups (one tiny row each) take at most 2 more. */
-const SCOPE_STATEMENTS_AT_ONCE = 2;
+/** The hosted page's reads by id alone take at most 2 more. */
+const BUYER_STATEMENTS_AT_ONCE = 2;
 
 const findKey = (request: { scope: Scope; id: string }): string =>
   `${request.id} ${request.scope.accountId} ${String(request.scope.livemode)}`;
@@ -147,7 +148,8 @@ export class CheckoutSessionStore {
 
   /** Reads by id, several per statement under load (docs/adr/0034). */
   private readonly finds: GroupedReads<{ scope: Scope; id: string }, CheckoutSession>;
-  private readonly scopes: GroupedReads<string, Scope>;
+  /** The hosted page's reads by id alone (the session names its own scope). */
+  private readonly buyerFinds: GroupedReads<string, CheckoutSession>;
   /** Creates, committed in groups (docs/adr/0036). */
   private readonly inserts: (create: { session: CheckoutSession; event: OutboxRow }) => Promise<void>;
 
@@ -177,13 +179,13 @@ export class CheckoutSessionStore {
         await this.pool.query(insertWithEvent(session, event));
       },
     });
-    this.scopes = new GroupedReads({
-      maxInFlight: SCOPE_STATEMENTS_AT_ONCE,
+    this.buyerFinds = new GroupedReads({
+      maxInFlight: BUYER_STATEMENTS_AT_ONCE,
       maxGroupSize: 100,
       keyOf: (id) => id,
       readGroup: async (ids) => {
-        const { rows } = await this.pool.query<Scope & { id: string }>(scopesOfSessions(ids));
-        return new Map(rows.map((row) => [row.id, { accountId: row.accountId, livemode: row.livemode }]));
+        const { rows } = await this.pool.query<Row>(findSessionsForBuyer(ids));
+        return new Map(rows.map((row) => [row.id, toSession(row)]));
       },
     });
   }
@@ -210,12 +212,18 @@ export class CheckoutSessionStore {
   }
 
   /**
-   * The account and mode a session belongs to, found by its id alone: the one unscoped lookup, for the
-   * hosted page, which names a session by its id (the buyer's only credential) and then acts in the
-   * session's own scope.
+   * A session found by its id alone: the one unscoped read, for the hosted page, which names a session
+   * by its id (the buyer's only credential) and then acts in the session's own scope (its account and
+   * mode are in the row). One statement for scope and row; concurrent reads share statements.
    */
+  async findForBuyer(id: string): Promise<CheckoutSession | null> {
+    return (await this.buyerFinds.read(id)) ?? null;
+  }
+
+  /** The account and mode a session belongs to, found by its id alone (findForBuyer's scope). */
   async scopeOf(id: string): Promise<Scope | null> {
-    return (await this.scopes.read(id)) ?? null;
+    const session = await this.findForBuyer(id);
+    return session ? { accountId: session.accountId, livemode: session.livemode } : null;
   }
 
   /**
@@ -231,10 +239,10 @@ export class CheckoutSessionStore {
     options: { verdictId?: string; eventCause?: string } = {},
   ): Promise<ChangeResult | null> {
     return this.prisma.$transaction(async (tx) => {
-      const locked = await tx.$queryRaw<{ id: string }[]>`
-        SELECT id FROM checkout_sessions WHERE id = ${id} AND account_id = ${scope.accountId} AND livemode = ${scope.livemode} FOR UPDATE`;
-      if (locked.length === 0) return null;
-      const current = toSession(await tx.checkoutSession.findUniqueOrThrow({ where: { id } }));
+      // Lock and read in one statement: the row as it is under the lock is what `decide` judges.
+      const [locked] = await tx.$queryRawUnsafe<Row[]>(LOCKED_FIND_SQL, id, scope.accountId, scope.livemode);
+      if (!locked) return null;
+      const current = toSession(locked);
       if (options.verdictId !== undefined) {
         const { count } = await tx.appliedVerdict.createMany({
           data: [{ verdictId: options.verdictId, paymentId: id, appliedAt: now }],

@@ -159,14 +159,24 @@ export function findSessions(requests: readonly { readonly scope: Scope; readonl
   };
 }
 
-/** The scopes of several sessions by id (GroupedReads, docs/adr/0034): the hosted page's lookup. */
-export function scopesOfSessions(ids: readonly string[]): QueryConfig {
+/**
+ * Several sessions by id alone (GroupedReads, docs/adr/0034): the hosted page's one read, which finds
+ * the session and with it the account and mode it then acts in (the row holds both), so a buyer's
+ * action costs one read, not a scope lookup and then a scoped read.
+ */
+export function findSessionsForBuyer(ids: readonly string[]): QueryConfig {
   return {
-    name: 'checkout-session-scope-group',
-    text: 'SELECT id, account_id AS "accountId", livemode FROM checkout_sessions WHERE id = ANY($1::text[])',
+    name: 'checkout-session-find-by-id-group',
+    text: `SELECT ${SELECT_LIST} FROM checkout_sessions WHERE id = ANY($1::text[])`,
     values: [ids],
   };
 }
+
+/**
+ * The session under a row lock, read by the same statement that takes the lock (a change's one read):
+ * `$1` id, `$2` account, `$3` mode. Run inside the change's transaction (Prisma's $queryRawUnsafe).
+ */
+export const LOCKED_FIND_SQL = `SELECT ${SELECT_LIST} FROM checkout_sessions WHERE id = $1 AND account_id = $2 AND livemode = $3 FOR UPDATE`;
 
 /**
  * One named statement per shape (which filters, with or without a cursor), so each keeps a plan that

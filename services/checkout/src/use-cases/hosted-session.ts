@@ -5,10 +5,10 @@ import { awaitsPayment, hostedView, type HostedView } from '../domain/hosted-vie
 import { canTakePayments } from '../domain/start-rules.ts';
 import { currentAccount, payableAccount } from './current-account.ts';
 import type { Caller, CheckoutDependencies } from './dependencies.ts';
-import { getCheckoutSession } from './get-checkout-session.ts';
-import { markProviderReached } from './mark-provider-reached.ts';
-import { simulatePayment } from './simulate-payment.ts';
-import { startCheckoutSession, type StartRequest } from './start-checkout-session.ts';
+import { expireIfDue } from './get-checkout-session.ts';
+import { markProviderReachedOn } from './mark-provider-reached.ts';
+import { simulateLoadedPayment } from './simulate-payment.ts';
+import { startLoadedSession, type StartRequest } from './start-checkout-session.ts';
 
 /**
  * The buyer's side of a session (the hosted page, no merchant key): each verb finds the session by its
@@ -18,10 +18,20 @@ import { startCheckoutSession, type StartRequest } from './start-checkout-sessio
  * merchant set last, and a suspended account's buyers can neither start, go to a provider nor end a
  * Test payment (`unavailable`). A payment already on its way is left to settle.
  */
-async function callerFor(deps: CheckoutDependencies, id: string, requestId: string): Promise<Caller> {
-  const scope = isId('payment', id) ? await deps.sessions.scopeOf(id) : null;
-  if (!scope) throw new ApiError('not_found', 'No such checkout session.');
-  return { accountId: scope.accountId, livemode: scope.livemode, requestId };
+interface BuyerRead {
+  readonly caller: Caller;
+  readonly session: CheckoutSession;
+}
+
+/**
+ * The buyer's one read: the session by its id alone, which names its own account and mode (the
+ * caller every use case then runs as), expired first if due, as any read answers it.
+ */
+async function readForBuyer(deps: CheckoutDependencies, id: string, requestId: string): Promise<BuyerRead> {
+  const found = isId('payment', id) ? await deps.sessions.findForBuyer(id) : null;
+  if (!found) throw new ApiError('not_found', 'No such checkout session.');
+  const caller: Caller = { accountId: found.accountId, livemode: found.livemode, requestId };
+  return { caller, session: await expireIfDue(deps, caller, found) };
 }
 
 /** `unavailable` unless the account can take payments now; a finished payment is left to its own rules. */
@@ -30,22 +40,30 @@ async function refuseUnlessPayable(deps: CheckoutDependencies, caller: Caller, s
 }
 
 export async function getHostedSession(deps: CheckoutDependencies, id: string, requestId: string): Promise<HostedView> {
-  const caller = await callerFor(deps, id, requestId);
-  const session = await getCheckoutSession(deps, caller, id);
+  const { caller, session } = await readForBuyer(deps, id, requestId);
   // Only a session the buyer may still act on needs the account (a finished one reads without the gateway).
   const unavailable = awaitsPayment(session) && !canTakePayments(caller.livemode, await currentAccount(deps, caller));
   return hostedView(session, deps.providers, unavailable);
 }
 
-/** Starts as the API's start does, with the account as the gateway has it now (never as it was at create). */
+/**
+ * Starts as the API's start does, with the account as the gateway has it now (never as it was at
+ * create), on the page's one read. The page offers a start only before the buyer went to a provider:
+ * once the payment is pending, a start (a stale tab, a second click) changes nothing and answers the
+ * payment as it is, so the page shows where it stands (the API's start still restarts a pending one).
+ */
 export async function startHostedSession(
   deps: CheckoutDependencies,
   id: string,
   request: StartRequest,
   requestId: string,
 ): Promise<HostedView> {
-  const caller = await callerFor(deps, id, requestId);
-  const started = await startCheckoutSession(deps, caller, id, request, await currentAccount(deps, caller));
+  const { caller, session } = await readForBuyer(deps, id, requestId);
+  if (session.status === 'pending' && session.canceledAt === null) {
+    const unavailable = !canTakePayments(caller.livemode, await currentAccount(deps, caller));
+    return hostedView(session, deps.providers, unavailable);
+  }
+  const started = await startLoadedSession(deps, caller, session, request, await currentAccount(deps, caller));
   return hostedView(started.session, deps.providers);
 }
 
@@ -55,9 +73,9 @@ export async function reachHostedProvider(
   provider: string,
   requestId: string,
 ): Promise<HostedView> {
-  const caller = await callerFor(deps, id, requestId);
-  await refuseUnlessPayable(deps, caller, await getCheckoutSession(deps, caller, id));
-  return hostedView(await markProviderReached(deps, caller, id, provider), deps.providers);
+  const { caller, session } = await readForBuyer(deps, id, requestId);
+  await refuseUnlessPayable(deps, caller, session);
+  return hostedView(await markProviderReachedOn(deps, caller, session, provider), deps.providers);
 }
 
 export async function simulateHostedPayment(
@@ -66,8 +84,8 @@ export async function simulateHostedPayment(
   outcome: string,
   requestId: string,
 ): Promise<HostedView> {
-  const caller = await callerFor(deps, id, requestId);
+  const { caller, session } = await readForBuyer(deps, id, requestId);
   // A Live payment is simulatePayment's live_payment, whatever the account.
-  if (!caller.livemode) await refuseUnlessPayable(deps, caller, await getCheckoutSession(deps, caller, id));
-  return hostedView(await simulatePayment(deps, caller, id, outcome), deps.providers);
+  if (!caller.livemode) await refuseUnlessPayable(deps, caller, session);
+  return hostedView(await simulateLoadedPayment(deps, caller, session, outcome), deps.providers);
 }

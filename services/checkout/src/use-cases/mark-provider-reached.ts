@@ -13,8 +13,21 @@ export async function markProviderReached(
   provider: string,
 ): Promise<CheckoutSession> {
   if (!findProvider(deps.providers, provider)) throw new ApiError('invalid_request', 'Unknown provider.', 'provider');
-  await getCheckoutSession(deps, scope, id);
-  const result = await deps.sessions.change(scope, id, deps.now(), (payment) => providerReachedTransition(payment, provider));
+  return markProviderReachedOn(deps, scope, await getCheckoutSession(deps, scope, id), provider);
+}
+
+/**
+ * markProviderReached on a session already read (found, expired if due): no other read; the change
+ * re-judges the row under its lock.
+ */
+export async function markProviderReachedOn(
+  deps: CheckoutDependencies,
+  scope: Scope,
+  session: CheckoutSession,
+  provider: string,
+): Promise<CheckoutSession> {
+  if (!findProvider(deps.providers, provider)) throw new ApiError('invalid_request', 'Unknown provider.', 'provider');
+  const result = await deps.sessions.change(scope, session.id, deps.now(), (payment) => providerReachedTransition(payment, provider));
   if (!result) throw new ApiError('not_found', 'No such payment.');
   return result.payment;
 }

@@ -46,7 +46,17 @@ export function verdictFromMessage(message: VerdictMessage): Verdict {
  * a finished payment is returned unchanged.
  */
 export async function simulatePayment(deps: CheckoutDependencies, caller: Caller, id: string, outcome: string): Promise<CheckoutSession> {
-  const payment = await getCheckoutSession(deps, caller, id);
+  return simulateLoadedPayment(deps, caller, await getCheckoutSession(deps, caller, id), outcome);
+}
+
+/** simulatePayment on a session already read (found, expired if due). */
+export async function simulateLoadedPayment(
+  deps: CheckoutDependencies,
+  caller: Caller,
+  payment: CheckoutSession,
+  outcome: string,
+): Promise<CheckoutSession> {
+  const id = payment.id;
   if (payment.livemode) throw new ApiError('live_payment');
   // Own keys only: "toString" or "__proto__" are not outcomes.
   const simulated = Object.hasOwn(OUTCOMES, outcome) ? OUTCOMES[outcome] : undefined;

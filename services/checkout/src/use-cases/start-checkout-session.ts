@@ -34,8 +34,24 @@ export async function startCheckoutSession(
   request: StartRequest,
   account: AccountSnapshot,
 ): Promise<StartedSession> {
+  startCountry(request.country); // a bad country is refused before the session is looked up, as always
+  return startLoadedSession(deps, scope, await getCheckoutSession(deps, scope, id), request, account);
+}
+
+/**
+ * startCheckoutSession on a session already read. `session` is the caller's read of it (getCheckoutSession, or the hosted page's one read): the checks
+ * here need no other read, and the change re-judges the row under its lock, so a start racing another
+ * start or the expiry sweeper still applies only to the row as it is then (startTransition refuses).
+ */
+export async function startLoadedSession(
+  deps: CheckoutDependencies,
+  scope: Caller,
+  session: CheckoutSession,
+  request: StartRequest,
+  account: AccountSnapshot,
+): Promise<StartedSession> {
+  const id = session.id;
   const country = startCountry(request.country);
-  const session = await getCheckoutSession(deps, scope, id);
   const refusal = startRefusal(session, deps.now());
   if (refusal) throw refusal;
   const customerEmail = startEmail(session, request.customerEmail);

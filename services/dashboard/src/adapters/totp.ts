@@ -1,4 +1,5 @@
 import { generateSecret, generateURI, verify } from 'otplib';
+import { unixSeconds } from '@hc/conversions';
 
 /** RFC 6238 codes (otplib): 6 digits, 30-second steps, SHA-1, as every authenticator app expects. */
 const PERIOD_SECONDS = 30;
@@ -19,7 +20,7 @@ export function totpUri(secret: string, email: string): string {
 export async function acceptedStep(secret: string, code: string, now: Date): Promise<number | null> {
   const token = code.replace(/\s+/g, '');
   if (!/^[0-9]{6}$/.test(token)) return null;
-  const epoch = Math.floor(now.getTime() / 1000);
+  const epoch = unixSeconds(now);
   const result = await verify({ secret, token, epoch, epochTolerance: PERIOD_SECONDS });
   if (!result.valid) return null;
   return 'timeStep' in result && typeof result.timeStep === 'number' ? result.timeStep : Math.floor(epoch / PERIOD_SECONDS);

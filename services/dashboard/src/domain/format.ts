@@ -1,4 +1,5 @@
-import { SessionStatus } from '@hc/proto/checkout/v1';
+import { fromUnixSeconds, SESSION_STATUS_NAMES, sessionStatusName } from '@hc/conversions';
+import type { SessionStatus } from '@hc/proto/checkout/v1';
 
 /**
  * How the dashboard shows values: pure, so pages stay simple and the rules are unit-tested. Amounts
@@ -15,7 +16,7 @@ const two = (n: number): string => String(n).padStart(2, '0');
  */
 export function formatUnixSeconds(value: bigint | number | Date | null | undefined): string {
   if (value === null || value === undefined) return '';
-  const at = value instanceof Date ? value : new Date(Number(value) * 1000);
+  const at = value instanceof Date ? value : fromUnixSeconds(value);
   if (Number.isNaN(at.getTime())) return '';
   return `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}, ${two(at.getUTCHours())}:${two(at.getUTCMinutes())} UTC`;
 }
@@ -42,20 +43,10 @@ export function pageSize(raw: unknown): number {
   return value >= 1 && value <= 100 ? value : 20;
 }
 
-const STATUS_WORDS: Record<SessionStatus, string> = {
-  [SessionStatus.UNSPECIFIED]: 'unknown',
-  [SessionStatus.OPEN]: 'open',
-  [SessionStatus.PENDING]: 'pending',
-  [SessionStatus.PAID]: 'paid',
-  [SessionStatus.HELD]: 'held',
-  [SessionStatus.FAILED]: 'failed',
-  [SessionStatus.EXPIRED]: 'expired',
-};
-
-/** A payment's status as the API writes it ("paid", "held", …). */
+/** A payment's status as the API writes it ("paid", "held", …; @hc/conversions), "unknown" for none. */
 export function statusWord(status: SessionStatus): string {
-  return STATUS_WORDS[status];
+  return sessionStatusName(status) ?? 'unknown';
 }
 
 /** The statuses a payments list can be filtered by, in the API's order. */
-export const PAYMENT_STATUSES = ['open', 'pending', 'paid', 'held', 'failed', 'expired'] as const;
+export const PAYMENT_STATUSES = SESSION_STATUS_NAMES;

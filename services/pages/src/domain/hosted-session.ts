@@ -1,9 +1,10 @@
-import { SessionStatus, type HostedSession as HostedSessionMessage } from '@hc/proto/checkout/v1';
+import { sessionStatusName, type SessionStatusName } from '@hc/conversions';
+import type { HostedSession as HostedSessionMessage } from '@hc/proto/checkout/v1';
 
 /** The buyer's view of a session as the pages use it (from checkout's HostedSession message). */
 export interface HostedSession {
   readonly id: string;
-  readonly status: 'open' | 'pending' | 'paid' | 'held' | 'failed' | 'expired';
+  readonly status: SessionStatusName;
   readonly livemode: boolean;
   readonly merchantName: string;
   /** Decimal string. */
@@ -32,17 +33,8 @@ export interface HostedSession {
   readonly providers: readonly { id: string; name: string; note: string; recommended: boolean; handoffUrl: string }[];
 }
 
-const STATUSES: Partial<Record<SessionStatus, HostedSession['status']>> = {
-  [SessionStatus.OPEN]: 'open',
-  [SessionStatus.PENDING]: 'pending',
-  [SessionStatus.PAID]: 'paid',
-  [SessionStatus.HELD]: 'held',
-  [SessionStatus.FAILED]: 'failed',
-  [SessionStatus.EXPIRED]: 'expired',
-};
-
 export function fromMessage(message: HostedSessionMessage): HostedSession {
-  const status = STATUSES[message.status];
+  const status = sessionStatusName(message.status);
   if (!status) throw new Error(`checkout sent session status ${message.status}`);
   return {
     id: message.id,

@@ -1,12 +1,10 @@
 import { create, toJson, type JsonValue } from '@bufbuild/protobuf';
 import { contextStream, type EventRetention, type StreamOptions } from '@hc/events';
+import { VERDICT_REACHED_SUBJECT } from '@hc/events/contracts';
 import { VerdictReachedSchema } from '@hc/proto/settlement/v1/events';
 import { verdictMessage } from '../api/grpc/messages.ts';
 import type { Scope } from '../domain/settlement-lock.ts';
 import type { Verdict } from '../domain/verdict.ts';
-
-/** Relative subject of a verdict (the relay prepends the prefix): checkout consumes it. */
-export const VERDICT_REACHED_SUBJECT = 'settlement.verdict.reached';
 
 /** The settlement context's stream (`settlement.>`), named by @hc/events' convention. */
 export function settlementStream(prefix: string, retention: EventRetention): StreamOptions {

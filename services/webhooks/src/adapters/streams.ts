@@ -1,4 +1,5 @@
 import { contextStream, prefixedSubject, type EventRetention, type StreamOptions } from '@hc/events';
+import { CUSTOMER_ERASED_SUBJECT, PAYMENT_EVENTS_SUBJECTS } from '@hc/events/contracts';
 
 type Retention = Pick<EventRetention, 'EVENTS_STREAM_MAX_AGE_MS'>;
 
@@ -16,9 +17,9 @@ export function customersStream(prefix: string, retention: Retention): StreamOpt
 
 /** Payment events only: the checkout stream also carries internal `checkout.session.*` events, never webhooks. */
 export function paymentEventsFilter(prefix: string): string {
-  return prefixedSubject(prefix, 'checkout.payment.>');
+  return prefixedSubject(prefix, PAYMENT_EVENTS_SUBJECTS);
 }
 
 export function customerErasedFilter(prefix: string): string {
-  return prefixedSubject(prefix, 'customers.customer.erased');
+  return prefixedSubject(prefix, CUSTOMER_ERASED_SUBJECT);
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { unixSeconds } from '@hc/conversions';
 
 /**
  * Standard Webhooks signing (https://www.standardwebhooks.com): each secret signs
@@ -24,7 +25,7 @@ export function signatureHeaders(secrets: readonly string[], eventId: string, at
   if (secrets.length === 0) throw new Error(`no signing secret for the delivery of ${eventId}`);
   return {
     'webhook-id': eventId,
-    'webhook-timestamp': String(Math.floor(attemptAt.getTime() / 1000)),
+    'webhook-timestamp': String(unixSeconds(attemptAt)),
     'webhook-signature': secrets.map((secret) => new Webhook(secret).sign(eventId, attemptAt, body)).join(' '),
   };
 }

@@ -3,6 +3,7 @@ import type { Scope } from '../domain/endpoint.ts';
 import { isPaymentEventType } from '../domain/event-types.ts';
 import type { AttemptLogEntry, StoredEvent } from '../domain/event-log.ts';
 import type { WebhooksDependencies } from './dependencies.ts';
+import { fromUnixSeconds } from '@hc/conversions';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
@@ -18,7 +19,7 @@ export interface EventQuery {
   readonly paymentId?: string | undefined;
 }
 
-const fromSeconds = (value: bigint | undefined): Date | undefined => (value === undefined ? undefined : new Date(Number(value) * 1000));
+const fromSeconds = (value: bigint | undefined): Date | undefined => (value === undefined ? undefined : fromUnixSeconds(value));
 
 function notBefore(deps: WebhooksDependencies, maxAgeSeconds: bigint | undefined): Date | undefined {
   if (maxAgeSeconds === undefined || maxAgeSeconds <= 0n) return undefined;

@@ -1,6 +1,7 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { CheckoutSchema } from '@hc/proto/checkout/v1';
 import type { Checkout } from '../../domain/checkout.ts';
+import { unixSecondsBig } from '@hc/conversions';
 
 /** The buyer's page of a checkout (services/pages). */
 export function checkoutPageUrl(publicBaseUrl: string, id: string): string {
@@ -18,8 +19,8 @@ export function checkoutMessage(checkout: Checkout, publicBaseUrl: string): Mess
     minAmount: checkout.minAmount ?? undefined,
     maxAmount: checkout.maxAmount ?? undefined,
     plans: (checkout.plans ?? []).map((p) => ({ label: p.label, amount: p.amount })),
-    created: BigInt(Math.floor(checkout.createdAt.getTime() / 1000)),
-    archivedAt: checkout.archivedAt ? BigInt(Math.floor(checkout.archivedAt.getTime() / 1000)) : undefined,
+    created: unixSecondsBig(checkout.createdAt),
+    archivedAt: checkout.archivedAt ? unixSecondsBig(checkout.archivedAt) : undefined,
     url: checkoutPageUrl(publicBaseUrl, checkout.id),
     merchantName: checkout.merchantName ?? '',
   };

@@ -5,15 +5,16 @@ import type { CheckoutDependencies } from '../../use-cases/dependencies.ts';
 import { getHostedSession, reachHostedProvider, simulateHostedPayment, startHostedSession } from '../../use-cases/hosted-session.ts';
 import { getPublicCheckout, payCheckout } from '../../use-cases/pay-checkout.ts';
 import { checkoutMessage } from './checkout-message.ts';
-import { STATUS_TO_PROTO } from './session-message.ts';
+import { protoStatus } from './session-message.ts';
+import { unixSecondsBig } from '@hc/conversions';
 
 function hostedMessage(view: HostedView) {
   return {
     ...view,
-    status: STATUS_TO_PROTO[view.status],
+    status: protoStatus(view.status),
     customerEmail: view.customerEmail ?? undefined,
     country: view.country ?? undefined,
-    expiresAt: BigInt(Math.floor(view.expiresAt.getTime() / 1000)),
+    expiresAt: unixSecondsBig(view.expiresAt),
     successUrl: view.successUrl ?? undefined,
     cancelUrl: view.cancelUrl ?? undefined,
     reference: view.reference ?? undefined,

@@ -1,25 +1,18 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import { SessionStatus as ProtoStatus, type CheckoutSessionSchema } from '@hc/proto/checkout/v1';
+import { sessionStatusOf, unixSecondsBig as unixSeconds } from '@hc/conversions';
+import type { SessionStatus as ProtoStatus, CheckoutSessionSchema } from '@hc/proto/checkout/v1';
 import { hostedPageUrl, type CheckoutSession, type SessionStatus } from '../../domain/checkout-session.ts';
 
-export const STATUS_TO_PROTO: Record<SessionStatus, ProtoStatus> = {
-  open: ProtoStatus.OPEN,
-  pending: ProtoStatus.PENDING,
-  paid: ProtoStatus.PAID,
-  held: ProtoStatus.HELD,
-  failed: ProtoStatus.FAILED,
-  expired: ProtoStatus.EXPIRED,
-};
-
-function unixSeconds(date: Date): bigint {
-  return BigInt(Math.floor(date.getTime() / 1000));
+/** A status as the proto carries it (@hc/conversions: the one table of status words). */
+export function protoStatus(status: SessionStatus): ProtoStatus {
+  return sessionStatusOf(status);
 }
 
 export function sessionMessage(session: CheckoutSession, publicBaseUrl: string): MessageInitShape<typeof CheckoutSessionSchema> {
   return {
     id: session.id,
     url: hostedPageUrl(publicBaseUrl, session.id),
-    status: STATUS_TO_PROTO[session.status],
+    status: protoStatus(session.status),
     livemode: session.livemode,
     amount: session.amount,
     currency: session.currency,

@@ -1,10 +1,9 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { AddressSchema, CustomerSchema, OrderSchema, StoreAccountSchema } from '@hc/proto/customers/v1';
 import type { Address, Customer, Order, StoreAccount } from '../../domain/customer.ts';
+import { unixSecondsBig } from '@hc/conversions';
 
-function unixSeconds(date: Date): bigint {
-  return BigInt(Math.floor(date.getTime() / 1000));
-}
+const unixSeconds = unixSecondsBig;
 
 function addressMessage(address: Address | null): MessageInitShape<typeof AddressSchema> | undefined {
   if (address === null) return undefined;

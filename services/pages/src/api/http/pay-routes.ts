@@ -8,6 +8,7 @@ import { fromMessage, type HostedSession } from '../../domain/hosted-session.ts'
 import { accepts, pageState, type PageAction } from '../../domain/page-states.ts';
 import { startProblem } from '../../domain/outcome.ts';
 import { pathTo, paths } from '../../paths.ts';
+import { answeredViews } from './answered-views.ts';
 import type { PageLimits } from './rate-limits.ts';
 import type { ReceiptPolicy } from '../../adapters/receipt-policy.ts';
 import { renderNotFound, renderProblem, renderSession, renderUnavailable } from './render.ts';
@@ -28,6 +29,9 @@ export function payRoutes(checkout: HostedClient, receipts: ReceiptPolicy, limit
   const load = async (id: string, res: Response): Promise<HostedSession> =>
     fromMessage((await checkout.getHostedSession({ id }, ctx(res))).session!);
   const backToPage = (res: Response, id: string) => res.redirect(303, pathTo(paths.pay.page, id));
+  // An action's answer is the page's next view: handed over the redirect, not read again (issue 31).
+  const answered = answeredViews();
+  const showAnswer = (res: Response, session: HostedSession) => answered.handOver(res, session, pathTo(paths.pay.page, session.id));
   const field = (req: Request, name: string): string | undefined => {
     const value = (req.body as Record<string, unknown> | undefined)?.[name];
     return typeof value === 'string' ? value : undefined;
@@ -48,7 +52,8 @@ export function payRoutes(checkout: HostedClient, receipts: ReceiptPolicy, limit
     };
 
   router.get(paths.pay.page, limits.views, async (req: Request<{ id: string }>, res) => {
-    const session = await load(req.params.id, res);
+    const id = req.params.id;
+    const session = answered.take(req, res, id, pathTo(paths.pay.page, id)) ?? (await load(id, res));
     renderSession(req, res, session, await receipts(session, ctx(res)));
   });
 
@@ -57,32 +62,27 @@ export function payRoutes(checkout: HostedClient, receipts: ReceiptPolicy, limit
     res.json({ state: pageState(session) });
   });
 
-  router.post(
-    paths.pay.start,
-    sameOriginOnly,
-    limits.actions,
-    form,
-    action('start', async (req, res, session) => {
-      const email = (field(req, 'email') ?? '').trim();
-      const country = field(req, 'country') || undefined;
-      try {
-        await checkout.startHostedSession({ id: session.id, customerEmail: email, country }, ctx(res));
-      } catch (error) {
-        if (!(error instanceof ApiError) || STATE_ERRORS.has(error.code)) throw error;
-        if (error.code === 'internal_error') logger.error({ requestId: ctx(res).requestId }, 'start failed inside checkout');
-        const status = httpStatusOf(error.code);
-        return renderSession(
-          req,
-          res,
-          session,
-          await receipts(session, ctx(res)),
-          { email, country: country ?? null, problem: startProblem(error.code) },
-          status,
-        );
-      }
-      backToPage(res, session.id);
-    }),
-  );
+  // The start click is one call into checkout: no read before it (checkout's start enforces the
+  // states a start may run in, and answers a pending payment as it is), none after it (the answer is
+  // the page's next view). Only a refused start reads the session, to show the form with its problem.
+  router.post(paths.pay.start, sameOriginOnly, limits.actions, form, async (req: Request<{ id: string }>, res) => {
+    const id = req.params.id;
+    const email = (field(req, 'email') ?? '').trim();
+    const country = field(req, 'country') || undefined;
+    let started: HostedSession;
+    try {
+      started = fromMessage((await checkout.startHostedSession({ id, customerEmail: email, country }, ctx(res))).session!);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code === 'not_found') throw error;
+      if (STATE_ERRORS.has(error.code)) return backToPage(res, id);
+      if (error.code === 'internal_error') logger.error({ requestId: ctx(res).requestId }, 'start failed inside checkout');
+      const session = await load(id, res);
+      if (!accepts('start', pageState(session))) return backToPage(res, session.id);
+      const status = httpStatusOf(error.code);
+      return renderSession(req, res, session, await receipts(session, ctx(res)), { email, country: country ?? null, problem: startProblem(error.code) }, status);
+    }
+    showAnswer(res, started);
+  });
 
   router.post(
     paths.pay.provider,
@@ -105,8 +105,8 @@ export function payRoutes(checkout: HostedClient, receipts: ReceiptPolicy, limit
     form,
     action('simulate', async (req, res, session) => {
       if (session.livemode) return backToPage(res, session.id);
-      await checkout.simulateHostedPayment({ id: session.id, outcome: field(req, 'outcome') ?? '' }, ctx(res));
-      backToPage(res, session.id);
+      const { session: ended } = await checkout.simulateHostedPayment({ id: session.id, outcome: field(req, 'outcome') ?? '' }, ctx(res));
+      showAnswer(res, fromMessage(ended!));
     }),
   );
 

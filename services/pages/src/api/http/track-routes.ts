@@ -7,6 +7,7 @@ import { pathTo, paths } from '../../paths.ts';
 import type { HostedClient } from './pay-routes.ts';
 import type { PageLimits } from './rate-limits.ts';
 import { renderNotFound } from './render.ts';
+import { fromUnixSeconds } from '@hc/conversions';
 
 /**
  * /track/{id}: the read-only page of a payment link, for the buyer: what it is for and where it
@@ -27,7 +28,7 @@ export function trackRoutes(checkout: HostedClient, limits: PageLimits): Router 
       merchantName: session.merchantName || 'The shop',
       amount: formatAmount(session.amount, session.currency, buyerLocale(req.acceptsLanguages())),
       payUrl: status.payable ? pathTo(paths.pay.page, session.id) : null,
-      expiresAt: new Date(session.expiresAt * 1000).toISOString(),
+      expiresAt: fromUnixSeconds(session.expiresAt).toISOString(),
     });
   });
   return router;

@@ -2,6 +2,7 @@ import {
   consumeDurable,
   currentTraceparent,
   ensureStream,
+  groupCommitEach,
   type DurableConsumer,
   type EventRetention,
   type NatsConnection,
@@ -20,7 +21,7 @@ import { checkoutStream, customerErasedFilter, customersStream, paymentEventsFil
 
 /**
  * Pull subscriptions on the payment events consumer. Each feeds one message at a time, so this many
- * messages can be in hand at once; they are applied together by one transaction (groupCommit).
+ * messages can be in hand at once; they are applied together by one transaction (recordInGroups).
  */
 export const PAYMENT_EVENT_PULLERS = 8;
 
@@ -43,7 +44,7 @@ export async function startConsumers(
 ): Promise<DurableConsumer[]> {
   await ensureStream(nats, checkoutStream(prefix, retention));
   await ensureStream(nats, customersStream(prefix, retention));
-  const record = groupCommit(deps);
+  const record = recordInGroups(deps);
   const payments: DurableConsumer[] = [];
   for (let i = 0; i < PAYMENT_EVENT_PULLERS; i += 1) {
     payments.push(
@@ -82,48 +83,15 @@ export async function startConsumers(
   return [...payments, erasures];
 }
 
-interface Waiting {
-  readonly message: SourceMessage;
-  resolve(outcome: RecordOutcome): void;
-  reject(error: unknown): void;
-}
-
 /**
- * Records payment events with group commit: a message that arrives while a transaction runs waits
- * for the next one, which takes every message waiting. A promise settles once its message's
- * transaction has committed (or failed). When a transaction of several fails, each of its messages
- * is tried again alone, so one bad message cannot hold the others back.
+ * Records payment events with group commit (@hc/events' groupCommitEach): a message that arrives while
+ * a transaction runs waits for the next one, which takes every message waiting. A promise settles once
+ * its message's transaction has committed (or failed). When a transaction of several fails, each of
+ * its messages is tried again alone, so one bad message cannot hold the others back.
  */
-export function groupCommit(deps: WebhooksDependencies): (message: SourceMessage) => Promise<RecordOutcome> {
-  let waiting: Waiting[] = [];
-  let running = false;
-
-  async function settle(batch: readonly Waiting[]): Promise<void> {
-    try {
-      const outcomes = await recordPaymentEvents(
-        deps,
-        batch.map((w) => w.message),
-      );
-      batch.forEach((w, i) => w.resolve(outcomes[i]!));
-    } catch (error) {
-      if (batch.length === 1) batch[0]!.reject(error);
-      else for (const w of batch) await settle([w]);
-    }
-  }
-
-  async function drain(): Promise<void> {
-    running = true;
-    while (waiting.length > 0) {
-      const batch = waiting;
-      waiting = [];
-      await settle(batch);
-    }
-    running = false;
-  }
-
-  return (message) =>
-    new Promise<RecordOutcome>((resolve, reject) => {
-      waiting.push({ message, resolve, reject });
-      if (!running) void drain();
-    });
+export function recordInGroups(deps: WebhooksDependencies): (message: SourceMessage) => Promise<RecordOutcome> {
+  return groupCommitEach<SourceMessage, RecordOutcome>({
+    many: (messages) => recordPaymentEvents(deps, messages),
+    one: async (message) => (await recordPaymentEvents(deps, [message]))[0]!,
+  });
 }

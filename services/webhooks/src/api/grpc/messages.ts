@@ -2,8 +2,9 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { DeliveryAttemptSchema, EndpointSchema, EventSchema } from '@hc/proto/webhooks/v1';
 import type { WebhookEndpoint } from '../../domain/endpoint.ts';
 import type { AttemptLogEntry, StoredEvent } from '../../domain/event-log.ts';
+import { unixSecondsBig } from '@hc/conversions';
 
-const seconds = (date: Date): bigint => BigInt(Math.floor(date.getTime() / 1000));
+const seconds = unixSecondsBig;
 const optionalSeconds = (date: Date | null): bigint | undefined => (date === null ? undefined : seconds(date));
 
 export function endpointMessage(e: WebhookEndpoint): MessageInitShape<typeof EndpointSchema> {

@@ -12,6 +12,7 @@ import { updateEndpoint } from '../../use-cases/update-endpoint.ts';
 import { resendEvent } from '../../use-cases/resend-event.ts';
 import { sendPing } from '../../use-cases/send-ping.ts';
 import { attemptMessage, endpointMessage, eventMessage } from './messages.ts';
+import { unixSecondsBig } from '@hc/conversions';
 
 /** gRPC handlers: proto in, use case, proto out. Account and mode come from the call's metadata only. */
 export function webhooksHandlers(deps: WebhooksDependencies): ServiceHandlers<typeof WebhooksService> {
@@ -60,7 +61,7 @@ export function webhooksHandlers(deps: WebhooksDependencies): ServiceHandlers<ty
       return {
         endpoint: endpointMessage(rotated.endpoint),
         secret: rotated.secret,
-        previousSecretExpiresAt: BigInt(Math.floor(rotated.previousSecretExpiresAt.getTime() / 1000)),
+        previousSecretExpiresAt: unixSecondsBig(rotated.previousSecretExpiresAt),
       };
     },
 

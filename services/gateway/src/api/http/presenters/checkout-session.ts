@@ -1,4 +1,5 @@
-import { SessionStatus, type CheckoutSession } from '@hc/proto/checkout/v1';
+import { sessionStatusName, type SessionStatusName } from '@hc/conversions';
+import type { CheckoutSession, SessionStatus } from '@hc/proto/checkout/v1';
 
 /** The checkout session object of the API, field for field as the spec lists it. */
 export interface CheckoutSessionObject {
@@ -18,20 +19,10 @@ export interface CheckoutSessionObject {
   metadata: Record<string, string> | null;
 }
 
-type ApiStatus = 'open' | 'pending' | 'paid' | 'held' | 'failed' | 'expired';
-
-const STATUS_NAMES: Record<SessionStatus, ApiStatus | undefined> = {
-  [SessionStatus.UNSPECIFIED]: undefined,
-  [SessionStatus.OPEN]: 'open',
-  [SessionStatus.PENDING]: 'pending',
-  [SessionStatus.PAID]: 'paid',
-  [SessionStatus.HELD]: 'held',
-  [SessionStatus.FAILED]: 'failed',
-  [SessionStatus.EXPIRED]: 'expired',
-};
+type ApiStatus = SessionStatusName;
 
 export function apiStatus(status: SessionStatus): ApiStatus {
-  const name = STATUS_NAMES[status];
+  const name = sessionStatusName(status);
   if (!name) throw new Error(`checkout service sent session status ${status}`);
   return name;
 }

@@ -1,0 +1,3 @@
+export { fromUnixSeconds, unixSeconds, unixSecondsBig } from './time.ts';
+export { isSessionStatusName, SESSION_STATUS_NAMES, sessionStatusName, sessionStatusOf } from './session-status.ts';
+export type { SessionStatusName } from './session-status.ts';

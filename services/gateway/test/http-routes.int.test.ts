@@ -1,0 +1,395 @@
+// Risk covered: the merchant API's edge answering with the wrong status, error shape or code, letting a
+// request through without a valid key (or with a suspended account's), asking a service in another
+// account's or mode's name, or leaking a 500 for a service's own refusal. The gateway's Express app
+// runs in-process over real HTTP against stand-ins for checkout, customers and webhooks
+// (@hc/test-kit/fake-client, issue 31) and the real idempotency store on PostgreSQL; what is behind the
+// gRPC contract is tested in each service, and e2e keeps the walks through the whole platform.
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { create } from '@bufbuild/protobuf';
+import { createPool } from '@hc/db';
+import { ApiError } from '@hc/errors';
+import type { CallContext, ServiceClient } from '@hc/grpc';
+import { createLogger } from '@hc/logging';
+import { CheckoutService, CheckoutSessionSchema, SessionStatus } from '@hc/proto/checkout/v1';
+import { CustomersService } from '@hc/proto/customers/v1';
+import { EventSchema, WebhooksService } from '@hc/proto/webhooks/v1';
+import { captureLogs, createTestDatabase, type TestDatabase } from '@hc/test-kit';
+import { fakeClient, type FakeClient } from '@hc/test-kit/fake-client';
+import type pg from 'pg';
+import { GATEWAY_MIGRATIONS_DIR } from '../src/index.ts';
+import { generateApiKey, hashApiKey, type Mode } from '../src/domain/api-key.ts';
+import type { ApiKeyRecord, MerchantAccount } from '../src/domain/merchant-account.ts';
+import { createGatewayApp } from '../src/api/http/app.ts';
+import { IdempotencyStore } from '../src/store/idempotency-store.ts';
+
+type Checkout = ServiceClient<typeof CheckoutService>;
+type Customers = ServiceClient<typeof CustomersService>;
+type Webhooks = ServiceClient<typeof WebhooksService>;
+
+const logs = captureLogs();
+let db: TestDatabase;
+let pool: pg.Pool;
+let server: Server;
+let base: string;
+let checkout: FakeClient<Checkout>;
+let customers: FakeClient<Customers>;
+let webhooks: FakeClient<Webhooks>;
+/** Points left in each account's request and start budgets (an AccountLimiter each). */
+const budgets = { requests: new Map<string, number>(), starts: new Map<string, number>() };
+
+const keys = new Map<string, { key: ApiKeyRecord; account: MerchantAccount }>();
+const account = (id: string, fields: Partial<MerchantAccount> = {}): MerchantAccount => ({
+  id,
+  name: `Shop ${id}`,
+  status: 'active',
+  payoutWallet: '0x1111111111111111111111111111111111111111',
+  feeBps: 150,
+  createdAt: new Date('2026-01-01T00:00:00Z'),
+  ...fields,
+});
+function keyFor(of: MerchantAccount, mode: Mode, revoked = false): string {
+  const secret = generateApiKey(mode);
+  keys.set(hashApiKey(secret), {
+    key: {
+      id: `key_${keys.size}`,
+      accountId: of.id,
+      mode,
+      hint: '',
+      label: null,
+      createdAt: new Date(),
+      revokedAt: revoked ? new Date() : null,
+    },
+    account: of,
+  });
+  return secret;
+}
+const shopA = account('acct_A');
+const shopB = account('acct_B', { name: 'Other shop' });
+const A_TEST = keyFor(shopA, 'test');
+const A_LIVE = keyFor(shopA, 'live');
+const B_TEST = keyFor(shopB, 'test');
+const REVOKED = keyFor(shopA, 'test', true);
+const SUSPENDED = keyFor(account('acct_S', { status: 'suspended' }), 'test');
+
+/** Checkout's sessions as the stand-in keeps them: each in its account and mode, as checkout scopes reads. */
+const sessions = new Map<string, { accountId: string; livemode: boolean }>();
+const message = (id: string, ctx: CallContext, fields: Record<string, unknown> = {}) =>
+  create(CheckoutSessionSchema, {
+    id,
+    url: `https://pay.example/pay/${id}`,
+    status: SessionStatus.OPEN,
+    livemode: ctx.livemode,
+    amount: '19.90',
+    currency: 'USD',
+    description: 'Blue mug',
+    created: 1795319832n,
+    expiresAt: 1795406232n,
+    ...fields,
+  });
+function owned(id: string, ctx: CallContext): void {
+  const scope = sessions.get(id);
+  if (!scope || scope.accountId !== ctx.accountId || scope.livemode !== ctx.livemode)
+    throw new ApiError('not_found', 'No such checkout session.');
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR);
+  pool = createPool(db.url, { max: 2 });
+  let created = 0;
+  checkout = fakeClient<typeof CheckoutService, CallContext>(CheckoutService, {
+    async createCheckoutSession(request, ctx) {
+      created += 1;
+      // An idempotent create names its id (the gateway picks it, so a replay finds it).
+      const id = request.id ?? `pay_${String(created).padStart(26, '0')}`;
+      sessions.set(id, { accountId: ctx.accountId, livemode: ctx.livemode });
+      return { session: message(id, ctx, { amount: request.amount, description: request.description }) };
+    },
+    async getCheckoutSession(request, ctx) {
+      owned(request.id!, ctx);
+      return { session: message(request.id!, ctx) };
+    },
+    async startCheckoutSession(request, ctx) {
+      owned(request.id!, ctx);
+      if (request.country === 'KP') throw new ApiError('no_providers');
+      return {
+        session: message(request.id!, ctx, { startedAt: 1795320898n, country: request.country?.toUpperCase() }),
+        providers: [
+          { id: 'walletpay', name: 'WalletPay', note: 'Two taps.', recommended: true, handoffUrl: 'https://walletpay.example/x' },
+        ],
+      };
+    },
+    async listPayments(request, ctx) {
+      const mine = [...sessions].filter(([, s]) => s.accountId === ctx.accountId && s.livemode === ctx.livemode).map(([id]) => id);
+      return { payments: mine.slice(0, request.limit).map((id) => message(id, ctx)), hasMore: mine.length > request.limit! };
+    },
+    async simulatePayment(request, ctx) {
+      owned(request.id!, ctx);
+      if (ctx.livemode) throw new ApiError('live_payment');
+      return { payment: message(request.id!, ctx, { status: SessionStatus.PAID, paidAt: 1795320999n }) };
+    },
+    async getEventsPosition() {
+      return { streamSequence: 42n };
+    },
+  });
+  customers = fakeClient<typeof CustomersService, CallContext>(CustomersService, {
+    async listCustomers() {
+      return { customers: [], hasMore: false };
+    },
+    async getCustomer() {
+      throw new ApiError('not_found', 'No such customer.');
+    },
+    async getOrder() {
+      // What @hc/grpc makes of a service that does not answer.
+      throw new ApiError('service_unavailable');
+    },
+  });
+  webhooks = fakeClient<typeof WebhooksService, CallContext>(WebhooksService, {
+    async getEvent(request) {
+      if (request.id !== 'evt_1') throw new ApiError('not_found', 'No such event.');
+      return { event: create(EventSchema, { id: 'evt_1', type: 'payment.paid', body: '{"id":"evt_1",  "kept":"as sent"}' }) };
+    },
+  });
+  const limiter = (budget: Map<string, number>) => ({
+    consume: async (accountId: string) => {
+      const left = budget.get(accountId) ?? 1000;
+      budget.set(accountId, left - 1);
+      return left > 0;
+    },
+  });
+  const app = createGatewayApp({
+    merchants: { findKeyByHash: async (hash: string) => keys.get(hash) ?? null },
+    checkout: checkout.client,
+    customers: customers.client,
+    webhooks: webhooks.client,
+    idempotency: new IdempotencyStore(pool),
+    idempotencySettings: { now: () => new Date(), lockMs: 5_000, waitMs: 200 },
+    rateLimits: { requests: limiter(budgets.requests), starts: limiter(budgets.starts) },
+    customersReadWaitMs: 100,
+    logger: createLogger('gateway-routes-test', { level: 'info', destination: logs.destination }),
+    ready: async () => undefined,
+  });
+  server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await pool.end();
+  await db.drop();
+});
+
+beforeEach(() => {
+  checkout.calls.length = 0;
+  customers.calls.length = 0;
+  webhooks.calls.length = 0;
+  budgets.requests.clear();
+  budgets.starts.clear();
+});
+
+async function call(method: string, path: string, key: string | undefined, body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+const create1 = (key: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+  call('POST', '/v1/checkout_sessions', key, { amount: '19.9', currency: 'usd', description: 'Blue mug', ...extra }, headers);
+
+describe('authentication, before anything is asked of a service', () => {
+  it.each([
+    ['no Authorization header', undefined, 401, 'invalid_api_key'],
+    ['a malformed key', 'sk_test_short', 401, 'invalid_api_key'],
+    ['an unknown key', generateApiKey('test'), 401, 'invalid_api_key'],
+    ['a revoked key', REVOKED, 401, 'invalid_api_key'],
+    ["a suspended account's key", SUSPENDED, 403, 'suspended'],
+  ])('%s is answered %s %s in the error shape, with a request id and no caching', async (_label, key, status, code) => {
+    const answer = await call('GET', '/v1/payments', key);
+    expect(answer.status).toBe(status);
+    expect(answer.json).toEqual({ error: { code, message: expect.any(String) } });
+    expect(answer.headers.get('x-request-id')).toMatch(/\S/);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    expect(checkout.calls).toEqual([]);
+  });
+
+  it('serves health and the OpenAPI document without a key, and an unknown route as 404 not_found', async () => {
+    expect((await call('GET', '/healthz', undefined)).json).toEqual({ status: 'ok' });
+    const openApi = await call('GET', '/v1/openapi.json', undefined);
+    expect([openApi.status, openApi.json['openapi']]).toEqual([200, '3.1.0']);
+    const unknown = await call('GET', '/v1/nothing_here', A_TEST);
+    expect([unknown.status, (unknown.json['error'] as Record<string, unknown>)['code']]).toEqual([404, 'not_found']);
+  });
+});
+
+describe('checkout sessions', () => {
+  it("creates in the key's own account and mode, sending the account as the gateway has it, never the body's say", async () => {
+    const answer = await create1(A_LIVE, { livemode: false, account: 'acct_B' });
+    expect(answer.status).toBe(201);
+    expect(answer.json).toMatchObject({ object: 'checkout_session', livemode: true, status: 'open', amount: '19.9', created: 1795319832 });
+    const [sent] = checkout.callsOf('createCheckoutSession');
+    expect(sent!.ctx).toMatchObject({ accountId: 'acct_A', livemode: true });
+    expect(sent!.request).toMatchObject({ account: { merchantName: 'Shop acct_A', feeBps: 150 } });
+  });
+
+  it.each([
+    ['an amount sent as a JSON number (money is a decimal string)', { amount: 19.9 }, 'invalid_amount', 'amount'],
+    ['a currency that is not a string', { currency: ['usd'] }, 'invalid_currency', 'currency'],
+    ['no description', { description: undefined }, 'invalid_description', 'description'],
+    ['metadata that is not an object of strings', { metadata: { cart: 7 } }, 'invalid_metadata', 'metadata'],
+  ])('refuses %s with 400, its code and field, and asks checkout nothing', async (_label, extra, code, field) => {
+    const answer = await create1(A_TEST, extra);
+    expect([answer.status, answer.json]).toEqual([400, { error: { code, message: expect.any(String), field } }]);
+    expect(checkout.calls).toEqual([]);
+  });
+
+  it('refuses a body that is not JSON (400 invalid_json) and one of another type (415)', async () => {
+    expect((await call('POST', '/v1/checkout_sessions', A_TEST, '{"amount":')).json).toMatchObject({ error: { code: 'invalid_json' } });
+    const typed = await call('POST', '/v1/checkout_sessions', A_TEST, 'amount=1', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect([typed.status, (typed.json['error'] as Record<string, unknown>)['code']]).toEqual([415, 'unsupported_media_type']);
+    expect(checkout.calls).toEqual([]);
+  });
+
+  it('replays a create with the same Idempotency-Key (200, same session, one create) and refuses another body with it (409)', async () => {
+    const key = { 'idempotency-key': `order-${Date.now()}` };
+    const first = await create1(A_TEST, {}, key);
+    const again = await create1(A_TEST, {}, key);
+    expect([first.status, again.status, again.json['id']]).toEqual([201, 200, first.json['id']]);
+    expect(checkout.callsOf('createCheckoutSession')).toHaveLength(1);
+    const other = await create1(A_TEST, { amount: '20' }, key);
+    expect([other.status, (other.json['error'] as Record<string, unknown>)['code']]).toEqual([409, 'idempotency_conflict']);
+    // Another account's key is another key: no conflict, its own session.
+    expect((await create1(B_TEST, { amount: '20' }, key)).status).toBe(201);
+  });
+
+  it("reads a session only in its own account and mode: another account's or mode's is 404 not_found", async () => {
+    const id = (await create1(A_TEST)).json['id'] as string;
+    expect((await call('GET', `/v1/checkout_sessions/${id}`, A_TEST)).status).toBe(200);
+    for (const key of [B_TEST, A_LIVE]) {
+      const answer = await call('GET', `/v1/checkout_sessions/${id}`, key);
+      expect([answer.status, answer.json]).toEqual([404, { error: { code: 'not_found', message: 'No such checkout session.' } }]);
+    }
+    expect(checkout.callsOf('getCheckoutSession').map((c) => c.ctx)).toEqual([
+      expect.objectContaining({ accountId: 'acct_A', livemode: false }),
+      expect.objectContaining({ accountId: 'acct_B', livemode: false }),
+      expect.objectContaining({ accountId: 'acct_A', livemode: true }),
+    ]);
+  });
+
+  it('starts: 200 with the country and the providers in the API shape; a refusal keeps its code and status', async () => {
+    const id = (await create1(A_TEST)).json['id'] as string;
+    const started = await call('POST', `/v1/checkout_sessions/${id}/start`, A_TEST, { country: 'de' });
+    expect(started.status).toBe(200);
+    expect(started.json).toMatchObject({
+      id,
+      started_at: 1795320898,
+      country: 'DE',
+      providers: [{ id: 'walletpay', name: 'WalletPay', note: 'Two taps.', recommended: true, handoff_url: 'https://walletpay.example/x' }],
+    });
+    const refused = await call('POST', `/v1/checkout_sessions/${id}/start`, A_TEST, { country: 'KP' });
+    expect([refused.status, (refused.json['error'] as Record<string, unknown>)['code']]).toEqual([409, 'no_providers']);
+    // The JSON types are the edge's to check; the country's format is checkout's (tested there).
+    const bad = await call('POST', `/v1/checkout_sessions/${id}/start`, A_TEST, { country: 49 });
+    expect([bad.status, bad.json]).toEqual([400, { error: { code: 'invalid_country', message: expect.any(String), field: 'country' } }]);
+  });
+
+  it("limits starts per account: past the budget 429 rate_limited with Retry-After, another account's go on", async () => {
+    const id = (await create1(A_TEST)).json['id'] as string;
+    budgets.starts.set('acct_A', 0);
+    const limited = await call('POST', `/v1/checkout_sessions/${id}/start`, A_TEST, {});
+    expect([limited.status, (limited.json['error'] as Record<string, unknown>)['code'], limited.headers.get('retry-after')]).toEqual([
+      429,
+      'rate_limited',
+      '60',
+    ]);
+    expect(checkout.callsOf('startCheckoutSession')).toEqual([]);
+    budgets.requests.set('acct_A', 0);
+    expect((await call('GET', '/v1/payments', A_TEST)).status).toBe(429);
+    expect((await call('GET', '/v1/payments', B_TEST)).status).toBe(200);
+  });
+});
+
+describe('payments', () => {
+  it('lists only the caller’s own, with has_more and next_cursor, and refuses a bad limit with its field', async () => {
+    await create1(B_TEST);
+    await create1(B_TEST);
+    const page = await call('GET', '/v1/payments?limit=1', B_TEST);
+    expect(page.status).toBe(200);
+    expect(page.json).toMatchObject({ has_more: true, next_cursor: (page.json['data'] as { id: string }[])[0]!.id });
+    expect((page.json['data'] as { object: string }[]).map((p) => p.object)).toEqual(['payment']);
+    for (const limit of ['0', '101', 'ten']) {
+      const bad = await call('GET', `/v1/payments?limit=${limit}`, B_TEST);
+      expect([bad.status, bad.json]).toEqual([400, { error: { code: 'invalid_limit', message: expect.any(String), field: 'limit' } }]);
+    }
+  });
+
+  it("reads one payment as the payment object, in its own account and mode only (another's is 404)", async () => {
+    const id = (await create1(A_TEST)).json['id'] as string;
+    const read = await call('GET', `/v1/payments/${id}`, A_TEST);
+    expect(read.status).toBe(200);
+    expect(read.json).toMatchObject({ id, object: 'payment', status: 'open', amount: '19.90', livemode: false });
+    expect((await call('GET', `/v1/payments/${id}`, B_TEST)).status).toBe(404);
+    expect((await call('GET', `/v1/payments/${id}`, A_LIVE)).status).toBe(404);
+    // A path segment that is not valid percent-encoding names nothing: 404, not a 500.
+    expect((await call('GET', '/v1/payments/%E0%A4%A', A_TEST)).status).toBe(404);
+  });
+
+  it('simulates in Test (200 paid); a Live payment is 403 live_payment; an outcome that is no string 400 before checkout is asked', async () => {
+    const id = (await create1(A_TEST)).json['id'] as string;
+    const paid = await call('POST', `/v1/payments/${id}/simulate`, A_TEST, { outcome: 'paid' });
+    expect([paid.status, paid.json['status']]).toEqual([200, 'paid']);
+    const liveId = (await create1(A_LIVE)).json['id'] as string;
+    const live = await call('POST', `/v1/payments/${liveId}/simulate`, A_LIVE, { outcome: 'paid' });
+    expect([live.status, (live.json['error'] as Record<string, unknown>)['code']]).toEqual([403, 'live_payment']);
+    checkout.calls.length = 0;
+    const bad = await call('POST', `/v1/payments/${id}/simulate`, A_TEST, { outcome: true });
+    expect([bad.status, (bad.json['error'] as Record<string, unknown>)['code']]).toEqual([400, 'invalid_outcome']);
+    expect(checkout.calls).toEqual([]);
+  });
+});
+
+describe('customers and events', () => {
+  it("reads customers after checkout's answered writes (the read barrier), in the caller's scope", async () => {
+    const page = await call('GET', '/v1/customers', A_LIVE);
+    expect([page.status, page.json]).toEqual([200, { data: [], has_more: false, next_cursor: null }]);
+    const [asked] = customers.callsOf('listCustomers');
+    expect(asked!.request).toMatchObject({ barrier: { checkoutSequence: 42n } });
+    expect(asked!.ctx).toMatchObject({ accountId: 'acct_A', livemode: true });
+    const missing = await call('GET', '/v1/customers/cus_nope', A_TEST);
+    expect([missing.status, (missing.json['error'] as Record<string, unknown>)['code']]).toEqual([404, 'not_found']);
+  });
+
+  it('answers an event as the stored text, byte for byte, and an unknown one 404', async () => {
+    const event = await call('GET', '/v1/events/evt_1', A_TEST);
+    expect([event.status, event.text]).toEqual([200, '{"id":"evt_1",  "kept":"as sent"}']);
+    expect((await call('GET', '/v1/events/evt_2', A_TEST)).status).toBe(404);
+    const bad = await call('GET', '/v1/events?created[gte]=yesterday', A_TEST);
+    expect([bad.status, bad.json]).toEqual([
+      400,
+      { error: { code: 'invalid_request', message: expect.any(String), field: 'created[gte]' } },
+    ]);
+  });
+});
+
+describe('failures behind the edge', () => {
+  it("a service that is down is 503 service_unavailable; a service's bug is a logged 500 internal_error, never its text", async () => {
+    const down = await call('GET', '/v1/orders/ord_1', A_TEST);
+    expect([down.status, (down.json['error'] as Record<string, unknown>)['code']]).toEqual([503, 'service_unavailable']);
+    const answer = await call('GET', '/v1/orders', A_TEST);
+    // The stand-in has no listOrders: a plain Error, as a bug would throw.
+    expect([answer.status, answer.json]).toEqual([
+      500,
+      { error: { code: 'internal_error', message: 'Something went wrong on our side.' } },
+    ]);
+    expect(answer.text).not.toContain('unexpected call');
+    expect(logs.lines.some((line) => line['msg'] === 'unhandled error' && line['path'] === '/v1/orders')).toBe(true);
+  });
+});
