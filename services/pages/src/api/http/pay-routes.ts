@@ -79,7 +79,14 @@ export function payRoutes(checkout: HostedClient, receipts: ReceiptPolicy, limit
       const session = await load(id, res);
       if (!accepts('start', pageState(session))) return backToPage(res, session.id);
       const status = httpStatusOf(error.code);
-      return renderSession(req, res, session, await receipts(session, ctx(res)), { email, country: country ?? null, problem: startProblem(error.code) }, status);
+      return renderSession(
+        req,
+        res,
+        session,
+        await receipts(session, ctx(res)),
+        { email, country: country ?? null, problem: startProblem(error.code) },
+        status,
+      );
     }
     showAnswer(res, started);
   });
