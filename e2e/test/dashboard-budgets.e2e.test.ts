@@ -17,6 +17,8 @@ const PAGES = [
   { name: 'links and checkouts', path: '/dashboard/test/links', signedIn: true },
   { name: 'customers', path: '/dashboard/test/customers', signedIn: true },
   { name: 'developers', path: '/dashboard/live/developers', signedIn: true },
+  { name: 'team', path: '/dashboard/test/team', signedIn: true },
+  { name: 'audit log', path: '/dashboard/test/audit', signedIn: true },
   { name: 'two-factor', path: '/dashboard/two-factor', signedIn: true },
 ] as const;
 

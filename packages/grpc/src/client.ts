@@ -10,12 +10,29 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-/** A typed promise client per RPC; failures arrive as ApiError with the service's code and field. */
+/**
+ * A typed client per RPC: a promise for a unary one, an async iterable of messages for a
+ * server-streaming one (read as the caller consumes it: gRPC flow control holds the server back);
+ * failures arrive as ApiError with the service's code and field.
+ */
 export type ServiceClient<S extends DescService, C extends CallContext | PublicCallContext = CallContext> = {
-  [K in keyof S['method']]: S['method'][K] extends { input: infer I extends DescMessage; output: infer O extends DescMessage }
-    ? (request: MessageInitShape<I>, ctx: C, options?: CallOptions) => Promise<MessageShape<O>>
-    : never;
+  [K in keyof S['method']]: S['method'][K] extends {
+    methodKind: 'server_streaming';
+    input: infer I extends DescMessage;
+    output: infer O extends DescMessage;
+  }
+    ? (request: MessageInitShape<I>, ctx: C, options?: CallOptions) => AsyncIterable<MessageShape<O>>
+    : S['method'][K] extends { input: infer I extends DescMessage; output: infer O extends DescMessage }
+      ? (request: MessageInitShape<I>, ctx: C, options?: CallOptions) => Promise<MessageShape<O>>
+      : never;
 } & { close(): void };
+
+/** A stream's deadline unless the call says otherwise: long enough for a large export. */
+const STREAM_TIMEOUT_MS = 15 * 60 * 1000;
+
+function isServiceError(error: unknown): error is ServiceError {
+  return error instanceof Error && 'code' in error && 'metadata' in error;
+}
 
 export function createServiceClient<S extends DescService, C extends CallContext | PublicCallContext = CallContext>(
   service: S,
@@ -27,6 +44,29 @@ export function createServiceClient<S extends DescService, C extends CallContext
   const stub: Record<string, unknown> = { close: () => client.close() };
   for (const method of service.methods) {
     const attrs = definition[method.localName]!;
+    if (method.methodKind === 'server_streaming') {
+      stub[method.localName] = (request: MessageInitShape<DescMessage>, ctx: CallContext | PublicCallContext, options: CallOptions = {}) =>
+        (async function* () {
+          const deadline = Date.now() + (options.timeoutMs ?? STREAM_TIMEOUT_MS);
+          const stream = client.makeServerStreamRequest(
+            attrs.path,
+            attrs.requestSerialize,
+            attrs.responseDeserialize,
+            create(method.input, request),
+            contextToMetadata(ctx),
+            { deadline },
+          );
+          try {
+            for await (const message of stream) yield message;
+          } catch (error) {
+            throw isServiceError(error) ? fromGrpcError(error) : error;
+          } finally {
+            // The caller stopped reading (or the stream ended): the server stops producing.
+            stream.cancel();
+          }
+        })();
+      continue;
+    }
     stub[method.localName] = (request: MessageInitShape<DescMessage>, ctx: CallContext | PublicCallContext, options: CallOptions = {}) =>
       new Promise((resolve, reject) => {
         const deadline = Date.now() + (options.timeoutMs ?? defaults.timeoutMs ?? 5_000);

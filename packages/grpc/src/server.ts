@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { type DescService } from '@bufbuild/protobuf';
 import { Server, ServerCredentials, status, type Metadata } from '@grpc/grpc-js';
 import { metrics } from '@opentelemetry/api';
@@ -5,7 +6,7 @@ import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import { contextFromMetadata, publicContextFromMetadata, type CallContext, type PublicCallContext } from './call-context.ts';
 import { apiErrorOf, toGrpcFailure } from './error-mapping.ts';
-import { implementation, serviceDefinition, toResponse, type ServiceHandlers, type UnaryAdapter } from './service.ts';
+import { implementation, serviceDefinition, toResponse, type ServiceHandlers, type StreamAdapter, type UnaryAdapter } from './service.ts';
 import { ApiError } from '@hc/errors';
 
 export interface GrpcServer {
@@ -74,15 +75,56 @@ export function createGrpcServer(logger: Logger): GrpcServer {
       );
     };
 
+  /**
+   * A server-streaming RPC: each message the handler yields is written as the client takes it (a
+   * full buffer waits for 'drain'), so a large export holds only what is in flight. A client that
+   * goes away ends the handler's generator (its finally blocks run); a failure mid-stream ends the
+   * call with the error's code and field, as a unary call's would.
+   */
+  const streamAdapter =
+    (readContext: (md: Metadata) => CallContext | PublicCallContext): StreamAdapter =>
+    (method, handler) =>
+    (call) => {
+      const started = performance.now();
+      let ctx;
+      try {
+        ctx = readContext(call.metadata) as CallContext & PublicCallContext;
+      } catch (error) {
+        call.emit('error', toGrpcFailure(error));
+        return;
+      }
+      const requestId = ctx.requestId;
+      const gone = new Promise<void>((resolve) => call.once('cancelled', () => resolve()));
+      void (async () => {
+        try {
+          for await (const init of handler(call.request, ctx)) {
+            if (call.cancelled) return;
+            if (!call.write(toResponse(method.output, init))) await Promise.race([once(call, 'drain'), gone]);
+          }
+          if (!call.cancelled) call.end();
+          logger.debug({ rpc: method.name, requestId, ms: Math.round(performance.now() - started) }, 'rpc stream ok');
+        } catch (error) {
+          if (!(error instanceof ApiError)) logger.error({ rpc: method.name, requestId, err: error }, 'rpc stream failed');
+          if (!call.cancelled) call.emit('error', toGrpcFailure(error));
+        }
+      })();
+    };
+
   return {
     server,
     health,
     add(service, handlers) {
-      server.addService(serviceDefinition(service), implementation(service, handlers, adapter(contextFromMetadata)));
+      server.addService(
+        serviceDefinition(service),
+        implementation(service, handlers, adapter(contextFromMetadata), streamAdapter(contextFromMetadata)),
+      );
       names.push(service.typeName);
     },
     addPublic(service, handlers) {
-      server.addService(serviceDefinition(service), implementation(service, handlers, adapter(publicContextFromMetadata)));
+      server.addService(
+        serviceDefinition(service),
+        implementation(service, handlers, adapter(publicContextFromMetadata), streamAdapter(publicContextFromMetadata)),
+      );
       names.push(service.typeName);
     },
     listen(address) {

@@ -16,16 +16,28 @@ export interface RecordedCall {
 
 /** What a test writes for each method it needs: request (decoded) and context in, response fields out. */
 export type FakeAnswers<S extends DescService, C> = {
-  [K in keyof S['method']]?: S['method'][K] extends { input: infer I extends DescMessage; output: infer O extends DescMessage }
-    ? (request: MessageShape<I>, ctx: C) => Promise<MessageInitShape<O>>
-    : never;
+  [K in keyof S['method']]?: S['method'][K] extends {
+    methodKind: 'server_streaming';
+    input: infer I extends DescMessage;
+    output: infer O extends DescMessage;
+  }
+    ? (request: MessageShape<I>, ctx: C) => AsyncIterable<MessageInitShape<O>>
+    : S['method'][K] extends { input: infer I extends DescMessage; output: infer O extends DescMessage }
+      ? (request: MessageShape<I>, ctx: C) => Promise<MessageInitShape<O>>
+      : never;
 };
 
 /** The client, shaped as @hc/grpc's ServiceClient<S, C> (structurally: test-kit does not depend on @hc/grpc). */
 export type FakeServiceClient<S extends DescService, C> = {
-  [K in keyof S['method']]: S['method'][K] extends { input: infer I extends DescMessage; output: infer O extends DescMessage }
-    ? (request: MessageInitShape<I>, ctx: C, options?: { timeoutMs?: number }) => Promise<MessageShape<O>>
-    : never;
+  [K in keyof S['method']]: S['method'][K] extends {
+    methodKind: 'server_streaming';
+    input: infer I extends DescMessage;
+    output: infer O extends DescMessage;
+  }
+    ? (request: MessageInitShape<I>, ctx: C, options?: { timeoutMs?: number }) => AsyncIterable<MessageShape<O>>
+    : S['method'][K] extends { input: infer I extends DescMessage; output: infer O extends DescMessage }
+      ? (request: MessageInitShape<I>, ctx: C, options?: { timeoutMs?: number }) => Promise<MessageShape<O>>
+      : never;
 } & { close(): void };
 
 /** The client and what was asked of it. */
@@ -41,6 +53,18 @@ export function fakeClient<S extends DescService, C>(service: S, answers: FakeAn
   const calls: RecordedCall[] = [];
   const stub: Record<string, unknown> = { close: () => undefined };
   for (const method of service.methods) {
+    if (method.methodKind === 'server_streaming') {
+      // A server-streaming method (@hc/grpc): the answer yields the messages.
+      const stream = (answers as Record<string, ((request: unknown, ctx: C) => AsyncIterable<object>) | undefined>)[method.localName];
+      stub[method.localName] = (init: MessageInitShape<DescMessage>, ctx: C) =>
+        (async function* () {
+          const request = create(method.input, init);
+          calls.push({ method: method.localName, request, ctx });
+          if (!stream) throw new Error(`unexpected call to ${method.localName}`);
+          for await (const message of stream(request, ctx)) yield create(method.output, message as MessageInitShape<DescMessage>);
+        })();
+      continue;
+    }
     const answer = (answers as Record<string, ((request: unknown, ctx: C) => Promise<object>) | undefined>)[method.localName];
     stub[method.localName] = async (init: MessageInitShape<DescMessage>, ctx: C) => {
       const request = create(method.input, init);

@@ -16,7 +16,9 @@ import { NOTICE_KEPT_MS } from './domain/security-notice.ts';
 import { createDashboardApp } from './api/http/app.ts';
 import type { PlatformClients } from './adapters/platform-clients.ts';
 import { createDashboardPrisma } from './store/prisma.ts';
+import { AuditStore } from './store/audit-store.ts';
 import { NoticeStore } from './store/notice-store.ts';
+import { TeamStore } from './store/team-store.ts';
 import { UserStore } from './store/user-store.ts';
 import type { DashboardDependencies } from './use-cases/dependencies.ts';
 
@@ -55,7 +57,14 @@ export async function startDashboard(
     throw error;
   }
   const notices = new NoticeStore(prisma);
-  const deps: DashboardDependencies = { users, notices, now, publicBaseUrl: config.PUBLIC_BASE_URL.replace(/\/+$/, '') };
+  const deps: DashboardDependencies = {
+    users,
+    notices,
+    team: new TeamStore(prisma),
+    audit: new AuditStore(prisma),
+    now,
+    publicBaseUrl: config.PUBLIC_BASE_URL.replace(/\/+$/, ''),
+  };
   const timeout = { timeoutMs: config.GRPC_TIMEOUT_MS };
   const platform: PlatformClients = {
     admin: createServiceClient(MerchantAdminService, config.GATEWAY_ADMIN_GRPC_ADDRESS, timeout),

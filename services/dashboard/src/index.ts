@@ -4,3 +4,5 @@ export type { RunningDashboard } from './dashboard-server.ts';
 export { loadDashboardConfig } from './config.ts';
 export type { DashboardConfig } from './config.ts';
 export { DASHBOARD_MIGRATIONS_DIR } from './migrations.ts';
+export { ACTION_ROUTES } from './api/http/action-routes.ts';
+export { may, ROLES, type Role } from './domain/roles.ts';

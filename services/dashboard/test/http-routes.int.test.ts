@@ -20,7 +20,9 @@ import { captureLogs, createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type Tes
 import { fakeClient, type FakeClient } from '@hc/test-kit/fake-client';
 import { createDashboardApp } from '../src/api/http/app.ts';
 import { DASHBOARD_MIGRATIONS_DIR } from '../src/migrations.ts';
+import { AuditStore } from '../src/store/audit-store.ts';
 import { NoticeStore } from '../src/store/notice-store.ts';
+import { TeamStore } from '../src/store/team-store.ts';
 import { createDashboardPrisma, type DashboardPrisma } from '../src/store/prisma.ts';
 import { UserStore } from '../src/store/user-store.ts';
 import { createUser } from '../src/use-cases/create-user.ts';
@@ -76,6 +78,8 @@ beforeAll(async () => {
   const deps = {
     users: new UserStore(prisma, secretBoxFromEnv(TEST_SECRETS_ENCRYPTION_KEYS)),
     notices: new NoticeStore(prisma),
+    team: new TeamStore(prisma),
+    audit: new AuditStore(prisma),
     now: () => new Date(),
     publicBaseUrl: 'http://dashboard.test',
   };

@@ -38,6 +38,7 @@ async function userOf(accountId: string): Promise<string> {
     totpSecret: null,
     totpPendingSecret: null,
     totpLastStep: null,
+    role: 'owner' as const,
     createdAt: now,
   };
   expect(await users.insertUser(user)).toBe(true);

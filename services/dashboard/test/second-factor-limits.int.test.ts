@@ -10,7 +10,9 @@ import { TEST_SECRETS_ENCRYPTION_KEYS, createTestDatabase, type TestDatabase } f
 import { FAILURES_PER_EMAIL } from '../src/domain/sign-in-limits.ts';
 import { DASHBOARD_MIGRATIONS_DIR } from '../src/migrations.ts';
 import { createDashboardPrisma, type DashboardPrisma } from '../src/store/prisma.ts';
+import { AuditStore } from '../src/store/audit-store.ts';
 import { NoticeStore } from '../src/store/notice-store.ts';
+import { TeamStore } from '../src/store/team-store.ts';
 import { UserStore } from '../src/store/user-store.ts';
 import { createUser } from '../src/use-cases/create-user.ts';
 import type { DashboardDependencies } from '../src/use-cases/dependencies.ts';
@@ -30,6 +32,8 @@ beforeAll(async () => {
   deps = {
     users: new UserStore(prisma, secretBoxFromEnv(TEST_SECRETS_ENCRYPTION_KEYS)),
     notices: new NoticeStore(prisma),
+    team: new TeamStore(prisma),
+    audit: new AuditStore(prisma),
     now: () => new Date(clock),
     publicBaseUrl: 'http://127.0.0.1',
   };

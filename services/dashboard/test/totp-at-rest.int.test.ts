@@ -12,7 +12,9 @@ import { loadDashboardConfig } from '../src/config.ts';
 import { startDashboard } from '../src/dashboard-server.ts';
 import type { DashboardUser } from '../src/domain/dashboard-user.ts';
 import { DASHBOARD_MIGRATIONS_DIR } from '../src/migrations.ts';
+import { AuditStore } from '../src/store/audit-store.ts';
 import { NoticeStore } from '../src/store/notice-store.ts';
+import { TeamStore } from '../src/store/team-store.ts';
 import { createDashboardPrisma, type DashboardPrisma } from '../src/store/prisma.ts';
 import { UserStore } from '../src/store/user-store.ts';
 import type { DashboardDependencies } from '../src/use-cases/dependencies.ts';
@@ -31,6 +33,8 @@ beforeAll(async () => {
   deps = {
     users: new UserStore(prisma, secretBoxFromEnv(TEST_SECRETS_ENCRYPTION_KEYS)),
     notices: new NoticeStore(prisma),
+    team: new TeamStore(prisma),
+    audit: new AuditStore(prisma),
     now: () => clock,
     publicBaseUrl: 'http://x',
   };
@@ -51,6 +55,7 @@ async function newUser(): Promise<DashboardUser> {
     totpSecret: null,
     totpPendingSecret: null,
     totpLastStep: null,
+    role: 'owner',
     createdAt: clock,
   };
   expect(await deps.users.insertUser(user)).toBe(true);

@@ -37,6 +37,7 @@ async function newUser(setupLink?: { tokenHash: string; expiresAt: Date }): Prom
     totpSecret: null,
     totpPendingSecret: null,
     totpLastStep: null,
+    role: 'owner',
     createdAt: now,
   };
   expect(await store.insertUser(user, setupLink)).toBe(true);

@@ -8,6 +8,7 @@ import type { CommandSpec } from './help.ts';
 import { CHECKOUT_COMMANDS } from './checkout-commands.ts';
 import { LINK_COMMANDS } from './link-commands.ts';
 import { USER_COMMANDS } from './user-commands.ts';
+import { EXPORT_COMMANDS } from './export-commands.ts';
 import { WEBHOOK_COMMANDS } from './webhook-commands.ts';
 
 export const PROGRAM = 'operator';
@@ -43,6 +44,10 @@ export const OPTIONS = {
   'max-amount': { type: 'string' },
   plans: { type: 'string' },
   'password-stdin': { type: 'boolean' },
+  role: { type: 'string' },
+  status: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsOptionsConfig;
@@ -145,6 +150,7 @@ export const OPERATOR_COMMANDS: readonly CommandSpec[] = [
   ...ACCOUNT_COMMANDS,
   ...KEY_COMMANDS,
   ...PAYMENT_COMMANDS,
+  ...EXPORT_COMMANDS,
   ...LINK_COMMANDS,
   ...CHECKOUT_COMMANDS,
   ...CUSTOMER_COMMANDS,

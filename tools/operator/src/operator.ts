@@ -34,6 +34,8 @@ import { runLinkCommand } from './link-commands.ts';
 import { runWebhookCommand, splitWebhookArguments } from './webhook-commands.ts';
 import { createDashboardUser } from './user-commands.ts';
 import { unixSeconds } from '@hc/conversions';
+import { runExportCommand, WRITTEN } from './export-commands.ts';
+import { operatorActionOf, recordOperatorAction } from './operator-audit.ts';
 
 /** How long the operator's customers commands wait for answered writes and for the erasure to propagate. */
 const OPERATOR_WAIT_MS = 10_000;
@@ -179,6 +181,12 @@ async function run(
         checkout.close();
       }
     }
+    case 'payments export':
+    case 'payments statement':
+      return runExportCommand(command === 'export' ? 'export' : 'statement', await ops.getAccount(need(first, 'ACCOUNT_ID')), values, {
+        checkoutAddress: config.CHECKOUT_GRPC_ADDRESS,
+        timeoutMs: config.GRPC_TIMEOUT_MS,
+      });
     case 'users create':
       return createDashboardUser(await ops.getAccount(need(first, 'ACCOUNT_ID')), values, { timeoutMs: config.GRPC_TIMEOUT_MS });
     case 'emulator pay': {
@@ -239,8 +247,22 @@ if (parsed) {
   const config = loadGatewayConfig();
   const accounts = openMerchantAccounts(config.GATEWAY_DATABASE_URL);
   try {
-    const result = await run(accounts.operations, config, parsed);
-    process.stdout.write(`${json ? JSON.stringify(result, null, 2) : text(result)}\n`);
+    const ops = accounts.operations;
+    // Every action on an account goes into its audit log, done or refused (docs/adr/0056).
+    const action = operatorActionOf(parsed.positionals, parsed.values);
+    const walletBefore =
+      action?.words === 'accounts set-payout-wallet' && action.accountId
+        ? await ops.getAccount(action.accountId).then(
+            (a) => a.payoutWallet,
+            () => null,
+          )
+        : null;
+    const result = await run(ops, config, parsed).catch(async (error: unknown) => {
+      if (action && error instanceof ApiError) await recordOperatorAction(action, { error }, config.GRPC_TIMEOUT_MS);
+      throw error;
+    });
+    if (action) await recordOperatorAction(action, { result, walletBefore }, config.GRPC_TIMEOUT_MS);
+    if (result !== WRITTEN) process.stdout.write(`${json ? JSON.stringify(result, null, 2) : text(result)}\n`);
   } catch (error) {
     if (usageError(error)) {
       process.stderr.write(`${error.message}\n${usageFor(PROGRAM, OPERATOR_COMMANDS, parsed.positionals)}`);

@@ -14,10 +14,11 @@ import type { CommandSpec } from './help.ts';
 export const USER_COMMANDS: CommandSpec[] = [
   {
     words: 'users create',
-    synopsis: 'ACCOUNT_ID --email E [--password-stdin]',
+    synopsis: 'ACCOUNT_ID --email E [--role owner|admin|developer|viewer] [--password-stdin]',
     summary: 'Makes a dashboard user of an account; prints a one-time link to set the password (valid 24 hours).',
     details: [
       'With --password-stdin the password (12 to 200 characters) is read from the first line of stdin and no link is made.',
+      "--role: what the user may do (docs/dashboard-roles.md); owner when absent. Recorded in the account's audit log.",
       'Reads DASHBOARD_GRPC_ADDRESS (default 127.0.0.1:50056). An email that already has a user: email_taken (exit 1).',
     ],
   },
@@ -25,7 +26,7 @@ export const USER_COMMANDS: CommandSpec[] = [
 
 export async function createDashboardUser(
   account: MerchantAccount,
-  values: { email?: string | undefined; 'password-stdin'?: boolean | undefined },
+  values: { email?: string | undefined; role?: string | undefined; 'password-stdin'?: boolean | undefined },
   target: { timeoutMs: number },
 ): Promise<Record<string, unknown>> {
   const password = values['password-stdin'] ? await firstLineOfStdin() : '';
@@ -36,7 +37,7 @@ export async function createDashboardUser(
   });
   try {
     const { user, setPasswordUrl, setPasswordExpires } = await client.createUser(
-      { accountId: account.id, email: need(values.email, '--email'), password },
+      { accountId: account.id, email: need(values.email, '--email'), password, role: values.role },
       { requestId: `operator_${Date.now()}` },
     );
     return {
@@ -44,6 +45,7 @@ export async function createDashboardUser(
       account_id: user?.accountId,
       email: user?.email,
       created: user?.created,
+      role: user?.role,
       password_set: user?.passwordSet ?? false,
       set_password_url: setPasswordUrl ?? null,
       set_password_expires: setPasswordExpires ?? null,

@@ -72,6 +72,9 @@ export interface PaymentFilters {
   readonly reference?: string | undefined;
   /** Lower-cased, exact. */
   readonly customerEmail?: string | undefined;
+  /** Created at or after / before (the exports' period). */
+  readonly createdGte?: Date | undefined;
+  readonly createdLt?: Date | undefined;
 }
 
 export function isSessionStatus(value: string): value is SessionStatus {

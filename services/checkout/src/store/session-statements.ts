@@ -202,6 +202,17 @@ export function listSessions(scope: Scope, limit: number, after?: CheckoutSessio
     where.push(`${column} = $${values.length}`);
     shape.push(key);
   }
+  // The exports' period (docs/adr/0057): a range on the same index walk.
+  for (const [key, op] of [
+    ['createdGte', '>='],
+    ['createdLt', '<'],
+  ] as const) {
+    const bound = filters[key];
+    if (bound === undefined) continue;
+    values.push(bound);
+    where.push(`created_at ${op} $${values.length}`);
+    shape.push(key);
+  }
   if (after) {
     values.push(after.createdAt, after.id);
     where.push(`(created_at < $${values.length - 1} OR (created_at = $${values.length - 1} AND id < $${values.length}))`);

@@ -1,7 +1,11 @@
+import type { Role } from './roles.ts';
+
 export interface DashboardUser {
   readonly id: string;
   readonly accountId: string;
   readonly email: string;
+  /** What the user may do in the account (docs/adr/0055). */
+  readonly role: Role;
   readonly passwordHash: string | null;
   readonly totpSecret: string | null;
   readonly totpPendingSecret: string | null;

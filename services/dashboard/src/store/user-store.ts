@@ -1,5 +1,6 @@
 import type { SecretBox } from '@hc/secrets';
 import type { DashboardSession, DashboardUser } from '../domain/dashboard-user.ts';
+import { isRole } from '../domain/roles.ts';
 import { Prisma } from './generated/prisma/client.ts';
 import type { DashboardPrisma } from './prisma.ts';
 import { TotpSealing } from './totp-sealing.ts';
@@ -12,6 +13,7 @@ function userOf(row: UserRow, totp: TotpSealing): DashboardUser {
     id: row.id,
     accountId: row.accountId,
     email: row.email,
+    role: isRole(row.role) ? row.role : 'viewer',
     passwordHash: row.passwordHash,
     totpSecret: totp.open(row.id, 'totp_secret', row.totpSecret),
     totpPendingSecret: totp.open(row.id, 'totp_pending_secret', row.totpPendingSecret),
@@ -36,7 +38,14 @@ export class UserStore {
     try {
       await this.prisma.$transaction(async (tx) => {
         await tx.dashboardUser.create({
-          data: { id: user.id, accountId: user.accountId, email: user.email, passwordHash: user.passwordHash, createdAt: user.createdAt },
+          data: {
+            id: user.id,
+            accountId: user.accountId,
+            email: user.email,
+            role: user.role,
+            passwordHash: user.passwordHash,
+            createdAt: user.createdAt,
+          },
         });
         if (setupLink)
           await tx.passwordSetupToken.create({ data: { tokenHash: setupLink.tokenHash, userId: user.id, expiresAt: setupLink.expiresAt } });

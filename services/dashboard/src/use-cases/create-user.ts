@@ -3,6 +3,7 @@ import { newId } from '@hc/ids';
 import { hashPassword } from '../adapters/passwords.ts';
 import { newSecret, secretHash } from '../adapters/tokens.ts';
 import { normalEmail, passwordProblem } from '../domain/credentials.ts';
+import type { Role } from '../domain/roles.ts';
 import { SETUP_LINK_MS, type DashboardUser } from '../domain/dashboard-user.ts';
 import type { DashboardDependencies } from './dependencies.ts';
 
@@ -18,7 +19,7 @@ export interface CreatedUser {
  */
 export async function createUser(
   deps: DashboardDependencies,
-  input: { accountId: string; email: string; password: string | null },
+  input: { accountId: string; email: string; password: string | null; role?: Role },
 ): Promise<CreatedUser> {
   const email = normalEmail(input.email);
   if (!email) throw new ApiError('invalid_email', undefined, 'email');
@@ -31,6 +32,8 @@ export async function createUser(
     id: newId('dashboardUser', now.getTime()),
     accountId: input.accountId,
     email,
+    // The operator's first user of an account is its owner; the team page names the role it invites.
+    role: input.role ?? 'owner',
     passwordHash: input.password === null ? null : await hashPassword(input.password),
     totpSecret: null,
     totpPendingSecret: null,

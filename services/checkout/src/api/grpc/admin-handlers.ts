@@ -7,7 +7,8 @@ import { cancelPaymentLink } from '../../use-cases/cancel-payment-link.ts';
 import { createPaymentLink } from '../../use-cases/create-payment-link.ts';
 import type { CheckoutDependencies } from '../../use-cases/dependencies.ts';
 import { getPaymentLink } from '../../use-cases/get-payment-link.ts';
-import { listPayments } from '../../use-cases/list-payments.ts';
+import { exportPayments } from '../../use-cases/export-payments.ts';
+import { listPayments, paymentFilters } from '../../use-cases/list-payments.ts';
 import { archiveCheckout } from '../../use-cases/archive-checkout.ts';
 import { createCheckout } from '../../use-cases/create-checkout.ts';
 import { getCheckout } from '../../use-cases/get-checkout.ts';
@@ -55,6 +56,12 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
 
     async getPaymentLink(request, ctx) {
       return { link: link(await getPaymentLink(deps, ctx, request.id)) };
+    },
+
+    async *exportPayments(request, ctx) {
+      const seconds = (value: bigint | undefined) => (value === undefined ? undefined : new Date(Number(value) * 1000));
+      const filters = { ...paymentFilters(request), createdGte: seconds(request.createdGte), createdLt: seconds(request.createdLt) };
+      for await (const payment of exportPayments(deps, ctx, filters)) yield { payment: sessionMessage(payment, deps.publicBaseUrl) };
     },
 
     async listPaymentLinks(request, ctx) {

@@ -4,7 +4,11 @@ import nunjucks from 'nunjucks';
 import type { Logger } from '@hc/logging';
 import { accessLog, assignRequestId, strictFormBody } from '@hc/web';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
+import { auditRoutes } from './audit-routes.ts';
+import { auditTrail } from './audit-trail.ts';
 import { authRoutes } from './auth-routes.ts';
+import { authorize } from './authorize.ts';
+import { exportRoutes } from './export-routes.ts';
 import { checkoutsRoutes } from './checkouts-routes.ts';
 import { customersRoutes } from './customers-routes.ts';
 import { developersRoutes } from './developers-routes.ts';
@@ -19,6 +23,7 @@ import { securityHeaders } from './security.ts';
 import { csrfProtected, loadSession, requireUser } from './session.ts';
 import { settingsRoutes, twoFactorRoutes } from './settings-routes.ts';
 import { emailRoutes } from './email-routes.ts';
+import { teamRoutes } from './team-routes.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
@@ -64,6 +69,8 @@ export function createDashboardApp(options: DashboardAppOptions): Express {
   app.use(csrfProtected);
   app.use(authRoutes(options.deps, options.secureCookies));
   app.use(requireUser);
+  // Roles on the server for every action (docs/adr/0055), and each action into the audit log (0056).
+  app.use(auditTrail(options.deps, options.logger), authorize);
   app.use(noticesRoutes(options.deps));
   app.use(twoFactorRoutes(options.deps));
 
@@ -76,6 +83,7 @@ export function createDashboardApp(options: DashboardAppOptions): Express {
   modePages.use(paymentsRoutes(options.platform, options.deps));
   modePages.use(settingsRoutes(options.platform, options.deps));
   modePages.use(emailRoutes(options.platform, options.deps));
+  modePages.use(teamRoutes(options.deps), auditRoutes(options.deps), exportRoutes(options.platform, options.logger));
   app.use('/dashboard/:mode', modePages);
 
   app.use((_req, res) => renderNotFound(res));

@@ -11,6 +11,8 @@ export const AREAS = [
   { id: 'customers', label: 'Customers' },
   { id: 'developers', label: 'Developers' },
   { id: 'settings', label: 'Settings' },
+  { id: 'team', label: 'Team' },
+  { id: 'audit', label: 'Audit log' },
 ] as const;
 export type AreaId = (typeof AREAS)[number]['id'];
 

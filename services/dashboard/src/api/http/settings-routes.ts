@@ -5,6 +5,7 @@ import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
 import { changePayoutWallet } from '../../use-cases/change-payout-wallet.ts';
 import { beginTwoFactor, confirmTwoFactor, disableTwoFactor, LOCKED } from '../../use-cases/two-factor-setup.ts';
 import { redirectWithFlash } from './auth-routes.ts';
+import { auditDetail } from './audit-trail.ts';
 import { isMode, type Mode } from '../../domain/dashboard-user.ts';
 import { modeOf } from './mode.ts';
 import { dashboardPaths, modePath } from './paths.ts';
@@ -77,6 +78,8 @@ export function settingsRoutes(platform: PlatformClients, deps: DashboardDepende
     const form = formValues(req, ['payout_wallet', 'password', 'code']);
     const typed = form['payout_wallet']!.trim();
     const account = res.locals['account'] as Account;
+    // Addresses, never the password or code: the audit line's before → after.
+    auditDetail(res, { before: account.payoutWallet || null, after: typed || null });
     let outcome;
     try {
       outcome = await changePayoutWallet(

@@ -1,0 +1,36 @@
+import { describe, expect, it } from '@jest/globals';
+import { SessionStatus } from '@hc/proto/checkout/v1';
+import { periodOf, StatementTotals, statementRow } from './statement.ts';
+
+const paid = (id: string, valueCoin: string, merchantReceived: string, wallet = '0xw') => ({
+  id,
+  status: SessionStatus.PAID,
+  amount: valueCoin,
+  currency: 'usd',
+  description: 'x',
+  created: 1n,
+  paidAt: 2n,
+  livemode: true,
+  settlement: { coin: 'USDC', valueCoin, merchantReceived, txidIn: `in_${id}`, txidOut: `out_${id}`, payoutWallet: wallet },
+});
+
+describe('the settlement statement', () => {
+  it('adds up: per coin and wallet, arrived = fee + forwarded, in exact decimals', () => {
+    const totals = new StatementTotals();
+    for (const p of [paid('a', '0.1', '0.098'), paid('b', '0.2', '0.196'), paid('c', '10', '9.8', '0xv')]) totals.add(statementRow(p));
+    expect(totals.rows()).toEqual([
+      expect.objectContaining({ line: 'total', coin: 'USDC', payout_wallet: '0xv', arrived: '10', fee: '0.2', forwarded: '9.8' }),
+      expect.objectContaining({ line: 'total', coin: 'USDC', payout_wallet: '0xw', arrived: '0.3', fee: '0.006', forwarded: '0.294' }),
+    ]);
+  });
+
+  it('takes whole UTC days, both included, and refuses a period that is not one', () => {
+    expect(periodOf('2026-11-01', '2026-11-30')).toEqual({
+      from: new Date('2026-11-01T00:00:00Z'),
+      until: new Date('2026-12-01T00:00:00Z'),
+    });
+    expect(periodOf('2026-02-30', '2026-03-01')).toMatchObject({ field: 'from' });
+    expect(periodOf('2026-11-02', '2026-11-01')).toMatchObject({ field: 'to' });
+    expect(periodOf('2025-01-01', '2026-11-01')).toMatchObject({ field: 'to' });
+  });
+});

@@ -1,0 +1,33 @@
+import { ApiError } from '@hc/errors';
+import type { CheckoutSession, PaymentFilters, Scope } from '../domain/checkout-session.ts';
+import { expiryTransition } from '../domain/payment-transitions.ts';
+import type { CheckoutDependencies } from './dependencies.ts';
+
+/** Rows read per query: enough to keep the walk quick, few enough that memory stays flat. */
+export const EXPORT_PAGE = 500;
+
+/**
+ * Every payment of the scope the filters match, newest first (ties by id), read a page at a time on
+ * the list's index and yielded one by one, so the caller's pace (gRPC flow control, the browser's
+ * download) sets how far ahead the reads run: memory holds one page, whatever the total
+ * (docs/adr/0057). A payment past expiry is expired first, as listPayments does.
+ */
+export async function* exportPayments(deps: CheckoutDependencies, scope: Scope, filters: PaymentFilters): AsyncGenerator<CheckoutSession> {
+  if (filters.createdGte && filters.createdLt && filters.createdGte >= filters.createdLt)
+    throw new ApiError('invalid_request', 'The period ends before it starts.', 'created_lt');
+  let after: CheckoutSession | undefined;
+  for (;;) {
+    const page = await deps.sessions.list(scope, EXPORT_PAGE, after, filters);
+    const now = deps.now();
+    for (const row of page) {
+      let payment = row;
+      if (expiryTransition(row, now)) {
+        const result = await deps.sessions.change(scope, row.id, now, (current) => expiryTransition(current, now));
+        payment = result?.payment ?? row;
+      }
+      if (filters.status === undefined || payment.status === filters.status) yield payment;
+    }
+    if (page.length < EXPORT_PAGE) return;
+    after = page[page.length - 1];
+  }
+}

@@ -1,0 +1,62 @@
+import type { Mode } from './dashboard-user.ts';
+
+/**
+ * One line of the audit log (docs/adr/0056): who did what to an account, when, from where, and for
+ * settings the value before and after. Never a secret: API keys, signing secrets, passwords, codes
+ * and set-password links are not values of any field.
+ */
+export interface AuditEntry {
+  readonly id: string;
+  readonly accountId: string;
+  readonly at: Date;
+  readonly actorKind: 'user' | 'operator';
+  readonly actor: string;
+  readonly clientAddress: string;
+  readonly action: string;
+  readonly mode: Mode | null;
+  readonly target: string | null;
+  readonly outcome: 'done' | 'refused';
+  readonly status: number | null;
+  readonly before: string | null;
+  readonly after: string | null;
+}
+
+export type NewAuditEntry = Omit<AuditEntry, 'id'>;
+
+/** A page of the log: newest first, narrowed by action (prefix), actor, mode and outcome. */
+export interface AuditFilter {
+  readonly action?: string;
+  readonly actor?: string;
+  readonly mode?: Mode;
+  readonly outcome?: 'done' | 'refused';
+  /** Entries older than this id (the list's cursor). */
+  readonly before?: string;
+}
+
+export const AUDIT_PAGE = 50;
+
+/** The longest value kept for a field: a setting is short; anything longer is cut, never refused. */
+const MAX_VALUE = 500;
+
+export function clip(value: string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return value.length > MAX_VALUE ? `${value.slice(0, MAX_VALUE)}…` : value;
+}
+
+/** What a filter form sent, kept only where it is a filter the log knows; the rest is dropped. */
+export function auditFilterOf(query: Record<string, unknown>): AuditFilter {
+  const text = (name: string): string | undefined => {
+    const value = query[name];
+    return typeof value === 'string' && value.trim() !== '' && value.length <= 200 ? value.trim() : undefined;
+  };
+  const mode = text('mode');
+  const outcome = text('outcome');
+  const before = text('before');
+  return {
+    action: text('action'),
+    actor: text('actor')?.toLowerCase(),
+    mode: mode === 'test' || mode === 'live' ? mode : undefined,
+    outcome: outcome === 'done' || outcome === 'refused' ? outcome : undefined,
+    before: before && /^[0-9]{1,18}$/.test(before) ? before : undefined,
+  };
+}

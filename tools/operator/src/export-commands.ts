@@ -1,0 +1,95 @@
+/**
+ * Operator CLI: `payments export` and `payments statement` — the dashboard's exports (docs/adr/0057)
+ * as CSV on stdout, read from checkout's ExportPayments server-streaming RPC a row at a time and
+ * written as stdout takes them (a 100,000-payment export holds only what is in flight). The same rows
+ * as the dashboard's files (@hc/exports).
+ */
+import {
+  PAYMENT_COLUMNS,
+  paymentCsvRow,
+  periodOf,
+  safeRow,
+  STATEMENT_COLUMNS,
+  StatementTotals,
+  statementRow,
+  writeCsv,
+  type StatementRow,
+} from '@hc/exports';
+import type { MerchantAccount } from '@hc/gateway';
+import { need, UsageError } from './arguments.ts';
+import { withCheckoutAdmin, type AdminTarget } from './checkout-admin.ts';
+import type { CommandSpec } from './help.ts';
+
+const M = '--mode test|live';
+
+export const EXPORT_COMMANDS: CommandSpec[] = [
+  {
+    words: 'payments export',
+    synopsis: `ACCOUNT_ID ${M} [--status S] [--reference R] [--email E] [--from YYYY-MM-DD --to YYYY-MM-DD]`,
+    summary: 'Writes the payments as CSV to stdout: the API fields and the settlement columns, newest first.',
+    details: ['The dashboard’s list filters; --from/--to narrow to payments created in those UTC days (both included).'],
+  },
+  {
+    words: 'payments statement',
+    synopsis: `ACCOUNT_ID ${M} --from YYYY-MM-DD --to YYYY-MM-DD`,
+    summary: 'Writes the settlement statement of a period as CSV: each paid payment, then totals per coin and payout wallet.',
+    details: ['Totals add up: arrived = fee + forwarded; the forwarded totals are what reached the payout wallets.'],
+  },
+];
+
+/** The command printed its answer itself (CSV on stdout): nothing more to print. */
+export const WRITTEN = Object.freeze({ written: true });
+
+interface ExportValues {
+  mode?: string | undefined;
+  status?: string | undefined;
+  reference?: string | undefined;
+  email?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+const seconds = (at: Date): bigint => BigInt(Math.floor(at.getTime() / 1000));
+
+function period(values: ExportValues): { createdGte?: bigint; createdLt?: bigint } {
+  if (values.from === undefined && values.to === undefined) return {};
+  const found = periodOf(need(values.from, '--from YYYY-MM-DD'), need(values.to, '--to YYYY-MM-DD'));
+  if ('problem' in found) throw new UsageError(`--${found.field}: ${found.problem}`);
+  return { createdGte: seconds(found.from), createdLt: seconds(found.until) };
+}
+
+export async function runExportCommand(
+  command: 'export' | 'statement',
+  account: MerchantAccount,
+  values: ExportValues,
+  target: AdminTarget,
+): Promise<typeof WRITTEN> {
+  await withCheckoutAdmin(target, account, values.mode, async (admin, ctx) => {
+    if (command === 'export') {
+      const payments = admin.exportPayments(
+        { status: values.status, reference: values.reference, customerEmail: values.email, ...period(values) },
+        ctx,
+      );
+      const rows = (async function* () {
+        for await (const { payment } of payments) if (payment) yield safeRow(paymentCsvRow(payment));
+      })();
+      await writeCsv(rows, PAYMENT_COLUMNS, process.stdout);
+      return {};
+    }
+    const bounds = period({ from: need(values.from, '--from YYYY-MM-DD'), to: values.to });
+    const payments = admin.exportPayments({ status: 'paid', ...bounds }, ctx);
+    const rows = (async function* (): AsyncGenerator<StatementRow> {
+      const totals = new StatementTotals();
+      for await (const { payment } of payments) {
+        if (!payment) continue;
+        const row = statementRow(payment);
+        totals.add(row);
+        yield row;
+      }
+      yield* totals.rows();
+    })();
+    await writeCsv(rows, STATEMENT_COLUMNS, process.stdout);
+    return {};
+  });
+  return WRITTEN;
+}
