@@ -129,7 +129,14 @@ const TEST_WEBHOOKS_ENV = {
 };
 
 export async function startPlatform(
-  options: { gateway?: Partial<GatewayConfig>; webhooks?: boolean; notifications?: boolean; captureLogs?: boolean } = {},
+  options: {
+    gateway?: Partial<GatewayConfig>;
+    webhooks?: boolean;
+    notifications?: boolean;
+    captureLogs?: boolean;
+    /** Where session urls point (default PUBLIC_BASE_URL): a pages server's address for browser walks. */
+    publicBaseUrl?: string;
+  } = {},
 ): Promise<Platform> {
   // Every service runs in this process on this one logger: captured, the run's whole log can be read.
   const lines: string[] = [];
@@ -138,7 +145,7 @@ export async function startPlatform(
     : createLogger('e2e', { level: 'silent' });
   // The stack brings the gateway's database and its admin listener (checkout reads accounts there, ADR
   // 0037); the gateway below serves the API on that same database.
-  const stack = await startCheckoutStack(logger, { publicBaseUrl: PUBLIC_BASE_URL, label: 'e2e' });
+  const stack = await startCheckoutStack(logger, { publicBaseUrl: options.publicBaseUrl ?? PUBLIC_BASE_URL, label: 'e2e' });
   const gatewayDb = { url: stack.gateway.databaseUrl };
   const checkout = stack.checkout;
   const clock = stack.clock;
