@@ -1,6 +1,6 @@
 // Risk covered: a newcomer following the README from the top, on a fresh clone and in a fresh shell
 // (no .tools on PATH, no pnpm, system Node older than 24), trips over a step: the start command does
-// not come up or print its three lines, a README command fails, the operator CLI is not runnable
+// not come up or print its lines, a README command fails, the operator CLI is not runnable
 // from a second shell, or a restart revokes the key the developer already put in a shop's .env.
 // It proves: `git clone` of this HEAD → ./scripts/start (it finds Node 24 and pnpm in the clone's
 // .tools and puts them on PATH itself, installs dependencies from the machine's warm pnpm store,
@@ -57,7 +57,7 @@ function freshShell(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...base, PATH: freshPath(), ...extra };
 }
 
-/** ./scripts/start in the clone, until it printed its three lines. */
+/** ./scripts/start in the clone, until it printed its lines. */
 const start = (env: NodeJS.ProcessEnv, timeoutMs: number) =>
   startPlatform(join(clone, 'scripts', 'start'), [], { cwd: clone, env, timeoutMs });
 
@@ -122,9 +122,9 @@ describe('the README, followed from a fresh clone in a fresh shell', () => {
       expect((await sh(freshShell({}), 'command -v pnpm || echo none')).stdout.trim()).toBe('none');
       const startEnv = freshShell(setting.env);
 
-      // ./scripts/start, then "in another shell, export the three printed lines".
+      // ./scripts/start, then "in another shell, export the printed lines".
       const first = await start(startEnv, FIRST_START_MS);
-      expect(Object.keys(first.printed)).toEqual(['GATEWAY_URL', 'TEST_SECRET_KEY', 'DEMO_ACCOUNT_ID']);
+      expect(Object.keys(first.printed)).toEqual(['GATEWAY_URL', 'TEST_SECRET_KEY', 'MAIL_CATCHER_URL', 'DEMO_ACCOUNT_ID']);
       // Local mode (issue 35, item 5): settlement takes the emulator's published notice secret, and the
       // start command and settlement's own log say so (the Live walk-through below is paid by a notice).
       const localMode = "LOCAL MODE: processor notices signed with the emulator's published secret are accepted.";
@@ -295,7 +295,7 @@ describe('the README, followed from a fresh clone in a fresh shell', () => {
       expect(listen.output().match(/→ 200/g)).toHaveLength(5);
       for (const { child } of [listen, shop]) process.kill(-child.pid!, 'SIGINT');
 
-      // Ctrl-C, start again: the same three lines, and the key in the shop's .env still works.
+      // Ctrl-C, start again: the same lines, and the key in the shop's .env still works.
       expect(await stopPlatform(first)).toBe(0);
       const second = await start(startEnv, RESTART_MS);
       expect(second.printed).toEqual(first.printed);

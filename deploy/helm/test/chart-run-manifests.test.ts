@@ -30,6 +30,7 @@ describe('chart:run reads the rendered chart', () => {
       'customers',
       'dashboard',
       'gateway',
+      'notifications',
       'pages',
       'settlement',
       'webhooks',
