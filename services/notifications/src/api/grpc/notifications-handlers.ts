@@ -1,3 +1,4 @@
+import { unixSecondsBig } from '@hc/conversions';
 import type { PublicCallContext, ServiceHandlers } from '@hc/grpc';
 import type { NotificationsService, ReceiptPolicyService } from '@hc/proto/notifications/v1';
 import type { MailRecord } from '../../domain/mail.ts';
@@ -5,8 +6,6 @@ import type { NotificationSettings } from '../../domain/settings.ts';
 import type { NotificationsDependencies } from '../../use-cases/dependencies.ts';
 import { listMails } from '../../use-cases/list-mails.ts';
 import { getSettings, receiptPolicy, updateSettings } from '../../use-cases/settings.ts';
-
-const seconds = (date: Date): bigint => BigInt(Math.floor(date.getTime() / 1000));
 
 function settingsMessage(settings: NotificationSettings) {
   return { ...settings, alertAddress: settings.alertAddress ?? '' };
@@ -22,8 +21,8 @@ function mailMessage(mail: MailRecord) {
     paymentId: mail.paymentId ?? undefined,
     attempts: mail.attempts,
     lastError: mail.lastError ?? undefined,
-    created: seconds(mail.createdAt),
-    sentAt: mail.sentAt ? seconds(mail.sentAt) : undefined,
+    created: unixSecondsBig(mail.createdAt),
+    sentAt: mail.sentAt ? unixSecondsBig(mail.sentAt) : undefined,
   };
 }
 
