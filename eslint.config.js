@@ -19,6 +19,13 @@ const SUBJECT_LITERALS = [
   { selector: `TemplateElement[value.raw=${SUBJECT}]`, message: SUBJECT_MESSAGE },
 ];
 
+// Unix seconds are computed once (@hc/conversions, rounded down); the published SDK, which may not
+// depend on workspace packages, keeps its own.
+const UNIX_SECONDS_MESSAGE = 'Unix seconds come from @hc/conversions (unixSeconds, unixSecondsBig), never getTime() / 1000.';
+const UNIX_SECONDS_ARITHMETIC = [
+  { selector: "BinaryExpression[operator='/'][right.value=1000][left.callee.property.name='getTime']", message: UNIX_SECONDS_MESSAGE },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -43,8 +50,12 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-syntax': ['error', ...TYPE_STRIPPING, ...SUBJECT_LITERALS],
+      'no-restricted-syntax': ['error', ...TYPE_STRIPPING, ...SUBJECT_LITERALS, ...UNIX_SECONDS_ARITHMETIC],
     },
+  },
+  {
+    files: ['packages/conversions/src/**/*.ts', 'packages/sdk/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...TYPE_STRIPPING, ...SUBJECT_LITERALS] },
   },
   {
     // The one place that writes NATS subjects, and the test of the subject naming convention itself.

@@ -4,14 +4,23 @@
 // service mid-burst losing or doubling orders or payments in the counters.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bodyOf, createSession, eventually, everyRowOf, everyStreamMessage, VALID_BODY, type Json } from './e2e-helpers.ts';
+import { createServiceClient } from '@hc/grpc';
+import { NotificationsService } from '@hc/proto/notifications/v1';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
 
 let platform: Platform;
 let merchant: TestMerchant;
 
 beforeAll(async () => {
-  platform = await startPlatform({ captureLogs: true });
+  platform = await startPlatform({ captureLogs: true, notifications: true });
   merchant = await platform.merchant();
+  // Receipts for Test payments, so the erased buyer has a receipt in the mail log (docs/notifications.md).
+  const notifications = createServiceClient(NotificationsService, platform.notifications!.address);
+  await notifications.updateNotificationSettings(
+    { testReceiptsEnabled: true },
+    { accountId: merchant.accountId, livemode: false, requestId: 'req_e2e' },
+  );
+  notifications.close();
 });
 afterAll(async () => {
   await platform.stop();
@@ -51,6 +60,13 @@ describe('erasing a customer (operator CLI)', () => {
     await platform.request('POST', `/v1/checkout_sessions/${String(paid['id'])}/start`, { key: merchant.testKey, body: {} });
     await platform.request('POST', `/v1/payments/${String(paid['id'])}/simulate`, { key: merchant.testKey, body: { outcome: 'paid' } });
     const customer = await byEmail(address, (c) => c?.['paid_orders_count'] === 1);
+    // The buyer got their receipt (over SMTP), so the mail log holds their address and name.
+    const sink = platform.notifications!.sink;
+    const receipts = await eventually(
+      async () => sink.mails.filter((m) => m.envelopeTo.includes('erase.me@example.com')),
+      (found) => found.length === 1,
+    );
+    expect(receipts).toHaveLength(1);
     const id = String(customer!['id']);
     await operator('customers', 'note', merchant.accountId, id, '--mode', 'test', '--set', 'Asked to be forgotten');
 
@@ -78,7 +94,7 @@ describe('erasing a customer (operator CLI)', () => {
     const payments = await Promise.all([paid, open].map((s) => get(`/v1/payments/${String(s['id'])}`)));
     expect(payments.map((p) => p['customer_email'])).toEqual([null, null]);
     // Every row of every store of both contexts holding it.
-    for (const databaseUrl of [platform.customers.databaseUrl, platform.stack.checkoutDatabaseUrl]) {
+    for (const databaseUrl of [platform.customers.databaseUrl, platform.stack.checkoutDatabaseUrl, platform.notifications!.databaseUrl]) {
       const rows = await everyRowOf(databaseUrl);
       for (const value of personal) expect(rows.toLowerCase()).not.toContain(value.toLowerCase());
     }

@@ -66,8 +66,12 @@ export async function apiPayment(
   return id;
 }
 
-export async function startDashboardHarness(label: string): Promise<DashboardHarness> {
-  const platform = await startPlatform({ webhooks: true, gateway: { GATEWAY_ADMIN_GRPC_ADDRESS: '127.0.0.1:0' } });
+export async function startDashboardHarness(label: string, options: { notifications?: boolean } = {}): Promise<DashboardHarness> {
+  const platform = await startPlatform({
+    webhooks: true,
+    notifications: options.notifications ?? false,
+    gateway: { GATEWAY_ADMIN_GRPC_ADDRESS: '127.0.0.1:0' },
+  });
   const database = await createTestDatabase('dashboard', DASHBOARD_MIGRATIONS_DIR);
   const dashboard = await startDashboard(
     loadDashboardConfig({
@@ -81,6 +85,7 @@ export async function startDashboardHarness(label: string): Promise<DashboardHar
       CHECKOUT_GRPC_ADDRESS: platform.stack.checkout.address,
       CUSTOMERS_GRPC_ADDRESS: platform.customers.address,
       WEBHOOKS_GRPC_ADDRESS: platform.webhooks!.address,
+      ...(platform.notifications ? { NOTIFICATIONS_GRPC_ADDRESS: platform.notifications.address } : {}),
       LOG_LEVEL: 'silent',
     }),
     createLogger('dashboard-test', { level: 'silent' }),
@@ -119,6 +124,7 @@ export async function startDashboardHarness(label: string): Promise<DashboardHar
       users.close();
       await dashboard.stop();
       await database.drop();
+
       await platform.stop();
     },
   };

@@ -88,6 +88,8 @@ const WEBHOOK_PAYMENT_FIELDS = [
   'expiresAt',
   'url',
 ];
+/** Fields of the event's snapshot beyond the webhook shape: the merchant's name, for receipts (ADR 0048). */
+const SNAPSHOT_EXTRA_FIELDS = ['merchantName'];
 /** The status a payment has in the snapshot of each event type. */
 const STATUS_OF: Readonly<Record<string, string>> = {
   'payment.started': 'open',
@@ -159,7 +161,7 @@ function expectWellFormed(event: PublishedEvent, createdMs: number): void {
   expect(Number.isSafeInteger(event.occurredAt)).toBe(true);
   const snapshot = event.payment;
   const keys = Object.keys(snapshot);
-  expect(keys.filter((key) => !WEBHOOK_PAYMENT_FIELDS.includes(key))).toEqual([]);
+  expect(keys.filter((key) => !WEBHOOK_PAYMENT_FIELDS.includes(key) && !SNAPSHOT_EXTRA_FIELDS.includes(key))).toEqual([]);
   expect(keys.every((key) => /^[a-z][A-Za-z]*$/.test(key))).toBe(true);
   expect(snapshot).toMatchObject({
     mode: 'test',
@@ -205,7 +207,7 @@ describe('typical sequences reachable in Test mode', () => {
     });
     expect(paidEvent.occurredAt).toBe(paidMs);
     const settlement = paid['settlement'] as Json;
-    expect(Object.keys(paidEvent.payment).sort()).toEqual([...WEBHOOK_PAYMENT_FIELDS].sort());
+    expect(Object.keys(paidEvent.payment).sort()).toEqual([...WEBHOOK_PAYMENT_FIELDS, ...SNAPSHOT_EXTRA_FIELDS].sort());
     expect(paidEvent.payment).toMatchObject({
       paidAt: paidMs,
       coin: 'polygon_usdc',

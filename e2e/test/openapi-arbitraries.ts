@@ -31,6 +31,8 @@ export interface IdPools {
   readonly customers: readonly string[];
   readonly orders: readonly string[];
   readonly events: readonly string[];
+  readonly endpoints: readonly string[];
+  readonly paymentLinks: readonly string[];
 }
 
 export interface FuzzRequest {
@@ -227,7 +229,11 @@ function pathOf(template: string, ids: IdPools): Arbitrary<string> {
       ? ids.orders
       : template.startsWith('/v1/events')
         ? ids.events
-        : ids.payments;
+        : template.startsWith('/v1/webhook_endpoints')
+          ? ids.endpoints
+          : template.startsWith('/v1/payment_links')
+            ? ids.paymentLinks
+            : ids.payments;
   const segment = fc.oneof(
     { weight: 3, arbitrary: pool.length > 0 ? fc.constantFrom(...pool) : fc.constant('pay_01JAAAAAAAAAAAAAAAAAAAAAAA') },
     { weight: 1, arbitrary: fc.constantFrom(...[...ids.payments, ...ids.customers, ...ids.events].slice(0, 20), 'x') },

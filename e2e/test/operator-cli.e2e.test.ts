@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
 import { GATEWAY_MIGRATIONS_DIR, openMerchantAccounts, type MerchantAccounts } from '@hc/gateway';
 import { createGatewayPrisma, hashApiKey, MerchantStore } from '@hc/gateway/testing';
@@ -31,6 +31,10 @@ afterAll(async () => {
   await accounts.close();
   await database.drop();
 });
+
+// Each test starts several Node processes (the CLI): 12 s measured with the suite's PostgreSQL and NATS
+// in containers on a shared machine, so a minute and a half under the whole suite's load.
+jest.setTimeout(90_000);
 
 interface Outcome {
   code: number;

@@ -12,6 +12,13 @@ import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestClock } from
 import { startCheckoutStack, type CheckoutStack } from '@hc/checkout/testing';
 import { CUSTOMERS_MIGRATIONS_DIR, loadCustomersConfig, startCustomersService, type RunningCustomersService } from '@hc/customers';
 import { loadWebhooksConfig, startWebhooksService, WEBHOOKS_MIGRATIONS_DIR, type RunningWebhooksService } from '@hc/webhooks';
+import {
+  loadNotificationsConfig,
+  NOTIFICATIONS_MIGRATIONS_DIR,
+  startNotificationsService,
+  type RunningNotificationsService,
+} from '@hc/notifications';
+import { startMailSink, type MailSink } from '@hc/test-kit/mail';
 import { openMerchantAccounts, startGateway, type GatewayConfig, type MerchantOperations, type RunningGateway } from '@hc/gateway';
 import { checkContract } from './contract.ts';
 
@@ -34,6 +41,8 @@ export interface Platform {
   readonly customers: CustomersHandle;
   /** The webhooks service, when the platform was started with `webhooks: true`. */
   readonly webhooks: { readonly address: string; readonly databaseUrl: string } | undefined;
+  /** The notifications service and the real SMTP server it mails, when started with `notifications: true`. */
+  readonly notifications: { readonly address: string; readonly databaseUrl: string; readonly sink: MailSink } | undefined;
   /** Every line every in-process service logged (when started with `captureLogs`), JSON lines. */
   logs(): string;
   /** The gateway's own database (accounts and keys), e.g. for the operator CLI. */
@@ -120,7 +129,14 @@ const TEST_WEBHOOKS_ENV = {
 };
 
 export async function startPlatform(
-  options: { gateway?: Partial<GatewayConfig>; webhooks?: boolean; captureLogs?: boolean } = {},
+  options: {
+    gateway?: Partial<GatewayConfig>;
+    webhooks?: boolean;
+    notifications?: boolean;
+    captureLogs?: boolean;
+    /** Where session urls point (default PUBLIC_BASE_URL): a pages server's address for browser walks. */
+    publicBaseUrl?: string;
+  } = {},
 ): Promise<Platform> {
   // Every service runs in this process on this one logger: captured, the run's whole log can be read.
   const lines: string[] = [];
@@ -129,7 +145,7 @@ export async function startPlatform(
     : createLogger('e2e', { level: 'silent' });
   // The stack brings the gateway's database and its admin listener (checkout reads accounts there, ADR
   // 0037); the gateway below serves the API on that same database.
-  const stack = await startCheckoutStack(logger, { publicBaseUrl: PUBLIC_BASE_URL, label: 'e2e' });
+  const stack = await startCheckoutStack(logger, { publicBaseUrl: options.publicBaseUrl ?? PUBLIC_BASE_URL, label: 'e2e' });
   const gatewayDb = { url: stack.gateway.databaseUrl };
   const checkout = stack.checkout;
   const clock = stack.clock;
@@ -160,6 +176,25 @@ export async function startPlatform(
         logger,
       )
     : undefined;
+  const notificationsDb = options.notifications ? await createTestDatabase('notifications', NOTIFICATIONS_MIGRATIONS_DIR) : undefined;
+  const sink = notificationsDb ? await startMailSink() : undefined;
+  const notifications: RunningNotificationsService | undefined =
+    notificationsDb && sink
+      ? await startNotificationsService(
+          loadNotificationsConfig({
+            NOTIFICATIONS_DATABASE_URL: notificationsDb.url,
+            NOTIFICATIONS_GRPC_ADDRESS: '127.0.0.1:0',
+            NATS_URL: stack.natsUrl,
+            NATS_SUBJECT_PREFIX: stack.natsPrefix,
+            SMTP_HOST: sink.host,
+            SMTP_PORT: String(sink.port),
+            SMTP_SECURITY: 'none',
+            PUBLIC_BASE_URL: PUBLIC_BASE_URL,
+            MAIL_POLL_INTERVAL_MS: '100',
+          }),
+          logger,
+        )
+      : undefined;
   const gatewayConfig = testGatewayConfig({
     GATEWAY_DATABASE_URL: gatewayDb.url,
     CHECKOUT_GRPC_ADDRESS: checkout.address,
@@ -187,6 +222,8 @@ export async function startPlatform(
       resumeConsumer: () => customers.resumeConsumer(),
     },
     webhooks: webhooks && webhooksDb ? { address: webhooks.address, databaseUrl: webhooksDb.url } : undefined,
+    notifications:
+      notifications && notificationsDb && sink ? { address: notifications.address, databaseUrl: notificationsDb.url, sink } : undefined,
     logs: () => lines.join(''),
     gatewayDatabaseUrl: gatewayDb.url,
     gatewayConfig,
@@ -236,9 +273,11 @@ export async function startPlatform(
       await gateway.stop();
       await customers.stop();
       await webhooks?.stop();
+      await notifications?.stop();
+      await sink?.close();
       await accounts.close();
       await stack.stop();
-      await Promise.all([customersDb.drop(), webhooksDb?.drop()]);
+      await Promise.all([customersDb.drop(), webhooksDb?.drop(), notificationsDb?.drop()]);
     },
   };
 }

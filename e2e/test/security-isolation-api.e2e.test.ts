@@ -23,6 +23,9 @@ interface Ids {
   customer: string;
   order: string;
   event: string;
+  /** Made through the secret-key API (issue 29, ADR 0045). */
+  endpoint: string;
+  paymentLink: string;
 }
 
 let platform: Platform;
@@ -65,7 +68,24 @@ async function makeObjects(mode: Mode): Promise<Ids> {
     (list) => list.length > 0,
     20_000,
   );
-  return { payment, customer, order: String(orders[0]!['id']), event: String(events[0]!['id']) };
+  const endpoint = await platform.request('POST', '/v1/webhook_endpoints', {
+    key,
+    body: { url: 'https://127.0.0.1:9/victim', description: 'Victim endpoint' },
+  });
+  expect(endpoint.status).toBe(201);
+  const paymentLink = await platform.request('POST', '/v1/payment_links', {
+    key,
+    body: { amount: '7.00', currency: 'EUR', description: 'Victim link', customer_name: 'Vic Tim' },
+  });
+  expect(paymentLink.status).toBe(201);
+  return {
+    payment,
+    customer,
+    order: String(orders[0]!['id']),
+    event: String(events[0]!['id']),
+    endpoint: String((await bodyOf(endpoint))['id']),
+    paymentLink: String((await bodyOf(paymentLink))['id']),
+  };
 }
 
 beforeAll(async () => {
@@ -104,6 +124,8 @@ async function victimState(): Promise<unknown> {
       customer: await read(mode, `/v1/customers/${ids.customer}`),
       order: await read(mode, `/v1/orders/${ids.order}`),
       payments: await read(mode, '/v1/payments?limit=100'),
+      endpoints: await read(mode, '/v1/webhook_endpoints'),
+      paymentLink: await read(mode, `/v1/payment_links/${ids.paymentLink}`),
     };
   }
   return state;
@@ -151,6 +173,33 @@ const OPERATIONS: { op: string; request: (ids: Ids) => [string, string, unknown?
     request: (ids) => ['GET', `/v1/events?starting_after=${ids.event}`],
     refusal: [400, 'invalid_cursor', 'starting_after'],
   },
+  { op: 'GET /v1/webhook_endpoints/{id}', request: (ids) => ['GET', `/v1/webhook_endpoints/${ids.endpoint}`], refusal: [404, 'not_found'] },
+  {
+    op: 'POST /v1/webhook_endpoints/{id}',
+    request: (ids) => ['POST', `/v1/webhook_endpoints/${ids.endpoint}`, { url: 'https://evil.example/steal', status: 'disabled' }],
+    refusal: [404, 'not_found'],
+  },
+  {
+    op: 'DELETE /v1/webhook_endpoints/{id}',
+    request: (ids) => ['DELETE', `/v1/webhook_endpoints/${ids.endpoint}`],
+    refusal: [404, 'not_found'],
+  },
+  {
+    op: 'POST /v1/webhook_endpoints/{id}/rotate_secret',
+    request: (ids) => ['POST', `/v1/webhook_endpoints/${ids.endpoint}/rotate_secret`],
+    refusal: [404, 'not_found'],
+  },
+  { op: 'GET /v1/payment_links/{id}', request: (ids) => ['GET', `/v1/payment_links/${ids.paymentLink}`], refusal: [404, 'not_found'] },
+  {
+    op: 'POST /v1/payment_links/{id}/cancel',
+    request: (ids) => ['POST', `/v1/payment_links/${ids.paymentLink}/cancel`],
+    refusal: [404, 'not_found'],
+  },
+  {
+    op: 'GET /v1/payment_links (starting_after)',
+    request: (ids) => ['GET', `/v1/payment_links?starting_after=${ids.paymentLink}`],
+    refusal: [400, 'invalid_cursor', 'starting_after'],
+  },
 ];
 
 describe('the matrix covers every operation of docs/openapi.json that takes an id', () => {
@@ -181,7 +230,7 @@ describe.each([
       const [key] = attacker(mode);
       const [method, path, body] = operation.request(owned[mode]);
       // A read cannot change anything; a refused write must not have (read back through the owner's keys).
-      const before = method === 'POST' ? await victimState() : null;
+      const before = method !== 'GET' ? await victimState() : null;
       const response = await platform.request(method, path, { key, body });
       const [status, code, field] = operation.refusal;
       const refused = await expectError(response, status, code, field);

@@ -328,3 +328,31 @@ describe('a late payment', () => {
     expect((await payment(merchant.testKey, id))['status']).toBe('expired');
   });
 });
+
+describe('simulate expired (issue 29): the payment expires now', () => {
+  it('expires a started Test payment (expires_at now), and a late paid then lands as paid', async () => {
+    const id = await startedPayment();
+    const expired = await simulated(merchant.testKey, id, 'expired');
+    expect(expired).toMatchObject({ status: 'expired', paid_at: null });
+    expect(Number(expired['expires_at'])).toBeLessThanOrEqual(nowSeconds());
+    const late = await simulated(merchant.testKey, id, 'paid');
+    expect(late).toMatchObject({ status: 'paid', paid_at: expect.any(Number) });
+    // Once finished, expired changes nothing.
+    expect((await simulated(merchant.testKey, id, 'expired'))['status']).toBe('paid');
+  });
+
+  it('expires an unstarted payment, which then cannot be paid (409 not_started)', async () => {
+    const id = idOf(await createSession(platform, merchant.testKey, WITH_EMAIL));
+    expect((await simulated(merchant.testKey, id, 'expired'))['status']).toBe('expired');
+    await expectError(await simulate(merchant.testKey, id, { outcome: 'paid' }), 409, 'not_started');
+  });
+
+  it('refuses a Live payment (403 live_payment) and another account’s (404 not_found), changing nothing', async () => {
+    const live = idOf(await createSession(platform, merchant.liveKey, WITH_EMAIL));
+    await expectError(await simulate(merchant.liveKey, live, { outcome: 'expired' }), 403, 'live_payment');
+    expect(await payment(merchant.liveKey, live)).toMatchObject({ status: 'open' });
+    const id = await startedPayment();
+    await expectError(await simulate(other.testKey, id, { outcome: 'expired' }), 404, 'not_found');
+    expect(await payment(merchant.testKey, id)).toMatchObject({ status: 'open' });
+  });
+});

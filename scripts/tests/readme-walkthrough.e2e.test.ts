@@ -1,6 +1,6 @@
 // Risk covered: a newcomer following the README from the top, on a fresh clone and in a fresh shell
 // (no .tools on PATH, no pnpm, system Node older than 24), trips over a step: the start command does
-// not come up or print its three lines, a README command fails, the operator CLI is not runnable
+// not come up or print its lines, a README command fails, the operator CLI is not runnable
 // from a second shell, or a restart revokes the key the developer already put in a shop's .env.
 // It proves: `git clone` of this HEAD → ./scripts/start (it finds Node 24 and pnpm in the clone's
 // .tools and puts them on PATH itself, installs dependencies from the machine's warm pnpm store,
@@ -15,13 +15,13 @@
 // Node 24 took 150 s of a 220 s first start here (load ~25); scripts/bootstrap.sh's download itself
 // is what .ci/run exercises from its clean clone. HC_WALKTHROUGH_FRESH_TOOLS=1 skips the hard link
 // and runs that download too. The start times are printed.
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually } from '@hc/test-kit';
+import { eventually, freePort } from '@hc/test-kit';
 import {
   killLeftovers,
   platformSetting,
@@ -57,7 +57,7 @@ function freshShell(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...base, PATH: freshPath(), ...extra };
 }
 
-/** ./scripts/start in the clone, until it printed its three lines. */
+/** ./scripts/start in the clone, until it printed its lines. */
 const start = (env: NodeJS.ProcessEnv, timeoutMs: number) =>
   startPlatform(join(clone, 'scripts', 'start'), [], { cwd: clone, env, timeoutMs });
 
@@ -81,6 +81,17 @@ async function curl(env: NodeJS.ProcessEnv, command: string): Promise<[number, R
   return [Number(stdout.slice(cut + 1)), JSON.parse(stdout.slice(0, cut)) as Record<string, unknown>];
 }
 
+/** Long-running README commands (listen, the example shop): their output so far, stopped in afterAll. */
+const backgrounds: ChildProcess[] = [];
+function background(env: NodeJS.ProcessEnv, command: string): { output: () => string; child: ChildProcess } {
+  const child = spawn('bash', ['-c', command], { cwd: clone, env, detached: true });
+  let output = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  backgrounds.push(child);
+  return { output: () => output, child };
+}
+
 beforeAll(async () => {
   setting = await platformSetting('readme');
   workDir = mkdtempSync(join(tmpdir(), 'hc-readme-'));
@@ -92,6 +103,13 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  for (const child of backgrounds) {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone (stopped by its Ctrl-C)
+    }
+  }
   killLeftovers();
   await setting.dropDatabases();
   rmSync(workDir, { recursive: true, force: true });
@@ -104,9 +122,9 @@ describe('the README, followed from a fresh clone in a fresh shell', () => {
       expect((await sh(freshShell({}), 'command -v pnpm || echo none')).stdout.trim()).toBe('none');
       const startEnv = freshShell(setting.env);
 
-      // ./scripts/start, then "in another shell, export the three printed lines".
+      // ./scripts/start, then "in another shell, export the printed lines".
       const first = await start(startEnv, FIRST_START_MS);
-      expect(Object.keys(first.printed)).toEqual(['GATEWAY_URL', 'TEST_SECRET_KEY', 'DEMO_ACCOUNT_ID']);
+      expect(Object.keys(first.printed)).toEqual(['GATEWAY_URL', 'TEST_SECRET_KEY', 'MAIL_CATCHER_URL', 'DEMO_ACCOUNT_ID']);
       // Local mode (issue 35, item 5): settlement takes the emulator's published notice secret, and the
       // start command and settlement's own log say so (the Live walk-through below is paid by a notice).
       const localMode = "LOCAL MODE: processor notices signed with the emulator's published secret are accepted.";
@@ -213,7 +231,71 @@ describe('the README, followed from a fresh clone in a fresh shell', () => {
         'verdict',
       ]);
 
-      // Ctrl-C, start again: the same three lines, and the key in the shop's .env still works.
+      // "Integrate" (issue 29): listen from a project on the SDK, the example shop with the printed
+      // secret, an order paid, then one forced to expire and paid late; each event forwarded, verified,
+      // and the orders fulfilled once.
+      const shopPort = await freePort();
+      const listen = background(
+        shell,
+        `source scripts/bootstrap.sh && exec pnpm --filter example-shop exec hosted-checkout listen --forward-to http://127.0.0.1:${shopPort}/webhooks`,
+      );
+      const secret = (
+        await eventually(
+          async () => /Signing secret[^:]*: (whsec_\S+)/.exec(listen.output()),
+          (match) => match !== null,
+          60_000,
+        )
+      )?.[1];
+      expect({ secret, output: listen.output() }).toEqual({
+        secret: expect.stringMatching(/^whsec_/),
+        output: expect.stringContaining('Ready.'),
+      });
+      const shop = background(
+        { ...shell, WEBHOOK_SECRET: secret!, PORT: String(shopPort) },
+        'source scripts/bootstrap.sh && exec pnpm --filter example-shop start',
+      );
+      await eventually(
+        async () => shop.output(),
+        (text) => text.includes('example-shop: http://localhost:'),
+        60_000,
+      );
+      const integrate = await sh(
+        shell,
+        `set -eo pipefail
+        for order in 1 2; do
+          PAY=$(curl -s -o /dev/null -w '%{redirect_url}' -X POST http://127.0.0.1:${shopPort}/orders | sed 's#.*/pay/##')
+          curl -s -f -o /dev/null -X POST "$GATEWAY_URL/v1/checkout_sessions/$PAY/start" -H "Authorization: Bearer $TEST_SECRET_KEY" \
+            -H "Content-Type: application/json" -d '{"customer_email": "ann@example.com"}'
+          if [ "$order" = 2 ]; then
+            curl -s -f -o /dev/null -X POST "$GATEWAY_URL/v1/payments/$PAY/simulate" -H "Authorization: Bearer $TEST_SECRET_KEY" \
+              -H "Content-Type: application/json" -d '{"outcome": "expired"}'
+          fi
+          curl -s -f -o /dev/null -X POST "$GATEWAY_URL/v1/payments/$PAY/simulate" -H "Authorization: Bearer $TEST_SECRET_KEY" \
+            -H "Content-Type: application/json" -d '{"outcome": "paid"}'
+        done`,
+      );
+      expect({ code: integrate.code, stderr: integrate.stderr }).toEqual({ code: 0, stderr: '' });
+      const orders = await eventually(
+        async () => (await sh(shell, `curl -s http://127.0.0.1:${shopPort}/orders.json`)).stdout,
+        (text) => (text.match(/"fulfilments":1/g) ?? []).length === 2,
+        30_000,
+      );
+      const shopState = JSON.parse(orders) as { orders: { status: string; fulfilments: number }[]; events: { type: string }[] };
+      expect(shopState.orders.map((order) => [order.status, order.fulfilments])).toEqual([
+        ['paid', 1],
+        ['paid', 1],
+      ]);
+      expect(shopState.events.map((event) => event.type)).toEqual([
+        'payment.started',
+        'payment.paid',
+        'payment.started',
+        'payment.expired',
+        'payment.paid',
+      ]);
+      expect(listen.output().match(/→ 200/g)).toHaveLength(5);
+      for (const { child } of [listen, shop]) process.kill(-child.pid!, 'SIGINT');
+
+      // Ctrl-C, start again: the same lines, and the key in the shop's .env still works.
       expect(await stopPlatform(first)).toBe(0);
       const second = await start(startEnv, RESTART_MS);
       expect(second.printed).toEqual(first.printed);

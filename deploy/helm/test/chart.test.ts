@@ -91,7 +91,16 @@ describe('rendered with the CI test values', () => {
 
   it('gives every Deployment a PodDisruptionBudget selecting its pods and an HPA that owns its replica count', () => {
     const deployments = ofKind(manifests, 'Deployment');
-    expect(deployments.map(component).sort()).toEqual(['checkout', 'customers', 'dashboard', 'gateway', 'pages', 'settlement', 'webhooks']);
+    expect(deployments.map(component).sort()).toEqual([
+      'checkout',
+      'customers',
+      'dashboard',
+      'gateway',
+      'notifications',
+      'pages',
+      'settlement',
+      'webhooks',
+    ]);
     for (const deployment of deployments) {
       const pdb = ofKind(manifests, 'PodDisruptionBudget').find((p) => p.metadata.name === deployment.metadata.name);
       expect((pdb?.spec as { selector: { matchLabels: unknown } } | undefined)?.selector.matchLabels).toEqual(podLabels(deployment));
@@ -137,6 +146,31 @@ describe('rendered with the CI test values', () => {
     expect(ofKind(manifests, 'ConfigMap').filter((c) => 'SECRETS_ENCRYPTION_KEYS' in (c['data'] as object))).toEqual([]);
   });
 
+  it('gives notifications its SMTP credentials from an existing Secret, and refuses a password written into values', () => {
+    const notifications = ofKind(manifests, 'Deployment').find((d) => component(d) === 'notifications')!;
+    const env = containers(notifications)[0]!.env ?? [];
+    expect(env.filter((e) => e.name.startsWith('SMTP_'))).toEqual([
+      { name: 'SMTP_PASSWORD', valueFrom: { secretKeyRef: { name: 'hc-notifications-smtp', key: 'password' } } },
+      { name: 'SMTP_USER', valueFrom: { secretKeyRef: { name: 'hc-notifications-smtp', key: 'user' } } },
+    ]);
+    const config = ofKind(manifests, 'ConfigMap').find((c) => component(c) === 'notifications')!['data'] as Record<string, string>;
+    expect(config).toMatchObject({
+      SMTP_HOST: 'smtp.invalid',
+      SMTP_SECURITY: 'starttls',
+      NOTIFICATIONS_GRPC_ADDRESS: expect.stringMatching(/:50058$/),
+    });
+    expect(config).not.toHaveProperty('SMTP_PASSWORD');
+    const inline = spawnSync(
+      helm,
+      ['template', 'pay', CHART, '-f', TEST_VALUES, '--set', 'grpcServices.notifications.env.SMTP_PASSWORD=hunter2'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(inline.status).not.toBe(0);
+    expect(inline.stderr).toContain('grpcServices.notifications.env.SMTP_PASSWORD');
+  });
+
   it('refuses encryption keys written into values', () => {
     const inline = spawnSync(helm, ['template', 'pay', CHART, '-f', TEST_VALUES, '--set', 'dashboard.env.SECRETS_ENCRYPTION_KEYS=k1:abc'], {
       encoding: 'utf8',
@@ -148,7 +182,7 @@ describe('rendered with the CI test values', () => {
   it('runs migrations as pre-install/pre-upgrade hooks', () => {
     const jobs = ofKind(manifests, 'Job');
     expect(jobs.map(component).sort()).toEqual(
-      ['checkout', 'customers', 'dashboard', 'gateway', 'settlement', 'webhooks'].map((name) => `${name}-migration`),
+      ['checkout', 'customers', 'dashboard', 'gateway', 'notifications', 'settlement', 'webhooks'].map((name) => `${name}-migration`),
     );
     for (const job of jobs) expect(job.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
   });
@@ -175,7 +209,7 @@ describe('rendered with the CI test values', () => {
     };
     const fromPods = (rules: Rule[]) =>
       rules.flatMap((r) => r.from ?? []).map((p) => p.podSelector?.matchLabels['app.kubernetes.io/component']);
-    const SERVICE_PORTS = { gateway: 8080, checkout: 50051, settlement: 50052, customers: 50053, webhooks: 50054 };
+    const SERVICE_PORTS = { gateway: 8080, checkout: 50051, settlement: 50052, customers: 50053, webhooks: 50054, notifications: 50058 };
 
     it('select the pods of each Deployment and deny what they do not allow in both directions', () => {
       for (const deployment of ofKind(manifests, 'Deployment')) {
@@ -201,21 +235,26 @@ describe('rendered with the CI test values', () => {
       expect(callers('settlement')).toEqual(['checkout']);
       expect(callers('customers')).toEqual(['gateway', 'dashboard']);
       expect(callers('webhooks')).toEqual(['gateway', 'dashboard']);
+      expect(callers('notifications')).toEqual(['pages', 'dashboard']);
     });
 
-    it('let out only DNS, PostgreSQL, NATS, OTLP and the services called; the internet only for webhooks, never private ranges', () => {
+    it('let out only DNS, PostgreSQL, NATS, OTLP and the services called; the internet only for webhooks and notifications (SMTP), never private ranges', () => {
       const portsOut = (name: string) => policy(name).egress.flatMap((r) => (r.ports ?? []).map((p) => p.port));
       // 50056: the dashboard's users listener, which the operator CLI (run in a gateway pod) calls.
       expect(new Set(portsOut('gateway'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50051, 50053, 50054, 50056]));
-      expect(new Set(portsOut('dashboard'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50051, 50053, 50054, 50057]));
+      expect(new Set(portsOut('dashboard'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50051, 50053, 50054, 50057, 50058]));
+      // 50058: notifications, which the pages ask whether a receipt is sent.
+      expect(new Set(portsOut('pages'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50051, 50058]));
       // 50057: the gateway's admin listener, where checkout reads the account a buyer pays (ADR 0037).
       expect(new Set(portsOut('checkout'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50052, 50057]));
       const internet = (name: string) => policy(name).egress.filter((r) => r.to?.some((p) => p.ipBlock?.cidr === '0.0.0.0/0'));
       for (const name of ['gateway', 'checkout', 'settlement', 'customers']) expect(internet(name)).toEqual([]);
-      expect(internet('webhooks')).toHaveLength(1);
-      expect(internet('webhooks')[0]!.to![0]!.ipBlock!.except).toEqual(
-        expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16']),
-      );
+      for (const name of ['webhooks', 'notifications']) {
+        expect(internet(name)).toHaveLength(1);
+        expect(internet(name)[0]!.to![0]!.ipBlock!.except).toEqual(
+          expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16']),
+        );
+      }
       expect(policy('webhooks').egress.find((r) => r.ports?.[0]?.port === 5432)?.to).toEqual([{ ipBlock: { cidr: '10.20.0.0/16' } }]);
     });
   });

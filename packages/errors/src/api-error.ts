@@ -79,6 +79,7 @@ export const API_ERRORS = {
   invalid_api_key: { http: 401, grpc: UNAUTHENTICATED, message: 'The API key is missing, malformed or revoked.' },
   suspended: { http: 403, grpc: PERMISSION_DENIED, message: 'This account is suspended.' },
   live_payment: { http: 403, grpc: PERMISSION_DENIED, message: 'Live payments cannot be simulated.' },
+  test_mode_only: { http: 403, grpc: PERMISSION_DENIED, message: 'Only a Test key can do this; Live events go to webhook endpoints.' },
   // Lookup.
   not_found: { http: 404, grpc: NOT_FOUND, message: 'No such object.' },
   // State conflicts.

@@ -17,6 +17,7 @@ export const ID_PREFIXES = {
   webhookDelivery: 'whd_',
   deliveryAttempt: 'wha_',
   dashboardUser: 'usr_',
+  mail: 'mail_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connectNats, consumeDurable, type DurableConsumer, type NatsConnection } from '@hc/events';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
+import { unixSeconds } from '@hc/conversions';
 import { createLogger } from '@hc/logging';
 import { CheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
 import type { PaymentEvent } from '../src/domain/payment-events.ts';
@@ -219,5 +220,39 @@ describe('a simulated decline after expiry', () => {
     const { payment } = await client.simulatePayment({ id, outcome: 'failed' }, test);
     expect(payment!.status).toBe(SessionStatus.FAILED);
     expect(await eventsOf(id, 3)).toEqual(['payment.started', 'payment.expired', 'payment.failed']);
+  });
+});
+
+describe('simulate expired', () => {
+  it('expires a started payment now with payment.expired, and a late simulated payment is paid after it', async () => {
+    const id = await startedPayment();
+    const { payment } = await client.simulatePayment({ id, outcome: 'expired' }, test);
+    expect(payment!.status).toBe(SessionStatus.EXPIRED);
+    expect(Number(payment!.expiresAt)).toBeLessThanOrEqual(unixSeconds(stack.clock.now()));
+    expect(Number(payment!.expiresAt)).toBeLessThan(Number(payment!.created) + 3600);
+    expect(await eventsOf(id, 2)).toEqual(['payment.started', 'payment.expired']);
+    // Again: unchanged, no second event.
+    expect((await client.simulatePayment({ id, outcome: 'expired' }, test)).payment!.status).toBe(SessionStatus.EXPIRED);
+    const { payment: late } = await client.simulatePayment({ id, outcome: 'underpaid' }, test);
+    expect(late!.status).toBe(SessionStatus.HELD);
+    expect(await eventsOf(id, 3)).toEqual(['payment.started', 'payment.expired', 'payment.held']);
+  });
+
+  it('expires an unstarted payment, leaves a finished one unchanged, and refuses a Live payment', async () => {
+    const { session } = await client.createCheckoutSession({ amount: '3', currency: 'USD', description: 'Pen' }, test);
+    expect((await client.simulatePayment({ id: session!.id, outcome: 'expired' }, test)).payment!.status).toBe(SessionStatus.EXPIRED);
+    expect(await eventsOf(session!.id, 1)).toEqual(['payment.expired']);
+    await expect(client.simulatePayment({ id: session!.id, outcome: 'paid' }, test)).rejects.toMatchObject({ code: 'not_started' });
+
+    const paid = await startedPayment();
+    await client.simulatePayment({ id: paid, outcome: 'paid' }, test);
+    expect((await client.simulatePayment({ id: paid, outcome: 'expired' }, test)).payment!.status).toBe(SessionStatus.PAID);
+
+    const live: CallContext = { ...test, livemode: true };
+    const { session: livePayment } = await client.createCheckoutSession(
+      { amount: '3', currency: 'USD', description: 'Pen', account },
+      live,
+    );
+    await expect(client.simulatePayment({ id: livePayment!.id, outcome: 'expired' }, live)).rejects.toMatchObject({ code: 'live_payment' });
   });
 });

@@ -16,6 +16,8 @@ export interface DashboardConfig {
   CHECKOUT_GRPC_ADDRESS: string;
   CUSTOMERS_GRPC_ADDRESS: string;
   WEBHOOKS_GRPC_ADDRESS: string;
+  /** Receipt and alert settings, the mail log (Settings → Emails). Not part of readiness: only that page needs it. */
+  NOTIFICATIONS_GRPC_ADDRESS: string;
   /** Deadline of each gRPC call, in milliseconds. */
   GRPC_TIMEOUT_MS: number;
   /** Proxies in front (front router, Ingress) whose X-Forwarded-For is trusted for the sign-in limits. */
@@ -44,6 +46,7 @@ const schema: JSONSchemaType<DashboardConfig> = {
     CHECKOUT_GRPC_ADDRESS: address('127.0.0.1:50051'),
     CUSTOMERS_GRPC_ADDRESS: address('127.0.0.1:50053'),
     WEBHOOKS_GRPC_ADDRESS: address('127.0.0.1:50054'),
+    NOTIFICATIONS_GRPC_ADDRESS: address('127.0.0.1:50058'),
     GRPC_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 5000 },
     DASHBOARD_TRUST_PROXY_HOPS: { type: 'integer', minimum: 0, maximum: 10, default: 0 },
     DASHBOARD_SECURE_COOKIES: { type: 'boolean', default: true },
@@ -60,6 +63,7 @@ const schema: JSONSchemaType<DashboardConfig> = {
     'CHECKOUT_GRPC_ADDRESS',
     'CUSTOMERS_GRPC_ADDRESS',
     'WEBHOOKS_GRPC_ADDRESS',
+    'NOTIFICATIONS_GRPC_ADDRESS',
     'GRPC_TIMEOUT_MS',
     'DASHBOARD_TRUST_PROXY_HOPS',
     'DASHBOARD_SECURE_COOKIES',

@@ -7,6 +7,7 @@ import { CustomersService } from '@hc/proto/customers/v1';
 import { DashboardUsersService } from '@hc/proto/dashboard/v1';
 import { MerchantAdminService } from '@hc/proto/gateway/v1';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
+import { NotificationsService } from '@hc/proto/notifications/v1';
 import { answerParserRefusals } from '@hc/web';
 import { secretBoxFromEnv } from '@hc/secrets';
 import { dashboardUsersHandlers } from './api/grpc/dashboard-users-handlers.ts';
@@ -71,6 +72,7 @@ export async function startDashboard(
     checkoutAdmin: createServiceClient(CheckoutAdminService, config.CHECKOUT_GRPC_ADDRESS, timeout),
     customers: createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, timeout),
     webhooks: createServiceClient(WebhooksService, config.WEBHOOKS_GRPC_ADDRESS, timeout),
+    notifications: createServiceClient(NotificationsService, config.NOTIFICATIONS_GRPC_ADDRESS, timeout),
   };
 
   const grpc = createGrpcServer(logger);

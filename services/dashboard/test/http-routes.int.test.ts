@@ -14,6 +14,7 @@ import { CheckoutAdminService, CheckoutService, SessionStatus } from '@hc/proto/
 import { CustomersService } from '@hc/proto/customers/v1';
 import { MerchantAdminService } from '@hc/proto/gateway/v1';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
+import { NotificationsService } from '@hc/proto/notifications/v1';
 import { secretBoxFromEnv } from '@hc/secrets';
 import { captureLogs, createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestDatabase } from '@hc/test-kit';
 import { fakeClient, type FakeClient } from '@hc/test-kit/fake-client';
@@ -175,6 +176,8 @@ beforeAll(async () => {
       checkoutAdmin: checkoutAdmin.client,
       customers: customers.client,
       webhooks: webhooks.client,
+      // No route of these tests reaches Settings → Emails: any call fails the test.
+      notifications: fakeClient<typeof NotificationsService, CallContext>(NotificationsService, {}).client,
     },
     logger: createLogger('dashboard-routes-test', { level: 'info', destination: logs.destination }),
     secureCookies: false,

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { checkGrpcHealth, createServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
-import { CheckoutService } from '@hc/proto/checkout/v1';
+import { CheckoutAdminService, CheckoutService } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
 import { answerParserRefusals } from '@hc/web';
@@ -33,6 +33,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   const { prisma } = database;
   await prisma.$connect();
   const checkout = createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
+  // The payment links of /v1/payment_links (ADR 0045): checkout's admin service, on the same listener.
+  const checkoutAdmin = createServiceClient(CheckoutAdminService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
   const customers = createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
   const webhooks = createServiceClient(WebhooksService, config.WEBHOOKS_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
   const merchants = new MerchantStore(prisma);
@@ -54,12 +56,16 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
     );
   }, MAINTENANCE_INTERVAL_MS);
   maintenance.unref();
+  // Ends waiting GET /v1/listen polls at once on stop, so closing the server does not wait for them.
+  const closing = new AbortController();
   const app = createGatewayApp({
     // Authentication reads keys through the cache (docs/adr/0027).
     merchants: keys,
     checkout,
+    checkoutAdmin,
     customers,
     webhooks,
+    closing: closing.signal,
     idempotency,
     idempotencySettings: { now, lockMs: config.IDEMPOTENCY_LOCK_MS, waitMs: config.IDEMPOTENCY_WAIT_MS },
     rateLimits,
@@ -92,12 +98,14 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
     adminAddress: admin?.address,
     async stop() {
       await admin?.server.stop(2000);
+      closing.abort();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
       clearInterval(maintenance);
       checkout.close();
+      checkoutAdmin.close();
       customers.close();
       webhooks.close();
       await rateLimits.close();

@@ -12,7 +12,7 @@ import { createPool } from '@hc/db';
 import { ApiError } from '@hc/errors';
 import type { CallContext, ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
-import { CheckoutService, CheckoutSessionSchema, SessionStatus } from '@hc/proto/checkout/v1';
+import { CheckoutAdminService, CheckoutService, CheckoutSessionSchema, SessionStatus } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { EventSchema, WebhooksService } from '@hc/proto/webhooks/v1';
 import { captureLogs, createTestDatabase, type TestDatabase } from '@hc/test-kit';
@@ -161,6 +161,8 @@ beforeAll(async () => {
   const app = createGatewayApp({
     merchants: { findKeyByHash: async (hash: string) => keys.get(hash) ?? null },
     checkout: checkout.client,
+    // Payment links are not exercised here (e2e: integration-api); a call would answer unimplemented.
+    checkoutAdmin: fakeClient<typeof CheckoutAdminService, CallContext>(CheckoutAdminService, {}).client,
     customers: customers.client,
     webhooks: webhooks.client,
     idempotency: new IdempotencyStore(pool),

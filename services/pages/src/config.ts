@@ -7,6 +7,11 @@ export interface PagesConfig {
   PAGES_PORT: number;
   /** host:port of the checkout gRPC service (its HostedCheckoutService). */
   CHECKOUT_GRPC_ADDRESS: string;
+  /**
+   * host:port of the notifications gRPC service (its ReceiptPolicyService): the page promises a
+   * receipt only when one is sent. Unset: the page promises none.
+   */
+  NOTIFICATIONS_GRPC_ADDRESS?: string;
   /** Deadline of each gRPC call, in milliseconds. */
   GRPC_TIMEOUT_MS: number;
   /**
@@ -27,6 +32,7 @@ const schema: JSONSchemaType<PagesConfig> = {
     PAGES_HOST: { type: 'string', default: '127.0.0.1' },
     PAGES_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8082 },
     CHECKOUT_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50051' },
+    NOTIFICATIONS_GRPC_ADDRESS: { type: 'string', minLength: 3, nullable: true },
     GRPC_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 5000 },
     PAGES_TRUST_PROXY_HOPS: { type: 'integer', minimum: 0, maximum: 10, default: 0 },
     PAGES_VIEWS_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 300 },

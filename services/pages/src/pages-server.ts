@@ -3,8 +3,10 @@ import { createServer } from 'node:http';
 import { checkGrpcHealth, createServiceClient, type PublicCallContext } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { HostedCheckoutService } from '@hc/proto/checkout/v1';
+import { ReceiptPolicyService } from '@hc/proto/notifications/v1';
 import { answerParserRefusals } from '@hc/web';
 import type { PagesConfig } from './config.ts';
+import { receiptPolicy, RECEIPT_POLICY_TIMEOUT_MS } from './adapters/receipt-policy.ts';
 import { createPagesApp } from './api/http/app.ts';
 
 export interface RunningPages {
@@ -22,8 +24,14 @@ export async function startPages(config: PagesConfig, logger: Logger): Promise<R
       timeoutMs: config.GRPC_TIMEOUT_MS,
     },
   );
+  const policy = config.NOTIFICATIONS_GRPC_ADDRESS
+    ? createServiceClient<typeof ReceiptPolicyService, PublicCallContext>(ReceiptPolicyService, config.NOTIFICATIONS_GRPC_ADDRESS, {
+        timeoutMs: RECEIPT_POLICY_TIMEOUT_MS,
+      })
+    : undefined;
   const app = createPagesApp({
     checkout,
+    receipts: receiptPolicy(policy, logger),
     logger,
     trustProxyHops: config.PAGES_TRUST_PROXY_HOPS,
     viewsPerMinute: config.PAGES_VIEWS_PER_MINUTE,
@@ -48,6 +56,7 @@ export async function startPages(config: PagesConfig, logger: Logger): Promise<R
         server.closeIdleConnections();
       });
       checkout.close();
+      policy?.close();
     },
   };
 }

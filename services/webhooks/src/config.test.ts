@@ -10,6 +10,7 @@ describe('webhooks config', () => {
       timeoutMs: 10_000,
       secretOverlapMs: 86_400_000,
       disableAfterFailingMs: 5 * 86_400_000,
+      failingAlertAfterMs: 6 * 3_600_000,
       logRetentionMs: 30 * 86_400_000,
     });
     expect(settings.retrySchedule).toHaveLength(12);

@@ -34,6 +34,8 @@ export interface WebhooksConfig extends EventRetention {
   WEBHOOKS_SECRET_OVERLAP: string;
   /** An endpoint with no success for this long is disabled when one of its deliveries runs out of attempts. */
   WEBHOOKS_DISABLE_AFTER_FAILING: string;
+  /** An enabled endpoint with no success for this long alerts its merchant, once per failing streak (docs/adr/0049). */
+  WEBHOOKS_FAILING_ALERT_AFTER: string;
   /** How long the delivery log (events, deliveries, attempts with their bodies) is kept: 30 days. */
   WEBHOOKS_LOG_RETENTION: string;
   /** Allow loopback, RFC 1918, CGNAT and ULA targets (local development and tests only). */
@@ -65,6 +67,7 @@ const schema: JSONSchemaType<WebhooksConfig> = {
     WEBHOOKS_POLL_INTERVAL: duration('1s'),
     WEBHOOKS_SECRET_OVERLAP: duration('24h'),
     WEBHOOKS_DISABLE_AFTER_FAILING: duration('5d'),
+    WEBHOOKS_FAILING_ALERT_AFTER: duration('6h'),
     WEBHOOKS_LOG_RETENTION: duration('30d'),
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: { type: 'boolean', default: false },
     SECRETS_ENCRYPTION_KEYS: { type: 'string', nullable: true },
@@ -86,6 +89,7 @@ const schema: JSONSchemaType<WebhooksConfig> = {
     'WEBHOOKS_POLL_INTERVAL',
     'WEBHOOKS_SECRET_OVERLAP',
     'WEBHOOKS_DISABLE_AFTER_FAILING',
+    'WEBHOOKS_FAILING_ALERT_AFTER',
     'WEBHOOKS_LOG_RETENTION',
     'WEBHOOKS_ALLOW_PRIVATE_TARGETS',
     'LOG_LEVEL',
@@ -114,6 +118,7 @@ export interface DeliverySettings {
   readonly eventAckWaitMs: number;
   readonly secretOverlapMs: number;
   readonly disableAfterFailingMs: number;
+  readonly failingAlertAfterMs: number;
   readonly logRetentionMs: number;
   readonly allowPrivateTargets: boolean;
 }
@@ -131,6 +136,7 @@ export function deliverySettings(config: WebhooksConfig): DeliverySettings {
     eventAckWaitMs: parseDuration(config.WEBHOOKS_EVENT_ACK_WAIT),
     secretOverlapMs: parseDuration(config.WEBHOOKS_SECRET_OVERLAP),
     disableAfterFailingMs: parseDuration(config.WEBHOOKS_DISABLE_AFTER_FAILING),
+    failingAlertAfterMs: parseDuration(config.WEBHOOKS_FAILING_ALERT_AFTER),
     logRetentionMs: parseDuration(config.WEBHOOKS_LOG_RETENTION),
     allowPrivateTargets: config.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
   };

@@ -1,4 +1,4 @@
-import { connectNats, processedMessagesPurge, startPurgeSchedule } from '@hc/events';
+import { connectNats, contextStream, ensureStream, eventTablePurges, startOutboxRelay, startPurgeSchedule } from '@hc/events';
 import { createGrpcServer } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
@@ -34,7 +34,8 @@ export interface WebhooksOptions {
 
 /**
  * Wires config → encryption keys → database (signing secrets not yet sealed with the current key are
- * re-encrypted first) → NATS consumers (payment events, erasures) → delivery worker → gRPC server.
+ * re-encrypted first) → NATS consumers (payment events, erasures) → delivery worker → outbox relay
+ * (endpoint alerts) → gRPC server.
  * Used by main.ts and by tests.
  */
 export async function startWebhooksService(
@@ -72,12 +73,20 @@ export async function startWebhooksService(
   };
 
   const nats = await connectNats(config.NATS_URL, 'webhooks');
+  // Endpoint alerts (docs/adr/0049) leave through this context's outbox onto its own stream.
+  await ensureStream(nats, contextStream(config.NATS_SUBJECT_PREFIX, 'webhooks', config));
+  const relay = await startOutboxRelay({
+    databaseUrl: config.WEBHOOKS_DATABASE_URL,
+    nats,
+    subjectPrefix: config.NATS_SUBJECT_PREFIX,
+    logger,
+  });
   const consumers = await startConsumers(nats, config.NATS_SUBJECT_PREFIX, config, deps, logger);
   const log = new DeliveryLogRetention(prisma);
   const purges = startPurgeSchedule(
     [
       { name: 'webhook_delivery_log', run: () => log.purge(settings.logRetentionMs) },
-      processedMessagesPurge(config.WEBHOOKS_DATABASE_URL, config),
+      ...eventTablePurges(config.WEBHOOKS_DATABASE_URL, config),
     ],
     config.EVENTS_PURGE_INTERVAL_MS,
     logger,
@@ -94,6 +103,7 @@ export async function startWebhooksService(
       await server.stop();
       await Promise.all(consumers.map((c) => c.stop()));
       await worker.stop();
+      await relay.stop();
       await purges.stop();
       await nats.drain();
       await prisma.$disconnect();

@@ -16,7 +16,10 @@ let receiver: WebhookReceiver;
 beforeAll(async () => {
   receiver = await new WebhookReceiver().start();
   // Schedule: at once, then 100 ms three times (4 attempts); an attempt times out after 500 ms.
-  webhooks = await startWebhooksStack(logger, testNatsPrefix('webhooks_failures'), { WEBHOOKS_DISABLE_AFTER_FAILING: '1500ms' });
+  webhooks = await startWebhooksStack(logger, testNatsPrefix('webhooks_failures'), {
+    WEBHOOKS_DISABLE_AFTER_FAILING: '1500ms',
+    WEBHOOKS_FAILING_ALERT_AFTER: '1s',
+  });
 });
 
 afterAll(async () => {
@@ -41,6 +44,23 @@ async function settled(eventId: string): Promise<void> {
     const open = await webhooks.prisma.webhookDelivery.count({ where: { eventId, status: { in: ['pending', 'delivering'] } } });
     if (open === 0) return;
     if (Date.now() > deadline) throw new Error(`delivery of ${eventId} did not finish`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The endpoint alerts queued for the merchant (docs/adr/0049), once the relay published them. */
+async function alertsOf(endpointId: string): Promise<{ subject: string; type: string; disabledReason: string }[]> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const rows = await webhooks.prisma.outboxMessage.findMany({
+      where: { subject: { endsWith: `.${endpointId}` } },
+      orderBy: { seq: 'asc' },
+    });
+    if ((rows.length > 0 && rows.every((r) => r.publishedAt !== null)) || Date.now() > deadline)
+      return rows.map((r) => {
+        const payload = r.payload as { type: string; disabledReason: string; accountId: string };
+        return { subject: r.subject, type: payload.type, disabledReason: payload.disabledReason };
+      });
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -114,6 +134,10 @@ describe('disabling', () => {
     expect(endpoint).toMatchObject({ status: 'disabled', disabledReason: 'gone' });
     expect(endpoint!.disabledAt).toBeDefined();
     await expect(webhooks.client.sendPing({ endpointId: id }, ctx)).rejects.toMatchObject({ code: 'endpoint_disabled' });
+    // The merchant is told, through the outbox, once.
+    expect(await alertsOf(id)).toEqual([
+      { subject: `webhooks.endpoint.disabled.${id}`, type: 'endpoint.disabled', disabledReason: 'gone' },
+    ]);
   });
 
   it('an endpoint failing longer than the threshold is disabled when a delivery runs out of attempts', async () => {
@@ -130,6 +154,11 @@ describe('disabling', () => {
     const { endpoint } = await webhooks.client.getEndpoint({ id }, ctx);
     expect(endpoint).toMatchObject({ status: 'disabled', disabledReason: 'failing' });
     expect((await webhooks.client.listEndpoints({}, ctx)).endpoints.find((e) => e.id === id)!.disabledReason).toBe('failing');
+    // Failing past WEBHOOKS_FAILING_ALERT_AFTER alerted once (however many attempts failed), then the disabling.
+    expect(await alertsOf(id)).toEqual([
+      { subject: `webhooks.endpoint.failing.${id}`, type: 'endpoint.failing', disabledReason: '' },
+      { subject: `webhooks.endpoint.disabled.${id}`, type: 'endpoint.disabled', disabledReason: 'failing' },
+    ]);
     // Enabling clears the reason and the streak.
     receiver.respond('/down', () => ({ status: 200 }));
     const enabled = await webhooks.client.enableEndpoint({ id }, ctx);

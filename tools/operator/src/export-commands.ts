@@ -15,6 +15,7 @@ import {
   writeCsv,
   type StatementRow,
 } from '@hc/exports';
+import { unixSecondsBig } from '@hc/conversions';
 import type { MerchantAccount } from '@hc/gateway';
 import { need, UsageError } from './arguments.ts';
 import { withCheckoutAdmin, type AdminTarget } from './checkout-admin.ts';
@@ -49,13 +50,11 @@ interface ExportValues {
   to?: string | undefined;
 }
 
-const seconds = (at: Date): bigint => BigInt(Math.floor(at.getTime() / 1000));
-
 function period(values: ExportValues): { createdGte?: bigint; createdLt?: bigint } {
   if (values.from === undefined && values.to === undefined) return {};
   const found = periodOf(need(values.from, '--from YYYY-MM-DD'), need(values.to, '--to YYYY-MM-DD'));
   if ('problem' in found) throw new UsageError(`--${found.field}: ${found.problem}`);
-  return { createdGte: seconds(found.from), createdLt: seconds(found.until) };
+  return { createdGte: unixSecondsBig(found.from), createdLt: unixSecondsBig(found.until) };
 }
 
 export async function runExportCommand(

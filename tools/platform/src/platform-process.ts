@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { dropDatabase, withDatabase } from '@hc/db';
 import { freePort, testDatabaseServerUrl, testNatsPrefix, testNatsUrl } from '@hc/test-kit';
 
-const SERVICES = ['gateway', 'checkout', 'settlement', 'customers', 'webhooks', 'dashboard'] as const;
+const SERVICES = ['gateway', 'checkout', 'settlement', 'customers', 'webhooks', 'dashboard', 'notifications'] as const;
 
 export { freePort };
 
@@ -21,7 +21,11 @@ export interface PlatformSetting {
 }
 
 export async function platformSetting(label: string): Promise<PlatformSetting> {
-  const [gatewayPort, checkout, settlement, customers, webhooks, dashboardGrpc] = await Promise.all(SERVICES.map(() => freePort()));
+  const [gatewayPort, checkout, settlement, customers, webhooks, dashboardGrpc, notifications] = await Promise.all(
+    SERVICES.map(() => freePort()),
+  );
+  // The local mail catcher (maildev): its SMTP and web ports.
+  const [mailSmtpPort, mailWebPort] = await Promise.all([freePort(), freePort()]);
   // Behind the front router on GATEWAY_PORT: the gateway itself and the hosted pages (tools/platform/src/platform.ts).
   const [gatewayBackendPort, pagesPort] = await Promise.all([freePort(), freePort()]);
   // The Live processor emulator and settlement's notices listener (tools/platform/src/platform.ts).
@@ -45,6 +49,9 @@ export async function platformSetting(label: string): Promise<PlatformSetting> {
       DASHBOARD_PORT: String(dashboardPort),
       DASHBOARD_GRPC_ADDRESS: `127.0.0.1:${dashboardGrpc}`,
       GATEWAY_ADMIN_GRPC_ADDRESS: `127.0.0.1:${gatewayAdmin}`,
+      NOTIFICATIONS_GRPC_ADDRESS: `127.0.0.1:${notifications}`,
+      MAIL_CATCHER_SMTP_PORT: String(mailSmtpPort),
+      MAIL_CATCHER_WEB_PORT: String(mailWebPort),
       ...Object.fromEntries(
         SERVICES.map((service, i) => [`${service.toUpperCase()}_DATABASE_URL`, withDatabase(server, String(names[i]))]),
       ),

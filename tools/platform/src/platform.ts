@@ -30,6 +30,8 @@ import { loadWebhooksConfig, WEBHOOKS_MIGRATIONS_DIR } from '@hc/webhooks';
 import { GATEWAY_MIGRATIONS_DIR, loadGatewayConfig, openMerchantAccounts } from '@hc/gateway';
 import { loadPagesConfig } from '@hc/pages';
 import { DASHBOARD_MIGRATIONS_DIR, loadDashboardConfig } from '@hc/dashboard';
+import { loadNotificationsConfig, NOTIFICATIONS_MIGRATIONS_DIR } from '@hc/notifications';
+import { ensureDemoNotifications } from './demo-notifications.ts';
 import { startFrontRouter } from './front-router.ts';
 import { ensureDemoMerchant } from './demo-merchant.ts';
 import { localEncryptionKeys } from './local-encryption-keys.ts';
@@ -84,6 +86,19 @@ const dashboardConfig = loadDashboardConfig({
 });
 // Local development: webhook endpoints on this machine (http://127.0.0.1:…) are allowed.
 const webhooksConfig = loadWebhooksConfig({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true', ...process.env });
+// Mail goes to a local catcher (maildev: an SMTP server with a page to read what was sent), never out.
+const mailCatcher = {
+  smtpPort: Number(process.env['MAIL_CATCHER_SMTP_PORT'] ?? 1025),
+  webPort: Number(process.env['MAIL_CATCHER_WEB_PORT'] ?? 1080),
+};
+const mailCatcherUrl = `http://127.0.0.1:${mailCatcher.webPort}`;
+const notificationsConfig = loadNotificationsConfig({
+  SMTP_HOST: '127.0.0.1',
+  SMTP_PORT: String(mailCatcher.smtpPort),
+  SMTP_SECURITY: 'none',
+  PUBLIC_BASE_URL: gatewayUrl,
+  ...process.env,
+});
 
 // 1. Databases and migrations.
 for (const [name, url, dir] of [
@@ -93,6 +108,7 @@ for (const [name, url, dir] of [
   ['customers', customersConfig.CUSTOMERS_DATABASE_URL, CUSTOMERS_MIGRATIONS_DIR],
   ['webhooks', webhooksConfig.WEBHOOKS_DATABASE_URL, WEBHOOKS_MIGRATIONS_DIR],
   ['dashboard', dashboardConfig.DASHBOARD_DATABASE_URL, DASHBOARD_MIGRATIONS_DIR],
+  ['notifications', notificationsConfig.NOTIFICATIONS_DATABASE_URL, NOTIFICATIONS_MIGRATIONS_DIR],
 ] as const) {
   await ensureDatabase(url);
   const applied = await migrateDatabase(url, dir);
@@ -176,6 +192,21 @@ start('webhooks', 'services/webhooks/src/main.ts', {
   NATS_URL: webhooksConfig.NATS_URL,
   SECRETS_ENCRYPTION_KEYS: encryption.keys,
 });
+start('mail-catcher', 'node_modules/maildev/dist/bin/maildev.js', {
+  MAILDEV_SMTP_PORT: String(mailCatcher.smtpPort),
+  MAILDEV_WEB_PORT: String(mailCatcher.webPort),
+  MAILDEV_IP: '127.0.0.1',
+  MAILDEV_WEB_IP: '127.0.0.1',
+});
+start('notifications', 'services/notifications/src/main.ts', {
+  NOTIFICATIONS_DATABASE_URL: notificationsConfig.NOTIFICATIONS_DATABASE_URL,
+  NOTIFICATIONS_GRPC_ADDRESS: notificationsConfig.NOTIFICATIONS_GRPC_ADDRESS,
+  NATS_URL: notificationsConfig.NATS_URL,
+  SMTP_HOST: notificationsConfig.SMTP_HOST,
+  SMTP_PORT: String(notificationsConfig.SMTP_PORT),
+  SMTP_SECURITY: notificationsConfig.SMTP_SECURITY,
+  PUBLIC_BASE_URL: notificationsConfig.PUBLIC_BASE_URL,
+});
 start('gateway', 'services/gateway/src/main.ts', {
   GATEWAY_DATABASE_URL: gatewayConfig.GATEWAY_DATABASE_URL,
   GATEWAY_HOST: gatewayConfig.GATEWAY_HOST,
@@ -198,6 +229,7 @@ start('dashboard', 'services/dashboard/src/main.ts', {
   CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
   CUSTOMERS_GRPC_ADDRESS: customersConfig.CUSTOMERS_GRPC_ADDRESS,
   WEBHOOKS_GRPC_ADDRESS: webhooksConfig.WEBHOOKS_GRPC_ADDRESS,
+  NOTIFICATIONS_GRPC_ADDRESS: notificationsConfig.NOTIFICATIONS_GRPC_ADDRESS,
   SECRETS_ENCRYPTION_KEYS: encryption.keys,
 });
 
@@ -207,6 +239,8 @@ start('pages', 'services/pages/src/main.ts', {
   PAGES_PORT: String(pagesConfig.PAGES_PORT),
   PAGES_TRUST_PROXY_HOPS: String(pagesConfig.PAGES_TRUST_PROXY_HOPS),
   CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
+  // Whether a paid payment gets a receipt, so the page promises only what is sent.
+  NOTIFICATIONS_GRPC_ADDRESS: notificationsConfig.NOTIFICATIONS_GRPC_ADDRESS,
 });
 const frontRouter = await startFrontRouter({
   host: gatewayConfig.GATEWAY_HOST,
@@ -232,6 +266,11 @@ for (;;) {
     )) &&
     (await answers(settlementConfig.SETTLEMENT_GRPC_ADDRESS)) &&
     (await answers(webhooksConfig.WEBHOOKS_GRPC_ADDRESS)) &&
+    (await answers(notificationsConfig.NOTIFICATIONS_GRPC_ADDRESS)) &&
+    (await fetch(`${mailCatcherUrl}/api/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    )) &&
     (await fetch(`http://${pagesConfig.PAGES_HOST}:${pagesConfig.PAGES_PORT}/readyz`).then(
       (r) => r.ok,
       () => false,
@@ -254,6 +293,8 @@ const addresses = {
   CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
   CUSTOMERS_GRPC_ADDRESS: customersConfig.CUSTOMERS_GRPC_ADDRESS,
   WEBHOOKS_GRPC_ADDRESS: webhooksConfig.WEBHOOKS_GRPC_ADDRESS,
+  NOTIFICATIONS_GRPC_ADDRESS: notificationsConfig.NOTIFICATIONS_GRPC_ADDRESS,
+  MAIL_CATCHER_URL: mailCatcherUrl,
   // `users create` makes dashboard users through the dashboard's internal listener.
   DASHBOARD_GRPC_ADDRESS: dashboardConfig.DASHBOARD_GRPC_ADDRESS,
   // `emulator pay` (local Live mode) talks to the emulator.
@@ -266,5 +307,15 @@ writeFileSync(
     .join(''),
 );
 
+// The demo account sends Test receipts and alerts (to the catcher) until someone changes its settings.
+const demoMail = await ensureDemoNotifications(
+  notificationsConfig.NOTIFICATIONS_GRPC_ADDRESS,
+  demo.accountId,
+  join(stateDir, 'demo-notifications.json'),
+);
+if (demoMail) say(`demo merchant: Test receipts on, alerts to ${demoMail} (dashboard Settings changes them)`);
+say(`mail catcher: every mail the platform sends is at ${mailCatcherUrl} (SMTP 127.0.0.1:${mailCatcher.smtpPort})`);
 say(`ready: demo merchant ${demo.accountId} (Test mode); logs in .platform/logs/; Ctrl-C stops everything`);
-process.stdout.write(`GATEWAY_URL=${gatewayUrl}\nTEST_SECRET_KEY=${demo.secret}\nDEMO_ACCOUNT_ID=${demo.accountId}\n`);
+process.stdout.write(
+  `GATEWAY_URL=${gatewayUrl}\nTEST_SECRET_KEY=${demo.secret}\nMAIL_CATCHER_URL=${mailCatcherUrl}\nDEMO_ACCOUNT_ID=${demo.accountId}\n`,
+);

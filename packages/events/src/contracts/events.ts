@@ -1,9 +1,17 @@
 import { PaymentEventSchema, SessionCreatedSchema, SessionStartedSchema } from '@hc/proto/checkout/v1/events';
 import { CustomerErasedSchema } from '@hc/proto/customers/v1/events';
 import { VerdictReachedSchema } from '@hc/proto/settlement/v1/events';
+import { EndpointAlertSchema } from '@hc/proto/webhooks/v1/events';
 import type { MessageShape } from '@bufbuild/protobuf';
 import { ContractViolation, decodeEvent, envelopeProblem, eventContract } from './decode.ts';
-import { CUSTOMER_ERASED_TYPE, isPaymentEventType, PAYMENT_EVENT_TYPES, SESSION_EVENT_TYPES, type PaymentEventType } from './subjects.ts';
+import {
+  CUSTOMER_ERASED_TYPE,
+  ENDPOINT_ALERT_TYPES,
+  isPaymentEventType,
+  PAYMENT_EVENT_TYPES,
+  SESSION_EVENT_TYPES,
+  type PaymentEventType,
+} from './subjects.ts';
 
 /** The contract of every NATS subject (docs/events.md): decode with decodeEvent, encode with encodeEvent. */
 export const PAYMENT_EVENT = eventContract(PaymentEventSchema, (m) => {
@@ -31,6 +39,13 @@ export const CUSTOMER_ERASED = eventContract(CustomerErasedSchema, (m) => {
   const problem = envelopeProblem(m, [CUSTOMER_ERASED_TYPE]);
   if (problem !== null) return problem;
   if (m.customerId === '') return 'customerId is empty';
+  return null;
+});
+
+export const ENDPOINT_ALERT = eventContract(EndpointAlertSchema, (m) => {
+  const problem = envelopeProblem(m, ENDPOINT_ALERT_TYPES);
+  if (problem !== null) return problem;
+  if (m.endpointId === '') return 'endpointId is empty';
   return null;
 });
 

@@ -43,3 +43,13 @@ export function paymentMessagesSubjects(paymentId: string): string {
 export const CHECKOUT_EVENTS_SUBJECTS = 'checkout.>';
 export const CUSTOMER_ERASED_SUBJECT = `customers.${CUSTOMER_ERASED_TYPE}`;
 export const VERDICT_REACHED_SUBJECT = 'settlement.verdict.reached';
+
+/** What the webhooks context tells about an endpoint (docs/adr/0049): failing for long, or disabled by the platform. */
+export const ENDPOINT_ALERT_TYPES = ['endpoint.failing', 'endpoint.disabled'] as const;
+export type EndpointAlertType = (typeof ENDPOINT_ALERT_TYPES)[number];
+/** `webhooks.<type>.<endpoint id>`. */
+export function endpointAlertSubject(type: EndpointAlertType, endpointId: string): string {
+  return `webhooks.${type}.${endpointId}`;
+}
+/** Every endpoint alert (the notifications context reads them). */
+export const ENDPOINT_ALERTS_SUBJECTS = 'webhooks.endpoint.>';

@@ -64,7 +64,7 @@ export interface CheckoutSession {
 
 export type PaymentSource = 'api' | 'checkout' | 'payment_link';
 
-/** What a payments listing may be narrowed to (the dashboard's filters; the public API uses none). */
+/** What a payments listing may be narrowed to (the dashboard's filters and GET /v1/payments'). */
 export interface PaymentFilters {
   readonly source?: PaymentSource | undefined;
   readonly status?: SessionStatus | undefined;
@@ -75,6 +75,12 @@ export interface PaymentFilters {
   /** Created at or after / before (the exports' period). */
   readonly createdGte?: Date | undefined;
   readonly createdLt?: Date | undefined;
+}
+
+export const PAYMENT_SOURCES: readonly PaymentSource[] = ['api', 'checkout', 'payment_link'];
+
+export function isPaymentSource(value: string): value is PaymentSource {
+  return (PAYMENT_SOURCES as readonly string[]).includes(value);
 }
 
 export function isSessionStatus(value: string): value is SessionStatus {

@@ -3,7 +3,8 @@ import { selectProviders, type ProviderDefinition, type ProviderOffer } from './
 
 /**
  * What the buyer may see of a session on the hosted page: what is to be paid, to whom, and what the
- * buyer sent. Never the metadata, the settlement details, the deposit address or the account.
+ * buyer sent. Never the metadata, the settlement details or the deposit address; the account id is
+ * for the pages' own calls about it (does the account send receipts?), never shown.
  */
 export interface HostedView {
   readonly id: string;
@@ -30,6 +31,7 @@ export interface HostedView {
   readonly source: CheckoutSession['source'];
   /** Unpaid, but the account cannot take payments now (suspended, or Live without a wallet). */
   readonly unavailable: boolean;
+  readonly accountId: string;
 }
 
 /** Unpaid and not canceled: the buyer may still act on it, so the account's standing matters. */
@@ -63,5 +65,6 @@ export function hostedView(session: CheckoutSession, catalogue: readonly Provide
     memo: session.memo,
     source: session.source,
     unavailable: open && unavailable,
+    accountId: session.accountId,
   };
 }

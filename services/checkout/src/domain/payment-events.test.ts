@@ -36,6 +36,7 @@ const snapshot: PaymentSnapshot = {
   paidAt: 1795320898500,
   expiresAt: 1795407298000,
   url: 'http://127.0.0.1:8080/pay/pay_01',
+  merchantName: 'Mug Shop',
 };
 const event: PaymentEvent = {
   id: 'pay_01.payment.paid.vrd_01',

@@ -47,6 +47,8 @@ export interface PaymentSnapshot {
   paidAt: number | null;
   expiresAt: number;
   url: string;
+  /** The merchant's display name kept on the session (a receipt's sender), when it has one. */
+  merchantName: string | null;
 }
 
 export interface PaymentEvent {
@@ -97,6 +99,7 @@ export function paymentSnapshot(p: CheckoutSession, publicBaseUrl: string, provi
     paidAt: ms(p.paidAt),
     expiresAt: p.expiresAt.getTime(),
     url: hostedPageUrl(publicBaseUrl, p.id),
+    merchantName: p.merchantName,
   };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '@hc/errors';
 import { NO_SETTLEMENT, type CheckoutSession } from './checkout-session.ts';
-import { startTransition, type StartLock } from './payment-transitions.ts';
+import { forcedExpiryTransition, startTransition, type StartLock } from './payment-transitions.ts';
 
 const createdAt = new Date('2026-01-01T00:00:00Z');
 const now = new Date('2026-01-01T00:05:00Z');
@@ -78,5 +78,23 @@ describe('startTransition', () => {
     expect(() => startTransition(unstarted(), { customerEmail: 'a@example.com', country: null, lock: undefined }, now)).toThrow(
       new ApiError('internal_error'),
     );
+  });
+});
+
+describe('forcedExpiryTransition (simulate expired)', () => {
+  it('expires an open or pending payment now, with payment.expired, moving expires_at to now', () => {
+    for (const status of ['open', 'pending'] as const) {
+      expect(forcedExpiryTransition(unstarted({ status }), now)).toEqual({
+        patch: { status: 'expired', expiresAt: now },
+        event: 'payment.expired',
+      });
+    }
+  });
+
+  it('keeps an expires_at already past, and leaves finished or expired payments alone', () => {
+    const past = new Date(now.getTime() - 1000);
+    expect(forcedExpiryTransition(unstarted({ expiresAt: past }), now)?.patch).toEqual({ status: 'expired', expiresAt: past });
+    for (const status of ['paid', 'held', 'failed', 'expired'] as const)
+      expect(forcedExpiryTransition(unstarted({ status }), now)).toBeNull();
   });
 });

@@ -70,6 +70,17 @@ export function expiryTransition(payment: CheckoutSession, now: Date): Transitio
   return { patch: { status: 'expired' }, event: 'payment.expired' };
 }
 
+/**
+ * Test mode, simulate `expired`: an unpaid payment expires now, as if its lifetime had run out, with
+ * `payment.expired`; expires_at moves to now so the payment reads the same as one the sweeper expired.
+ * A finished or already expired payment is left as it is.
+ */
+export function forcedExpiryTransition(payment: CheckoutSession, now: Date): Transition | null {
+  if (payment.status !== 'open' && payment.status !== 'pending') return null;
+  const expiresAt = now.getTime() < payment.expiresAt.getTime() ? now : payment.expiresAt;
+  return { patch: { status: 'expired', expiresAt }, event: 'payment.expired' };
+}
+
 /** The buyer reached a provider on the hosted page: open → pending; pending may switch provider. */
 export function providerReachedTransition(payment: CheckoutSession, provider: string): Transition | null {
   if (payment.startedAt === null) throw new ApiError('not_started');

@@ -1,6 +1,6 @@
 import { ApiError } from '@hc/errors';
 import { isId } from '@hc/ids';
-import { isSessionStatus, type CheckoutSession, type PaymentFilters, type Scope } from '../domain/checkout-session.ts';
+import { isPaymentSource, isSessionStatus, type CheckoutSession, type PaymentFilters, type Scope } from '../domain/checkout-session.ts';
 import { expiryTransition } from '../domain/payment-transitions.ts';
 import type { CheckoutDependencies } from './dependencies.ts';
 
@@ -9,15 +9,34 @@ export interface PaymentPage {
   hasMore: boolean;
 }
 
-/** The dashboard's filters as sent (any may be absent or empty): checked, the email lower-cased. */
+/** The dashboard's or the API's filters as sent (any may be absent or empty): checked, the email lower-cased. */
 export function paymentFilters(raw: {
   status?: string | undefined;
   reference?: string | undefined;
   customerEmail?: string | undefined;
+  createdGte?: bigint | undefined;
+  createdLte?: bigint | undefined;
+  source?: string | undefined;
 }): PaymentFilters {
   const status = raw.status || undefined;
   if (status !== undefined && !isSessionStatus(status)) throw new ApiError('invalid_request', `Unknown status: ${status}.`, 'status');
-  return { status, reference: raw.reference || undefined, customerEmail: raw.customerEmail?.trim().toLowerCase() || undefined };
+  const source = raw.source || undefined;
+  if (source !== undefined && !isPaymentSource(source)) throw new ApiError('invalid_request', `Unknown source: ${source}.`, 'source');
+  return {
+    status,
+    source,
+    reference: raw.reference || undefined,
+    customerEmail: raw.customerEmail?.trim().toLowerCase() || undefined,
+    createdGte: raw.createdGte === undefined ? undefined : secondsToDate(raw.createdGte, 'created[gte]'),
+    // Inclusive of the whole second: created_at < lte + 1 s.
+    createdLt: raw.createdLte === undefined ? undefined : secondsToDate(raw.createdLte + 1n, 'created[lte]'),
+  };
+}
+
+/** Unix seconds within what a Date holds (the gateway already refuses anything but digits). */
+function secondsToDate(seconds: bigint, field: string): Date {
+  if (seconds < 0n || seconds > 8_640_000_000_000n) throw new ApiError('invalid_request', `${field} is out of range.`, field);
+  return new Date(Number(seconds) * 1000);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { ApiError } from '@hc/errors';
 import { SimulatedOutcome, VerdictKind, type Verdict as VerdictMessage } from '@hc/proto/settlement/v1';
 import { isFinished, type CheckoutSession } from '../domain/checkout-session.ts';
-import type { Verdict } from '../domain/payment-transitions.ts';
+import { forcedExpiryTransition, type Verdict } from '../domain/payment-transitions.ts';
 import { applyVerdict } from './apply-verdict.ts';
 import type { Caller, CheckoutDependencies } from './dependencies.ts';
 import { getCheckoutSession } from './get-checkout-session.ts';
@@ -40,6 +40,9 @@ export function verdictFromMessage(message: VerdictMessage): Verdict {
   };
 }
 
+/** Not a settlement outcome: checkout expires the payment itself (simulateExpiry). */
+const EXPIRED = 'expired';
+
 /**
  * Test mode: settlement's sandbox processor produces the outcome's arrival, the same settlement checks
  * as Live decide the verdict, and the verdict is applied like any other. A payment ends only once:
@@ -58,6 +61,7 @@ export async function simulateLoadedPayment(
 ): Promise<CheckoutSession> {
   const id = payment.id;
   if (payment.livemode) throw new ApiError('live_payment');
+  if (outcome === EXPIRED) return simulateExpiry(deps, caller, payment);
   // Own keys only: "toString" or "__proto__" are not outcomes.
   const simulated = Object.hasOwn(OUTCOMES, outcome) ? OUTCOMES[outcome] : undefined;
   if (simulated === undefined) throw new ApiError('invalid_outcome', undefined, 'outcome');
@@ -66,4 +70,17 @@ export async function simulateLoadedPayment(
   const { verdict } = await deps.settlement.simulateOutcome({ paymentId: id, outcome: simulated }, caller);
   if (!verdict) throw new ApiError('internal_error');
   return applyVerdict(deps, caller, verdictFromMessage(verdict));
+}
+
+/**
+ * Test mode, `expired`: the payment expires now instead of after its lifetime (started or not), so a
+ * merchant sees `payment.expired` within seconds and can then simulate a late `paid` or `underpaid`
+ * on a started one (the spec's late-payment sequence: the verdict rules let money land on an expired
+ * payment). A finished or already expired payment is returned unchanged, as for other outcomes.
+ */
+async function simulateExpiry(deps: CheckoutDependencies, caller: Caller, payment: CheckoutSession): Promise<CheckoutSession> {
+  const now = deps.now();
+  const result = await deps.sessions.change(caller, payment.id, now, (current) => forcedExpiryTransition(current, now));
+  if (!result) throw new ApiError('not_found', 'No such checkout session.');
+  return result.payment;
 }

@@ -2,6 +2,7 @@ import type { ServiceClient } from '@hc/grpc';
 import type { CheckoutAdminService, CheckoutService } from '@hc/proto/checkout/v1';
 import type { CustomersService } from '@hc/proto/customers/v1';
 import type { MerchantAdminService } from '@hc/proto/gateway/v1';
+import type { NotificationsService } from '@hc/proto/notifications/v1';
 import type { WebhooksService } from '@hc/proto/webhooks/v1';
 
 /**
@@ -19,4 +20,6 @@ export interface PlatformClients {
   readonly customers: ServiceClient<typeof CustomersService>;
   /** Webhook endpoints, events, delivery attempts, ping and resend. */
   readonly webhooks: ServiceClient<typeof WebhooksService>;
+  /** Receipts and alerts: the account's settings and its mail log. */
+  readonly notifications: ServiceClient<typeof NotificationsService>;
 }

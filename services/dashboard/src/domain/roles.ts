@@ -18,6 +18,7 @@ export const ACTIONS = [
   'self.dismiss_notice',
   // Money and buyers: owner and admin.
   'payout_wallet.change',
+  'notifications.change',
   'payment.accept',
   'customer.erase',
   'customer.note',
@@ -56,6 +57,8 @@ export const PERMITTED: Readonly<Record<Action, readonly Role[]>> = {
   'self.two_factor': ALL,
   'self.dismiss_notice': ALL,
   'payout_wallet.change': MONEY,
+  // Who gets receipts and alerts: the account's owners and admins (Settings → Emails).
+  'notifications.change': MONEY,
   'payment.accept': MONEY,
   'customer.erase': MONEY,
   'customer.note': MONEY,

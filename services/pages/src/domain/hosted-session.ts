@@ -28,6 +28,8 @@ export interface HostedSession {
   readonly expiresAt: number;
   /** Unpaid, but the shop cannot take payments now (suspended, or Live without a payout wallet). */
   readonly unavailable: boolean;
+  /** The session's account: for asking the notifications context whether it sends receipts; never shown. */
+  readonly accountId: string;
   readonly providers: readonly { id: string; name: string; note: string; recommended: boolean; handoffUrl: string }[];
 }
 
@@ -55,6 +57,7 @@ export function fromMessage(message: HostedSessionMessage): HostedSession {
     source: message.source,
     expiresAt: Number(message.expiresAt),
     unavailable: message.unavailable,
+    accountId: message.accountId,
     providers: message.providers.map((p) => ({
       id: p.id,
       name: p.name,

@@ -119,6 +119,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
       responseSnippet: result.kind === 'response' ? result.snippet : null,
       nextAttemptAt: delay === null ? null : new Date(finishedAt.getTime() + delay),
       disableAfterFailingMs: settings.disableAfterFailingMs,
+      failingAlertAfterMs: settings.failingAlertAfterMs,
     };
     // Successes (nearly all attempts) are logged together, by group commit; a failure alone.
     if (verdict === 'succeeded') await recordSuccess(record);

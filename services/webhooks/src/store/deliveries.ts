@@ -3,6 +3,7 @@ import { isFailingTooLong, type AttemptVerdict } from '../domain/attempt-outcome
 import type { Scope } from '../domain/endpoint.ts';
 import type { AttemptLogEntry } from '../domain/event-log.ts';
 import type { WebhookEventBody } from '../domain/webhook-event.ts';
+import { queueEndpointAlert } from './endpoint-alerts.ts';
 import { disableEndpoint } from './endpoints.ts';
 import { lockPayment } from './events.ts';
 import { isErased, scrubRequestBody } from './erasures.ts';
@@ -39,6 +40,8 @@ export interface AttemptRecord {
   /** When to try again after a failure; null when the schedule is used up. */
   readonly nextAttemptAt: Date | null;
   readonly disableAfterFailingMs: number;
+  /** An enabled endpoint failing this long alerts its merchant once per streak (docs/adr/0049). */
+  readonly failingAlertAfterMs: number;
 }
 
 interface ClaimRow {
@@ -186,13 +189,15 @@ export class DeliveryStore {
           where: stillOurs,
           data: { status: 'pending', nextAttemptAt: record.nextAttemptAt, leaseExpiresAt: null },
         });
+        if (endpoint.status === 'enabled') await queueEndpointAlert(tx, delivery.endpointId, false, now, record.failingAlertAfterMs);
         return;
       }
       await tx.webhookDelivery.updateMany({ where: stillOurs, data: { status: 'failed', completedAt: now, leaseExpiresAt: null } });
       if (endpoint.status !== 'enabled') return;
-      if (record.verdict === 'gone') await disableEndpoint(tx, delivery.endpointId, 'gone', now);
-      else if (isFailingTooLong(endpoint.failingSince, now, record.disableAfterFailingMs))
-        await disableEndpoint(tx, delivery.endpointId, 'failing', now);
+      const disable =
+        record.verdict === 'gone' ? 'gone' : isFailingTooLong(endpoint.failingSince, now, record.disableAfterFailingMs) ? 'failing' : null;
+      if (disable) await disableEndpoint(tx, delivery.endpointId, disable, now);
+      await queueEndpointAlert(tx, delivery.endpointId, disable !== null, now, record.failingAlertAfterMs);
     });
   }
 

@@ -247,6 +247,49 @@ export class EventStore {
     return { events: rows.slice(0, limit).map(toStoredEvent), hasMore: rows.length > limit };
   }
 
+  /**
+   * Oldest first, recorded after `afterId` (absent: from the oldest) and at or before `settledBefore`;
+   * null when `afterId` is not the caller's or is older than `notBefore`.
+   */
+  async listAfter(
+    scope: Scope,
+    limit: number,
+    afterId: string | undefined,
+    filter: { readonly notBefore?: Date | undefined; readonly settledBefore: Date },
+  ): Promise<{ events: StoredEvent[]; hasMore: boolean } | null> {
+    let afterSeq: bigint | undefined;
+    if (afterId !== undefined) {
+      const cursor = await this.prisma.webhookEvent.findFirst({
+        where: { id: afterId, accountId: scope.accountId, livemode: scope.livemode, created: createdWhere(filter) },
+        select: { seq: true },
+      });
+      if (!cursor) return null;
+      afterSeq = cursor.seq;
+    }
+    const rows = await this.prisma.webhookEvent.findMany({
+      where: {
+        accountId: scope.accountId,
+        livemode: scope.livemode,
+        created: createdWhere(filter),
+        createdAt: { lte: filter.settledBefore },
+        ...(afterSeq === undefined ? {} : { seq: { gt: afterSeq } }),
+      },
+      orderBy: { seq: 'asc' },
+      take: limit + 1,
+    });
+    return { events: rows.slice(0, limit).map(toStoredEvent), hasMore: rows.length > limit };
+  }
+
+  /** The id of the scope's newest event created at or after `notBefore`, or null. */
+  async latestId(scope: Scope, notBefore: Date | undefined): Promise<string | null> {
+    const row = await this.prisma.webhookEvent.findFirst({
+      where: { accountId: scope.accountId, livemode: scope.livemode, created: createdWhere({ notBefore }) },
+      orderBy: { seq: 'desc' },
+      select: { id: true },
+    });
+    return row?.id ?? null;
+  }
+
   /** One event of the scope created at or after `notBefore` (the public API's retention), or null. */
   async find(scope: Scope, id: string, notBefore?: Date): Promise<StoredEvent | null> {
     const row = await this.prisma.webhookEvent.findFirst({

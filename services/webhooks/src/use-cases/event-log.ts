@@ -50,6 +50,32 @@ export async function listEvents(
   return page;
 }
 
+/**
+ * The listener's view (GET /v1/listen): events recorded after `afterId`, oldest first, once they are
+ * `settleMs` old (ADR 0046: a sequence number is taken before its transaction commits, so a listener
+ * that skipped past a younger committed row could miss an older one still committing).
+ */
+export async function listEventsAfter(
+  deps: WebhooksDependencies,
+  scope: Scope,
+  request: { limit: number; afterId: string | undefined; maxAgeSeconds: bigint; settleMs: number },
+): Promise<{ events: StoredEvent[]; hasMore: boolean }> {
+  const size = request.limit === 0 ? DEFAULT_LIMIT : request.limit;
+  if (!Number.isInteger(size) || size < 1 || size > MAX_LIMIT) throw new ApiError('invalid_limit', undefined, 'limit');
+  const settledBefore = new Date(deps.now().getTime() - request.settleMs);
+  const page = await deps.events.listAfter(scope, size, request.afterId, {
+    notBefore: notBefore(deps, request.maxAgeSeconds),
+    settledBefore,
+  });
+  if (!page) throw new ApiError('invalid_cursor', undefined, 'after');
+  return page;
+}
+
+/** The newest event's id within `maxAgeSeconds` (0 = any age), or null. */
+export function latestEventId(deps: WebhooksDependencies, scope: Scope, maxAgeSeconds: bigint): Promise<string | null> {
+  return deps.events.latestId(scope, notBefore(deps, maxAgeSeconds));
+}
+
 /** One event of the scope, within `maxAgeSeconds` (0 = any age); another scope's is not_found. */
 export async function getEvent(deps: WebhooksDependencies, scope: Scope, id: string, maxAgeSeconds: bigint): Promise<StoredEvent> {
   const event = await deps.events.find(scope, id, notBefore(deps, maxAgeSeconds));

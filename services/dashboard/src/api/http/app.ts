@@ -23,6 +23,7 @@ import { pageErrors, renderNotFound } from './render.ts';
 import { securityHeaders } from './security.ts';
 import { csrfProtected, loadSession, requireUser } from './session.ts';
 import { settingsRoutes, twoFactorRoutes } from './settings-routes.ts';
+import { emailRoutes } from './email-routes.ts';
 import { teamRoutes } from './team-routes.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -83,6 +84,7 @@ export function createDashboardApp(options: DashboardAppOptions): Express {
   modePages.use(developersRoutes(options.platform, options.deps));
   modePages.use(paymentsRoutes(options.platform, options.deps));
   modePages.use(settingsRoutes(options.platform, options.deps));
+  modePages.use(emailRoutes(options.platform, options.deps));
   modePages.use(teamRoutes(options.deps), auditRoutes(options.deps), exportRoutes(options.platform, options.logger));
   app.use('/dashboard/:mode', modePages);
 

@@ -10,6 +10,7 @@ import {
   writeCsv,
   type StatementRow,
 } from '@hc/exports';
+import { unixSecondsBig } from '@hc/conversions';
 import type { Logger } from '@hc/logging';
 import { PAYMENT_STATUSES } from '../../domain/format.ts';
 import { modeOf } from './mode.ts';
@@ -79,9 +80,8 @@ export function exportRoutes(platform: PlatformClients, logger: Logger): Router 
     const mode = modeOf(res);
     const period = periodOf(query(req, 'from'), query(req, 'to'));
     if ('problem' in period) return renderProblem(res, 400, 'No such period', period.problem);
-    const seconds = (at: Date) => BigInt(Math.floor(at.getTime() / 1000));
     const payments = platform.checkoutAdmin.exportPayments(
-      { status: 'paid', createdGte: seconds(period.from), createdLt: seconds(period.until) },
+      { status: 'paid', createdGte: unixSecondsBig(period.from), createdLt: unixSecondsBig(period.until) },
       callContext(res, mode),
     );
     const rows = (async function* (): AsyncGenerator<StatementRow> {

@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import type { ServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { accessLog } from '@hc/web';
-import type { CheckoutService } from '@hc/proto/checkout/v1';
+import type { CheckoutAdminService, CheckoutService } from '@hc/proto/checkout/v1';
 import type { CustomersService } from '@hc/proto/customers/v1';
 import type { WebhooksService } from '@hc/proto/webhooks/v1';
 import type { AccountLimiter } from '../../domain/account-limiter.ts';
@@ -16,14 +16,21 @@ import { requestId, securityHeaders } from './middleware/response-headers.ts';
 import { checkoutSessionRoutes } from './routes/checkout-sessions.ts';
 import { customerRoutes } from './routes/customers.ts';
 import { eventRoutes } from './routes/events.ts';
+import { DEFAULT_LISTEN_SETTINGS, listenRoutes } from './routes/listen.ts';
+import { paymentLinkRoutes } from './routes/payment-links.ts';
+import { webhookEndpointRoutes } from './routes/webhook-endpoints.ts';
 import { paymentRoutes } from './routes/payments.ts';
 import { parseQuery } from './validation/query.ts';
 
 export interface GatewayApp {
   readonly merchants: KeyDirectory;
   readonly checkout: ServiceClient<typeof CheckoutService>;
+  /** Payment links for /v1/payment_links (ADR 0045). */
+  readonly checkoutAdmin: ServiceClient<typeof CheckoutAdminService>;
   readonly customers: ServiceClient<typeof CustomersService>;
   readonly webhooks: ServiceClient<typeof WebhooksService>;
+  /** Aborted when the gateway stops: waiting GET /v1/listen polls answer at once. */
+  readonly closing?: AbortSignal;
   readonly idempotency: CreateSessionDependencies['idempotency'];
   readonly idempotencySettings: IdempotencySettings;
   /** The per-account budgets (store/rate-limit-store.ts counts them). */
@@ -76,6 +83,9 @@ export function createGatewayApp(deps: GatewayApp): Express {
   v1.use(paymentRoutes(deps.checkout));
   v1.use(customerRoutes({ customers: deps.customers, checkout: deps.checkout, readWaitMs: deps.customersReadWaitMs }));
   v1.use(eventRoutes(deps.webhooks));
+  v1.use(listenRoutes(deps.webhooks, { ...DEFAULT_LISTEN_SETTINGS, closing: deps.closing }));
+  v1.use(webhookEndpointRoutes(deps.webhooks));
+  v1.use(paymentLinkRoutes(deps.checkoutAdmin));
   app.use('/v1', v1);
 
   app.use(unknownRoute);

@@ -24,3 +24,12 @@ export function callContext(res: Response): CallContext {
   const caller = callerOf(res);
   return { accountId: caller.account.id, livemode: caller.livemode, requestId: locals(res).requestId };
 }
+
+/**
+ * What checkout needs to know of the key's account at a create (a session or a payment link): the
+ * wallet and fee as the gateway, which owns accounts, has them now, and the name buyers see.
+ */
+export function accountSnapshot(res: Response): { payoutWallet: string | undefined; feeBps: number; merchantName: string } {
+  const { account } = callerOf(res);
+  return { payoutWallet: account.payoutWallet ?? undefined, feeBps: account.feeBps, merchantName: account.name };
+}

@@ -5,6 +5,7 @@ import type { Logger } from '@hc/logging';
 import { accessLog, assignRequestId } from '@hc/web';
 import { paths } from '../../paths.ts';
 import { pageErrors, payRoutes, type HostedClient } from './pay-routes.ts';
+import type { ReceiptPolicy } from '../../adapters/receipt-policy.ts';
 import { createPageLimits } from './rate-limits.ts';
 import { renderNotFound, renderProblem } from './render.ts';
 import { securityHeaders } from './security.ts';
@@ -15,6 +16,8 @@ const root = join(import.meta.dirname, '..', '..', '..');
 
 export interface PagesAppOptions {
   readonly checkout: HostedClient;
+  /** Whether a session's account mails receipts (adapters/receipt-policy.ts). */
+  readonly receipts: ReceiptPolicy;
   readonly logger: Logger;
   readonly trustProxyHops: number;
   readonly viewsPerMinute: number;
@@ -65,7 +68,7 @@ export function createPagesApp(options: PagesAppOptions): Express {
     (_req, res, retryAfter) =>
       renderProblem(res, 429, 'Too many attempts', 'Too many attempts from your connection. Wait a minute, then try again.', retryAfter),
   );
-  app.use(payRoutes(options.checkout, limits, options.logger));
+  app.use(payRoutes(options.checkout, options.receipts, limits, options.logger));
   app.use(trackRoutes(options.checkout, limits));
   app.use(checkoutRoutes(options.checkout, limits));
   app.use((_req, res) => renderNotFound(res));

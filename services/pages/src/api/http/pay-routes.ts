@@ -10,6 +10,7 @@ import { startProblem } from '../../domain/outcome.ts';
 import { pathTo, paths } from '../../paths.ts';
 import { answeredViews } from './answered-views.ts';
 import type { PageLimits } from './rate-limits.ts';
+import type { ReceiptPolicy } from '../../adapters/receipt-policy.ts';
 import { renderNotFound, renderProblem, renderSession, renderUnavailable } from './render.ts';
 import { sameOriginOnly } from './security.ts';
 
@@ -20,7 +21,7 @@ export type HostedClient = ServiceClient<typeof HostedCheckoutService, PublicCal
 const STATE_ERRORS = new Set(['expired', 'canceled', 'already_paid', 'held', 'failed', 'not_started', 'live_payment', 'unavailable']);
 
 /** /pay/{id}: the checkout page of one session, its actions and its live status. */
-export function payRoutes(checkout: HostedClient, limits: PageLimits, logger: Logger): Router {
+export function payRoutes(checkout: HostedClient, receipts: ReceiptPolicy, limits: PageLimits, logger: Logger): Router {
   const router = Router();
   // UTF-8 only (@hc/web): a form that is not is 400, never read with U+FFFD or raw escapes.
   const form = strictFormBody({ limit: '4kb', parameterLimit: 10 });
@@ -52,7 +53,8 @@ export function payRoutes(checkout: HostedClient, limits: PageLimits, logger: Lo
 
   router.get(paths.pay.page, limits.views, async (req: Request<{ id: string }>, res) => {
     const id = req.params.id;
-    renderSession(req, res, answered.take(req, res, id, pathTo(paths.pay.page, id)) ?? (await load(id, res)));
+    const session = answered.take(req, res, id, pathTo(paths.pay.page, id)) ?? (await load(id, res));
+    renderSession(req, res, session, await receipts(session, ctx(res)));
   });
 
   router.get(paths.pay.status, limits.views, async (req: Request<{ id: string }>, res) => {
@@ -77,7 +79,14 @@ export function payRoutes(checkout: HostedClient, limits: PageLimits, logger: Lo
       const session = await load(id, res);
       if (!accepts('start', pageState(session))) return backToPage(res, session.id);
       const status = httpStatusOf(error.code);
-      return renderSession(req, res, session, { email, country: country ?? null, problem: startProblem(error.code) }, status);
+      return renderSession(
+        req,
+        res,
+        session,
+        await receipts(session, ctx(res)),
+        { email, country: country ?? null, problem: startProblem(error.code) },
+        status,
+      );
     }
     showAnswer(res, started);
   });

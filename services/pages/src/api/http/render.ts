@@ -13,8 +13,19 @@ export interface DetailsForm {
   readonly problem: StartProblem | null;
 }
 
-/** Renders the view of the session's state (the one state → view table), with what that view needs. */
-export function renderSession(req: Request, res: Response, session: HostedSession, form?: DetailsForm, status = 200): void {
+/**
+ * Renders the view of the session's state (the one state → view table), with what that view needs.
+ * `receiptsSent`: the account mails a receipt for this payment's mode (the notifications context
+ * says); only then do the pages say "We send your receipt here" and "Receipt sent to …".
+ */
+export function renderSession(
+  req: Request,
+  res: Response,
+  session: HostedSession,
+  receiptsSent: boolean,
+  form?: DetailsForm,
+  status = 200,
+): void {
   const state: PageState = pageState(session);
   const view = STATE_VIEWS[state];
   const languages = req.acceptsLanguages();
@@ -33,6 +44,7 @@ export function renderSession(req: Request, res: Response, session: HostedSessio
     paths: payPaths(session.id),
     amount: formatAmount(session.amount, session.currency, locale),
     merchantName: session.merchantName || 'The shop',
+    receiptsSent,
     provider: session.providers.find((p) => p.id === session.provider) ?? null,
     redirect: state === 'paid' ? successRedirect(session) : null,
     form: form ?? { email: session.customerEmail ?? '', country: session.country ?? defaultCountry(languages), problem: null },

@@ -1,7 +1,7 @@
 import type { ServiceHandlers } from '@hc/grpc';
 import type { WebhooksService } from '@hc/proto/webhooks/v1';
 import type { WebhooksDependencies } from '../../use-cases/dependencies.ts';
-import { getEvent, listDeliveryAttempts, listEvents } from '../../use-cases/event-log.ts';
+import { getEvent, latestEventId, listDeliveryAttempts, listEvents, listEventsAfter } from '../../use-cases/event-log.ts';
 import { createEndpoint } from '../../use-cases/create-endpoint.ts';
 import { deleteEndpoint } from '../../use-cases/delete-endpoint.ts';
 import { getEndpoint } from '../../use-cases/get-endpoint.ts';
@@ -74,6 +74,21 @@ export function webhooksHandlers(deps: WebhooksDependencies): ServiceHandlers<ty
         paymentId: request.paymentId,
       });
       return { events: page.events.map(eventMessage), hasMore: page.hasMore };
+    },
+
+    async listEventsAfter(request, ctx) {
+      const page = await listEventsAfter(deps, ctx, {
+        limit: request.limit,
+        afterId: request.afterId,
+        maxAgeSeconds: request.maxAgeSeconds,
+        settleMs: request.settleMs,
+      });
+      return { events: page.events.map(eventMessage), hasMore: page.hasMore };
+    },
+
+    async getLatestEventId(request, ctx) {
+      const id = await latestEventId(deps, ctx, request.maxAgeSeconds);
+      return id === null ? {} : { id };
     },
 
     async getEvent(request, ctx) {

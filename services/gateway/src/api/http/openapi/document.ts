@@ -2,7 +2,10 @@ import { API_ERRORS, type ErrorCode } from '@hc/errors';
 import { PAYMENT_EVENT_TYPES } from '@hc/events/contracts';
 import { responseSchemas, type JsonSchema } from '../presenters/schemas.ts';
 import { createCheckoutSessionSchema } from '../validation/checkout-session-schemas.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT, simulatePaymentSchema, startCheckoutSessionSchema } from '../validation/payment-schemas.ts';
+import { simulatePaymentSchema, startCheckoutSessionSchema } from '../validation/payment-schemas.ts';
+import { LISTEN_MAX_WAIT_SECONDS } from '../validation/listen-query.ts';
+import { INTEGRATION_OPERATIONS } from './integration-operations.ts';
+import { BODY, COMMON, idParameter, LIST, PAGING, query, UNAVAILABLE, type Operation } from './operation-parts.ts';
 import { toOpenApiSchema } from './request-schemas.ts';
 
 /**
@@ -17,53 +20,9 @@ export const WEBHOOK_EVENT_TYPES = [...PAYMENT_EVENT_TYPES, 'ping'] as const;
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
-// Every /v1 answer may be one of these: the key (401/403), the rate limit (429), a bug (500), a
-// service down or catching up (every 503 code), a request id that names nothing (404), a query or
-// path value the text rule refuses (400 invalid_request).
-const COMMON: readonly ErrorCode[] = ['invalid_request', 'invalid_api_key', 'suspended', 'not_found', 'rate_limited', 'internal_error'];
-// Refusals of a JSON body, before the route reads it.
-const BODY: readonly ErrorCode[] = ['invalid_json', 'payload_too_large', 'unsupported_media_type', 'expectation_failed'];
-const LIST: readonly ErrorCode[] = ['invalid_limit', 'invalid_cursor'];
-const UNAVAILABLE = (Object.keys(API_ERRORS) as ErrorCode[]).filter((code) => API_ERRORS[code].http === 503);
+type Method = 'get' | 'post' | 'delete';
 
-interface Operation {
-  readonly id: string;
-  readonly summary: string;
-  readonly ok: { readonly status: 200 | 201; readonly schema: string; readonly description: string }[];
-  readonly errors: readonly ErrorCode[];
-  readonly body?: JsonSchema;
-  readonly parameters?: JsonSchema[];
-}
-
-const idParameter = (description: string): JsonSchema => ({
-  name: 'id',
-  in: 'path',
-  required: true,
-  description,
-  schema: { type: 'string' },
-});
-
-const query = (name: string, description: string, schema: JsonSchema): JsonSchema => ({
-  name,
-  in: 'query',
-  required: false,
-  description,
-  schema,
-});
-
-const PAGING = [
-  query('limit', `Page size, ${1} to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); anything else is invalid_limit.`, {
-    type: 'integer',
-    minimum: 1,
-    maximum: MAX_LIMIT,
-    default: DEFAULT_LIMIT,
-  }),
-  query('starting_after', 'The `next_cursor` of the previous page; an id of another account or mode is invalid_cursor.', {
-    type: 'string',
-  }),
-];
-
-const OPERATIONS: Record<string, Record<'get' | 'post', Operation | undefined>> = {
+const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
   '/v1/checkout_sessions': {
     post: {
       id: 'createCheckoutSession',
@@ -134,10 +93,22 @@ const OPERATIONS: Record<string, Record<'get' | 'post', Operation | undefined>> 
   '/v1/payments': {
     get: {
       id: 'listPayments',
-      summary: 'List payments, newest first',
+      summary: 'List payments, newest first (optionally filtered)',
       ok: [{ status: 200, schema: 'PaymentList', description: 'A page of payments.' }],
-      parameters: PAGING,
-      errors: LIST,
+      parameters: [
+        ...PAGING,
+        query('status', 'Only payments in this status; anything else is invalid_request (field status).', {
+          enum: ['open', 'pending', 'paid', 'held', 'failed', 'expired'],
+        }),
+        query('created[gte]', 'Only payments created at or after this time, Unix seconds.', { type: 'integer', minimum: 0 }),
+        query('created[lte]', 'Only payments created at or before this time, Unix seconds.', { type: 'integer', minimum: 0 }),
+        query('customer_email', 'Only payments with this customer email (any letter case).', { type: 'string' }),
+        query('reference', 'Only payments with exactly this reference.', { type: 'string' }),
+        query('source', 'Only payments made this way: `api`, `checkout` or `payment_link`.', {
+          enum: ['api', 'checkout', 'payment_link'],
+        }),
+      ],
+      errors: [...LIST, 'invalid_email', 'invalid_reference'],
     },
     post: undefined,
   },
@@ -148,7 +119,7 @@ const OPERATIONS: Record<string, Record<'get' | 'post', Operation | undefined>> 
   '/v1/payments/{id}/simulate': {
     post: {
       id: 'simulatePayment',
-      summary: 'Decide how a started Test payment ends',
+      summary: 'Decide how a started Test payment ends (`paid`, `underpaid`, `failed`), or expire an unpaid one now (`expired`)',
       ok: [{ status: 200, schema: 'Payment', description: 'The payment after the simulated outcome.' }],
       body: toOpenApiSchema(simulatePaymentSchema),
       errors: [
@@ -219,10 +190,31 @@ const OPERATIONS: Record<string, Record<'get' | 'post', Operation | undefined>> 
     },
     post: undefined,
   },
+  '/v1/listen': {
+    get: {
+      id: 'listen',
+      summary: 'Wait for the account’s next Test events (a long poll for `hosted-checkout listen`; Test keys only)',
+      ok: [{ status: 200, schema: 'ListenPage', description: 'New events, or none when `wait` passed first.' }],
+      parameters: [
+        query('after', 'The previous answer’s `next_cursor`; absent: from the newest event now; `start`: from the oldest kept.', {
+          type: 'string',
+        }),
+        query('wait', `Seconds to wait for an event, 0 to ${LISTEN_MAX_WAIT_SECONDS} (default ${LISTEN_MAX_WAIT_SECONDS}).`, {
+          type: 'integer',
+          minimum: 0,
+          maximum: LISTEN_MAX_WAIT_SECONDS,
+          default: LISTEN_MAX_WAIT_SECONDS,
+        }),
+      ],
+      errors: ['invalid_cursor', 'test_mode_only'],
+    },
+    post: undefined,
+  },
   '/v1/orders/{id}': {
     get: { id: 'getOrder', summary: 'Read an order', ok: [{ status: 200, schema: 'Order', description: 'The order.' }], errors: [] },
     post: undefined,
   },
+  ...INTEGRATION_OPERATIONS,
 };
 
 /** Headers every response carries (response-headers.ts); the contract test checks them. */
@@ -299,7 +291,7 @@ function paths(): Record<string, JsonSchema> {
     const item: JsonSchema = {};
     const id = path.includes('{id}') ? [idParameter('The object’s id; another account’s or mode’s id is not_found.')] : [];
     if (id.length > 0) item['parameters'] = id;
-    for (const method of ['get', 'post'] as const) {
+    for (const method of ['get', 'post', 'delete'] as const) {
       const operation = methods[method];
       if (operation) item[method] = operationObject(operation);
     }

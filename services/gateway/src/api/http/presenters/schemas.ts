@@ -38,6 +38,24 @@ const sessionFields = (object: string): Record<string, JsonSchema> => ({
   metadata: nullable('object', { additionalProperties: { type: 'string' } }),
 });
 
+/** The payment object's fields (also a payment link's, which is a payment). */
+const paymentFields = (object: string): Record<string, JsonSchema> => ({
+  ...sessionFields(object),
+  paid_at: nullable('integer'),
+  provider: nullable('string'),
+  hold_reason: nullable('string'),
+  hold_acceptable: { type: 'boolean' },
+  canceled_at: nullable('integer'),
+  settlement: closed('What arrived and what was forwarded; null until reported, never estimated.', {
+    coin: nullable('string'),
+    value_coin: nullable('string'),
+    merchant_received: nullable('string'),
+    txid_in: nullable('string'),
+    txid_out: nullable('string'),
+    payout_wallet: nullable('string'),
+  }),
+});
+
 const address = closed(
   'A postal address: all seven keys, null where unknown.',
   Object.fromEntries(['name', 'line1', 'line2', 'city', 'region', 'postal_code', 'country'].map((key) => [key, nullable('string')])),
@@ -119,22 +137,7 @@ export function responseSchemas(errorCodes: readonly string[], eventTypes: reado
       providers: { type: 'array', items: ref('Provider') },
     }),
     Provider: provider,
-    Payment: closed('A payment: every session field plus the payment’s own.', {
-      ...sessionFields('payment'),
-      paid_at: nullable('integer'),
-      provider: nullable('string'),
-      hold_reason: nullable('string'),
-      hold_acceptable: { type: 'boolean' },
-      canceled_at: nullable('integer'),
-      settlement: closed('What arrived and what was forwarded; null until reported, never estimated.', {
-        coin: nullable('string'),
-        value_coin: nullable('string'),
-        merchant_received: nullable('string'),
-        txid_in: nullable('string'),
-        txid_out: nullable('string'),
-        payout_wallet: nullable('string'),
-      }),
-    }),
+    Payment: closed('A payment: every session field plus the payment’s own.', paymentFields('payment')),
     PaymentList: list('Payment'),
     Address: address,
     StoreAccount: storeAccount,
@@ -187,6 +190,13 @@ export function responseSchemas(errorCodes: readonly string[], eventTypes: reado
       },
     }),
     EventList: list('WebhookEvent'),
+    ...integrationSchemas(),
+    ListenPage: closed('Test events recorded after the cursor, oldest first (GET /v1/listen).', {
+      object: { const: 'list' },
+      data: { type: 'array', items: ref('WebhookEvent') },
+      has_more: { type: 'boolean', description: 'More events are already waiting: call again at once with `next_cursor`.' },
+      next_cursor: { type: 'string', description: 'The `after` of the next call: the last event’s id, or the cursor sent.' },
+    }),
     WebhookPayment: webhookPayment,
     WebhookEvent: closed('The body of every webhook delivery.', {
       id: { type: 'string', pattern: '^evt_' },
@@ -195,5 +205,45 @@ export function responseSchemas(errorCodes: readonly string[], eventTypes: reado
       livemode: { type: 'boolean' },
       data: closed('The event’s data.', { payment: { oneOf: [ref('WebhookPayment'), { type: 'null' }] } }),
     }),
+  };
+}
+
+const webhookEndpointFields: Record<string, JsonSchema> = {
+  id: { type: 'string', pattern: '^we_' },
+  object: { const: 'webhook_endpoint' },
+  url: { type: 'string' },
+  description: nullable('string'),
+  enabled_events: { type: 'array', items: { type: 'string' }, description: 'Event types, or ["*"] for every type.' },
+  status: { enum: ['enabled', 'disabled'] },
+  disabled_reason: { type: ['string', 'null'], enum: ['operator', 'gone', 'failing', null] },
+  livemode: { type: 'boolean' },
+  created: unixSeconds,
+};
+
+const secret = { type: 'string', pattern: '^whsec_', description: 'The signing secret: shown once, here.' };
+
+/** Webhook endpoints and payment links of the secret-key API (issue 29, ADR 0045). */
+function integrationSchemas(): Record<string, JsonSchema> {
+  return {
+    WebhookEndpoint: closed('A webhook endpoint of the key’s mode (its secret is never read back).', webhookEndpointFields),
+    WebhookEndpointWithSecret: closed('A new webhook endpoint and its signing secret.', { ...webhookEndpointFields, secret }),
+    RotatedWebhookEndpoint: closed('A webhook endpoint after a rotation, with the new secret.', {
+      ...webhookEndpointFields,
+      secret,
+      previous_secret_expires_at: unixSeconds,
+    }),
+    WebhookEndpointList: list('WebhookEndpoint'),
+    DeletedWebhookEndpoint: closed('A deleted webhook endpoint.', {
+      id: { type: 'string', pattern: '^we_' },
+      object: { const: 'webhook_endpoint' },
+      deleted: { const: true },
+    }),
+    PaymentLink: closed('A payment link: the payment it is (every payment field, same `pay_` id), who it is for and its tracking page.', {
+      ...paymentFields('payment_link'),
+      tracking_url: { type: 'string' },
+      customer_name: nullable('string'),
+      memo: nullable('string'),
+    }),
+    PaymentLinkList: list('PaymentLink'),
   };
 }

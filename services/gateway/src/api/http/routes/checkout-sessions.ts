@@ -1,16 +1,15 @@
-import { Router, type RequestHandler, type Response } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { ApiError } from '@hc/errors';
 import type { ServiceClient } from '@hc/grpc';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
 import { idempotencyKey } from '../../../domain/idempotency.ts';
 import {
   createCheckoutSession,
-  type AccountSnapshot,
   type CreateSessionDependencies,
   type IdempotencySettings,
   type SessionFields,
 } from '../../../use-cases/create-checkout-session.ts';
-import { callContext, callerOf } from '../locals.ts';
+import { accountSnapshot, callContext } from '../locals.ts';
 import { jsonObjectBody } from '../middleware/json-body.ts';
 import { checkoutSessionObject } from '../presenters/checkout-session.ts';
 import { providerEntry } from '../presenters/payment.ts';
@@ -83,12 +82,7 @@ export function checkoutSessionRoutes(deps: CheckoutSessionRouteDeps): Router {
  */
 function sentFields(body: CreateCheckoutSessionBody): SessionFields {
   return {
-    amount: body.amount,
-    currency: body.currency,
-    description: body.description,
-    customerEmail: body.customer_email ?? undefined,
-    reference: body.reference ?? undefined,
-    metadata: body.metadata ? { entries: body.metadata } : undefined,
+    ...sentOrderFields(body),
     successUrl: body.success_url ?? undefined,
     cancelUrl: body.cancel_url ?? undefined,
     customer: body.customer ? orderCustomer(body.customer) : undefined,
@@ -130,9 +124,16 @@ function orderCustomer(body: CustomerBody) {
   };
 }
 
-/** What checkout needs to know of the account, from the gateway that owns accounts. */
-function accountSnapshot(res: Response): AccountSnapshot {
-  const { account } = callerOf(res);
-  // The name is what buyers see on the hosted page; checkout keeps it with the session at create.
-  return { payoutWallet: account.payoutWallet ?? undefined, feeBps: account.feeBps, merchantName: account.name };
+/** The fields a session and a payment link share, as checkout takes them (null and absent alike). */
+export function sentOrderFields(
+  body: Pick<CreateCheckoutSessionBody, 'amount' | 'currency' | 'description' | 'customer_email' | 'reference' | 'metadata'>,
+): Pick<SessionFields, 'amount' | 'currency' | 'description' | 'customerEmail' | 'reference' | 'metadata'> {
+  return {
+    amount: body.amount,
+    currency: body.currency,
+    description: body.description,
+    customerEmail: body.customer_email ?? undefined,
+    reference: body.reference ?? undefined,
+    metadata: body.metadata ? { entries: body.metadata } : undefined,
+  };
 }

@@ -3,7 +3,7 @@ import { ApiError } from '@hc/errors';
 import type { ServiceClient } from '@hc/grpc';
 import type { WebhooksService } from '@hc/proto/webhooks/v1';
 import { callContext } from '../locals.ts';
-import { listQuery, optionalQueryString } from '../validation/payment-schemas.ts';
+import { listQuery, optionalQueryString, unixSecondsQuery } from '../validation/payment-schemas.ts';
 
 /** How long events stay readable over the API (issue 17: 30 days, as Stripe's /v1/events). */
 export const EVENTS_MAX_AGE_SECONDS = 30n * 24n * 60n * 60n;
@@ -19,8 +19,8 @@ export function eventRoutes(webhooks: ServiceClient<typeof WebhooksService>): Ro
     const query = req.query as Record<string, unknown>;
     const { limit, startingAfter } = listQuery(query);
     const type = optionalQueryString(query, 'type', 'invalid_event_types');
-    const createdGte = unixSeconds(query, 'created[gte]');
-    const createdLt = unixSeconds(query, 'created[lt]');
+    const createdGte = unixSecondsQuery(query, 'created[gte]');
+    const createdLt = unixSecondsQuery(query, 'created[lt]');
     const page = await webhooks.listEvents(
       { limit, startingAfter, type, createdGte, createdLt, maxAgeSeconds: EVENTS_MAX_AGE_SECONDS },
       callContext(res),
@@ -37,11 +37,4 @@ export function eventRoutes(webhooks: ServiceClient<typeof WebhooksService>): Ro
   });
 
   return router;
-}
-
-function unixSeconds(query: Record<string, unknown>, name: string): bigint | undefined {
-  const value = optionalQueryString(query, name, 'invalid_request');
-  if (value === undefined) return undefined;
-  if (!/^[0-9]{1,12}$/.test(value)) throw new ApiError('invalid_request', `${name} must be Unix seconds.`, name);
-  return BigInt(value);
 }

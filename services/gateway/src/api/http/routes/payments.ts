@@ -5,14 +5,15 @@ import type { CheckoutService } from '@hc/proto/checkout/v1';
 import { callContext } from '../locals.ts';
 import { jsonObjectBody } from '../middleware/json-body.ts';
 import { paymentObject } from '../presenters/payment.ts';
-import { listQuery, validateSimulatePayment } from '../validation/payment-schemas.ts';
+import { listQuery, paymentListFilters, validateSimulatePayment } from '../validation/payment-schemas.ts';
 
 export function paymentRoutes(checkout: ServiceClient<typeof CheckoutService>): Router {
   const router = Router();
 
   router.get('/payments', async (req, res) => {
-    const { limit, startingAfter } = listQuery(req.query as Record<string, unknown>);
-    const page = await checkout.listPayments({ limit, startingAfter }, callContext(res));
+    const query = req.query as Record<string, unknown>;
+    const { limit, startingAfter } = listQuery(query);
+    const page = await checkout.listPayments({ limit, startingAfter, ...paymentListFilters(query) }, callContext(res));
     const data = page.payments.map(paymentObject);
     res.json({ data, has_more: page.hasMore, next_cursor: page.hasMore ? (data.at(-1)?.id ?? null) : null });
   });

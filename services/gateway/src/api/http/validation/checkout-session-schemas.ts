@@ -64,16 +64,30 @@ const customerSchema = {
 } as const;
 
 /** Also the request body of the OpenAPI document (openapi/document.ts): one source of truth. */
+/** What a session and a payment link (validation/integration-schemas.ts) are both made of. */
+export const ORDER_FIELD_SCHEMAS = {
+  amount: { type: 'string' },
+  currency: { type: 'string' },
+  description: { type: 'string' },
+  customer_email: nullableString,
+  reference: nullableString,
+  // Metadata values may hold line breaks and tabs (docs/api-errors.md, "Text"); no other field may.
+  metadata: { type: 'object', nullable: true, required: [], additionalProperties: { type: 'string', text: 'line-breaks' } },
+} as const;
+
+export const ORDER_FIELD_CODES = {
+  amount: 'invalid_amount',
+  currency: 'invalid_currency',
+  description: 'invalid_description',
+  customer_email: 'invalid_email',
+  reference: 'invalid_reference',
+  metadata: 'invalid_metadata',
+} as const satisfies Record<keyof typeof ORDER_FIELD_SCHEMAS, ErrorCode>;
+
 export const createCheckoutSessionSchema: JSONSchemaType<CreateCheckoutSessionBody> = {
   type: 'object',
   properties: {
-    amount: { type: 'string' },
-    currency: { type: 'string' },
-    description: { type: 'string' },
-    customer_email: nullableString,
-    reference: nullableString,
-    // Metadata values may hold line breaks and tabs (docs/api-errors.md, "Text"); no other field may.
-    metadata: { type: 'object', nullable: true, required: [], additionalProperties: { type: 'string', text: 'line-breaks' } },
+    ...ORDER_FIELD_SCHEMAS,
     success_url: nullableString,
     cancel_url: nullableString,
     // The nested shape is typed by CustomerBody; JSONSchemaType cannot follow the generated key lists.
@@ -87,12 +101,7 @@ export const createCheckoutSessionSchema: JSONSchemaType<CreateCheckoutSessionBo
 // The order errors are reported in: the first field listed wins. Nested customer fields are named
 // by their path (`customer.shipping_address.city`).
 const createFieldCodes: Record<string, ErrorCode> = {
-  amount: 'invalid_amount',
-  currency: 'invalid_currency',
-  description: 'invalid_description',
-  customer_email: 'invalid_email',
-  reference: 'invalid_reference',
-  metadata: 'invalid_metadata',
+  ...ORDER_FIELD_CODES,
   success_url: 'invalid_url',
   cancel_url: 'invalid_url',
   customer: 'invalid_customer',

@@ -71,3 +71,35 @@ export function optionalQueryString(query: Record<string, unknown>, name: string
   if (problem !== undefined) throw new ApiError(code, `${name} ${problem}.`, name);
   return value;
 }
+
+/** An optional Unix-seconds query parameter (`created[gte]`…): digits only, else invalid_request. */
+export function unixSecondsQuery(query: Record<string, unknown>, name: string): bigint | undefined {
+  const value = optionalQueryString(query, name, 'invalid_request');
+  if (value === undefined) return undefined;
+  if (!/^[0-9]{1,12}$/.test(value)) throw new ApiError('invalid_request', `${name} must be Unix seconds.`, name);
+  return BigInt(value);
+}
+
+/**
+ * The filters of GET /v1/payments, as sent; checkout checks the status and source values (one
+ * list of them, shared with the dashboard) and answers invalid_request with the field.
+ */
+export interface PaymentListFilters {
+  readonly status: string | undefined;
+  readonly source: string | undefined;
+  readonly reference: string | undefined;
+  readonly customerEmail: string | undefined;
+  readonly createdGte: bigint | undefined;
+  readonly createdLte: bigint | undefined;
+}
+
+export function paymentListFilters(query: Record<string, unknown>): PaymentListFilters {
+  return {
+    status: optionalQueryString(query, 'status', 'invalid_request'),
+    source: optionalQueryString(query, 'source', 'invalid_request'),
+    reference: optionalQueryString(query, 'reference', 'invalid_reference'),
+    customerEmail: optionalQueryString(query, 'customer_email', 'invalid_email'),
+    createdGte: unixSecondsQuery(query, 'created[gte]'),
+    createdLte: unixSecondsQuery(query, 'created[lte]'),
+  };
+}

@@ -1,0 +1,83 @@
+/** The container engine's command-line client (podman, or docker where podman is absent), and probes. */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { connect } from 'node:net';
+import { connect as http2Connect } from 'node:http2';
+
+export const LABEL = 'hosted-checkout.chart-run';
+
+export function engineClient(): string {
+  return spawnSync('podman', ['--version']).status === 0 ? 'podman' : 'docker';
+}
+
+export function run(client: string, args: string[], options: { input?: string } = {}): string {
+  const result = spawnSync(client, args, { encoding: 'utf8', input: options.input, maxBuffer: 64 * 1024 * 1024 });
+  if (result.status !== 0) throw new Error(`${client} ${args.slice(0, 3).join(' ')} … failed: ${result.stderr.trim()}`);
+  return result.stdout.trim();
+}
+
+export function tryRun(client: string, args: string[]): string | undefined {
+  const result = spawnSync(client, args, { encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim() : undefined;
+}
+
+/** The 127.0.0.1 port the engine published a container port on. */
+export function publishedPort(client: string, container: string, port: number): number {
+  const out =
+    execFileSync(client, ['port', container, `${port}/tcp`], { encoding: 'utf8' })
+      .trim()
+      .split('\n')[0] ?? '';
+  const match = out.match(/^(127\.0\.0\.1):(\d+)$/);
+  if (!match) throw new Error(`${container}:${port} is not published on 127.0.0.1 only (${out})`);
+  return Number(match[2]);
+}
+
+export async function httpReady(port: number, path: string): Promise<boolean> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(3000), redirect: 'manual' });
+    await response.arrayBuffer();
+    return response.status >= 200 && response.status < 400;
+  } catch {
+    return false;
+  }
+}
+
+export function tcpReady(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port, timeout: 2000 });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => (socket.destroy(), resolve(false)));
+  });
+}
+
+/**
+ * The Kubernetes gRPC probe: grpc.health.v1.Health/Check with an empty service name must answer
+ * SERVING. The request is the empty message; the answer's field 1 (status) SERVING is the bytes 08 01.
+ */
+export function grpcReady(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const session = http2Connect(`http://127.0.0.1:${port}`);
+    const done = (ok: boolean): void => {
+      session.destroy();
+      resolve(ok);
+    };
+    session.once('error', () => done(false));
+    session.setTimeout(3000, () => done(false));
+    const stream = session.request({
+      ':method': 'POST',
+      ':path': '/grpc.health.v1.Health/Check',
+      'content-type': 'application/grpc',
+      te: 'trailers',
+    });
+    const chunks: Buffer[] = [];
+    let status: string | undefined;
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('trailers', (trailers) => (status = String(trailers['grpc-status'])));
+    stream.on('error', () => done(false));
+    stream.on('end', () => {
+      const body = Buffer.concat(chunks);
+      done(status === '0' && body.length >= 7 && body[5] === 0x08 && body[6] === 0x01);
+    });
+    stream.end(Buffer.from([0, 0, 0, 0, 0]));
+  });
+}

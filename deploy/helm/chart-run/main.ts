@@ -1,0 +1,255 @@
+/**
+ * pnpm chart:run: the Helm chart's workloads on one machine, as containers (deploy/helm/chart-run/README.md,
+ * docs/adr/0044). Renders deploy/helm/hosted-checkout with chart-run/values.yaml through a real helm,
+ * then runs what it rendered from the images `pnpm images` built: PostgreSQL and NATS containers, the
+ * migration Jobs (each must exit 0), every Deployment's pod spec (command, args, env, envFrom, ports,
+ * security context, readiness probes) and the Ingress, on a network of their own. Ports are published on
+ * 127.0.0.1 only. Prints GATEWAY_URL, TEST_SECRET_KEY and DEMO_ACCOUNT_ID like ./scripts/start, and exits
+ * leaving it running. `pnpm chart:run --down` removes every container and the network it made.
+ */
+import { randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { containerPort, memoryLimit, readRendered, resolveEnv } from './manifests.ts';
+import type { ContainerSpec, Workload } from './manifests.ts';
+import { LABEL, engineClient, grpcReady, httpReady, publishedPort, run, tcpReady, tryRun } from './engine.ts';
+
+const root = join(import.meta.dirname, '../../..');
+const NETWORK = 'hc-chart-run';
+const RELEASE = 'hc';
+const READY_TIMEOUT_MS = Number(process.env['CHART_RUN_READY_TIMEOUT_MS'] ?? 240_000);
+const log = (line: string): void => void process.stderr.write(`chart:run: ${line}\n`);
+
+/** Shell lines of scripts/*.sh that print `export NAME=value`, applied to this process. */
+function applyExports(script: string): void {
+  const out = execFileSync('bash', [join(root, 'scripts', script)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  for (const match of out.matchAll(/^export ([A-Z_]+)=(.*)$/gm)) process.env[match[1]!] ??= match[2]!;
+}
+
+function down(client: string): void {
+  const ids =
+    tryRun(client, ['ps', '-aq', '--filter', `label=${LABEL}`])
+      ?.split('\n')
+      .filter(Boolean) ?? [];
+  if (ids.length > 0) run(client, ['rm', '-f', '-t', '5', ...ids]);
+  if (tryRun(client, ['network', 'exists', NETWORK]) !== undefined) tryRun(client, ['network', 'rm', '-f', NETWORK]);
+  rmSync(join(root, '.local/chart-run'), { recursive: true, force: true });
+  log(`removed ${ids.length} container(s) and the network ${NETWORK}`);
+}
+
+/** The Secrets a cluster would hold (the chart reads them, never makes them), made for this run. */
+function makeSecrets(secretsRead: Map<string, Set<string>>, postgresPassword: string): Map<string, Record<string, string>> {
+  const secrets = new Map<string, Record<string, string>>();
+  for (const [name, keys] of secretsRead) {
+    const data: Record<string, string> = {};
+    for (const key of keys) {
+      const database = name.match(/^hc-(.+)-database$/);
+      if (database) data[key] = `postgresql://postgres:${postgresPassword}@postgres:5432/hc_${database[1]!.replace(/-/g, '_')}`;
+      else if (name.endsWith('-encryption-keys')) data[key] = `chartrun1:${randomBytes(32).toString('base64')}`;
+      else if (name.endsWith('-notices')) data[key] = `whsec_${randomBytes(24).toString('base64')}`;
+      else throw new Error(`chart:run does not know how to make Secret ${name} (key ${key}); add it to deploy/helm/chart-run/main.ts`);
+    }
+    secrets.set(name, data);
+  }
+  return secrets;
+}
+
+/** podman run arguments for one container of a pod spec, as Kubernetes would run it. */
+function runArgs(w: Workload, c: ContainerSpec, envFile: string, name: string): string[] {
+  const args = ['--name', name, '--label', `${LABEL}=1`, '--label', `${LABEL}.workload=${w.name}`, '--network', NETWORK];
+  for (const alias of w.aliases) args.push('--network-alias', alias);
+  args.push('--env-file', envFile);
+  const user = w.pod.securityContext;
+  if (user?.runAsUser !== undefined) args.push('--user', `${user.runAsUser}:${user.runAsGroup ?? user.runAsUser}`);
+  if (c.securityContext?.readOnlyRootFilesystem) args.push('--read-only');
+  if (c.securityContext?.allowPrivilegeEscalation === false) args.push('--security-opt', 'no-new-privileges');
+  for (const cap of c.securityContext?.capabilities?.drop ?? []) args.push('--cap-drop', cap);
+  const memory = memoryLimit(c.resources?.limits?.memory);
+  if (memory) args.push('--memory', memory);
+  for (const mount of c.volumeMounts ?? []) {
+    const volume = w.pod.volumes?.find((v) => v.name === mount.name);
+    if (!volume?.emptyDir) throw new Error(`${w.name}: only emptyDir volumes are supported (${mount.name})`);
+    args.push('--tmpfs', `${mount.mountPath}:rw,mode=1777`);
+  }
+  for (const port of c.ports ?? []) args.push('-p', `127.0.0.1::${port.containerPort}`);
+  if (c.command) args.push('--entrypoint', JSON.stringify(c.command));
+  args.push(c.image, ...(c.args ?? []));
+  return args;
+}
+
+async function probeReady(client: string, name: string, c: ContainerSpec): Promise<boolean> {
+  const probe = c.readinessProbe;
+  if (!probe) return tryRun(client, ['inspect', '-f', '{{.State.Running}}', name]) === 'true';
+  if (probe.httpGet) return httpReady(publishedPort(client, name, containerPort(c, probe.httpGet.port)), probe.httpGet.path);
+  if (probe.grpc) return grpcReady(publishedPort(client, name, probe.grpc.port));
+  if (probe.tcpSocket) return tcpReady(publishedPort(client, name, containerPort(c, probe.tcpSocket.port)));
+  throw new Error(`${name}: unsupported readiness probe ${JSON.stringify(probe)}`);
+}
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = READY_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not ready within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+async function main(): Promise<void> {
+  applyExports('ensure-container-engine.sh');
+  const client = engineClient();
+  if (process.argv.includes('--down')) return down(client);
+  down(client);
+  applyExports('container-images-env.sh');
+
+  const port = Number(process.env['CHART_RUN_PORT'] ?? 8480);
+  const publicBaseUrl = `http://127.0.0.1:${port}`;
+  const helm = execFileSync('bash', [join(root, 'scripts/ensure-helm.sh')], { encoding: 'utf8' }).trim();
+  const rendered = readRendered(
+    execFileSync(
+      helm,
+      [
+        'template',
+        RELEASE,
+        join(root, 'deploy/helm/hosted-checkout'),
+        '-f',
+        join(import.meta.dirname, 'values.yaml'),
+        '--set',
+        `publicBaseUrl=${publicBaseUrl}`,
+      ],
+      {
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    ),
+  );
+  log(`rendered ${rendered.jobs.length} Job(s), ${rendered.deployments.length} Deployment(s), ${rendered.ingress.length} Ingress path(s)`);
+  for (const image of new Set([...rendered.jobs, ...rendered.deployments].flatMap((w) => w.pod.containers.map((c) => c.image)))) {
+    if (tryRun(client, ['image', 'exists', image]) === undefined && tryRun(client, ['image', 'inspect', image]) === undefined) {
+      throw new Error(`image ${image} is missing: run pnpm images first`);
+    }
+  }
+
+  const state = join(root, '.local/chart-run');
+  mkdirSync(state, { recursive: true, mode: 0o700 });
+  const postgresPassword = randomBytes(12).toString('hex');
+  const secrets = makeSecrets(rendered.secretsRead, postgresPassword);
+  run(client, ['network', 'create', '--label', `${LABEL}=1`, NETWORK]);
+
+  // What the cluster provides: PostgreSQL and NATS JetStream, here as containers on the same network.
+  const base = ['run', '-d', '--label', `${LABEL}=1`, '--network', NETWORK];
+  run(client, [
+    ...base,
+    '--name',
+    'hc-chart-postgres',
+    '--network-alias',
+    'postgres',
+    '-p',
+    '127.0.0.1::5432',
+    '-e',
+    `POSTGRES_PASSWORD=${postgresPassword}`,
+    process.env['TEST_POSTGRES_IMAGE']!,
+    'postgres',
+    '-c',
+    'max_connections=300',
+  ]);
+  run(client, [
+    ...base,
+    '--name',
+    'hc-chart-nats',
+    '--network-alias',
+    'nats',
+    '-p',
+    '127.0.0.1::4222',
+    process.env['TEST_NATS_IMAGE']!,
+    '-js',
+    '-sd',
+    '/tmp/jetstream',
+  ]);
+  await until(
+    'PostgreSQL',
+    async () => tryRun(client, ['exec', 'hc-chart-postgres', 'pg_isready', '-h', '127.0.0.1', '-U', 'postgres']) !== undefined,
+  );
+  await until('NATS', () => tcpReady(publishedPort(client, 'hc-chart-nats', 4222)));
+
+  const envFileFor = (w: Workload, c: ContainerSpec): string => {
+    const file = join(state, `${w.name}-${c.name}.env`);
+    const env = resolveEnv(c, rendered.configMaps, secrets);
+    writeFileSync(
+      file,
+      Object.entries(env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('\n') + '\n',
+      { mode: 0o600 },
+    );
+    return file;
+  };
+
+  // Migration Jobs first (Helm pre-install hooks): each container must exit 0.
+  for (const job of rendered.jobs) {
+    for (const c of job.pod.containers) {
+      const name = `hc-chart-${job.name}`;
+      log(`job ${job.name}`);
+      run(client, ['run', '-d', ...runArgs(job, c, envFileFor(job, c), name)]);
+      const code = run(client, ['wait', name]);
+      if (code !== '0') throw new Error(`job ${job.name} exited ${code}:\n${tryRun(client, ['logs', '--tail', '30', name]) ?? ''}`);
+    }
+  }
+
+  // Then every Deployment, one pod each, all at once as a cluster would start them.
+  const started: Array<{ name: string; container: ContainerSpec }> = [];
+  for (const d of rendered.deployments) {
+    for (const c of d.pod.containers) {
+      const name = `hc-chart-${d.name}`;
+      run(client, ['run', '-d', ...runArgs(d, c, envFileFor(d, c), name)]);
+      started.push({ name, container: c });
+    }
+  }
+  for (const { name, container } of started) {
+    await until(name, async () => {
+      if (tryRun(client, ['inspect', '-f', '{{.State.Running}}', name]) !== 'true') {
+        throw new Error(`${name} stopped:\n${tryRun(client, ['logs', '--tail', '30', name]) ?? ''}`);
+      }
+      return probeReady(client, name, container);
+    });
+    log(`ready: ${name}`);
+  }
+
+  // The Ingress: a small proxy container (chart-run/ingress.ts) on the network, the one published entry.
+  run(client, [
+    ...base,
+    '--name',
+    'hc-chart-ingress',
+    '-p',
+    `127.0.0.1:${port}:8080`,
+    '--read-only',
+    '--user',
+    '1000:1000',
+    '-v',
+    `${join(import.meta.dirname, 'ingress.ts')}:/ingress/ingress.ts:ro`,
+    '-e',
+    `ROUTES=${JSON.stringify(rendered.ingress)}`,
+    process.env['NODE_IMAGE']!,
+    'node',
+    '/ingress/ingress.ts',
+  ]);
+  await until('ingress', () => httpReady(port, '/healthz'));
+
+  // The demo merchant, made with the operator CLI inside the gateway pod (deploy/README.md does the same).
+  const gateway = started.find((s) => s.name.endsWith('-gateway'))?.name;
+  if (!gateway) throw new Error('no gateway Deployment rendered');
+  const operator = (...args: string[]): Record<string, unknown> =>
+    JSON.parse(run(client, ['exec', gateway, 'node', 'tools/operator/src/operator.ts', ...args, '--json'])) as Record<string, unknown>;
+  const account = operator('accounts', 'create', '--name', 'Demo Shop', '--payout-wallet', '0x1111111111111111111111111111111111111111');
+  const key = operator('keys', 'create', String(account['id']), '--mode', 'test', '--label', 'chart:run (demo)');
+  process.stdout.write(
+    `GATEWAY_URL=${publicBaseUrl}\nTEST_SECRET_KEY=${String(key['secret'])}\nDEMO_ACCOUNT_ID=${String(account['id'])}\n`,
+  );
+  log(`running; pnpm chart:run --down removes it`);
+}
+
+main().catch((error: unknown) => {
+  log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+  log('what it started is left for inspection (podman ps -a --filter label=' + LABEL + '); pnpm chart:run --down removes it');
+  process.exitCode = 1;
+});

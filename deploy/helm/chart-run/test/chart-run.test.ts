@@ -1,0 +1,209 @@
+// Risk covered: a chart whose workloads have never run — images that do not start, a migration Job
+// that fails, a pod spec (command, env, envFrom, Secrets, ports, probes) that does not work as rendered,
+// services that cannot find each other by their Service names, an Ingress that does not route the
+// hosted pages and the dashboard. Runs `pnpm chart:run` (the images must exist: `pnpm images`) and
+// takes one Test payment through create → start → simulate paid → signed webhook received, then opens
+// the hosted page and signs in to the dashboard through the Ingress in a real browser.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { execFile, execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { launchChromium } from '@hc/test-kit/browser';
+import { eventually } from '@hc/test-kit';
+
+const ROOT = join(import.meta.dirname, '../../../..');
+const LABEL = 'hosted-checkout.chart-run';
+const RECEIVER = 'hc-chart-test-receiver';
+const client = execFileSync('sh', ['-c', 'command -v podman || command -v docker'], { encoding: 'utf8' }).trim();
+const run = (...args: string[]): string => execFileSync(client, args, { encoding: 'utf8', input: '' }).trim();
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Platform {
+  url: string;
+  key: string;
+  account: string;
+}
+let platform: Platform;
+let receiverPort: number;
+let endpointSecret: string;
+let gatewayContainer: string;
+
+function operator(...args: string[]): Record<string, unknown> {
+  return JSON.parse(run('exec', gatewayContainer, 'node', 'tools/operator/src/operator.ts', ...args, '--json')) as Record<string, unknown>;
+}
+
+async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const response = await fetch(`${platform.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${platform.key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'deploy/helm/chart-run/main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, CHART_RUN_PORT: String(port) },
+    timeout: 600_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const printed = Object.fromEntries(
+    stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]),
+  );
+  platform = { url: printed['GATEWAY_URL']!, key: printed['TEST_SECRET_KEY']!, account: printed['DEMO_ACCOUNT_ID']! };
+  gatewayContainer = run('ps', '--filter', `label=${LABEL}.workload=hc-hosted-checkout-gateway`, '--format', '{{.Names}}');
+
+  // The merchant's receiver, a container on the runner's network like any endpoint the service calls.
+  const nodeImage = run('inspect', '--format', '{{.ImageName}}', 'hc-chart-ingress');
+  run(
+    'run',
+    '-d',
+    '--label',
+    `${LABEL}=1`,
+    '--network',
+    'hc-chart-run',
+    '--name',
+    RECEIVER,
+    '-p',
+    '127.0.0.1::8080',
+    '--user',
+    '1000:1000',
+    '-v',
+    `${join(import.meta.dirname, 'webhook-receiver.ts')}:/receiver/receiver.ts:ro`,
+    nodeImage,
+    'node',
+    '/receiver/receiver.ts',
+  );
+  receiverPort = Number(run('port', RECEIVER, '8080/tcp').split(':').pop());
+  const endpoint = operator('webhooks', 'endpoints', 'add', platform.account, '--mode', 'test', '--url', `http://${RECEIVER}:8080/hooks`);
+  endpointSecret = String(endpoint['secret']);
+}, 660_000);
+
+afterAll(() => {
+  if (process.env['CHART_RUN_KEEP'] === '1') return;
+  execFileSync(process.execPath, [join(ROOT, 'deploy/helm/chart-run/main.ts'), '--down'], { cwd: ROOT, stdio: 'inherit' });
+});
+
+describe('pnpm chart:run', () => {
+  it('prints the three lines ./scripts/start prints, for a gateway on 127.0.0.1', () => {
+    expect(platform.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(platform.key).toMatch(/^sk_test_/);
+    expect(platform.account).toMatch(/^acct_/);
+  });
+
+  it('publishes every port on 127.0.0.1 only', () => {
+    const ports = run('ps', '--filter', `label=${LABEL}`, '--format', '{{.Ports}}')
+      .split(/[\n,]/)
+      .map((p) => p.trim())
+      .filter(Boolean);
+    expect(ports.length).toBeGreaterThan(5);
+    for (const port of ports) expect(port).toMatch(/^127\.0\.0\.1:\d+->\d+\/tcp$/);
+  });
+
+  it('takes a Test payment from create to paid, and the merchant receives the signed webhook', async () => {
+    const reference = `CR-${randomBytes(3).toString('hex')}`;
+    const created = await api('POST', '/v1/checkout_sessions', {
+      amount: '19.9',
+      currency: 'usd',
+      description: 'Blue mug',
+      customer_email: 'ann@example.com',
+      reference,
+    });
+    expect(created.status).toBe(201);
+    const id = String(created.json['id']);
+    expect(created.json['url']).toBe(`${platform.url}/pay/${id}`);
+    expect((await api('POST', `/v1/checkout_sessions/${id}/start`, { country: 'de' })).status).toBe(200);
+    const paid = await api('POST', `/v1/payments/${id}/simulate`, { outcome: 'paid' });
+    expect(paid.status).toBe(200);
+    expect(paid.json['status']).toBe('paid');
+
+    const hooks = await eventually(
+      async () => {
+        const received = (await (await fetch(`http://127.0.0.1:${receiverPort}/received`)).json()) as Array<{
+          headers: Record<string, string>;
+          body: string;
+        }>;
+        return received.filter((h) => h.body.includes(id) && (JSON.parse(h.body) as { type: string }).type === 'payment.paid');
+      },
+      (found) => found.length > 0,
+      60_000,
+    );
+    const hook = hooks[0]!;
+    const signed = `${hook.headers['webhook-id']}.${hook.headers['webhook-timestamp']}.${hook.body}`;
+    const expected = createHmac('sha256', Buffer.from(endpointSecret.replace(/^whsec_/, ''), 'base64'))
+      .update(signed)
+      .digest();
+    const signatures = String(hook.headers['webhook-signature'])
+      .split(' ')
+      .map((s) => Buffer.from(s.replace(/^v1,/, ''), 'base64'));
+    expect(signatures.some((s) => s.length === expected.length && timingSafeEqual(s, expected))).toBe(true);
+  });
+
+  it('serves the hosted checkout page and the dashboard through the Ingress, in a browser', async () => {
+    const created = await api('POST', '/v1/checkout_sessions', {
+      amount: '7.5',
+      currency: 'eur',
+      description: 'Tea towel',
+      reference: 'CR-PAGE',
+    });
+    expect(created.status).toBe(201);
+    const email = `owner-${randomBytes(3).toString('hex')}@shop.example`;
+    const password = `chart-run-${randomBytes(8).toString('hex')}`;
+    execFileSync(
+      client,
+      [
+        'exec',
+        '-i',
+        gatewayContainer,
+        'node',
+        'tools/operator/src/operator.ts',
+        'users',
+        'create',
+        platform.account,
+        '--email',
+        email,
+        '--password-stdin',
+      ],
+      {
+        input: `${password}\n`,
+        encoding: 'utf8',
+      },
+    );
+
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const pay = await page.goto(String(created.json['url']));
+      expect(pay?.status()).toBe(200);
+      await expect(page.getByText('Tea towel').first().isVisible()).resolves.toBe(true);
+
+      await page.goto(`${platform.url}/dashboard/sign-in`);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(/\/dashboard\/test\//);
+      await page.goto(`${platform.url}/dashboard/test/payments`);
+      await expect(page.getByRole('heading', { name: 'Payments' }).isVisible()).resolves.toBe(true);
+      await expect(page.getByText('CR-PAGE').first().isVisible()).resolves.toBe(true);
+    } finally {
+      await browser.close();
+    }
+  });
+});

@@ -1,0 +1,74 @@
+// Risk covered: `pnpm chart:run` running something other than what the chart renders — a Deployment or
+// migration Job left out, a pod unreachable under its Service's DNS name, an environment variable of a
+// ConfigMap or Secret dropped, an Ingress path sent to the wrong workload. Reads the real helm render of
+// the single-machine values (deploy/helm/chart-run/values.yaml); the runner itself is tested by
+// deploy/helm/chart-run/test/chart-run.test.ts.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { memoryLimit, readRendered, resolveEnv } from '../chart-run/manifests.ts';
+import type { Rendered } from '../chart-run/manifests.ts';
+
+const CHART = fileURLToPath(new URL('../hosted-checkout', import.meta.url));
+const VALUES = fileURLToPath(new URL('../chart-run/values.yaml', import.meta.url));
+const ENSURE_HELM = fileURLToPath(new URL('../../../scripts/ensure-helm.sh', import.meta.url));
+
+let rendered: Rendered;
+beforeAll(() => {
+  const helm = execFileSync('bash', [ENSURE_HELM], { encoding: 'utf8' }).trim();
+  rendered = readRendered(
+    execFileSync(helm, ['template', 'hc', CHART, '-f', VALUES, '--set', 'publicBaseUrl=http://127.0.0.1:8480'], { encoding: 'utf8' }),
+  );
+}, 120_000);
+
+describe('chart:run reads the rendered chart', () => {
+  it('runs a migration Job per service database and every Deployment, from the locally built images', () => {
+    const databases = [...rendered.secretsRead.keys()].filter((name) => name.endsWith('-database'));
+    expect(rendered.jobs).toHaveLength(databases.length);
+    expect(rendered.deployments.map((d) => d.labels['app.kubernetes.io/component']).sort()).toEqual([
+      'checkout',
+      'customers',
+      'dashboard',
+      'gateway',
+      'notifications',
+      'pages',
+      'settlement',
+      'webhooks',
+    ]);
+    for (const w of [...rendered.jobs, ...rendered.deployments]) {
+      for (const c of w.pod.containers) expect(c.image).toMatch(/^localhost\/hosted-checkout\/[a-z-]+:\d+\.\d+\.\d+$/);
+    }
+  });
+
+  it('reaches each Deployment under its Service name, as the other pods are configured to call it', () => {
+    const checkout = rendered.deployments.find((d) => d.name === 'hc-hosted-checkout-checkout')!;
+    expect(checkout.aliases).toEqual(expect.arrayContaining(['hc-hosted-checkout-checkout', 'hc-hosted-checkout-checkout.default.svc']));
+    const gatewayConfig = rendered.configMaps.get('hc-hosted-checkout-gateway')!;
+    const host = gatewayConfig['CHECKOUT_GRPC_ADDRESS']!.split(':')[0]!;
+    expect(checkout.aliases).toContain(host);
+  });
+
+  it('gives a container its ConfigMap through envFrom and its Secrets through env, env winning', () => {
+    const gateway = rendered.deployments.find((d) => d.name === 'hc-hosted-checkout-gateway')!.pod.containers[0]!;
+    const secrets = new Map([['hc-gateway-database', { url: 'postgresql://u:p@postgres:5432/hc_gateway' }]]);
+    const env = resolveEnv(gateway, rendered.configMaps, secrets);
+    expect(env['GATEWAY_DATABASE_URL']).toBe('postgresql://u:p@postgres:5432/hc_gateway');
+    expect(env['NATS_URL']).toBe('nats://nats:4222');
+    expect(env['PUBLIC_BASE_URL']).toBe('http://127.0.0.1:8480');
+    expect(() => resolveEnv(gateway, rendered.configMaps, new Map())).toThrow(/Secret hc-gateway-database key url is missing/);
+  });
+
+  it('routes the Ingress paths to the pages, the dashboard and the gateway container ports', () => {
+    const target = (path: string): string | undefined => rendered.ingress.find((r) => r.path === path)?.target;
+    expect(target('/pay')).toBe('hc-hosted-checkout-pages:8082');
+    expect(target('/dashboard')).toBe('hc-hosted-checkout-dashboard:8083');
+    expect(target('/')).toBe('hc-hosted-checkout-gateway:8080');
+  });
+
+  it('turns Kubernetes memory quantities into engine limits', () => {
+    expect(memoryLimit('512Mi')).toBe('512m');
+    expect(memoryLimit('1Gi')).toBe('1g');
+    expect(memoryLimit(undefined)).toBeUndefined();
+    expect(memoryLimit('0.5Gi')).toBeUndefined();
+  });
+});

@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import createFetchClient from 'openapi-fetch';
+import type { paths } from './generated/openapi.ts';
+import { errorFromResponse } from './errors.ts';
+import { paginate, type Page } from './paging.ts';
+import { retryingFetch } from './retrying-fetch.ts';
+import type {
+  CheckoutSession,
+  CreatePaymentLinkParams,
+  CreateWebhookEndpointParams,
+  DeletedWebhookEndpoint,
+  ListPaymentLinksParams,
+  PaymentLink,
+  RotatedWebhookEndpoint,
+  UpdateWebhookEndpointParams,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+  CreateCheckoutSessionParams,
+  Customer,
+  ListCustomersParams,
+  ListenPage,
+  ListenParams,
+  ListEventsParams,
+  ListOrdersParams,
+  ListPaymentsParams,
+  Order,
+  Payment,
+  SimulateOutcome,
+  StartCheckoutSessionParams,
+  StartedCheckoutSession,
+  WebhookEvent,
+} from './types.ts';
+import { verifyWebhook } from './webhooks.ts';
+
+export interface ClientOptions {
+  /** A secret key, `sk_test_…` or `sk_live_…`. Keep it on the server. */
+  readonly apiKey: string;
+  /** Where the API answers, e.g. http://127.0.0.1:8080 (the `GATEWAY_URL` ./scripts/start prints). */
+  readonly baseUrl: string;
+  /** Tries after the first on 429, 503 or a lost connection (reads and keyed creates only). Default 2. */
+  readonly maxRetries?: number;
+  /** The longest wait between tries, whatever Retry-After says. Default 60 000 ms. */
+  readonly maxRetryDelayMs?: number;
+  /** A fetch of your own (tests, proxies). Default: the global fetch. */
+  readonly fetch?: (request: Request) => Promise<Response>;
+}
+
+export interface RequestOptions {
+  readonly signal?: AbortSignal;
+}
+
+export interface CreateOptions extends RequestOptions {
+  /** Sent as Idempotency-Key; a random one is made when absent, and kept across this call's retries. */
+  readonly idempotencyKey?: string;
+}
+
+/** An async iterable over every item, plus the single-page call it is made of. */
+export interface ListCall<T> extends AsyncIterable<T> {
+  /** All items into an array (for small lists; prefer `for await`). */
+  toArray(): Promise<T[]>;
+}
+
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+async function unwrap<T>(call: Promise<Answer<T>>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok || data === undefined) throw errorFromResponse(response, error);
+  return data;
+}
+
+function listCall<T>(fetchPage: (startingAfter: string | undefined) => Promise<Page<T>>): ListCall<T> {
+  return {
+    [Symbol.asyncIterator]: () => paginate(fetchPage),
+    async toArray() {
+      const items: T[] = [];
+      for await (const item of paginate(fetchPage)) items.push(item);
+      return items;
+    },
+  };
+}
+
+/** The client: one object per key. Every call is typed from docs/openapi.json. */
+export function createClient(options: ClientOptions) {
+  const http = createFetchClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    headers: { authorization: `Bearer ${options.apiKey}` },
+    fetch: retryingFetch({
+      maxRetries: options.maxRetries ?? 2,
+      maxDelayMs: options.maxRetryDelayMs ?? 60_000,
+      fetch: options.fetch ?? ((request) => fetch(request)),
+    }),
+  });
+
+  return {
+    checkoutSessions: {
+      create(body: CreateCheckoutSessionParams, opts: CreateOptions = {}): Promise<CheckoutSession> {
+        const idempotencyKey = opts.idempotencyKey ?? randomUUID();
+        return unwrap(http.POST('/v1/checkout_sessions', { body, headers: { 'idempotency-key': idempotencyKey }, signal: opts.signal }));
+      },
+      retrieve(id: string, opts: RequestOptions = {}): Promise<CheckoutSession> {
+        return unwrap(http.GET('/v1/checkout_sessions/{id}', { params: { path: { id } }, signal: opts.signal }));
+      },
+      /** As the buyer would (the hosted page does this for you). */
+      start(id: string, body: StartCheckoutSessionParams = {}, opts: RequestOptions = {}): Promise<StartedCheckoutSession> {
+        return unwrap(http.POST('/v1/checkout_sessions/{id}/start', { params: { path: { id } }, body, signal: opts.signal }));
+      },
+    },
+    payments: {
+      list(query: ListPaymentsParams = {}, opts: RequestOptions = {}): ListCall<Payment> {
+        return listCall((startingAfter) =>
+          unwrap(http.GET('/v1/payments', { params: { query: { ...query, starting_after: startingAfter } }, signal: opts.signal })),
+        );
+      },
+      retrieve(id: string, opts: RequestOptions = {}): Promise<Payment> {
+        return unwrap(http.GET('/v1/payments/{id}', { params: { path: { id } }, signal: opts.signal }));
+      },
+      /** Test mode: end a started payment (`paid`, `underpaid`, `failed`) or expire an unpaid one now. */
+      simulate(id: string, outcome: SimulateOutcome, opts: RequestOptions = {}): Promise<Payment> {
+        return unwrap(http.POST('/v1/payments/{id}/simulate', { params: { path: { id } }, body: { outcome }, signal: opts.signal }));
+      },
+    },
+    customers: {
+      list(query: ListCustomersParams = {}, opts: RequestOptions = {}): ListCall<Customer> {
+        return listCall((startingAfter) =>
+          unwrap(http.GET('/v1/customers', { params: { query: { ...query, starting_after: startingAfter } }, signal: opts.signal })),
+        );
+      },
+      retrieve(id: string, opts: RequestOptions = {}): Promise<Customer> {
+        return unwrap(http.GET('/v1/customers/{id}', { params: { path: { id } }, signal: opts.signal }));
+      },
+    },
+    orders: {
+      list(query: ListOrdersParams = {}, opts: RequestOptions = {}): ListCall<Order> {
+        return listCall((startingAfter) =>
+          unwrap(http.GET('/v1/orders', { params: { query: { ...query, starting_after: startingAfter } }, signal: opts.signal })),
+        );
+      },
+      retrieve(id: string, opts: RequestOptions = {}): Promise<Order> {
+        return unwrap(http.GET('/v1/orders/{id}', { params: { path: { id } }, signal: opts.signal }));
+      },
+    },
+    events: {
+      list(query: ListEventsParams = {}, opts: RequestOptions = {}): ListCall<WebhookEvent> {
+        return listCall((startingAfter) =>
+          unwrap(http.GET('/v1/events', { params: { query: { ...query, starting_after: startingAfter } }, signal: opts.signal })),
+        );
+      },
+      retrieve(id: string, opts: RequestOptions = {}): Promise<WebhookEvent> {
+        return unwrap(http.GET('/v1/events/{id}', { params: { path: { id } }, signal: opts.signal }));
+      },
+    },
+    webhookEndpoints: {
+      /** The answer carries the endpoint's signing secret: the only time it is shown. */
+      create(body: CreateWebhookEndpointParams, opts: RequestOptions = {}): Promise<WebhookEndpointWithSecret> {
+        return unwrap(http.POST('/v1/webhook_endpoints', { body, signal: opts.signal }));
+      },
+      async list(opts: RequestOptions = {}): Promise<WebhookEndpoint[]> {
+        return (await unwrap(http.GET('/v1/webhook_endpoints', { signal: opts.signal }))).data;
+      },
+      retrieve(id: string, opts: RequestOptions = {}): Promise<WebhookEndpoint> {
+        return unwrap(http.GET('/v1/webhook_endpoints/{id}', { params: { path: { id } }, signal: opts.signal }));
+      },
+      update(id: string, body: UpdateWebhookEndpointParams, opts: RequestOptions = {}): Promise<WebhookEndpoint> {
+        return unwrap(http.POST('/v1/webhook_endpoints/{id}', { params: { path: { id } }, body, signal: opts.signal }));
+      },
+      delete(id: string, opts: RequestOptions = {}): Promise<DeletedWebhookEndpoint> {
+        return unwrap(http.DELETE('/v1/webhook_endpoints/{id}', { params: { path: { id } }, signal: opts.signal }));
+      },
+      rotateSecret(id: string, opts: RequestOptions = {}): Promise<RotatedWebhookEndpoint> {
+        return unwrap(http.POST('/v1/webhook_endpoints/{id}/rotate_secret', { params: { path: { id } }, signal: opts.signal }));
+      },
+    },
+    paymentLinks: {
+      create(body: CreatePaymentLinkParams, opts: RequestOptions = {}): Promise<PaymentLink> {
+        return unwrap(http.POST('/v1/payment_links', { body, signal: opts.signal }));
+      },
+      list(query: ListPaymentLinksParams = {}, opts: RequestOptions = {}): ListCall<PaymentLink> {
+        return listCall((startingAfter) =>
+          unwrap(http.GET('/v1/payment_links', { params: { query: { ...query, starting_after: startingAfter } }, signal: opts.signal })),
+        );
+      },
+      retrieve(id: string, opts: RequestOptions = {}): Promise<PaymentLink> {
+        return unwrap(http.GET('/v1/payment_links/{id}', { params: { path: { id } }, signal: opts.signal }));
+      },
+      cancel(id: string, opts: RequestOptions = {}): Promise<PaymentLink> {
+        return unwrap(http.POST('/v1/payment_links/{id}/cancel', { params: { path: { id } }, signal: opts.signal }));
+      },
+    },
+    /** One long poll for the account's next Test events (what `hosted-checkout listen` loops on). */
+    listen(query: ListenParams = {}, opts: RequestOptions = {}): Promise<ListenPage> {
+      return unwrap(http.GET('/v1/listen', { params: { query }, signal: opts.signal }));
+    },
+    webhooks: { verify: verifyWebhook },
+  };
+}
+
+export type HostedCheckout = ReturnType<typeof createClient>;

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# pnpm images: builds one OCI image per deployable process, every folder of services/ that has a
+# src/main.ts (a new service gets its image with no edit here), from deploy/docker/Dockerfile, tagged
+# hosted-checkout/<service>:<version> (<version> = the chart's appVersion, so `pnpm chart:run` and the
+# chart name the same images). Each image also holds its service's migrations (src/migrate.ts, the
+# chart's migration Job). Prints each image's size at the end (docs/container-images.md).
+#   pnpm images [SERVICE…]            only these services
+#   IMAGE_REPOSITORY=registry.example.com/hosted-checkout pnpm images     another name prefix
+# Uses podman, or docker when podman is absent; the base image comes from scripts/container-images-env.sh
+# (node:24-bookworm-slim, or a local stand-in built from Debian packages where no registry answers).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+client=podman
+command -v podman >/dev/null || client=docker
+if [ "$client" = podman ] || [ -z "${DOCKER_HOST:-}" ]; then
+  eval "$(bash scripts/ensure-container-engine.sh)" || true
+fi
+eval "$(bash scripts/container-images-env.sh)"
+
+repository="${IMAGE_REPOSITORY:-hosted-checkout}"
+version="$(awk '/^appVersion:/ { gsub(/["\047]/, "", $2); print $2 }' deploy/helm/hosted-checkout/Chart.yaml)"
+revision="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+created="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+
+services=("$@")
+if [ "${#services[@]}" -eq 0 ]; then
+  for dir in services/*/; do
+    name="$(basename "$dir")"
+    [ -f "$dir/src/main.ts" ] && services+=("$name")
+  done
+fi
+
+secret=()
+ca="${NODE_EXTRA_CA_CERTS:-}"
+[ -n "$ca" ] && [ -f "$ca" ] && secret=(--secret "id=npm-ca,src=$ca")
+ignore=()
+[ "$client" = podman ] && ignore=(--ignorefile deploy/docker/Dockerfile.dockerignore)
+
+started=$SECONDS
+for service in "${services[@]}"; do
+  image="$repository/$service:$version"
+  echo "images: building $image (base $NODE_IMAGE)" >&2
+  "$client" build -q -f deploy/docker/Dockerfile "${ignore[@]}" "${secret[@]}" \
+    --build-arg "NODE_IMAGE=$NODE_IMAGE" --build-arg "SERVICE=$service" \
+    --build-arg "VERSION=$version" --build-arg "REVISION=$revision" --build-arg "CREATED=$created" \
+    --label "org.opencontainers.image.base.name=$NODE_IMAGE" \
+    -t "$image" . >/dev/null
+done
+echo "images: built ${#services[@]} in $((SECONDS - started)) s" >&2
+base_size="$("$client" image inspect --format '{{.Size}}' "$NODE_IMAGE")"
+printf '%-44s %10s %16s\n' IMAGE SIZE "ABOVE THE BASE"
+for service in "${services[@]}"; do
+  image="$repository/$service:$version"
+  size="$("$client" image inspect --format '{{.Size}}' "$image")"
+  printf '%-44s %7.0f MB %13.0f MB\n' "$image" "$(echo "$size / 1000000" | bc -l)" "$(echo "($size - $base_size) / 1000000" | bc -l)"
+done
+printf '%-44s %7.0f MB\n' "$NODE_IMAGE (base)" "$(echo "$base_size / 1000000" | bc -l)"

@@ -1,0 +1,93 @@
+import { Router } from 'express';
+import { formatTime } from '../../domain/format.ts';
+import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
+import { redirectWithFlash } from './auth-routes.ts';
+import { formRefusal, formValues } from './forms.ts';
+import { modeOf } from './mode.ts';
+import { modePath } from './paths.ts';
+import type { PlatformClients } from '../../adapters/platform-clients.ts';
+import { renderPage } from './render.ts';
+import { callContext } from './session.ts';
+
+/** The switches of the emails form: the form field, the settings field, and what it turns on. */
+export const EMAIL_SWITCHES = [
+  { field: 'receipts_enabled', key: 'receiptsEnabled', label: 'Send buyers a receipt when a Live payment is paid' },
+  { field: 'test_receipts_enabled', key: 'testReceiptsEnabled', label: 'Send receipts for Test payments too' },
+  { field: 'alert_payment_held', key: 'alertPaymentHeld', label: 'Alert me when a payment is held' },
+  { field: 'alert_webhook_failing', key: 'alertWebhookFailing', label: 'Alert me when a webhook endpoint keeps failing or is disabled' },
+  { field: 'alert_late_payment', key: 'alertLatePayment', label: 'Alert me when a Live payment is paid after it expired' },
+] as const;
+
+const KIND_WORDS: Record<string, string> = {
+  receipt: 'Receipt',
+  payment_held: 'Held alert',
+  late_payment: 'Late payment alert',
+  webhook_failing: 'Webhook alert',
+};
+
+/**
+ * /dashboard/{mode}/settings/emails: the account's receipt and alert switches, its alert address, and
+ * the log of mails in this mode (to whom, sent or failed). Everything is the notifications context's,
+ * over gRPC with the user's account (docs/notifications.md).
+ */
+export function emailRoutes(platform: PlatformClients, deps: DashboardDependencies): Router {
+  const router = Router({ mergeParams: true });
+
+  async function renderEmails(
+    res: Parameters<Parameters<Router['get']>[1]>[1],
+    refused: { problem: string; address: string } | null,
+    status = 200,
+  ) {
+    const ctx = callContext(res, modeOf(res));
+    const [{ settings }, log] = await Promise.all([
+      platform.notifications.getNotificationSettings({}, ctx),
+      platform.notifications.listMails({ limit: 50 }, ctx),
+    ]);
+    renderPage(
+      res,
+      'settings-emails.njk',
+      {
+        title: refused ? 'Error: Emails' : 'Emails',
+        area: 'settings',
+        switches: EMAIL_SWITCHES.map((s) => ({ ...s, on: settings?.[s.key] ?? false })),
+        alertAddress: refused?.address ?? settings?.alertAddress ?? '',
+        problem: refused?.problem ?? null,
+        mails: log.mails.map((m) => ({
+          id: m.id,
+          kind: KIND_WORDS[m.kind] ?? m.kind,
+          status: m.status,
+          recipient: m.recipient || '(erased)',
+          subject: m.subject,
+          paymentId: m.paymentId ?? null,
+          created: formatTime(m.created),
+          lastError: m.lastError ?? null,
+        })),
+      },
+      status,
+    );
+  }
+
+  router.get('/settings/emails', async (_req, res) => {
+    await renderEmails(res, null);
+  });
+
+  router.post('/settings/emails', async (req, res) => {
+    const mode = modeOf(res);
+    const form = formValues(req, ['alert_address', ...EMAIL_SWITCHES.map((s) => s.field)]);
+    // A checkbox left unticked is not posted: every switch is set on each save, on or off.
+    const switches = Object.fromEntries(EMAIL_SWITCHES.map((s) => [s.key, form[s.field] === 'on']));
+    try {
+      await platform.notifications.updateNotificationSettings(
+        { ...switches, alertAddress: form['alert_address']!.trim() },
+        callContext(res, mode),
+      );
+    } catch (error) {
+      const refusal = formRefusal(error);
+      if (!refusal) throw error;
+      return renderEmails(res, { problem: refusal.message, address: form['alert_address']! }, refusal.httpStatus);
+    }
+    await redirectWithFlash(deps, res, modePath(mode, 'settings', 'emails'), 'Email settings saved.');
+  });
+
+  return router;
+}

@@ -1,0 +1,58 @@
+import { API_ERRORS, type ErrorCode } from '@hc/errors';
+import type { JsonSchema } from '../presenters/schemas.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../validation/payment-schemas.ts';
+
+/** The pieces every operation of the OpenAPI document is described with (document.ts). */
+
+// Every /v1 answer may be one of these: the key (401/403), the rate limit (429), a bug (500), a
+// service down or catching up (every 503 code), a request id that names nothing (404), a query or
+// path value the text rule refuses (400 invalid_request).
+export const COMMON: readonly ErrorCode[] = [
+  'invalid_request',
+  'invalid_api_key',
+  'suspended',
+  'not_found',
+  'rate_limited',
+  'internal_error',
+];
+// Refusals of a JSON body, before the route reads it.
+export const BODY: readonly ErrorCode[] = ['invalid_json', 'payload_too_large', 'unsupported_media_type', 'expectation_failed'];
+export const LIST: readonly ErrorCode[] = ['invalid_limit', 'invalid_cursor'];
+export const UNAVAILABLE = (Object.keys(API_ERRORS) as ErrorCode[]).filter((code) => API_ERRORS[code].http === 503);
+
+export interface Operation {
+  readonly id: string;
+  readonly summary: string;
+  readonly ok: { readonly status: 200 | 201; readonly schema: string; readonly description: string }[];
+  readonly errors: readonly ErrorCode[];
+  readonly body?: JsonSchema;
+  readonly parameters?: JsonSchema[];
+}
+
+export const idParameter = (description: string): JsonSchema => ({
+  name: 'id',
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'string' },
+});
+
+export const query = (name: string, description: string, schema: JsonSchema): JsonSchema => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  schema,
+});
+
+export const PAGING = [
+  query('limit', `Page size, ${1} to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); anything else is invalid_limit.`, {
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_LIMIT,
+    default: DEFAULT_LIMIT,
+  }),
+  query('starting_after', 'The `next_cursor` of the previous page; an id of another account or mode is invalid_cursor.', {
+    type: 'string',
+  }),
+];

@@ -1,0 +1,58 @@
+import { Router } from 'express';
+import { ApiError } from '@hc/errors';
+import type { ServiceClient } from '@hc/grpc';
+import type { CheckoutAdminService } from '@hc/proto/checkout/v1';
+import { paymentLinkObject } from '../presenters/integration.ts';
+import { accountSnapshot, callContext } from '../locals.ts';
+import { sentOrderFields } from './checkout-sessions.ts';
+import { jsonObjectBody } from '../middleware/json-body.ts';
+import { validateCreatePaymentLink } from '../validation/integration-schemas.ts';
+import { listQuery } from '../validation/payment-schemas.ts';
+
+/**
+ * /v1/payment_links: payment links created, read and canceled with the secret key (issue 29, ADR
+ * 0045), through the CheckoutAdminService calls the dashboard makes, in the key's mode. A link is a
+ * payment (`pay_` id): it is also read, listed and simulated through /v1/payments.
+ */
+export function paymentLinkRoutes(checkoutAdmin: ServiceClient<typeof CheckoutAdminService>): Router {
+  const router = Router();
+
+  router.post('/payment_links', jsonObjectBody, async (req, res) => {
+    const body = validateCreatePaymentLink(req.body);
+    const { link } = await checkoutAdmin.createPaymentLink(
+      {
+        ...sentOrderFields(body),
+        customerName: body.customer_name ?? undefined,
+        memo: body.memo ?? undefined,
+        lifetime: body.lifetime ?? undefined,
+        account: accountSnapshot(res),
+      },
+      callContext(res),
+    );
+    res.status(201).json(paymentLinkObject(required(link)));
+  });
+
+  router.get('/payment_links', async (req, res) => {
+    const { limit, startingAfter } = listQuery(req.query as Record<string, unknown>);
+    const page = await checkoutAdmin.listPaymentLinks({ limit, startingAfter }, callContext(res));
+    const data = page.links.map(paymentLinkObject);
+    res.json({ data, has_more: page.hasMore, next_cursor: page.hasMore ? (data.at(-1)?.id ?? null) : null });
+  });
+
+  router.get('/payment_links/:id', async (req, res) => {
+    const { link } = await checkoutAdmin.getPaymentLink({ id: req.params.id }, callContext(res));
+    res.json(paymentLinkObject(required(link)));
+  });
+
+  router.post('/payment_links/:id/cancel', async (req, res) => {
+    const { link } = await checkoutAdmin.cancelPaymentLink({ id: req.params.id }, callContext(res));
+    res.json(paymentLinkObject(required(link)));
+  });
+
+  return router;
+}
+
+function required<T>(value: T | undefined): T {
+  if (value === undefined) throw new ApiError('internal_error');
+  return value;
+}

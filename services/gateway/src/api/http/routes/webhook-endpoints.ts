@@ -1,0 +1,89 @@
+import { Router } from 'express';
+import { ApiError } from '@hc/errors';
+import type { ServiceClient } from '@hc/grpc';
+import type { WebhooksService } from '@hc/proto/webhooks/v1';
+import { webhookEndpointObject } from '../presenters/integration.ts';
+import { callContext } from '../locals.ts';
+import { jsonObjectBody } from '../middleware/json-body.ts';
+import { validateCreateWebhookEndpoint, validateUpdateWebhookEndpoint } from '../validation/integration-schemas.ts';
+
+/**
+ * /v1/webhook_endpoints: the merchant manages its endpoints with the secret key (issue 29, ADR 0045),
+ * through the same WebhooksService calls the dashboard and the operator CLI make, in the key's mode.
+ * The signing secret is answered by create and rotate only, once.
+ */
+export function webhookEndpointRoutes(webhooks: ServiceClient<typeof WebhooksService>): Router {
+  const router = Router();
+
+  router.post('/webhook_endpoints', jsonObjectBody, async (req, res) => {
+    const body = validateCreateWebhookEndpoint(req.body);
+    const { endpoint, secret } = await webhooks.createEndpoint(
+      { url: body.url, description: body.description ?? undefined, enabledEvents: body.enabled_events ?? [] },
+      callContext(res),
+    );
+    res.status(201).json({ ...webhookEndpointObject(required(endpoint)), secret });
+  });
+
+  router.get('/webhook_endpoints', async (_req, res) => {
+    const { endpoints } = await webhooks.listEndpoints({}, callContext(res));
+    // Few per account (no paging): the list shape of every list, on one page.
+    res.json({ data: endpoints.map(webhookEndpointObject), has_more: false, next_cursor: null });
+  });
+
+  router.get('/webhook_endpoints/:id', async (req, res) => {
+    const { endpoint } = await webhooks.getEndpoint({ id: req.params.id }, callContext(res)).catch(withoutField);
+    res.json(webhookEndpointObject(required(endpoint)));
+  });
+
+  router.post('/webhook_endpoints/:id', jsonObjectBody, async (req, res) => {
+    const body = validateUpdateWebhookEndpoint(req.body);
+    const context = callContext(res);
+    const id = req.params.id as string;
+    // Found first: another account's or mode's id is not_found whatever the body says.
+    let { endpoint } = await webhooks.getEndpoint({ id }, context).catch(withoutField);
+    const changes = body.url != null || body.description !== undefined || body.enabled_events != null;
+    if (changes) {
+      ({ endpoint } = await webhooks.updateEndpoint(
+        {
+          id,
+          url: body.url ?? undefined,
+          // null clears the description (the service's empty string).
+          description: body.description === undefined ? undefined : (body.description ?? ''),
+          enabledEvents: body.enabled_events ?? [],
+          replaceEnabledEvents: body.enabled_events != null,
+        },
+        context,
+      ));
+    }
+    if (body.status === 'disabled' && endpoint?.status !== 'disabled') ({ endpoint } = await webhooks.disableEndpoint({ id }, context));
+    if (body.status === 'enabled' && endpoint?.status !== 'enabled') ({ endpoint } = await webhooks.enableEndpoint({ id }, context));
+    res.json(webhookEndpointObject(required(endpoint)));
+  });
+
+  router.delete('/webhook_endpoints/:id', async (req, res) => {
+    const { id } = await webhooks.deleteEndpoint({ id: req.params.id }, callContext(res)).catch(withoutField);
+    res.json({ id, object: 'webhook_endpoint', deleted: true });
+  });
+
+  router.post('/webhook_endpoints/:id/rotate_secret', async (req, res) => {
+    const rotated = await webhooks.rotateEndpointSecret({ id: req.params.id }, callContext(res)).catch(withoutField);
+    res.json({
+      ...webhookEndpointObject(required(rotated.endpoint)),
+      secret: rotated.secret,
+      previous_secret_expires_at: Number(rotated.previousSecretExpiresAt),
+    });
+  });
+
+  return router;
+}
+
+function required<T>(value: T | undefined): T {
+  if (value === undefined) throw new ApiError('internal_error');
+  return value;
+}
+
+/** An unknown endpoint is the API's plain 404 not_found, as for every other object (no field). */
+function withoutField(error: unknown): never {
+  if (error instanceof ApiError && error.code === 'not_found') throw new ApiError('not_found', error.message);
+  throw error;
+}

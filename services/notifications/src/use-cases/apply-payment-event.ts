@@ -1,0 +1,61 @@
+import { markProcessed } from '@hc/events';
+import type { PaymentEvent } from '@hc/proto/checkout/v1/events';
+import { ALERTS_SENDER, type NewMail } from '../domain/mail.ts';
+import { alertView, receiptView, wantedMails } from '../domain/payment-mails.ts';
+import { alertRecipient, receiptsSent } from '../domain/settings.ts';
+import type { NotificationsDependencies } from './dependencies.ts';
+
+/** The processed-messages name (and durable) of the payment events consumer. */
+export const PAYMENT_EVENTS_CONSUMER = 'notifications_payment_events';
+
+export type ApplyOutcome = { readonly kind: 'applied'; readonly queued: number } | { readonly kind: 'duplicate' };
+
+/**
+ * Queues the mails a payment event causes, in the transaction that records the event as processed:
+ * both commit or neither, so a redelivered event queues nothing twice; each mail's dedupe key makes
+ * a receipt once per payment even across events. The account's settings are read in the same
+ * transaction. A receipt goes only to the address on the event's own payment, for its own account.
+ */
+export async function applyPaymentEvent(deps: NotificationsDependencies, msgId: string, event: PaymentEvent): Promise<ApplyOutcome> {
+  const payment = event.payment;
+  const outcome = await deps.sql.transaction(async (client): Promise<ApplyOutcome> => {
+    if (!(await markProcessed(client, PAYMENT_EVENTS_CONSUMER, msgId))) return { kind: 'duplicate' };
+    if (!payment) return { kind: 'applied', queued: 0 };
+    const wanted = wantedMails(event, payment);
+    if (wanted.length === 0) return { kind: 'applied', queued: 0 };
+    const settings = await deps.settings.get(client, event.accountId);
+    let queued = 0;
+    for (const { kind, dedupeKey } of wanted) {
+      let mail: NewMail | undefined;
+      const base = { accountId: event.accountId, livemode: event.livemode, dedupeKey, paymentId: payment.id };
+      if (kind === 'receipt') {
+        const to = payment.customerEmail;
+        if (!to || !receiptsSent(settings, event.livemode) || (await deps.mails.isErased(client, payment.id))) continue;
+        const view = receiptView(event, payment);
+        mail = {
+          ...base,
+          kind,
+          recipient: to,
+          recipientName: payment.customerName ?? null,
+          senderName: view.merchantName,
+          content: deps.templates.receipt(view),
+        };
+      } else if (kind === 'payment_held' || kind === 'late_payment') {
+        const to = alertRecipient(settings, kind);
+        if (!to) continue;
+        mail = {
+          ...base,
+          kind,
+          recipient: to,
+          recipientName: null,
+          senderName: ALERTS_SENDER,
+          content: deps.templates.alert(kind, alertView(event, payment, deps.publicBaseUrl)),
+        };
+      }
+      if (mail && (await deps.mails.queue(client, mail))) queued += 1;
+    }
+    return { kind: 'applied', queued };
+  });
+  if (outcome.kind === 'applied' && outcome.queued > 0) deps.wakeWorker();
+  return outcome;
+}

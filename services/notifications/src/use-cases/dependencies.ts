@@ -1,0 +1,16 @@
+import type { MailTemplates } from '../adapters/templates.ts';
+import type { NotificationsSql } from '../store/database.ts';
+import type { MailStore } from '../store/mail-store.ts';
+import type { SettingsStore } from '../store/settings-store.ts';
+
+/** What the use cases need, wired by the composition root (notifications-service.ts). */
+export interface NotificationsDependencies {
+  readonly sql: NotificationsSql;
+  readonly settings: SettingsStore;
+  readonly mails: MailStore;
+  readonly templates: MailTemplates;
+  /** The platform's public address: links in mails. */
+  readonly publicBaseUrl: string;
+  /** Tells the mail worker new mails are queued (it also polls). */
+  wakeWorker(): void;
+}

@@ -1,0 +1,137 @@
+// Risk covered: a mail lost when the SMTP server refuses for a while, retried forever when it refuses
+// for good, or left with the buyer's address after an erasure (the mail log and queued mails).
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createLogger } from '@hc/logging';
+import { eventually, testNatsPrefix } from '@hc/test-kit';
+import { startMailSink, type MailSink } from '@hc/test-kit/mail';
+import { EventPublisher, scope, startNotificationsStack, type NotificationsStack } from './support/notifications-stack.ts';
+
+const logger = createLogger('notifications-test', { level: 'silent' });
+let sink: MailSink;
+let stack: NotificationsStack;
+let publish: EventPublisher;
+
+beforeAll(async () => {
+  sink = await startMailSink();
+  const prefix = testNatsPrefix('notif_delivery');
+  publish = await EventPublisher.connect(prefix);
+  stack = await startNotificationsStack(logger, sink, prefix);
+  await stack.client.updateNotificationSettings({ testReceiptsEnabled: true }, scope('acct_D'));
+});
+afterAll(async () => {
+  await stack.stop();
+  await publish.close();
+  await sink.close();
+});
+
+const paid = (paymentId: string, email: string) => ({
+  accountId: 'acct_D',
+  cause: 'v',
+  payment: { id: paymentId, description: 'Lamp', amount: '40.00', currency: 'EUR', customerEmail: email, customerName: 'Bo Buyer' },
+});
+const mailRow = async (paymentId: string) =>
+  (
+    await stack.db.query('SELECT status, attempts, recipient, recipient_name, last_error, erased_at FROM mails WHERE payment_id = $1', [
+      paymentId,
+    ])
+  ).rows[0] as
+    | {
+        status: string;
+        attempts: number;
+        recipient: string | null;
+        recipient_name: string | null;
+        last_error: string | null;
+        erased_at: Date | null;
+      }
+    | undefined;
+
+describe('delivery', () => {
+  it('a temporary refusal (451) is retried with backoff until the server takes it, under the same Message-ID', async () => {
+    sink.behave({ kind: 'temporary' });
+    await publish.payment('payment.paid', paid('pay_retry', 'retry@example.com'));
+    const failing = await eventually(
+      () => mailRow('pay_retry'),
+      (row) => (row?.attempts ?? 0) >= 2 && row?.status === 'queued',
+    );
+    expect(failing).toMatchObject({ status: 'queued' });
+    expect(failing?.last_error).toMatch(/451/);
+    sink.behave({ kind: 'accept' });
+    const sent = await eventually(
+      () => mailRow('pay_retry'),
+      (row) => row?.status === 'sent',
+    );
+    expect(sent).toMatchObject({ status: 'sent', last_error: null });
+    expect(sink.mails.filter((m) => m.envelopeTo.includes('retry@example.com'))).toHaveLength(1);
+  });
+
+  it('a permanent refusal (550) fails the mail at once, logged with the reason', async () => {
+    sink.behave({ kind: 'permanent' });
+    await publish.payment('payment.paid', paid('pay_refused', 'refused@example.com'));
+    const failed = await eventually(
+      () => mailRow('pay_refused'),
+      (row) => row?.status === 'failed',
+    );
+    expect(failed).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(failed?.last_error).toMatch(/550/);
+    sink.behave({ kind: 'accept' });
+    const log = await stack.client.listMails({}, scope('acct_D'));
+    expect(log.mails.find((m) => m.paymentId === 'pay_refused')).toMatchObject({
+      status: 'failed',
+      recipient: 'refused@example.com',
+      attempts: 1,
+    });
+  });
+});
+
+describe('erasure (ADR 0017)', () => {
+  it('removes the buyer’s address and name from sent and queued mails, cancels the queued, and a later event of the payment mails nobody', async () => {
+    await publish.payment('payment.paid', paid('pay_sent', 'erase-me@example.com'));
+    await eventually(
+      () => mailRow('pay_sent'),
+      (row) => row?.status === 'sent',
+    );
+    sink.behave({ kind: 'temporary' });
+    await publish.payment('payment.paid', paid('pay_queued', 'erase-me@example.com'));
+    await eventually(
+      () => mailRow('pay_queued'),
+      (row) => (row?.attempts ?? 0) >= 1 && row?.status === 'queued',
+    );
+
+    await publish.erased('acct_D', 'cus_1', ['pay_sent', 'pay_queued', 'pay_later']);
+    await eventually(
+      () => mailRow('pay_queued'),
+      (row) => row?.status === 'canceled',
+    );
+    sink.behave({ kind: 'accept' });
+    await publish.payment('payment.paid', paid('pay_later', 'erase-me@example.com'));
+    await eventually(
+      async () => (await stack.db.query("SELECT 1 FROM processed_messages WHERE msg_id = 'pay_later.payment.paid.v'")).rowCount,
+      (n) => n === 1,
+    );
+
+    expect(await mailRow('pay_sent')).toMatchObject({ status: 'sent', recipient: null, recipient_name: null });
+    expect(await mailRow('pay_queued')).toMatchObject({ status: 'canceled', recipient: null, recipient_name: null });
+    expect(await mailRow('pay_later')).toBeUndefined();
+    // No trace of the buyer in any mail column.
+    const { rows } = await stack.db.query("SELECT * FROM mails WHERE payment_id IN ('pay_sent', 'pay_queued', 'pay_later')");
+    expect(rows).toHaveLength(2);
+    expect(JSON.stringify(rows)).not.toMatch(/erase-me@example\.com|Bo Buyer/);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sink.mails.filter((m) => m.envelopeTo.includes('erase-me@example.com'))).toHaveLength(1);
+  });
+
+  it('an erasure names its account: another account’s receipts for the same payment ids are untouched', async () => {
+    await stack.client.updateNotificationSettings({ testReceiptsEnabled: true }, scope('acct_E'));
+    await publish.payment('payment.paid', { ...paid('pay_other', 'keep@example.com'), accountId: 'acct_E' });
+    await eventually(
+      () => mailRow('pay_other'),
+      (row) => row?.status === 'sent',
+    );
+    await publish.erased('acct_D', 'cus_2', ['pay_other']);
+    await eventually(
+      async () => (await stack.db.query("SELECT 1 FROM processed_messages WHERE msg_id = 'cus_2.erased'")).rowCount,
+      (n) => n === 1,
+    );
+    expect(await mailRow('pay_other')).toMatchObject({ recipient: 'keep@example.com' });
+  });
+});
