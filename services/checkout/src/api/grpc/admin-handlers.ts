@@ -1,4 +1,5 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
+import { unixSecondsBig } from '@hc/conversions';
 import type { ServiceHandlers } from '@hc/grpc';
 import type { CheckoutAdminService, PaymentLinkSchema } from '@hc/proto/checkout/v1';
 import type { CheckoutSession } from '../../domain/checkout-session.ts';
@@ -68,7 +69,6 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
 
     async getOverview(request, ctx) {
       const overview = await getOverview(deps, ctx, request.days);
-      const seconds = (date: Date) => BigInt(Math.floor(date.getTime() / 1000));
       const counts = (c: StatusCounts) => ({
         paid: BigInt(c.paid),
         held: BigInt(c.held),
@@ -77,8 +77,8 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
         open: BigInt(c.open),
       });
       return {
-        periodStart: seconds(overview.period.start),
-        periodEnd: seconds(overview.period.end),
+        periodStart: unixSecondsBig(overview.period.start),
+        periodEnd: unixSecondsBig(overview.period.end),
         counts: counts(overview.counts),
         volume: [...overview.volume],
         received: [...overview.received],
