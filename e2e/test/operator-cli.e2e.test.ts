@@ -9,6 +9,7 @@ import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
 import { GATEWAY_MIGRATIONS_DIR, openMerchantAccounts, type MerchantAccounts } from '@hc/gateway';
 import { createGatewayPrisma, hashApiKey, MerchantStore } from '@hc/gateway/testing';
 import { WALLET } from './platform-harness.ts';
+import { startAuditDashboard, type AuditDashboard } from './audit-dashboard.ts';
 
 const run = promisify(execFile);
 const OPERATOR = fileURLToPath(new URL('../../tools/operator/src/operator.ts', import.meta.url));
@@ -19,8 +20,10 @@ let database: TestDatabase;
 let prisma: ReturnType<typeof createGatewayPrisma>;
 let store: MerchantStore;
 let accounts: MerchantAccounts;
+let auditDashboard: AuditDashboard;
 
 beforeAll(async () => {
+  auditDashboard = await startAuditDashboard();
   database = await createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR);
   prisma = createGatewayPrisma(database.url);
   store = new MerchantStore(prisma);
@@ -30,6 +33,7 @@ afterAll(async () => {
   await prisma.$disconnect();
   await accounts.close();
   await database.drop();
+  await auditDashboard.stop();
 });
 
 // Each test starts several Node processes (the CLI): 12 s measured with the suite's PostgreSQL and NATS
@@ -51,7 +55,14 @@ function operator(...args: string[]): Promise<Outcome> {
 async function operatorWith(env: Record<string, string>, ...args: string[]): Promise<Outcome> {
   try {
     const { stdout, stderr } = await run(process.execPath, [OPERATOR, ...args], {
-      env: { ...process.env, GATEWAY_DATABASE_URL: database.url, LOG_LEVEL: 'silent', NODE_COMPILE_CACHE: COMPILE_CACHE, ...env },
+      env: {
+        ...process.env,
+        GATEWAY_DATABASE_URL: database.url,
+        LOG_LEVEL: 'silent',
+        NODE_COMPILE_CACHE: COMPILE_CACHE,
+        DASHBOARD_GRPC_ADDRESS: auditDashboard.grpcAddress,
+        ...env,
+      },
       timeout: 20_000,
     });
     return { code: 0, stdout, stderr };

@@ -20,6 +20,7 @@ import {
 } from '@hc/notifications';
 import { startMailSink, type MailSink } from '@hc/test-kit/mail';
 import { openMerchantAccounts, startGateway, type GatewayConfig, type MerchantOperations, type RunningGateway } from '@hc/gateway';
+import { startAuditDashboard, type AuditDashboard } from './audit-dashboard.ts';
 import { checkContract } from './contract.ts';
 
 export const PUBLIC_BASE_URL = 'https://pay.example.test';
@@ -206,6 +207,22 @@ export async function startPlatform(
   const accounts = openMerchantAccounts(gatewayDb.url);
   const operatorEnv: Record<string, string> = {};
   const { operations } = accounts;
+  // The operator CLI writes each action to the account's audit log (./audit-dashboard.ts): a platform
+  // started without a dashboard gets one on the first operator() run; the dashboard harness sets its own.
+  let auditDashboard: Promise<AuditDashboard> | undefined;
+  async function dashboardForOperator(): Promise<void> {
+    if (operatorEnv['DASHBOARD_GRPC_ADDRESS'] && !auditDashboard) return;
+    auditDashboard ??= startAuditDashboard(
+      {
+        gatewayAdmin: gateway.adminAddress ?? stack.gateway.adminAddress,
+        checkout: checkout.address,
+        customers: customersAddress,
+        ...(webhooks ? { webhooks: webhooks.address } : {}),
+      },
+      clock.now,
+    );
+    operatorEnv['DASHBOARD_GRPC_ADDRESS'] = (await auditDashboard).grpcAddress;
+  }
 
   return {
     url: gateway.url,
@@ -237,6 +254,7 @@ export async function startPlatform(
       return { accountId: account.id, testKey: test.secret, liveKey: live.secret };
     },
     async operator(...args) {
+      await dashboardForOperator();
       const env = {
         ...process.env,
         GATEWAY_DATABASE_URL: gatewayDb.url,
@@ -270,6 +288,7 @@ export async function startPlatform(
       return response;
     },
     async stop() {
+      await (await auditDashboard)?.stop();
       await gateway.stop();
       await customers.stop();
       await webhooks?.stop();

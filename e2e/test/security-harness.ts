@@ -57,6 +57,7 @@ export async function startSecurityHarness(
 ): Promise<SecurityHarness> {
   const platform = await startPlatform({
     webhooks: true,
+    notifications: true,
     captureLogs: options.captureLogs ?? false,
     gateway: { GATEWAY_ADMIN_GRPC_ADDRESS: '127.0.0.1:0' },
   });
@@ -77,6 +78,7 @@ export async function startSecurityHarness(
       CHECKOUT_GRPC_ADDRESS: platform.stack.checkout.address,
       CUSTOMERS_GRPC_ADDRESS: platform.customers.address,
       WEBHOOKS_GRPC_ADDRESS: platform.webhooks!.address,
+      NOTIFICATIONS_GRPC_ADDRESS: platform.notifications!.address,
       SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
       LOG_LEVEL: options.captureLogs ? 'trace' : 'silent',
     }),
@@ -87,6 +89,7 @@ export async function startSecurityHarness(
     loadPagesConfig({
       PAGES_PORT: '0',
       CHECKOUT_GRPC_ADDRESS: platform.stack.checkout.address,
+      NOTIFICATIONS_GRPC_ADDRESS: platform.notifications!.address,
       PAGES_VIEWS_PER_MINUTE: '100000',
       PAGES_ACTIONS_PER_MINUTE: '100000',
       LOG_LEVEL: options.captureLogs ? 'trace' : 'silent',

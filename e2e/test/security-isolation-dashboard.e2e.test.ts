@@ -40,6 +40,8 @@ let attackerEndpoint = '';
 const BUYER = { test: 'victim-buyer@buyer.example', live: 'victim-live-buyer@buyer.example' } as const;
 /** Every text the victim typed carries this, so any page that shows their data is caught. */
 const MARK = 'VICTIMDATA';
+/** Today in UTC as YYYY-MM-DD (the statement's period). */
+const TODAY = new Date().toISOString().slice(0, 10);
 
 const post = (session: HttpSession, path: string, fields: Record<string, string> = {}) =>
   postForm(h.url, path, { _csrf: session.csrf, ...fields }, session.cookie);
@@ -254,6 +256,17 @@ const OTHER_ROUTES: Record<string, string> = {
   'POST /links/checkouts': 'create: smuggled-field case below',
   'POST /developers/keys': 'create: smuggled-field case below',
   'POST /developers/endpoints': 'create: smuggled-field case below',
+  'GET /payments.csv': 'export of the session’s own account and mode: cursor and search cases below',
+  'GET /statement.csv': 'export of the session’s own account and mode: case below',
+  'GET /team': 'the session’s own account: account-wide case below',
+  'POST /team/invite': 'adds a user to the session’s own account only (dashboard-team-roles.e2e)',
+  'GET /team/:id/remove': 'a user id is account-wide, not per mode: another account’s case below',
+  'POST /team/:id/remove': 'a user id is account-wide, not per mode: another account’s case below',
+  'POST /team/:id/role': 'a user id is account-wide, not per mode: another account’s case below',
+  'GET /audit': 'the session’s own account: account-wide case below',
+  'GET /audit.csv': 'the session’s own account: account-wide case below',
+  'GET /settings/emails': 'the session’s own account: account-wide case below',
+  'POST /settings/emails': 'changes the session’s own account only (dashboard-emails.e2e)',
   'POST /dashboard/notices/:id/dismiss':
     "the session's own account's notice only (an id of another account's notice records nothing: services/dashboard/test/notice-store.int.test.ts)",
 };
@@ -416,11 +429,13 @@ describe('cursors and searches', () => {
     ['links after the victim’s link', (ids) => `/dashboard/${mode}/links?after=${ids.link}`],
     ['checkouts after the victim’s checkout', (ids) => `/dashboard/${mode}/links?checkouts_after=${ids.checkout}`],
     ['events after the victim’s event', (ids) => `/dashboard/${mode}/developers/events?starting_after=${ids.event}`],
+    ['the payments export searched by the victim’s reference', () => `/dashboard/${mode}/payments.csv?q=${MARK}-REF-${mode}`],
+    ['the statement of today', () => `/dashboard/${mode}/statement.csv?from=${TODAY}&to=${TODAY}`],
   ];
 
   // The status of a foreign cursor (an empty page, 400 or, today, a 500 for events: issue 35 (h)) is
   // not this file's concern; that no page shows the victim's data is.
-  it.each([...lists('test'), ...lists('live')].map(([name, path], i) => [name, i < 8 ? 'test' : 'live', path] as const))(
+  it.each([...lists('test'), ...lists('live')].map(([name, path], i) => [name, i < lists('test').length ? 'test' : 'live', path] as const))(
     '%s (%s), by another account or under the other mode, shows none of the victim’s data',
     async (_name, mode, path) => {
       const ids = owned[mode];
@@ -434,6 +449,51 @@ describe('cursors and searches', () => {
       }
     },
   );
+});
+
+describe('account-wide pages: the team, the audit log and its export, the email settings', () => {
+  // These belong to the account, not to a mode, so only another account is a stranger here; the
+  // victim's audit log names the victim's objects (ids, typed text), so it is a real leak check.
+  it.each(['/team', '/audit', '/audit.csv', '/settings/emails'])(
+    'another account’s user opening %s (both modes) sees none of the victim’s data',
+    async (page) => {
+      for (const mode of ['test', 'live'] as const) {
+        const url = `/dashboard/${mode}${page}`;
+        const response = await get(attackerSession, url);
+        const body = await response.text();
+        // The attacker's own audit log rightly lists the victim's ids the attacker typed in the forged
+        // requests above (refused); what it must never show is what only the victim knows.
+        const known = page.startsWith('/audit') ? ({} as Ids) : owned[mode];
+        expect({ url, status: response.status, leaked: leakedInto(body, url, known) }).toEqual({ url, status: 200, leaked: [] });
+      }
+    },
+  );
+
+  it('another account’s owner cannot see, demote or remove the victim’s user (404, the user unchanged)', async () => {
+    const [user] = await query<{ id: string; role: string }>('dashboard', 'SELECT id, role FROM dashboard_users WHERE email = $1', [
+      victim.email,
+    ]);
+    const before = await query('dashboard', 'SELECT id, role FROM dashboard_users WHERE account_id = $1 ORDER BY id', [victim.accountId]);
+    for (const mode of ['test', 'live'] as const) {
+      const base = `/dashboard/${mode}/team/${user!.id}`;
+      for (const response of [
+        await get(attackerSession, `${base}/remove`),
+        await post(attackerSession, `${base}/remove`),
+        await post(attackerSession, `${base}/role`, { role: 'viewer' }),
+      ]) {
+        const body = await response.text();
+        expect({ url: response.url, status: response.status, notFound: body.includes('There is nothing at this address') }).toEqual({
+          url: response.url,
+          status: 404,
+          notFound: true,
+        });
+        expect(body).not.toContain(victim.email);
+      }
+    }
+    expect(await query('dashboard', 'SELECT id, role FROM dashboard_users WHERE account_id = $1 ORDER BY id', [victim.accountId])).toEqual(
+      before,
+    );
+  });
 });
 
 // Issue 35 (h), garbage or foreign cursors, prototype names and oversized forms as 4xx pages:

@@ -48,6 +48,9 @@ function makeSecrets(secretsRead: Map<string, Set<string>>, postgresPassword: st
       if (database) data[key] = `postgresql://postgres:${postgresPassword}@postgres:5432/hc_${database[1]!.replace(/-/g, '_')}`;
       else if (name.endsWith('-encryption-keys')) data[key] = `chartrun1:${randomBytes(32).toString('base64')}`;
       else if (name.endsWith('-notices')) data[key] = `whsec_${randomBytes(24).toString('base64')}`;
+      // The SMTP relay's credentials: the single-machine values point notifications at no relay (nothing
+      // here turns receipts on), so any pair does.
+      else if (name.endsWith('-smtp')) data[key] = key === 'user' ? 'chart-run' : randomBytes(16).toString('hex');
       else throw new Error(`chart:run does not know how to make Secret ${name} (key ${key}); add it to deploy/helm/chart-run/main.ts`);
     }
     secrets.set(name, data);

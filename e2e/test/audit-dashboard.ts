@@ -1,0 +1,46 @@
+// Every operator CLI action on an account is written to that account's audit log, which the dashboard
+// keeps (docs/adr/0056). Tests that run the CLI without a dashboard of their own start this one, so the
+// CLI talks to a real audit log of the test's own, never to whatever listens on the default address.
+import { createLogger } from '@hc/logging';
+import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS } from '@hc/test-kit';
+import { DASHBOARD_MIGRATIONS_DIR, loadDashboardConfig, startDashboard } from '@hc/dashboard';
+
+export interface AuditDashboard {
+  /** host:port of its internal listener: the operator CLI's DASHBOARD_GRPC_ADDRESS. */
+  readonly grpcAddress: string;
+  stop(): Promise<void>;
+}
+
+/** A service the test does not run: calls to it fail fast (the audit log never needs it). */
+const NOT_RUNNING = '127.0.0.1:9';
+
+export async function startAuditDashboard(
+  services: { gatewayAdmin?: string; checkout?: string; customers?: string; webhooks?: string } = {},
+  now?: () => Date,
+): Promise<AuditDashboard> {
+  const database = await createTestDatabase('dashboard', DASHBOARD_MIGRATIONS_DIR);
+  const dashboard = await startDashboard(
+    loadDashboardConfig({
+      DASHBOARD_DATABASE_URL: database.url,
+      DASHBOARD_PORT: '0',
+      DASHBOARD_GRPC_ADDRESS: '127.0.0.1:0',
+      DASHBOARD_SECURE_COOKIES: 'false',
+      SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
+      PUBLIC_BASE_URL: 'http://127.0.0.1',
+      GATEWAY_ADMIN_GRPC_ADDRESS: services.gatewayAdmin ?? NOT_RUNNING,
+      CHECKOUT_GRPC_ADDRESS: services.checkout ?? NOT_RUNNING,
+      CUSTOMERS_GRPC_ADDRESS: services.customers ?? NOT_RUNNING,
+      WEBHOOKS_GRPC_ADDRESS: services.webhooks ?? NOT_RUNNING,
+      LOG_LEVEL: 'silent',
+    }),
+    createLogger('dashboard-audit', { level: 'silent' }),
+    now ? { now } : {},
+  );
+  return {
+    grpcAddress: dashboard.grpcAddress,
+    async stop() {
+      await dashboard.stop();
+      await database.drop();
+    },
+  };
+}
