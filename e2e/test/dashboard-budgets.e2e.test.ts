@@ -12,6 +12,7 @@ const STRICT_CSP =
   "default-src 'none';script-src 'self';style-src 'self';img-src 'self';connect-src 'self';form-action 'self';frame-ancestors 'none';base-uri 'none'";
 const PAGES = [
   { name: 'sign-in', path: '/dashboard/sign-in', signedIn: false },
+  { name: 'overview', path: '/dashboard/test/overview', signedIn: true },
   { name: 'settings', path: '/dashboard/test/settings', signedIn: true },
   { name: 'payments', path: '/dashboard/test/payments', signedIn: true },
   { name: 'links and checkouts', path: '/dashboard/test/links', signedIn: true },

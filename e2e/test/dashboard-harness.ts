@@ -137,7 +137,7 @@ export async function signInThroughForm(page: Page, user: { email: string; passw
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/dashboard\/test\/payments/);
+  await page.waitForURL(/\/dashboard\/test\/overview/);
   return page;
 }
 

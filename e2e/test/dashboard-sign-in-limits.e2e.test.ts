@@ -75,7 +75,7 @@ describe('second-factor codes count towards the sign-in lock', () => {
       expect(await passwordStep(page, owner)).toBe(303);
       await page.getByLabel('Code').fill(await codeNow(secret));
       await page.getByRole('button', { name: 'Continue' }).click();
-      await page.waitForURL(/\/dashboard\/test\/payments/);
+      await page.waitForURL(/\/dashboard\/test\/overview/);
     });
   });
 
@@ -117,10 +117,10 @@ describe('next= after sign-in stays in the dashboard', () => {
     });
     await walk('next-hostile', page, async () => {
       expect(await passwordStep(page, user, next)).toBe(303);
-      await page.waitForURL(/\/dashboard\/test\/payments/);
+      await page.waitForURL(/\/dashboard\/test\/overview/);
       // Signed in already, the sign-in page's own redirect holds to the same rule.
       await page.goto(`/dashboard/sign-in?next=${encodeURIComponent(next)}`);
-      expect(new URL(page.url()).pathname).toBe('/dashboard/test/payments');
+      expect(new URL(page.url()).pathname).toBe('/dashboard/test/overview');
       expect(visited.filter((path) => !path.startsWith('/dashboard/'))).toEqual([]);
     });
   });

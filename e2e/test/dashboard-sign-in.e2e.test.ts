@@ -92,7 +92,7 @@ describe('sign-in and sign-out', () => {
 
       h.platform.clock.advance(16 * 60 * 1000);
       expect(await attempt(locked.password)).toBe(303);
-      await page.waitForURL(/\/dashboard\/test\/payments/);
+      await page.waitForURL(/\/dashboard\/test\/overview/);
     });
   });
 });
@@ -241,7 +241,7 @@ describe('two-factor sign-in', () => {
       const code = await codeAt(secret);
       await page.getByLabel('Code').fill(code);
       await page.getByRole('button', { name: 'Continue' }).click();
-      await page.waitForURL(/\/dashboard\/test\/payments/);
+      await page.waitForURL(/\/dashboard\/test\/overview/);
       await page.getByRole('button', { name: 'Sign out' }).click();
 
       // The same code again (within its 30 s): refused, it was used.

@@ -118,6 +118,9 @@ describe('roles on the server', () => {
     const before = (await h.platform.operations.getAccount(owner.accountId)).payoutWallet;
     const page = await h.signedIn(viewer, { viewport: { width: 1280, height: 900 } });
     await walk('viewer-wallet', page, async () => {
+      // A viewer reads the Overview (the home) like every role (docs/adr/0058).
+      expect(new URL(page.url()).pathname).toBe('/dashboard/test/overview');
+      expect(await page.getByRole('heading', { name: 'Overview', level: 1 }).count()).toBe(1);
       await page.goto('/dashboard/test/settings');
       await expect(page.getByText('Only an owner or an admin of the account can change the payout wallet.').isVisible()).resolves.toBe(
         true,

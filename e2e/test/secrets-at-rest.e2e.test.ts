@@ -108,7 +108,7 @@ describe('secrets at rest', () => {
       await page.waitForURL(/\/dashboard\/sign-in\/code/);
       await page.getByLabel('Code').fill(await codeAt());
       await page.getByRole('button', { name: 'Continue' }).click();
-      await page.waitForURL(/\/dashboard\/test\/payments/);
+      await page.waitForURL(/\/dashboard\/test\/overview/);
     });
   });
 });

@@ -124,7 +124,7 @@ describe('session fixation', () => {
     // The victim, on the code form that cookie shows, enters a current code.
     const passed = await postForm(h.url, '/dashboard/sign-in/code', { _csrf: planted.csrf, code: await code(secret) }, planted.cookie);
     expect(passed.status).toBe(303);
-    expect(passed.headers.get('location')).toMatch(/^\/dashboard\/test\/payments/);
+    expect(passed.headers.get('location')).toMatch(/^\/dashboard\/test\/overview/);
     // The planted cookie (which the attacker kept) opens nothing; the victim's browser got a new id.
     expect(await signedIn(planted.cookie)).toBe(false);
     const issued = cookieOf(passed);

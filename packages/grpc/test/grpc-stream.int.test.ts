@@ -37,6 +37,7 @@ beforeAll(async () => {
     },
     createPaymentLink: notFound,
     cancelPaymentLink: notFound,
+    getOverview: notFound,
     listPaymentLinks: notFound,
     getPaymentLink: notFound,
     createCheckout: notFound,

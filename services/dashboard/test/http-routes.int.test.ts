@@ -141,6 +141,16 @@ beforeAll(async () => {
     },
   });
   checkoutAdmin = fakeClient<typeof CheckoutAdminService, CallContext>(CheckoutAdminService, {
+    async getOverview(request) {
+      const days = Array.from({ length: request.days }, (_, i) => ({ date: `2026-03-${String(10 + i).padStart(2, '0')}` }));
+      return {
+        counts: { paid: 2n, held: 1n },
+        volume: [{ currency: 'USD', amount: '11.30' }],
+        days: days.map((day, i) =>
+          i === days.length - 1 ? { ...day, volume: [{ currency: 'USD', amount: '11.30' }], counts: { paid: 2n } } : day,
+        ),
+      };
+    },
     async listPaymentLinks() {
       return {};
     },
@@ -352,6 +362,9 @@ describe('failures behind the edge', () => {
 
 describe('every page of a mode, in the signed-in account and that mode only', () => {
   const pages = [
+    'overview',
+    'overview?period=today',
+    'overview?period=30d',
     'payments',
     'customers',
     'links',
@@ -373,6 +386,30 @@ describe('every page of a mode, in the signed-in account and that mode only', ()
     // Customers are read after checkout's answered writes (the read barrier, docs/adr/0011).
     expect(customers.callsOf('listCustomers')[0]!.request).toMatchObject({ barrier: { checkoutSequence: 7n } });
     expect(allCalls().filter((c) => !matches(c.ctx, 'acct_A', mode === 'live'))).toEqual([]);
+  });
+});
+
+describe('overview', () => {
+  it('asks checkout for the chosen period (7 days unless told) and draws the figures as accessible SVG', async () => {
+    const b = browser('192.0.2.22');
+    await b.signIn('ann@shop-a.example');
+    expect((await b.get('/dashboard/test')).headers.get('location')).toBe('/dashboard/test/overview');
+    const before = checkoutAdmin.callsOf('getOverview').length;
+    for (const [query, days] of [
+      ['', 7],
+      ['?period=today', 1],
+      ['?period=30d', 30],
+      ['?period=nonsense', 7],
+    ] as const) {
+      const page = await b.get(`/dashboard/test/overview${query}`);
+      expect(page.status).toBe(200);
+      expect(checkoutAdmin.callsOf('getOverview').at(-1)!.request).toMatchObject({ days });
+      expect(page.html).toContain('<svg class="chart" id="volume-USD"');
+      expect(page.html).toMatch(/role="img" aria-labelledby="by-status-title by-status-desc"/);
+      expect(page.html).toContain('11.30 USD');
+      expect(page.html).not.toMatch(/style=|<script>/);
+    }
+    expect(checkoutAdmin.callsOf('getOverview').length).toBe(before + 4);
   });
 });
 

@@ -18,6 +18,7 @@ import {
   type PaymentEventType,
 } from '../domain/payment-events.ts';
 import { erasedEventPayload } from '../domain/erasure.ts';
+import type { OverviewRows } from '../domain/overview.ts';
 import type { PaymentPatch, Transition } from '../domain/payment-transitions.ts';
 import {
   sessionEventPayload,
@@ -35,6 +36,8 @@ import {
   insertWithEvent,
   listSessions,
   LOCKED_FIND_SQL,
+  needsYouStatements,
+  overviewStatements,
   type OutboxRow,
 } from './session-statements.ts';
 
@@ -338,5 +341,24 @@ export class CheckoutSessionStore {
   async list(scope: Scope, limit: number, after?: CheckoutSession, filters: PaymentFilters = {}): Promise<CheckoutSession[]> {
     const { rows } = await this.pool.query<Row>(listSessions(scope, limit, after, filters));
     return rows.map(toSession);
+  }
+
+  /** The Overview's grouped rows for a period and the held payments waiting for the merchant (docs/adr/0058). */
+  async overview(scope: Scope, period: { start: Date; end: Date }, now: Date, needsYouLimit: number): Promise<OverviewRows> {
+    const reads = overviewStatements(scope, period.start, period.end, now);
+    const waiting = needsYouStatements(scope, needsYouLimit);
+    // One after another: a dashboard read holds one pool connection, the rest stay free for writes.
+    const counts = await this.pool.query<OverviewRows['counts'][number]>(reads.counts);
+    const volumes = await this.pool.query<OverviewRows['volumes'][number]>(reads.volumes);
+    const received = await this.pool.query<OverviewRows['received'][number]>(reads.received);
+    const needsYou = await this.pool.query<Row>(waiting.list);
+    const total = await this.pool.query<{ count: number }>(waiting.total);
+    return {
+      counts: counts.rows,
+      volumes: volumes.rows,
+      received: received.rows,
+      needsYou: needsYou.rows.map(toSession),
+      needsYouTotal: total.rows[0]?.count ?? 0,
+    };
   }
 }

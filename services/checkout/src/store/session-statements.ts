@@ -224,3 +224,56 @@ export function listSessions(scope: Scope, limit: number, after?: CheckoutSessio
     values,
   };
 }
+
+/**
+ * The Overview's reads (docs/adr/0058), all on the (account, mode, created_at) index: payments of the
+ * period grouped by UTC day and status, a payment past expiry counted as expired (as a read would show
+ * it, whether or not the sweeper got to it); paid volume per day and currency; merchant_received per
+ * coin. PostgreSQL sums the numeric columns exactly and hands back text.
+ */
+export function overviewStatements(
+  scope: Scope,
+  start: Date,
+  end: Date,
+  now: Date,
+): { counts: QueryConfig; volumes: QueryConfig; received: QueryConfig } {
+  const scoped = 'account_id = $1 AND livemode = $2 AND created_at >= $3 AND created_at < $4';
+  const day = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+  const values = [scope.accountId, scope.livemode, start, end];
+  return {
+    counts: {
+      name: 'checkout-overview-counts',
+      text: `SELECT ${day} AS day, CASE WHEN status IN ('open', 'pending') AND expires_at <= $5 THEN 'expired' ELSE status END AS status,
+        count(*)::int AS count FROM checkout_sessions WHERE ${scoped} GROUP BY 1, 2`,
+      values: [...values, now],
+    },
+    volumes: {
+      name: 'checkout-overview-volumes',
+      text: `SELECT ${day} AS day, currency, sum(amount)::text AS amount FROM checkout_sessions WHERE ${scoped} AND status = 'paid' GROUP BY 1, 2`,
+      values,
+    },
+    received: {
+      name: 'checkout-overview-received',
+      text: `SELECT coin AS currency, sum(merchant_received)::text AS amount FROM checkout_sessions
+        WHERE ${scoped} AND status = 'paid' AND merchant_received IS NOT NULL AND coin IS NOT NULL GROUP BY 1`,
+      values,
+    },
+  };
+}
+
+/** Held payments the merchant may accept, any age, newest first; with the total for "and N more". */
+export function needsYouStatements(scope: Scope, limit: number): { list: QueryConfig; total: QueryConfig } {
+  const where = `account_id = $1 AND livemode = $2 AND status = 'held' AND hold_acceptable`;
+  return {
+    list: {
+      name: 'checkout-overview-needs-you',
+      text: `SELECT ${SELECT_LIST} FROM checkout_sessions WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $3`,
+      values: [scope.accountId, scope.livemode, limit],
+    },
+    total: {
+      name: 'checkout-overview-needs-you-total',
+      text: `SELECT count(*)::int AS count FROM checkout_sessions WHERE ${where}`,
+      values: [scope.accountId, scope.livemode],
+    },
+  };
+}

@@ -1,13 +1,16 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
+import { unixSecondsBig } from '@hc/conversions';
 import type { ServiceHandlers } from '@hc/grpc';
 import type { CheckoutAdminService, PaymentLinkSchema } from '@hc/proto/checkout/v1';
 import type { CheckoutSession } from '../../domain/checkout-session.ts';
+import type { StatusCounts } from '../../domain/overview.ts';
 import { trackingPageUrl } from '../../domain/payment-link.ts';
 import { cancelPaymentLink } from '../../use-cases/cancel-payment-link.ts';
 import { createPaymentLink } from '../../use-cases/create-payment-link.ts';
 import type { CheckoutDependencies } from '../../use-cases/dependencies.ts';
 import { getPaymentLink } from '../../use-cases/get-payment-link.ts';
 import { exportPayments } from '../../use-cases/export-payments.ts';
+import { getOverview } from '../../use-cases/get-overview.ts';
 import { listPayments, paymentFilters } from '../../use-cases/list-payments.ts';
 import { archiveCheckout } from '../../use-cases/archive-checkout.ts';
 import { createCheckout } from '../../use-cases/create-checkout.ts';
@@ -62,6 +65,27 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
       const seconds = (value: bigint | undefined) => (value === undefined ? undefined : new Date(Number(value) * 1000));
       const filters = { ...paymentFilters(request), createdGte: seconds(request.createdGte), createdLt: seconds(request.createdLt) };
       for await (const payment of exportPayments(deps, ctx, filters)) yield { payment: sessionMessage(payment, deps.publicBaseUrl) };
+    },
+
+    async getOverview(request, ctx) {
+      const overview = await getOverview(deps, ctx, request.days);
+      const counts = (c: StatusCounts) => ({
+        paid: BigInt(c.paid),
+        held: BigInt(c.held),
+        failed: BigInt(c.failed),
+        expired: BigInt(c.expired),
+        open: BigInt(c.open),
+      });
+      return {
+        periodStart: unixSecondsBig(overview.period.start),
+        periodEnd: unixSecondsBig(overview.period.end),
+        counts: counts(overview.counts),
+        volume: [...overview.volume],
+        received: [...overview.received],
+        days: overview.days.map((day) => ({ date: day.date, counts: counts(day.counts), volume: [...day.volume] })),
+        needsYou: overview.needsYou.map((payment) => sessionMessage(payment, deps.publicBaseUrl)),
+        needsYouTotal: BigInt(overview.needsYouTotal),
+      };
     },
 
     async listPaymentLinks(request, ctx) {

@@ -16,6 +16,7 @@ import { linksRoutes } from './links-routes.ts';
 import { paymentsRoutes } from './payments-routes.ts';
 import { modeFromPath } from './mode.ts';
 import { noticesRoutes } from './notices-routes.ts';
+import { overviewRoutes } from './overview-routes.ts';
 import { dashboardPaths } from './paths.ts';
 import type { PlatformClients } from '../../adapters/platform-clients.ts';
 import { pageErrors, renderNotFound } from './render.ts';
@@ -77,6 +78,7 @@ export function createDashboardApp(options: DashboardAppOptions): Express {
   // Everything of one mode: /dashboard/{test|live}/…
   const modePages = Router({ mergeParams: true });
   modePages.use(modeFromPath(options.platform));
+  modePages.use(overviewRoutes(options.platform));
   modePages.use(checkoutsRoutes(options.platform, options.deps), linksRoutes(options.platform, options.deps));
   modePages.use(customersRoutes(options.platform, options.deps));
   modePages.use(developersRoutes(options.platform, options.deps));

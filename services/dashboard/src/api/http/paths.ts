@@ -19,9 +19,9 @@ export function modePath(mode: Mode, ...rest: string[]): string {
   return ['/dashboard', mode, ...rest.map(encodeURIComponent)].join('/');
 }
 
-/** Where a signed-in user lands. */
+/** Where a signed-in user lands: the Overview (docs/adr/0058). */
 export function home(mode: Mode = 'test'): string {
-  return modePath(mode, 'payments');
+  return modePath(mode, 'overview');
 }
 
 /** A fixed origin to resolve `next` against: only the path and query of the result are used. */

@@ -6,6 +6,7 @@ import type { SessionLocals } from './session.ts';
 
 /** The main areas, in the order the navigation shows them. */
 export const AREAS = [
+  { id: 'overview', label: 'Overview' },
   { id: 'payments', label: 'Payments' },
   { id: 'links', label: 'Links and checkouts' },
   { id: 'customers', label: 'Customers' },
@@ -47,7 +48,7 @@ export function renderPage(
 function switchModeUrl(path: string, mode: Mode): string {
   const other = mode === 'test' ? 'live' : 'test';
   const [, , , area] = path.split('?')[0]!.split('/');
-  return `/dashboard/${other}/${area && /^[a-z-]+$/.test(area) ? area : 'payments'}`;
+  return `/dashboard/${other}/${area && /^[a-z-]+$/.test(area) ? area : 'overview'}`;
 }
 
 export function renderProblem(res: Response, status: number, title: string, message: string): void {
