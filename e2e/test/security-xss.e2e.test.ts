@@ -127,6 +127,13 @@ beforeAll(async () => {
   h = await startSecurityHarness('xss');
   shop = await h.merchant({ name: markup('account.name') });
   session = await signInOverHttp(h.url, shop);
+  // Receipts on, Test ones too: the buyer's pages then show the buyer's email ("Receipt sent to …").
+  const receipts = await dash('/dashboard/test/settings/emails', {
+    receipts_enabled: 'on',
+    test_receipts_enabled: 'on',
+    alert_address: '',
+  });
+  expect(receipts.status).toBe(303);
 
   // The merchant's webhook endpoint first, so every payment event is delivered (and answered) there.
   const added = await dash('/dashboard/test/developers/endpoints', {
