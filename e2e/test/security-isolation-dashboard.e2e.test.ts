@@ -258,6 +258,8 @@ const OTHER_ROUTES: Record<string, string> = {
   'POST /developers/endpoints': 'create: smuggled-field case below',
   'GET /payments.csv': 'export of the session’s own account and mode: cursor and search cases below',
   'GET /statement.csv': 'export of the session’s own account and mode: case below',
+  'GET /': 'redirect to the mode’s Overview',
+  'GET /overview': 'the session’s own account and mode: another account’s case below',
   'GET /team': 'the session’s own account: account-wide case below',
   'POST /team/invite': 'adds a user to the session’s own account only (dashboard-team-roles.e2e)',
   'GET /team/:id/remove': 'a user id is account-wide, not per mode: another account’s case below',
@@ -454,7 +456,7 @@ describe('cursors and searches', () => {
 describe('account-wide pages: the team, the audit log and its export, the email settings', () => {
   // These belong to the account, not to a mode, so only another account is a stranger here; the
   // victim's audit log names the victim's objects (ids, typed text), so it is a real leak check.
-  it.each(['/team', '/audit', '/audit.csv', '/settings/emails'])(
+  it.each(['/overview', '/overview?period=30d', '/team', '/audit', '/audit.csv', '/settings/emails'])(
     'another account’s user opening %s (both modes) sees none of the victim’s data',
     async (page) => {
       for (const mode of ['test', 'live'] as const) {
