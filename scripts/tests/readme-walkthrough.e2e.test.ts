@@ -189,7 +189,7 @@ describe('the README, followed from a fresh clone in a fresh shell', () => {
         `curl -s -o /dev/null -D - "$GATEWAY_URL/dashboard/sign-in" --data-urlencode email=you@shop.example --data-urlencode 'password=a long dashboard passphrase'`,
       );
       expect(signedIn.stdout).toMatch(/^HTTP\/1\.1 303 /);
-      expect(signedIn.stdout).toMatch(/^location: \/dashboard\/test\/payments\r$/im);
+      expect(signedIn.stdout).toMatch(/^location: \/dashboard\/test\/overview\r$/im);
       expect(signedIn.stdout).toMatch(/^set-cookie: hc_dashboard=[\w-]{43}; Path=\/dashboard; HttpOnly; SameSite=Lax\r$/im);
 
       // "Live, with the processor emulator": a Live key, a Live payment, the emulated buyer pays it, the
