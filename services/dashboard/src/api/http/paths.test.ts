@@ -65,8 +65,8 @@ describe('safeNext', () => {
   });
 
   it('sends anything that is not a string home', () => {
-    expect(safeNext(undefined)).toBe('/dashboard/test/payments');
-    expect(safeNext(['/dashboard/live/payments'])).toBe('/dashboard/test/payments');
+    expect(safeNext(undefined)).toBe('/dashboard/test/overview');
+    expect(safeNext(['/dashboard/live/payments'])).toBe('/dashboard/test/overview');
   });
 });
 
