@@ -89,12 +89,15 @@ describe('one payment, one trace', () => {
   it('the trace of that header holds the simulate request in the gateway, checkout, settlement and webhooks', async () => {
     const traceId = TRACEPARENT.exec(traceparent)![1]!;
     // Spans arrive in batches from five processes, each on its own schedule: the gateway's batch holding
-    // the request's root span can reach the receiver after the delivery's. Wait for both ends of the trace.
+    // the request's root span, or checkout's holding a parent, can reach the receiver after the
+    // delivery's. Wait for both ends of the trace and every parent (20 s at most; the test below then
+    // names any span whose parent never came).
     trace = await eventually(
       async () => receiver.spans().filter((s) => s.traceId === traceId),
       (spans) =>
         spans.some((s) => s.service === 'hc-webhooks' && s.name.startsWith('webhook delivery')) &&
-        spans.some((s) => s.service === 'hc-gateway' && s.parentSpanId === ''),
+        spans.some((s) => s.service === 'hc-gateway' && s.parentSpanId === '') &&
+        spans.every((s) => s.parentSpanId === '' || spans.some((parent) => parent.spanId === s.parentSpanId)),
       20_000,
     );
     const services = new Set(trace.map((s) => s.service));
