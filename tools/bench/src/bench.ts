@@ -6,9 +6,11 @@
  *   pgbench  insert a session row + an outbox row (one transaction)   baseline of the creates
  *   pgbench  primary-key select of a session                          baseline of the reads
  *   node:http answering a fixed JSON body                             the HTTP ceiling
- *   POST /v1/checkout_sessions, the same with Idempotency-Key, GET /v1/checkout_sessions/:id,
- *   GET /v1/payments?limit=20, GET /pay/{id}
+ *   POST /v1/checkout_sessions, the same with a fresh Idempotency-Key per request, GET /v1/payments/:id,
+ *   GET /v1/checkout_sessions/:id, GET /v1/payments?limit=20, and the hosted page GET /pay/{id} both
+ *   as an ingress sends it (straight to the pages process) and through the dev front router
  *
+ * and, after each round, whether each throughput goal of issue 33 (goals.ts) was met in it;
  * then the event pipeline after a create burst: time until the outbox is published and each consumer
  * of checkout's stream has settled, and per-event lag (outbox → published, outbox → customers applied);
  * and the CPU seconds each platform process used. It asserts nothing: never a test.
@@ -21,16 +23,13 @@
  * measures a platform already running instead (no pipeline or CPU figures then). Loopback only.
  * Before the first round, --warmup seconds each of creates and reads warm the platform up unreported.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { dropDatabase, ensureDatabase, migrateDatabase, withDatabase } from '@hc/db';
-import { CHECKOUT_MIGRATIONS_DIR } from '@hc/checkout';
-import { testDatabaseServerUrl } from '@hc/test-kit';
-import { checkoutEventSubject } from '@hc/events/contracts';
-import { cannon, cpuSeconds, descendants, formatRow, load1, pgbench, run, type Figure } from './measure.ts';
+import { prepareBaselines } from './baselines.ts';
+import { FIGURES, GOALS, judgeGoals } from './goals.ts';
+import { cannon, cpuSeconds, descendants, formatRow, load1, type Figure } from './measure.ts';
 import { drainAfterBurst, type PipelineTarget } from './pipeline.ts';
 import { summarizeProfile } from './profile.ts';
 import { launchPlatform, platformSetting, stopPlatform } from '../../platform/src/platform-process.ts';
@@ -55,7 +54,7 @@ const work = mkdtempSync(join(tmpdir(), 'hc-bench-'));
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 // --- the platform under test -------------------------------------------------------------------
-let target: { url: string; apiUrl: string; key: string; pipeline?: PipelineTarget; pid?: number };
+let target: { url: string; apiUrl: string; pagesUrl?: string; key: string; pipeline?: PipelineTarget; pid?: number };
 let stop = async (): Promise<void> => undefined;
 const ownUrl = process.env['GATEWAY_URL'];
 if (ownUrl && process.env['TEST_SECRET_KEY']) {
@@ -87,6 +86,7 @@ if (ownUrl && process.env['TEST_SECRET_KEY']) {
     url: printed['GATEWAY_URL']!,
     // The API straight at the gateway, as an ingress sends it; /pay/* through the front router.
     apiUrl: `http://127.0.0.1:${setting.env['PLATFORM_GATEWAY_BACKEND_PORT']}`,
+    pagesUrl: `http://127.0.0.1:${setting.env['PAGES_PORT']}`,
     key: printed['TEST_SECRET_KEY']!,
     pid: platform.process.pid!,
     pipeline: {
@@ -104,41 +104,8 @@ if (ownUrl && process.env['TEST_SECRET_KEY']) {
   };
 }
 
-// --- the database baseline: checkout's own tables, in a database of the benchmark's own -----------
-const pgUrl = withDatabase(testDatabaseServerUrl(), `bench_pg_${process.pid}`);
-await ensureDatabase(pgUrl);
-await migrateDatabase(pgUrl, CHECKOUT_MIGRATIONS_DIR);
-const SEEDED = 10_000;
-await run('psql', [
-  pgUrl,
-  '-qc',
-  `INSERT INTO checkout_sessions (id, account_id, livemode, status, amount, currency, description, customer_email, metadata, created_at, expires_at)
-   SELECT 'pay_seed_' || i, 'acct_bench', false, 'open', 25.00, 'EUR', 'Benchmark order', 'bench@example.com', '{"run":"bench"}', now(), now() + interval '1 day'
-   FROM generate_series(1, ${SEEDED}) AS i`,
-]);
-const insertScript = join(work, 'insert.sql');
-writeFileSync(
-  insertScript,
-  `BEGIN;
-INSERT INTO checkout_sessions (id, account_id, livemode, status, amount, currency, description, customer_email, metadata, created_at, expires_at)
-  VALUES ('pay_' || md5(random()::text), 'acct_bench', false, 'open', 25.00, 'EUR', 'Benchmark order', 'bench@example.com', '{"run":"bench"}', now(), now() + interval '1 day');
-INSERT INTO outbox_messages (msg_id, subject, payload) VALUES (md5(random()::text), '${checkoutEventSubject('session.created', 'pay_x')}', '{"id":"pay_x","amount":"25.00","currency":"EUR"}');
-END;
-`,
-);
-const selectScript = join(work, 'select.sql');
-writeFileSync(selectScript, `\\set i random(1, ${SEEDED})\nSELECT * FROM checkout_sessions WHERE id = 'pay_seed_' || :i;\n`);
-
-// --- bare node:http in a process of its own ----------------------------------------------------------
-const bare = spawn(
-  process.execPath,
-  [
-    '-e',
-    `const s=require('node:http').createServer((q,r)=>{r.writeHead(200,{'content-type':'application/json'});r.end('{"ok":true}')});s.listen(0,'127.0.0.1',()=>console.log(s.address().port))`,
-  ],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
-);
-const barePort = await new Promise<string>((resolve) => bare.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+// --- the baselines: pgbench on checkout's own tables, bare node:http (baselines.ts) ----------------
+const baselines = await prepareBaselines(work);
 
 const headers = { authorization: `Bearer ${target.key}`, 'content-type': 'application/json' };
 const body = JSON.stringify({
@@ -172,6 +139,7 @@ if (warmupSeconds > 0) {
   });
 }
 
+const goalsMet: number[] = [];
 const processes = target.pid ? descendants(target.pid) : [];
 const cpuBefore = new Map(processes.map((p) => [p.pid, cpuSeconds(p.pid)]));
 const began = performance.now();
@@ -182,30 +150,20 @@ try {
   );
   for (let round = 1; round <= rounds; round += 1) {
     say(`round ${round} (load ${load1().toFixed(1)})`);
-    const insert = await pgbench('pgbench insert session+outbox', pgUrl, insertScript, work, { clients: connections, seconds });
-    const select = await pgbench('pgbench pk select', pgUrl, selectScript, work, { clients: connections, seconds });
-    const node = await cannon('node:http fixed JSON', { ...common, url: `http://127.0.0.1:${barePort}/` });
+    const { insert, select, node } = await baselines.measure({ connections, seconds });
     const figures: [Figure, Figure | undefined][] = [
       [insert, undefined],
       [select, undefined],
       [node, undefined],
+      [await cannon(FIGURES.create, { ...common, url: `${target.apiUrl}/v1/checkout_sessions`, method: 'POST', headers, body }), insert],
       [
-        await cannon('POST /v1/checkout_sessions', {
+        await cannon(FIGURES.idempotentCreate, {
           ...common,
           url: `${target.apiUrl}/v1/checkout_sessions`,
           method: 'POST',
           headers,
           body,
-        }),
-        insert,
-      ],
-      [
-        await cannon('POST … with Idempotency-Key', {
-          ...common,
-          url: `${target.apiUrl}/v1/checkout_sessions`,
-          method: 'POST',
-          headers,
-          body,
+          // A fresh key per request: every one is a first request, as an SDK's creates are.
           requests: [
             {
               setupRequest: (request) => ({
@@ -217,11 +175,24 @@ try {
         }),
         insert,
       ],
+      [await cannon(FIGURES.getPayment, { ...common, url: `${target.apiUrl}/v1/payments/${created.id}`, headers }), select],
       [
         await cannon('GET /v1/checkout_sessions/:id', { ...common, url: `${target.apiUrl}/v1/checkout_sessions/${created.id}`, headers }),
         select,
       ],
       [await cannon('GET /v1/payments?limit=20', { ...common, url: `${target.apiUrl}/v1/payments?limit=20`, headers }), select],
+      ...(target.pagesUrl
+        ? [
+            [
+              await cannon('GET /pay/{id} (pages, as ingress sends)', {
+                ...common,
+                url: `${target.pagesUrl}/pay/${created.id}`,
+                headers: { 'accept-language': 'en' },
+              }),
+              select,
+            ] as [Figure, Figure],
+          ]
+        : []),
       [
         await cannon('GET /pay/{id} (front router)', {
           ...common,
@@ -232,6 +203,10 @@ try {
       ],
     ];
     for (const [figure, baseline] of figures) say(formatRow(figure, baseline));
+    const verdicts = judgeGoals(figures.map(([figure]) => figure));
+    verdicts.forEach((verdict, index) => (goalsMet[index] = (goalsMet[index] ?? 0) + (verdict.met ? 1 : 0)));
+    say(`goals (issue 33), round ${round}:`);
+    for (const verdict of verdicts) say(`  ${verdict.line}`);
     say('');
   }
 
@@ -268,11 +243,13 @@ try {
     for (const p of processes) say(`  ${p.name.padEnd(28)} ${(cpuSeconds(p.pid) - (cpuBefore.get(p.pid) ?? 0)).toFixed(1).padStart(7)} s`);
   }
 } finally {
-  bare.kill();
+  await baselines.stop();
   await stop();
-  await dropDatabase(pgUrl).catch(() => undefined);
   rmSync(work, { recursive: true, force: true });
 }
+
+say(`\ngoals met, of ${rounds} round(s):`);
+GOALS.forEach((goal, index) => say(`  ${goalsMet[index] ?? 0}/${rounds}  ${goal.figure} ≥ ${goal.minSharePercent}% of ${goal.baseline}${goal.maxP99Ms === undefined ? '' : `, p99 ≤ ${goal.maxP99Ms} ms`}`));
 
 if (values.profile) {
   for (const file of readdirSync(values.profile).filter((name) => name.endsWith('.cpuprofile'))) {

@@ -1,0 +1,68 @@
+/**
+ * What `pnpm bench` compares the platform with, measured in the same round: pgbench on checkout's own
+ * tables (a session + outbox insert; a primary-key select of a session) in a database of the
+ * benchmark's own, and bare `node:http` answering a fixed JSON body in a process of its own.
+ */
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CHECKOUT_MIGRATIONS_DIR } from '@hc/checkout';
+import { dropDatabase, ensureDatabase, migrateDatabase, withDatabase } from '@hc/db';
+import { checkoutEventSubject } from '@hc/events/contracts';
+import { testDatabaseServerUrl } from '@hc/test-kit';
+import { cannon, pgbench, run, type Figure } from './measure.ts';
+import { FIGURES } from './goals.ts';
+
+const SEEDED = 10_000;
+
+export interface Baselines {
+  readonly measure: (options: { connections: number; seconds: number }) => Promise<{ insert: Figure; select: Figure; node: Figure }>;
+  readonly stop: () => Promise<void>;
+}
+
+export async function prepareBaselines(work: string): Promise<Baselines> {
+  const pgUrl = withDatabase(testDatabaseServerUrl(), `bench_pg_${process.pid}`);
+  await ensureDatabase(pgUrl);
+  await migrateDatabase(pgUrl, CHECKOUT_MIGRATIONS_DIR);
+  await run('psql', [
+    pgUrl,
+    '-qc',
+    `INSERT INTO checkout_sessions (id, account_id, livemode, status, amount, currency, description, customer_email, metadata, created_at, expires_at)
+     SELECT 'pay_seed_' || i, 'acct_bench', false, 'open', 25.00, 'EUR', 'Benchmark order', 'bench@example.com', '{"run":"bench"}', now(), now() + interval '1 day'
+     FROM generate_series(1, ${SEEDED}) AS i`,
+  ]);
+  const insertScript = join(work, 'insert.sql');
+  writeFileSync(
+    insertScript,
+    `BEGIN;
+INSERT INTO checkout_sessions (id, account_id, livemode, status, amount, currency, description, customer_email, metadata, created_at, expires_at)
+  VALUES ('pay_' || md5(random()::text), 'acct_bench', false, 'open', 25.00, 'EUR', 'Benchmark order', 'bench@example.com', '{"run":"bench"}', now(), now() + interval '1 day');
+INSERT INTO outbox_messages (msg_id, subject, payload) VALUES (md5(random()::text), '${checkoutEventSubject('session.created', 'pay_x')}', '{"id":"pay_x","amount":"25.00","currency":"EUR"}');
+END;
+`,
+  );
+  const selectScript = join(work, 'select.sql');
+  writeFileSync(selectScript, `\\set i random(1, ${SEEDED})\nSELECT * FROM checkout_sessions WHERE id = 'pay_seed_' || :i;\n`);
+
+  const bare = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const s=require('node:http').createServer((q,r)=>{r.writeHead(200,{'content-type':'application/json'});r.end('{"ok":true}')});s.listen(0,'127.0.0.1',()=>console.log(s.address().port))`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const barePort = await new Promise<string>((resolve) => bare.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+
+  return {
+    measure: async ({ connections, seconds }) => ({
+      insert: await pgbench(FIGURES.pgInsert, pgUrl, insertScript, work, { clients: connections, seconds }),
+      select: await pgbench(FIGURES.pgSelect, pgUrl, selectScript, work, { clients: connections, seconds }),
+      node: await cannon(FIGURES.bareHttp, { connections, duration: seconds, url: `http://127.0.0.1:${barePort}/` }),
+    }),
+    stop: async () => {
+      bare.kill();
+      await dropDatabase(pgUrl).catch(() => undefined);
+    },
+  };
+}
