@@ -249,7 +249,11 @@ try {
 }
 
 say(`\ngoals met, of ${rounds} round(s):`);
-GOALS.forEach((goal, index) => say(`  ${goalsMet[index] ?? 0}/${rounds}  ${goal.figure} ≥ ${goal.minSharePercent}% of ${goal.baseline}${goal.maxP99Ms === undefined ? '' : `, p99 ≤ ${goal.maxP99Ms} ms`}`));
+GOALS.forEach((goal, index) =>
+  say(
+    `  ${goalsMet[index] ?? 0}/${rounds}  ${goal.figure} ≥ ${goal.minSharePercent}% of ${goal.baseline}${goal.maxP99Ms === undefined ? '' : `, p99 ≤ ${goal.maxP99Ms} ms`}`,
+  ),
+);
 
 if (values.profile) {
   for (const file of readdirSync(values.profile).filter((name) => name.endsWith('.cpuprofile'))) {
