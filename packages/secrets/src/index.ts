@@ -9,3 +9,4 @@ export {
 } from './keyring.ts';
 export { SecretBox, SecretDecryptError, type DecryptFailure, type SecretContext } from './sealed.ts';
 export { secretBoxFromEnv } from './from-env.ts';
+export { currentKeyPrefix, resealTable, type ResealableTable, type ResealReport } from './reseal.ts';

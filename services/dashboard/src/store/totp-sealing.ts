@@ -1,4 +1,4 @@
-import type { SecretBox, SecretContext } from '@hc/secrets';
+import { currentKeyPrefix, resealTable, type ResealReport, type SecretBox, type SecretContext } from '@hc/secrets';
 import type { DashboardPrisma } from './prisma.ts';
 
 /** The two columns that hold a TOTP seed: the one in use and the one shown during set-up. */
@@ -12,12 +12,7 @@ function seedContext(userId: string, column: TotpColumn): SecretContext {
   return { table: 'dashboard_users', column, row: userId };
 }
 
-export interface ResealReport {
-  /** Users whose seeds were re-encrypted now (plaintext ones, or ones sealed with an older key). */
-  readonly resealed: number;
-  /** Seeds still not sealed with the current key afterwards (0 unless another writer raced). */
-  readonly remaining: number;
-}
+export type { ResealReport } from '@hc/secrets';
 
 /**
  * The dashboard_users TOTP columns (docs/adr/0042): sealed on write, opened when a user is read,
@@ -41,8 +36,7 @@ export class TotpSealing {
   }
 
   /** Seeds not sealed with the current key (plaintext, or an older key). */
-  async countNotCurrent(): Promise<number> {
-    const prefix = `v1:${this.box.currentKeyId}:`;
+  async countNotCurrent(prefix = currentKeyPrefix(this.box)): Promise<number> {
     const [row] = await this.prisma.$queryRaw<{ n: bigint }[]>`
       SELECT (count(*) FILTER (WHERE left(totp_secret, ${prefix.length}) <> ${prefix}))
            + (count(*) FILTER (WHERE left(totp_pending_secret, ${prefix.length}) <> ${prefix})) AS n
@@ -58,28 +52,29 @@ export class TotpSealing {
    * stops it with an error naming the user: the dashboard must not start then.
    */
   async reseal(batchSize = 500): Promise<ResealReport> {
-    const prefix = `v1:${this.box.currentKeyId}:`;
-    let after = '';
-    let resealed = 0;
-    for (;;) {
-      const rows = await this.prisma.$queryRaw<{ id: string; totp_secret: string | null; totp_pending_secret: string | null }[]>`
-        SELECT id, totp_secret, totp_pending_secret FROM dashboard_users
-        WHERE id > ${after}
-          AND (left(totp_secret, ${prefix.length}) <> ${prefix} OR left(totp_pending_secret, ${prefix.length}) <> ${prefix})
-        ORDER BY id LIMIT ${batchSize}`;
-      for (const row of rows) {
-        const totpSecret = this.resealed(row.id, 'totp_secret', row.totp_secret);
-        const totpPendingSecret = this.resealed(row.id, 'totp_pending_secret', row.totp_pending_secret);
-        const updated = await this.prisma.dashboardUser.updateMany({
-          where: { id: row.id, totpSecret: row.totp_secret, totpPendingSecret: row.totp_pending_secret },
-          data: { totpSecret, totpPendingSecret },
-        });
-        resealed += updated.count;
-      }
-      if (rows.length < batchSize) break;
-      after = rows[rows.length - 1]!.id;
-    }
-    return { resealed, remaining: await this.countNotCurrent() };
+    type SeedRow = { id: string; totp_secret: string | null; totp_pending_secret: string | null };
+    return resealTable<SeedRow, string>(
+      this.box,
+      {
+        page: (prefix, after = '', limit) => this.prisma.$queryRaw`
+          SELECT id, totp_secret, totp_pending_secret FROM dashboard_users
+          WHERE id > ${after}
+            AND (left(totp_secret, ${prefix.length}) <> ${prefix} OR left(totp_pending_secret, ${prefix.length}) <> ${prefix})
+          ORDER BY id LIMIT ${limit}`,
+        cursorOf: (row) => row.id,
+        reseal: async (row) => {
+          const totpSecret = this.resealed(row.id, 'totp_secret', row.totp_secret);
+          const totpPendingSecret = this.resealed(row.id, 'totp_pending_secret', row.totp_pending_secret);
+          const updated = await this.prisma.dashboardUser.updateMany({
+            where: { id: row.id, totpSecret: row.totp_secret, totpPendingSecret: row.totp_pending_secret },
+            data: { totpSecret, totpPendingSecret },
+          });
+          return updated.count;
+        },
+        countNotCurrent: (prefix) => this.countNotCurrent(prefix),
+      },
+      batchSize,
+    );
   }
 
   private resealed(userId: string, column: TotpColumn, stored: string | null): string | null {

@@ -1,4 +1,4 @@
-import type { SecretBox, SecretContext } from '@hc/secrets';
+import { currentKeyPrefix, resealTable, type ResealReport, type SecretBox, type SecretContext } from '@hc/secrets';
 import type { Prisma } from './generated/prisma/client.ts';
 import type { WebhooksPrisma } from './prisma.ts';
 
@@ -18,12 +18,7 @@ export async function nextSecretId(db: Db): Promise<bigint> {
   return row!.id;
 }
 
-export interface ResealReport {
-  /** Rows re-encrypted now (plaintext ones, or ones sealed with an older key). */
-  readonly resealed: number;
-  /** Rows still not sealed with the current key afterwards (0 unless another writer raced). */
-  readonly remaining: number;
-}
+export type { ResealReport } from '@hc/secrets';
 
 /** The endpoint_secrets.secret column: sealed on write, opened to sign, re-encrypted at start and on command. */
 export class SecretSealing {
@@ -44,8 +39,7 @@ export class SecretSealing {
   }
 
   /** Rows whose value is not sealed with the current key (plaintext, or an older key). */
-  async countNotCurrent(): Promise<number> {
-    const prefix = `v1:${this.box.currentKeyId}:`;
+  async countNotCurrent(prefix = currentKeyPrefix(this.box)): Promise<number> {
     const [row] = await this.prisma.$queryRaw<{ n: bigint }[]>`
       SELECT count(*) AS n FROM endpoint_secrets WHERE left(secret, ${prefix.length}) <> ${prefix}`;
     return Number(row!.n);
@@ -59,26 +53,26 @@ export class SecretSealing {
    * too early, or altered) stops it with an error naming the row: the service must not start then.
    */
   async reseal(batchSize = 500): Promise<ResealReport> {
-    const prefix = `v1:${this.box.currentKeyId}:`;
-    let after = -1n;
-    let resealed = 0;
-    for (;;) {
-      const rows = await this.prisma.$queryRaw<{ id: bigint; endpoint_id: string; secret: string }[]>`
-        SELECT id, endpoint_id, secret FROM endpoint_secrets
-        WHERE id > ${after} AND left(secret, ${prefix.length}) <> ${prefix}
-        ORDER BY id LIMIT ${batchSize}`;
-      for (const row of rows) {
-        const sealed = this.box.resealed(row.secret, secretContext(row.endpoint_id, row.id), (v) => PLAINTEXT_SIGNING_SECRET.test(v));
-        if (sealed === null) continue;
-        const updated = await this.prisma.endpointSecret.updateMany({
-          where: { id: row.id, secret: row.secret },
-          data: { secret: sealed },
-        });
-        resealed += updated.count;
-      }
-      if (rows.length < batchSize) break;
-      after = rows[rows.length - 1]!.id;
-    }
-    return { resealed, remaining: await this.countNotCurrent() };
+    return resealTable<{ id: bigint; endpoint_id: string; secret: string }, bigint>(
+      this.box,
+      {
+        page: (prefix, after = -1n, limit) => this.prisma.$queryRaw`
+          SELECT id, endpoint_id, secret FROM endpoint_secrets
+          WHERE id > ${after} AND left(secret, ${prefix.length}) <> ${prefix}
+          ORDER BY id LIMIT ${limit}`,
+        cursorOf: (row) => row.id,
+        reseal: async (row) => {
+          const sealed = this.box.resealed(row.secret, secretContext(row.endpoint_id, row.id), (v) => PLAINTEXT_SIGNING_SECRET.test(v));
+          if (sealed === null) return 0;
+          const updated = await this.prisma.endpointSecret.updateMany({
+            where: { id: row.id, secret: row.secret },
+            data: { secret: sealed },
+          });
+          return updated.count;
+        },
+        countNotCurrent: (prefix) => this.countNotCurrent(prefix),
+      },
+      batchSize,
+    );
   }
 }
