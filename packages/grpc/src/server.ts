@@ -18,6 +18,8 @@ export interface GrpcServer {
   addPublic<S extends DescService>(service: S, handlers: ServiceHandlers<S, PublicCallContext>): void;
   /** Binds and starts; returns the port (pass 0 for any free port). */
   listen(address: string): Promise<number>;
+  /** Binds and starts; returns the address it answers on (`host:port`, the port filled in when 0 was asked). */
+  listenAt(address: string): Promise<string>;
   /** Reports NOT_SERVING, lets calls in flight finish for up to `graceMs`, then stops. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -135,6 +137,10 @@ export function createGrpcServer(logger: Logger): GrpcServer {
           resolve(port);
         });
       });
+    },
+    async listenAt(address) {
+      const port = await this.listen(address);
+      return `${address.slice(0, address.lastIndexOf(':'))}:${port}`;
     },
     stop(graceMs = 10_000) {
       for (const name of ['', ...names]) health.setStatus(name, 'NOT_SERVING');

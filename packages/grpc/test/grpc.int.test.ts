@@ -59,8 +59,8 @@ beforeAll(async () => {
     payCheckout: notFound,
     getHostedCheckout: notFound,
   });
-  const port = await server.listen('127.0.0.1:0');
-  address = `127.0.0.1:${port}`;
+  // listenAt answers the address with the free port it was given filled in.
+  address = await server.listenAt('127.0.0.1:0');
   client = createServiceClient(CheckoutService, address);
 });
 

@@ -79,11 +79,10 @@ export async function startCheckoutService(
   // Operator CLI and dashboard only; the gateway's merchant API never calls it (ADR 0024).
   server.add(CheckoutAdminService, adminHandlers(deps));
   server.addPublic(HostedCheckoutService, hostedHandlers(deps));
-  const port = await server.listen(config.CHECKOUT_GRPC_ADDRESS);
+  const address = await server.listenAt(config.CHECKOUT_GRPC_ADDRESS);
   const sweeper = startExpirySweeper(deps, logger, config.EXPIRY_SWEEP_INTERVAL_MS);
-  const host = config.CHECKOUT_GRPC_ADDRESS.slice(0, config.CHECKOUT_GRPC_ADDRESS.lastIndexOf(':'));
   return {
-    address: `${host}:${port}`,
+    address,
     deps,
     async stop() {
       await server.stop();

@@ -86,10 +86,9 @@ export async function startCustomersService(
 
   const server = createGrpcServer(logger);
   server.add(CustomersService, customersHandlers(deps, barriers));
-  const port = await server.listen(config.CUSTOMERS_GRPC_ADDRESS);
-  const host = config.CUSTOMERS_GRPC_ADDRESS.slice(0, config.CUSTOMERS_GRPC_ADDRESS.lastIndexOf(':'));
+  const address = await server.listenAt(config.CUSTOMERS_GRPC_ADDRESS);
   return {
-    address: `${host}:${port}`,
+    address,
     deps,
     async pauseConsumer() {
       await consumer?.stop();

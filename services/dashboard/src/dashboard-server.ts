@@ -77,8 +77,7 @@ export async function startDashboard(
 
   const grpc = createGrpcServer(logger);
   grpc.addPublic(DashboardUsersService, dashboardUsersHandlers(deps));
-  const grpcPort = await grpc.listen(config.DASHBOARD_GRPC_ADDRESS);
-  const grpcHost = config.DASHBOARD_GRPC_ADDRESS.slice(0, config.DASHBOARD_GRPC_ADDRESS.lastIndexOf(':'));
+  const grpcAddress = await grpc.listenAt(config.DASHBOARD_GRPC_ADDRESS);
 
   const app = createDashboardApp({
     deps,
@@ -115,7 +114,7 @@ export async function startDashboard(
 
   return {
     url: `http://${config.DASHBOARD_HOST}:${port}`,
-    grpcAddress: `${grpcHost}:${grpcPort}`,
+    grpcAddress,
     async stop() {
       clearInterval(purge);
       await new Promise<void>((resolve) => {

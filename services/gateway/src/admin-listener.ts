@@ -20,7 +20,5 @@ export interface AdminListener {
 export async function startAdminListener(address: string, store: MerchantStore, now: () => Date, logger: Logger): Promise<AdminListener> {
   const server = createGrpcServer(logger);
   server.add(MerchantAdminService, merchantAdminHandlers({ store, now }));
-  const port = await server.listen(address);
-  const host = address.slice(0, address.lastIndexOf(':'));
-  return { server, address: `${host}:${port}` };
+  return { server, address: await server.listenAt(address) };
 }

@@ -73,10 +73,9 @@ export async function startNotificationsService(
   const server = createGrpcServer(logger);
   server.add(NotificationsService, notificationsHandlers(deps));
   server.addPublic(ReceiptPolicyService, receiptPolicyHandlers(deps));
-  const port = await server.listen(config.NOTIFICATIONS_GRPC_ADDRESS);
-  const host = config.NOTIFICATIONS_GRPC_ADDRESS.slice(0, config.NOTIFICATIONS_GRPC_ADDRESS.lastIndexOf(':'));
+  const address = await server.listenAt(config.NOTIFICATIONS_GRPC_ADDRESS);
   return {
-    address: `${host}:${port}`,
+    address,
     deps,
     async stop() {
       await server.stop();

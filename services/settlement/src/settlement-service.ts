@@ -79,11 +79,10 @@ export async function startSettlementService(
   const notices = await startNoticesListener(deps, config.NOTICE_SIGNING_SECRET, config.SETTLEMENT_NOTICES_ADDRESS, logger);
   const server = createGrpcServer(logger);
   server.add(SettlementService, settlementHandlers(deps));
-  const port = await server.listen(config.SETTLEMENT_GRPC_ADDRESS);
-  const host = config.SETTLEMENT_GRPC_ADDRESS.slice(0, config.SETTLEMENT_GRPC_ADDRESS.lastIndexOf(':'));
+  const address = await server.listenAt(config.SETTLEMENT_GRPC_ADDRESS);
   let stopped: Promise<void> | undefined;
   return {
-    address: `${host}:${port}`,
+    address,
     noticesAddress: notices.address,
     checkChainNow: () => chainChecks.runOnce(),
     // Idempotent: a test may stop it early (settlement down) and again when its stack stops.

@@ -94,10 +94,9 @@ export async function startWebhooksService(
 
   const server = createGrpcServer(logger);
   server.add(WebhooksService, webhooksHandlers(deps));
-  const port = await server.listen(config.WEBHOOKS_GRPC_ADDRESS);
-  const host = config.WEBHOOKS_GRPC_ADDRESS.slice(0, config.WEBHOOKS_GRPC_ADDRESS.lastIndexOf(':'));
+  const address = await server.listenAt(config.WEBHOOKS_GRPC_ADDRESS);
   return {
-    address: `${host}:${port}`,
+    address,
     deps,
     async stop() {
       await server.stop();
