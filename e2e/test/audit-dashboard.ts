@@ -2,7 +2,7 @@
 // keeps (docs/adr/0056). Tests that run the CLI without a dashboard of their own start this one, so the
 // CLI talks to a real audit log of the test's own, never to whatever listens on the default address.
 import { createLogger } from '@hc/logging';
-import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS } from '@hc/test-kit';
+import { createTestDatabase, NOT_RUNNING_ADDRESS, TEST_SECRETS_ENCRYPTION_KEYS } from '@hc/test-kit';
 import { DASHBOARD_MIGRATIONS_DIR, loadDashboardConfig, startDashboard } from '@hc/dashboard';
 
 export interface AuditDashboard {
@@ -10,9 +10,6 @@ export interface AuditDashboard {
   readonly grpcAddress: string;
   stop(): Promise<void>;
 }
-
-/** A service the test does not run: calls to it fail fast (the audit log never needs it). */
-const NOT_RUNNING = '127.0.0.1:9';
 
 export async function startAuditDashboard(
   services: { gatewayAdmin?: string; checkout?: string; customers?: string; webhooks?: string } = {},
@@ -27,10 +24,11 @@ export async function startAuditDashboard(
       DASHBOARD_SECURE_COOKIES: 'false',
       SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
       PUBLIC_BASE_URL: 'http://127.0.0.1',
-      GATEWAY_ADMIN_GRPC_ADDRESS: services.gatewayAdmin ?? NOT_RUNNING,
-      CHECKOUT_GRPC_ADDRESS: services.checkout ?? NOT_RUNNING,
-      CUSTOMERS_GRPC_ADDRESS: services.customers ?? NOT_RUNNING,
-      WEBHOOKS_GRPC_ADDRESS: services.webhooks ?? NOT_RUNNING,
+      GATEWAY_ADMIN_GRPC_ADDRESS: services.gatewayAdmin ?? NOT_RUNNING_ADDRESS,
+      CHECKOUT_GRPC_ADDRESS: services.checkout ?? NOT_RUNNING_ADDRESS,
+      CUSTOMERS_GRPC_ADDRESS: services.customers ?? NOT_RUNNING_ADDRESS,
+      WEBHOOKS_GRPC_ADDRESS: services.webhooks ?? NOT_RUNNING_ADDRESS,
+      NOTIFICATIONS_GRPC_ADDRESS: NOT_RUNNING_ADDRESS,
       LOG_LEVEL: 'silent',
     }),
     createLogger('dashboard-audit', { level: 'silent' }),

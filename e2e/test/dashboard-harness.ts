@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import { createServiceClient, type PublicCallContext } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { DashboardUsersService } from '@hc/proto/dashboard/v1';
-import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestDatabase } from '@hc/test-kit';
+import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestDatabase, NOT_RUNNING_ADDRESS } from '@hc/test-kit';
 import { launchChromium, walk as walkPages } from '@hc/test-kit/browser';
 import { DASHBOARD_MIGRATIONS_DIR, loadDashboardConfig, startDashboard, type RunningDashboard } from '@hc/dashboard';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
@@ -85,7 +85,7 @@ export async function startDashboardHarness(label: string, options: { notificati
       CHECKOUT_GRPC_ADDRESS: platform.stack.checkout.address,
       CUSTOMERS_GRPC_ADDRESS: platform.customers.address,
       WEBHOOKS_GRPC_ADDRESS: platform.webhooks!.address,
-      ...(platform.notifications ? { NOTIFICATIONS_GRPC_ADDRESS: platform.notifications.address } : {}),
+      NOTIFICATIONS_GRPC_ADDRESS: platform.notifications?.address ?? NOT_RUNNING_ADDRESS,
       LOG_LEVEL: 'silent',
     }),
     createLogger('dashboard-test', { level: 'silent' }),

@@ -22,7 +22,15 @@ import { createServiceClient, type CallContext, type ServiceClient } from '@hc/g
 import { createLogger } from '@hc/logging';
 import { CheckoutService, SessionStatus, type CheckoutSession } from '@hc/proto/checkout/v1';
 import { SETTLEMENT_MIGRATIONS_DIR } from '@hc/settlement';
-import { createTestDatabase, eventually, freePort, testNatsPrefix, testNatsUrl, type TestDatabase } from '@hc/test-kit';
+import {
+  createTestDatabase,
+  eventually,
+  freePort,
+  testNatsPrefix,
+  testNatsUrl,
+  type TestDatabase,
+  NOT_RUNNING_ADDRESS,
+} from '@hc/test-kit';
 import { PAYMENT_EVENTS_SUBJECTS } from '@hc/events/contracts';
 
 const SETTLEMENT_MAIN = fileURLToPath(new URL('../../services/settlement/src/main.ts', import.meta.url));
@@ -113,7 +121,7 @@ beforeAll(async () => {
       SETTLEMENT_GRPC_ADDRESS: `127.0.0.1:${grpcPort}`,
       SETTLEMENT_TIMEOUT_MS: 5000,
       // No buyer pages here: nothing reads accounts from the gateway's admin listener (ADR 0037).
-      GATEWAY_ADMIN_GRPC_ADDRESS: '127.0.0.1:1',
+      GATEWAY_ADMIN_GRPC_ADDRESS: NOT_RUNNING_ADDRESS,
       GATEWAY_TIMEOUT_MS: 5000,
       NATS_URL: natsUrl,
       NATS_SUBJECT_PREFIX: natsPrefix,

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createLogger } from '@hc/logging';
-import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestClock } from '@hc/test-kit';
+import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestClock, NOT_RUNNING_ADDRESS } from '@hc/test-kit';
 import { startCheckoutStack, type CheckoutStack } from '@hc/checkout/testing';
 import { CUSTOMERS_MIGRATIONS_DIR, loadCustomersConfig, startCustomersService, type RunningCustomersService } from '@hc/customers';
 import { loadWebhooksConfig, startWebhooksService, WEBHOOKS_MIGRATIONS_DIR, type RunningWebhooksService } from '@hc/webhooks';
@@ -101,8 +101,8 @@ export function testGatewayConfig(
     GATEWAY_HOST: '127.0.0.1',
     GATEWAY_PORT: 0,
     // Nothing listens there: tests that need these services start them and override the address.
-    CUSTOMERS_GRPC_ADDRESS: '127.0.0.1:1',
-    WEBHOOKS_GRPC_ADDRESS: '127.0.0.1:1',
+    CUSTOMERS_GRPC_ADDRESS: NOT_RUNNING_ADDRESS,
+    WEBHOOKS_GRPC_ADDRESS: NOT_RUNNING_ADDRESS,
     GRPC_TIMEOUT_MS: 5000,
     RATE_LIMIT_REQUESTS_PER_MINUTE: 1_000_000,
     RATE_LIMIT_STARTS_PER_MINUTE: 1_000_000,

@@ -14,3 +14,4 @@ export type { DisposablePostgres, DisposableNats } from './disposable-servers.ts
 export { rawRequest } from './raw-http.ts';
 export type { RawResponse } from './raw-http.ts';
 export { TEST_SECRETS_ENCRYPTION_KEYS } from './secrets.ts';
+export { NOT_RUNNING_ADDRESS } from './addresses.ts';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generate } from 'otplib';
 import { createLogger } from '@hc/logging';
 import { SecretDecryptError, secretBoxFromEnv } from '@hc/secrets';
-import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestDatabase } from '@hc/test-kit';
+import { createTestDatabase, NOT_RUNNING_ADDRESS, TEST_SECRETS_ENCRYPTION_KEYS, type TestDatabase } from '@hc/test-kit';
 import { newTotpSecret } from '../src/adapters/totp.ts';
 import { loadDashboardConfig } from '../src/config.ts';
 import { startDashboard } from '../src/dashboard-server.ts';
@@ -72,6 +72,11 @@ async function startAndStop(keys: string | undefined): Promise<void> {
     DASHBOARD_DATABASE_URL: db.url,
     DASHBOARD_PORT: '0',
     DASHBOARD_GRPC_ADDRESS: '127.0.0.1:0',
+    GATEWAY_ADMIN_GRPC_ADDRESS: NOT_RUNNING_ADDRESS,
+    CHECKOUT_GRPC_ADDRESS: NOT_RUNNING_ADDRESS,
+    CUSTOMERS_GRPC_ADDRESS: NOT_RUNNING_ADDRESS,
+    WEBHOOKS_GRPC_ADDRESS: NOT_RUNNING_ADDRESS,
+    NOTIFICATIONS_GRPC_ADDRESS: NOT_RUNNING_ADDRESS,
     ...(keys ? { SECRETS_ENCRYPTION_KEYS: keys } : {}),
   });
   await (await startDashboard(config, logger)).stop();

@@ -16,7 +16,14 @@ import { createLogger } from '@hc/logging';
 import { CheckoutService } from '@hc/proto/checkout/v1';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
 import { loadSettlementConfig, SETTLEMENT_MIGRATIONS_DIR, startSettlementService, type RunningSettlementService } from '@hc/settlement';
-import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, TestClock, testNatsPrefix, type TestDatabase } from '@hc/test-kit';
+import {
+  createTestDatabase,
+  TEST_SECRETS_ENCRYPTION_KEYS,
+  TestClock,
+  testNatsPrefix,
+  type TestDatabase,
+  NOT_RUNNING_ADDRESS,
+} from '@hc/test-kit';
 import { WEBHOOKS_MIGRATIONS_DIR } from '../src/migrations.ts';
 import { createWebhooksPrisma } from '../src/store/prisma.ts';
 import { INTERRUPTED_ERROR } from '../src/store/deliveries.ts';
@@ -164,7 +171,7 @@ describe('the NATS server and the checkout outbox relay killed', () => {
         SETTLEMENT_GRPC_ADDRESS: settlement.address,
         SETTLEMENT_TIMEOUT_MS: 5000,
         // No buyer pages here: nothing reads accounts from the gateway's admin listener (ADR 0037).
-        GATEWAY_ADMIN_GRPC_ADDRESS: '127.0.0.1:1',
+        GATEWAY_ADMIN_GRPC_ADDRESS: NOT_RUNNING_ADDRESS,
         GATEWAY_TIMEOUT_MS: 5000,
         NATS_URL: `nats://127.0.0.1:${natsPort}`,
         NATS_SUBJECT_PREFIX: prefix,
