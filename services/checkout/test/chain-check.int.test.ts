@@ -5,13 +5,12 @@
 // HTTP and gRPC; the check's passes are run by the test (checkChainNow) so nothing waits on a timer.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { payThroughEmulator, signNotice, type PayOptions, type PayResult } from '@hc/emulator';
-import { connectNats, consumeDurable, type DurableConsumer, type NatsConnection } from '@hc/events';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { CheckoutService, SessionStatus, type CheckoutSession } from '@hc/proto/checkout/v1';
 import { eventually } from '@hc/test-kit';
-import type { PaymentEvent } from '../src/domain/payment-events.ts';
 import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
+import { logPaymentEvents, type PaymentEventLog } from './support/payment-event-log.ts';
 
 const logger = createLogger('chain-check-test', { level: 'silent' });
 const live: CallContext = { accountId: 'acct_CC', livemode: true, requestId: 'req_cc' };
@@ -22,29 +21,16 @@ const LATE_NOTICE_MS = 1500;
 const SECRET = 'whsec_bG9jYWwtZW11bGF0b3Itbm90aWNlLXNlY3JldC0wMDE=';
 let stack: CheckoutStack;
 let client: ServiceClient<typeof CheckoutService>;
-let nats: NatsConnection;
-let consumer: DurableConsumer;
-const events: PaymentEvent[] = [];
+let events: PaymentEventLog;
 
 beforeAll(async () => {
   stack = await startCheckoutStack(logger, { label: 'chain', emulatorEnv: { EMULATOR_LATE_NOTICE_MS: String(LATE_NOTICE_MS) } });
   client = createServiceClient(CheckoutService, stack.checkout.address);
-  nats = await connectNats(stack.natsUrl, 'chain-check-test');
-  consumer = await consumeDurable({
-    nats,
-    stream: stack.stream.name,
-    durable: 'chain_check_test',
-    filterSubject: stack.paymentEvents,
-    logger,
-    handle: async (message) => {
-      events.push(message.data as PaymentEvent);
-    },
-  });
+  events = await logPaymentEvents(stack, 'chain-check', logger);
 });
 
 afterAll(async () => {
-  await consumer.stop();
-  await nats.drain();
+  await events.stop();
   client.close();
   await stack.stop();
 });
@@ -59,7 +45,7 @@ async function startedPayment(amount = '21.55'): Promise<CheckoutSession> {
 
 const payment = async (id: string): Promise<CheckoutSession> => (await client.getCheckoutSession({ id }, live)).session!;
 const pay = (id: string, options: PayOptions): Promise<PayResult> => payThroughEmulator(stack.emulator.url, id, options);
-const eventTypes = (id: string): string[] => events.filter((e) => e.payment.id === id).map((e) => e.type);
+const eventTypes = (id: string): string[] => events.typesOf(id);
 const eventTypesThrough = (id: string, last: string, count = 1): Promise<string[]> =>
   eventually(
     async () => eventTypes(id),

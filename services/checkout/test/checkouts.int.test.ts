@@ -3,12 +3,12 @@
 // buyer price outside the range, an archived checkout still taking payments or touching old ones, a
 // checkout of another account or mode shown — over real gRPC, PostgreSQL and JetStream.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { connectNats, consumeDurable, type DurableConsumer, type NatsConnection } from '@hc/events';
 import { createServiceClient, type CallContext, type PublicCallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { CheckoutAdminService, CheckoutService, HostedCheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
 import type { PaymentEvent } from '../src/domain/payment-events.ts';
 import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
+import { logPaymentEvents, type PaymentEventLog } from './support/payment-event-log.ts';
 
 const logger = createLogger('checkouts-test', { level: 'silent' });
 const test: CallContext = { accountId: 'acct_C', livemode: false, requestId: 'req_c' };
@@ -18,9 +18,7 @@ let stack: CheckoutStack;
 let admin: ServiceClient<typeof CheckoutAdminService>;
 let checkout: ServiceClient<typeof CheckoutService>;
 let hosted: ServiceClient<typeof HostedCheckoutService, PublicCallContext>;
-let nats: NatsConnection;
-let consumer: DurableConsumer;
-const events: PaymentEvent[] = [];
+let events: PaymentEventLog;
 
 beforeAll(async () => {
   stack = await startCheckoutStack(logger, { label: 'checkouts' });
@@ -28,22 +26,11 @@ beforeAll(async () => {
   admin = createServiceClient(CheckoutAdminService, stack.checkout.address);
   checkout = createServiceClient(CheckoutService, stack.checkout.address);
   hosted = createServiceClient<typeof HostedCheckoutService, PublicCallContext>(HostedCheckoutService, stack.checkout.address);
-  nats = await connectNats(stack.natsUrl, 'checkouts-test');
-  consumer = await consumeDurable({
-    nats,
-    stream: stack.stream.name,
-    durable: 'checkouts_test',
-    filterSubject: stack.paymentEvents,
-    logger,
-    handle: async (message) => {
-      events.push(message.data as PaymentEvent);
-    },
-  });
+  events = await logPaymentEvents(stack, 'checkouts', logger);
 });
 
 afterAll(async () => {
-  await consumer.stop();
-  await nats.drain();
+  await events.stop();
   admin.close();
   checkout.close();
   hosted.close();
@@ -51,12 +38,7 @@ afterAll(async () => {
 });
 
 async function eventOf(paymentId: string, type: string): Promise<PaymentEvent | undefined> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const found = events.find((e) => e.payment.id === paymentId && e.type === type);
-    if (found || Date.now() > deadline) return found;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  return (await events.until(paymentId, (mine) => mine.some((e) => e.type === type))).find((e) => e.type === type);
 }
 
 const plans = [

@@ -6,15 +6,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { payThroughEmulator, signNotice, type NoticeBody, type PayOptions } from '@hc/emulator';
-import { connectNats, consumeDurable, streamName, type DurableConsumer, type NatsConnection } from '@hc/events';
+import { connectNats, streamName, type NatsConnection } from '@hc/events';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { CheckoutService, SessionStatus, type CheckoutSession } from '@hc/proto/checkout/v1';
 import { SettlementService } from '@hc/proto/settlement/v1';
 import { eventually } from '@hc/test-kit';
-import type { PaymentEvent } from '../src/domain/payment-events.ts';
 import { VERDICTS_CONSUMER } from '../src/api/consumers/settlement-verdicts.ts';
 import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
+import { logPaymentEvents, type PaymentEventLog } from './support/payment-event-log.ts';
 
 const logger = createLogger('live-settlement-test', { level: 'silent' });
 const live: CallContext = { accountId: 'acct_LV', livemode: true, requestId: 'req_lv' };
@@ -25,29 +25,20 @@ const SECRET = 'whsec_bG9jYWwtZW11bGF0b3Itbm90aWNlLXNlY3JldC0wMDE=';
 let stack: CheckoutStack;
 let client: ServiceClient<typeof CheckoutService>;
 let settlement: ServiceClient<typeof SettlementService>;
+let events: PaymentEventLog;
+/** For reading the verdict consumer's progress. */
 let nats: NatsConnection;
-let consumer: DurableConsumer;
-const events: PaymentEvent[] = [];
 
 beforeAll(async () => {
   stack = await startCheckoutStack(logger, { label: 'live' });
   client = createServiceClient(CheckoutService, stack.checkout.address);
   settlement = createServiceClient(SettlementService, stack.settlement.address);
-  nats = await connectNats(stack.natsUrl, 'live-settlement-test');
-  consumer = await consumeDurable({
-    nats,
-    stream: stack.stream.name,
-    durable: 'live_settlement_test',
-    filterSubject: stack.paymentEvents,
-    logger,
-    handle: async (message) => {
-      events.push(message.data as PaymentEvent);
-    },
-  });
+  events = await logPaymentEvents(stack, 'live-settlement', logger);
+  nats = await connectNats(stack.natsUrl, 'live-settlement-progress');
 });
 
 afterAll(async () => {
-  await consumer.stop();
+  await events.stop();
   await nats.drain();
   client.close();
   settlement.close();
@@ -97,7 +88,7 @@ async function verdictsConsumed(): Promise<void> {
 }
 
 function eventTypes(id: string): string[] {
-  return events.filter((e) => e.payment.id === id).map((e) => e.type);
+  return events.typesOf(id);
 }
 
 /** The payment's event types once `last` has arrived (events reach this test's consumer after the relay). */

@@ -1,56 +1,37 @@
 // Risk covered: a payment taking a transition twice, skipping one, or changing without its event —
 // over real gRPC to checkout and settlement, PostgreSQL, and JetStream (the events as published).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { connectNats, consumeDurable, type DurableConsumer, type NatsConnection } from '@hc/events';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { unixSeconds } from '@hc/conversions';
 import { createLogger } from '@hc/logging';
 import { CheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
-import type { PaymentEvent } from '../src/domain/payment-events.ts';
 import { applyVerdict } from '../src/use-cases/apply-verdict.ts';
 import { expireDuePayments } from '../src/use-cases/expire-due-payments.ts';
 import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
+import { logPaymentEvents, type PaymentEventLog } from './support/payment-event-log.ts';
 
 const logger = createLogger('lifecycle-test', { level: 'silent' });
 const test: CallContext = { accountId: 'acct_L', livemode: false, requestId: 'req_l' };
 const account = { payoutWallet: '0x3333333333333333333333333333333333333333', feeBps: 150 };
 let stack: CheckoutStack;
 let client: ServiceClient<typeof CheckoutService>;
-let nats: NatsConnection;
-let consumer: DurableConsumer;
-const events: PaymentEvent[] = [];
+let events: PaymentEventLog;
 
 beforeAll(async () => {
   stack = await startCheckoutStack(logger, { label: 'lifecycle' });
   client = createServiceClient(CheckoutService, stack.checkout.address);
-  nats = await connectNats(stack.natsUrl, 'lifecycle-test');
-  consumer = await consumeDurable({
-    nats,
-    stream: stack.stream.name,
-    durable: 'lifecycle_test',
-    filterSubject: stack.paymentEvents,
-    logger,
-    handle: async (message) => {
-      events.push(message.data as PaymentEvent);
-    },
-  });
+  events = await logPaymentEvents(stack, 'lifecycle', logger);
 });
 
 afterAll(async () => {
-  await consumer.stop();
-  await nats.drain();
+  await events.stop();
   client.close();
   await stack.stop();
 });
 
 /** The event types published for one payment, once `count` of them have arrived (bounded wait). */
 async function eventsOf(paymentId: string, count: number): Promise<string[]> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const types = events.filter((e) => e.payment.id === paymentId).map((e) => e.type);
-    if (types.length >= count || Date.now() > deadline) return types;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  return (await events.atLeast(paymentId, count, 5000)).map((e) => e.type);
 }
 
 async function startedPayment(amount = '10.00'): Promise<string> {

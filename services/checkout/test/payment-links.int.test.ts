@@ -3,13 +3,13 @@
 // request that writes half a link, a link canceled across accounts — over real gRPC, PostgreSQL and
 // JetStream (the events as published, with the webhook fields of a link filled).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { connectNats, consumeDurable, type DurableConsumer, type NatsConnection } from '@hc/events';
 import { createServiceClient, type CallContext, type PublicCallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { CheckoutAdminService, CheckoutService, HostedCheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
 import type { PaymentEvent } from '../src/domain/payment-events.ts';
 import { expireDuePayments } from '../src/use-cases/expire-due-payments.ts';
 import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
+import { logPaymentEvents, type PaymentEventLog } from './support/payment-event-log.ts';
 
 const logger = createLogger('links-test', { level: 'silent' });
 const test: CallContext = { accountId: 'acct_K', livemode: false, requestId: 'req_k' };
@@ -21,9 +21,7 @@ let admin: ServiceClient<typeof CheckoutAdminService>;
 let checkout: ServiceClient<typeof CheckoutService>;
 let hosted: ServiceClient<typeof HostedCheckoutService, PublicCallContext>;
 const buyer: PublicCallContext = { requestId: 'req_buyer' };
-let nats: NatsConnection;
-let consumer: DurableConsumer;
-const events: PaymentEvent[] = [];
+let events: PaymentEventLog;
 
 beforeAll(async () => {
   stack = await startCheckoutStack(logger, { label: 'links', publicBaseUrl: 'https://pay.example.test' });
@@ -33,36 +31,18 @@ beforeAll(async () => {
   admin = createServiceClient(CheckoutAdminService, stack.checkout.address);
   checkout = createServiceClient(CheckoutService, stack.checkout.address);
   hosted = createServiceClient<typeof HostedCheckoutService, PublicCallContext>(HostedCheckoutService, stack.checkout.address);
-  nats = await connectNats(stack.natsUrl, 'links-test');
-  consumer = await consumeDurable({
-    nats,
-    stream: stack.stream.name,
-    durable: 'links_test',
-    filterSubject: stack.paymentEvents,
-    logger,
-    handle: async (message) => {
-      events.push(message.data as PaymentEvent);
-    },
-  });
+  events = await logPaymentEvents(stack, 'links', logger);
 });
 
 afterAll(async () => {
-  await consumer.stop();
-  await nats.drain();
+  await events.stop();
   admin.close();
   checkout.close();
   hosted.close();
   await stack.stop();
 });
 
-async function eventsOf(paymentId: string, count: number): Promise<PaymentEvent[]> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const mine = events.filter((e) => e.payment.id === paymentId);
-    if (mine.length >= count || Date.now() > deadline) return mine;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const eventsOf = (paymentId: string, count: number): Promise<PaymentEvent[]> => events.atLeast(paymentId, count);
 
 async function newLink(extra: { lifetime?: string; customerEmail?: string } = {}) {
   const { link } = await admin.createPaymentLink(
