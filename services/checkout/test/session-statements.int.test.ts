@@ -4,7 +4,7 @@
 // and map rows exactly as Prisma's reads do.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
-import { isUniqueViolation, badValueError } from '@hc/db';
+import { badValueError } from '@hc/db';
 import { OUTBOX_CHANNEL, OUTBOX_NOTIFY_SQL } from '@hc/events';
 import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
 import { UNSTARTED, type CheckoutSession } from '../src/domain/checkout-session.ts';
@@ -132,6 +132,8 @@ describe('the one-statement create', () => {
   });
 
   it('in a group, a taken id or a refused value fails that create alone: the others commit, it leaves nothing', async () => {
+    // A refused value fails the group's statement, which is then retried one create at a time; a taken
+    // id fails only its own create (ON CONFLICT (id) DO NOTHING, docs/adr/0059).
     const taken = session();
     await store.insert(taken, created(taken));
     const good = [session(), session(), session()];
@@ -148,7 +150,7 @@ describe('the one-statement create', () => {
     expect(outcomes[0]).toBe('ok');
     expect(badValueError(outcomes[1])?.code).toBe('invalid_request');
     expect(outcomes[2]).toBe('ok');
-    expect(isUniqueViolation(outcomes[3])).toBe(true);
+    expect(String(outcomes[3])).toMatch(/already holds a row with id/);
     expect(outcomes[4]).toBe('ok');
     for (const s of good) expect(await store.find(scope, s.id)).toEqual(s);
     expect(await store.find(scope, refused.id)).toBeNull();
@@ -173,13 +175,38 @@ describe('the one-statement create', () => {
     expect(await rows('SELECT 1 FROM checkout_sessions WHERE id = $1', [s.id])).toEqual([]);
   });
 
-  it('an id already taken is a unique violation (the idempotent create returns the first) and adds no outbox row', async () => {
+  it('an id already taken fails insert, and insertUnlessTaken answers false; neither adds a row', async () => {
     const first = session();
     await store.insert(first, created(first));
     const again = { ...first, description: 'Second' };
-    expect(isUniqueViolation(await store.insert(again, created(again)).catch((e: unknown) => e))).toBe(true);
+    await expect(store.insert(again, created(again))).rejects.toThrow(/already holds a row with id/);
+    expect(await store.insertUnlessTaken(again, created(again))).toBe(false);
     expect((await store.find(scope, first.id))?.description).toBe('Blue mug');
     expect(await rows('SELECT 1 FROM outbox_messages WHERE msg_id LIKE $1', [`${first.id}.%`])).toHaveLength(1);
+  });
+
+  it('preset-id creates share group statements: a taken id, or the same id twice in a group, is written once', async () => {
+    const taken = session();
+    await store.insert(taken, created(taken));
+    const fresh = Array.from({ length: 8 }, () => session());
+    const twice = session();
+    const batch = [...fresh.slice(0, 4), { ...taken, description: 'Retry' }, twice, { ...twice, description: 'Twin' }, ...fresh.slice(4)];
+    const queries = jest.spyOn(database.pool, 'query');
+    let written: boolean[];
+    try {
+      written = await Promise.all(batch.map((s) => store.insertUnlessTaken(s, created(s))));
+      // No read before a create, no statement per create: the 11 creates went out in a few groups.
+      expect(queries.mock.calls.length).toBeLessThanOrEqual(3);
+    } finally {
+      queries.mockRestore();
+    }
+    expect(written).toEqual([true, true, true, true, false, true, false, true, true, true, true]);
+    for (const s of [...fresh, twice]) expect(await store.find(scope, s.id)).toEqual(s);
+    expect((await store.find(scope, taken.id))?.description).toBe('Blue mug');
+    const outbox = await rows('SELECT msg_id FROM outbox_messages WHERE msg_id = ANY($1) ORDER BY seq', [
+      batch.map((s) => `${s.id}.session.created`),
+    ]);
+    expect(outbox.map((r) => r['msg_id'])).toEqual([taken, ...fresh.slice(0, 4), twice, ...fresh.slice(4)].map((s) => `${s.id}.session.created`));
   });
 
   it('wakes the outbox relay at commit, and a failed create does not', async () => {

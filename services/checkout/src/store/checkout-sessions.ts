@@ -1,5 +1,5 @@
 import { GroupedReads } from '@hc/db';
-import { currentTraceparent, groupCommit, MARK_PROCESSED_SQL, OUTBOX_NOTIFY_SQL } from '@hc/events';
+import { currentTraceparent, groupCommitEach, MARK_PROCESSED_SQL, OUTBOX_NOTIFY_SQL } from '@hc/events';
 import { parseCurrency } from '@hc/money';
 import {
   SESSION_STATUSES,
@@ -153,8 +153,8 @@ export class CheckoutSessionStore {
   private readonly finds: GroupedReads<{ scope: Scope; id: string }, CheckoutSession>;
   /** The hosted page's reads by id alone (the session names its own scope). */
   private readonly buyerFinds: GroupedReads<string, CheckoutSession>;
-  /** Creates, committed in groups (docs/adr/0036). */
-  private readonly inserts: (create: { session: CheckoutSession; event: OutboxRow }) => Promise<void>;
+  /** Creates, committed in groups (docs/adr/0036); each answers whether its row was written. */
+  private readonly inserts: (create: { session: CheckoutSession; event: OutboxRow }) => Promise<boolean>;
 
   constructor(database: Pick<CheckoutDatabase, 'prisma' | 'pool'>, eventContext: PaymentEventContext) {
     this.prisma = database.prisma;
@@ -170,17 +170,19 @@ export class CheckoutSessionStore {
       },
     });
     // While one create statement runs, the creates that arrive wait and go together in the next. A
-    // group that fails (a taken id, a value PostgreSQL refuses) is retried one create at a time, so
-    // each caller gets its own statement's answer, as without grouping.
-    this.inserts = groupCommit({
+    // group that fails (a value PostgreSQL refuses) is retried one create at a time, so each caller
+    // gets its own statement's answer, as without grouping. A taken id fails nothing: its create
+    // writes no row and learns so (docs/adr/0059); the same id twice in a group is written once.
+    this.inserts = groupCommitEach({
       many: async (creates) => {
-        await this.pool.query(
-          creates.length === 1 ? insertWithEvent(creates[0]!.session, creates[0]!.event) : insertManyWithEvents(creates),
-        );
+        if (creates.length === 1) return [await this.insertOne(creates[0]!)];
+        const firsts = new Map<string, (typeof creates)[number]>();
+        for (const create of creates) if (!firsts.has(create.session.id)) firsts.set(create.session.id, create);
+        const { rows } = await this.pool.query<{ id: string }>(insertManyWithEvents([...firsts.values()]));
+        const written = new Set(rows.map((row) => row.id));
+        return creates.map((create) => firsts.get(create.session.id) === create && written.has(create.session.id));
       },
-      one: async ({ session, event }) => {
-        await this.pool.query(insertWithEvent(session, event));
-      },
+      one: (create) => this.insertOne(create),
     });
     this.buyerFinds = new GroupedReads({
       maxInFlight: BUYER_STATEMENTS_AT_ONCE,
@@ -195,10 +197,18 @@ export class CheckoutSessionStore {
 
   /**
    * Inserts a new session together with its `session.created` event (outbox): one prepared statement,
-   * one round trip, both rows or neither (session-statements.ts).
+   * one round trip, both rows or neither (session-statements.ts). Concurrent creates share statements.
    */
   async insert(session: CheckoutSession, created: SessionCreatedEvent): Promise<void> {
-    await this.inserts({
+    if (!(await this.insertUnlessTaken(session, created))) throw new Error(`checkout_sessions already holds a row with id ${session.id}`);
+  }
+
+  /**
+   * As insert, but a session id already taken (a retried idempotent create's preset id) writes nothing
+   * and answers false, in the same grouped statement as every other create: no read first.
+   */
+  async insertUnlessTaken(session: CheckoutSession, created: SessionCreatedEvent): Promise<boolean> {
+    return this.inserts({
       session,
       event: {
         msgId: created.id,
@@ -207,6 +217,11 @@ export class CheckoutSessionStore {
         traceParent: currentTraceparent(),
       },
     });
+  }
+
+  private async insertOne({ session, event }: { session: CheckoutSession; event: OutboxRow }): Promise<boolean> {
+    const { rowCount } = await this.pool.query(insertWithEvent(session, event));
+    return rowCount === 1;
   }
 
   /** A session by id within the caller's scope; concurrent finds share statements (GroupedReads). */

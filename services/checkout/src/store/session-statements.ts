@@ -75,15 +75,18 @@ const OUTBOX_PARAM = FIELDS.length + 1;
 /**
  * The session row and its event's outbox row are written by one statement: data-modifying WITH
  * clauses always run to completion, and a statement outside BEGIN is its own transaction, so both rows
- * commit together or neither does (a refused session value aborts the outbox insert with it). The
- * outbox insert skips a duplicate event id as Prisma's `skipDuplicates` did; pg_notify wakes the relay
- * at commit like `NOTIFY outbox`, and is dropped on rollback.
+ * commit together or neither does (a refused session value aborts the outbox insert with it). An id
+ * already taken writes neither row and answers no row (ON CONFLICT (id) DO NOTHING, so the idempotent
+ * create learns of its retry without a read first, docs/adr/0059). The outbox insert skips a duplicate
+ * event id as Prisma's `skipDuplicates` did; pg_notify wakes the relay at commit like `NOTIFY outbox`,
+ * and is dropped on rollback.
  */
-const INSERT_WITH_EVENT_SQL = `WITH s AS (INSERT INTO checkout_sessions (${INSERT_COLUMNS}) VALUES (${INSERT_VALUES}) RETURNING id),
+const INSERT_WITH_EVENT_SQL = `WITH s AS (INSERT INTO checkout_sessions (${INSERT_COLUMNS}) VALUES (${INSERT_VALUES})
+      ON CONFLICT (id) DO NOTHING RETURNING id),
 o AS (INSERT INTO outbox_messages (msg_id, subject, payload, trace_parent)
       SELECT $${OUTBOX_PARAM}, $${OUTBOX_PARAM + 1}, $${OUTBOX_PARAM + 2}::jsonb, $${OUTBOX_PARAM + 3} FROM s
       ON CONFLICT (msg_id) DO NOTHING)
-SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM s`;
+SELECT s.id, pg_notify('${OUTBOX_CHANNEL}', '') FROM s`;
 
 export interface OutboxRow {
   readonly msgId: string;
@@ -114,22 +117,29 @@ export function insertWithEvent(session: CheckoutSession, event: OutboxRow): Que
  * commit together or none does. Rows travel as one JSON array each, keyed by column name:
  * json_populate_recordset converts every value with the column's own type (numeric from its exact
  * text, timestamptz from ISO time), and a json column keeps its value's text as written here (key
- * order too), as the single insert does.
+ * order too), as the single insert does. A session whose id is already taken is skipped with its
+ * outbox row, and only the ids written come back (docs/adr/0059); the outbox rows keep arrival order.
  */
 const INSERT_MANY_WITH_EVENTS_SQL = `WITH s AS (INSERT INTO checkout_sessions (${INSERT_COLUMNS})
-      SELECT ${INSERT_COLUMNS} FROM json_populate_recordset(NULL::checkout_sessions, $1::json)),
+      SELECT ${INSERT_COLUMNS} FROM json_populate_recordset(NULL::checkout_sessions, $1::json)
+      ON CONFLICT (id) DO NOTHING RETURNING id),
 o AS (INSERT INTO outbox_messages (msg_id, subject, payload, trace_parent)
       SELECT e.msg_id, e.subject, e.payload, e.trace_parent
-        FROM json_to_recordset($2::json) AS e(msg_id text, subject text, payload jsonb, trace_parent text)
+        FROM ROWS FROM (json_to_recordset($2::json) AS (session_id text, msg_id text, subject text, payload jsonb, trace_parent text))
+             WITH ORDINALITY AS e(session_id, msg_id, subject, payload, trace_parent, n)
+       WHERE e.session_id IN (SELECT id FROM s)
+       ORDER BY e.n
       ON CONFLICT (msg_id) DO NOTHING)
-SELECT pg_notify('${OUTBOX_CHANNEL}', '')`;
+SELECT id, (SELECT pg_notify('${OUTBOX_CHANNEL}', '')) FROM s`;
 
+/** Several creates; the same id twice must not be in one group (the store keeps the first). */
 export function insertManyWithEvents(creates: readonly { readonly session: CheckoutSession; readonly event: OutboxRow }[]): QueryConfig {
   const sessions = creates.map(({ session }) => {
     const flat = flatten(session);
     return Object.fromEntries(FIELDS.map((field) => [COLUMNS[field], flat[field]]));
   });
-  const events = creates.map(({ event }) => ({
+  const events = creates.map(({ session, event }) => ({
+    session_id: session.id,
     msg_id: event.msgId,
     subject: event.subject,
     payload: event.payload,

@@ -1,5 +1,4 @@
 import { ApiError } from '@hc/errors';
-import { isUniqueViolation } from '@hc/db';
 import { isId, newId } from '@hc/ids';
 import { expiryFor, UNSTARTED, type CheckoutSession, type Scope } from '../domain/checkout-session.ts';
 import { newSessionFields, type NewSessionRequest } from '../domain/new-session.ts';
@@ -37,11 +36,7 @@ export async function createCheckoutSession(
   const fields = newSessionFields(request, scope.livemode);
   const customer = orderCustomer(request.customerEmail, request.customer);
   if (scope.livemode && !account.payoutWallet) throw new ApiError('no_payout_wallet');
-  if (presetId !== undefined) {
-    if (!isId('payment', presetId)) throw new ApiError('invalid_request', 'The preset id is not a payment id.', 'id');
-    const existing = await deps.sessions.find(scope, presetId);
-    if (existing) return { session: existing, created: false };
-  }
+  if (presetId !== undefined && !isId('payment', presetId)) throw new ApiError('invalid_request', 'The preset id is not a payment id.', 'id');
   const createdAt = deps.now();
   const session: CheckoutSession = {
     id: presetId ?? newId('payment', createdAt.getTime()),
@@ -55,13 +50,16 @@ export async function createCheckoutSession(
     ...UNSTARTED,
     merchantName: account.merchantName ?? null,
   };
-  try {
-    await deps.sessions.insert(session, sessionCreatedEvent(session, customer.details));
-  } catch (error) {
-    // Two retries racing on one preset id: the loser returns the winner's session.
-    const existing = presetId !== undefined && isUniqueViolation(error) ? await deps.sessions.find(scope, presetId) : null;
-    if (!existing) throw error;
-    return { session: existing, created: false };
+  const event = sessionCreatedEvent(session, customer.details);
+  if (presetId === undefined) {
+    await deps.sessions.insert(session, event);
+    return { session, created: true };
   }
-  return { session, created: true };
+  // The preset id's create writes nothing if the id is taken (a retry, or two racing): no read first,
+  // and the create shares its group's statement with every other (docs/adr/0059). Only then the
+  // session already made is read, in the caller's scope.
+  if (await deps.sessions.insertUnlessTaken(session, event)) return { session, created: true };
+  const existing = await deps.sessions.find(scope, presetId);
+  if (!existing) throw new Error(`The preset id ${presetId} is taken outside the caller's account and mode`);
+  return { session: existing, created: false };
 }
