@@ -2,7 +2,7 @@
 // fresh key or on an expired record being replaced, across two pools like two gateway processes — or
 // replacing a live record, or never giving an expired key a new session.
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createPool } from '@hc/db';
 import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
 import type pg from 'pg';
@@ -71,5 +71,97 @@ describe('IdempotencyStore.claim', () => {
     expect(wins.filter(Boolean)).toHaveLength(1);
     const winner = wins.indexOf(true);
     expect((await stores[0]!.find(scope))?.sessionId).toBe(`pay_${winner}`);
+  });
+});
+
+// Risk covered: the grouped claim and completion (docs/adr/0059) answering one request with another's
+// outcome — a key claimed twice in one group, a live record replaced because a neighbour's was
+// expired, a bad row failing its whole group — or not sharing statements at all.
+describe('claims and completions in groups', () => {
+  const scopeOf = (key: string, accountId = 'acct_group') => ({ accountId, livemode: false, key });
+
+  it('concurrent claims share statements, and each learns its own outcome: fresh, live, expired, same key twice', async () => {
+    const then = new Date();
+    const now = new Date(then.getTime() + 25 * HOUR);
+    // Before: a record that is still live at `now`, and one that expired by then.
+    await stores[0]!.claim(scopeOf('g-live'), { ...record('pay_live_old', now), expiresAt: new Date(now.getTime() + HOUR) }, then);
+    await stores[0]!.claim(scopeOf('g-expired'), record('pay_expired_old', then), then);
+    const claims = [
+      ...Array.from({ length: 20 }, (_, i) => ({ scope: scopeOf(`g-fresh-${i}`), sessionId: `pay_fresh_${i}` })),
+      { scope: scopeOf('g-live'), sessionId: 'pay_live_new' },
+      { scope: scopeOf('g-expired'), sessionId: 'pay_expired_new' },
+      { scope: scopeOf('g-twice'), sessionId: 'pay_twice_a' },
+      { scope: scopeOf('g-twice'), sessionId: 'pay_twice_b' },
+      { scope: { ...scopeOf('g-twice'), livemode: true }, sessionId: 'pay_twice_live' },
+    ];
+    const queries = jest.spyOn(pools[0]!, 'query');
+    let won: boolean[];
+    try {
+      won = await Promise.all(claims.map((c) => stores[0]!.claim(c.scope, record(c.sessionId, now), now)));
+      expect(queries.mock.calls.length).toBeLessThanOrEqual(3);
+    } finally {
+      queries.mockRestore();
+    }
+    expect(won).toEqual([...claims.slice(0, 20).map(() => true), false, true, true, false, true]);
+    expect((await stores[0]!.find(scopeOf('g-live')))?.sessionId).toBe('pay_live_old');
+    expect((await stores[0]!.find(scopeOf('g-expired')))?.sessionId).toBe('pay_expired_new');
+    expect((await stores[0]!.find(scopeOf('g-twice')))?.sessionId).toBe('pay_twice_a');
+    expect((await stores[0]!.find({ ...scopeOf('g-twice'), livemode: true }))?.sessionId).toBe('pay_twice_live');
+    expect((await stores[0]!.find(scopeOf('g-fresh-7')))?.sessionId).toBe('pay_fresh_7');
+  });
+
+  it('hands each of 10 keys to exactly one of 80 claims spread over two pools (two gateway processes)', async () => {
+    const now = new Date();
+    const claims = Array.from({ length: 80 }, (_, i) => ({ key: `g-race-${i % 10}`, sessionId: `pay_race_${i}` }));
+    const won = await Promise.all(claims.map((c, i) => stores[i % 2]!.claim(scopeOf(c.key), record(c.sessionId, now), now)));
+    for (let k = 0; k < 10; k += 1) {
+      const owners = claims.filter((c, i) => won[i] && c.key === `g-race-${k}`);
+      expect(owners).toHaveLength(1);
+      expect((await stores[0]!.find(scopeOf(`g-race-${k}`)))?.sessionId).toBe(owners[0]!.sessionId);
+    }
+  });
+
+  it('a row PostgreSQL refuses fails its own claim only: the group is retried one by one', async () => {
+    const now = new Date();
+    // The first claim goes out alone at once; the three arriving meanwhile form the next group.
+    const keys = ['g-ok-1', 'g-ok-2', 'g-bad\u0000', 'g-ok-3'];
+    const outcomes = await Promise.all(
+      keys.map((key, i) =>
+        stores[0]!.claim(scopeOf(key), record(`pay_bad_group_${i}`, now), now).then(
+          (won) => won,
+          (error: unknown) => error,
+        ),
+      ),
+    );
+    expect([outcomes[0], outcomes[1], outcomes[3]]).toEqual([true, true, true]);
+    expect(outcomes[2]).toBeInstanceOf(Error);
+    expect((await stores[0]!.find(scopeOf('g-ok-3')))?.sessionId).toBe('pay_bad_group_3');
+  });
+
+  it('completes a group in one statement, each record only for the session it holds; a bad row fails alone', async () => {
+    const now = new Date();
+    const keys = Array.from({ length: 13 }, (_, i) => `g-done-${i}`);
+    await Promise.all(keys.map((key) => stores[0]!.claim(scopeOf(key), record(`pay_${key}`, now), now)));
+    const queries = jest.spyOn(pools[1]!, 'query');
+    try {
+      const good = keys.slice(0, 11);
+      await Promise.all(good.map((key, i) => stores[1]!.complete(scopeOf(key), i === 3 ? 'pay_someone_else' : `pay_${key}`)));
+      expect(queries.mock.calls.length).toBeLessThanOrEqual(2);
+    } finally {
+      queries.mockRestore();
+    }
+    // The first completion goes out alone at once; the three arriving meanwhile form the next group.
+    const outcomes = await Promise.all([
+      stores[1]!.complete(scopeOf('g-done-nobody'), 'pay_nobody').then(() => 'ok'),
+      stores[1]!.complete(scopeOf(keys[11]!), `pay_${keys[11]}`).then(() => 'ok'),
+      stores[1]!.complete(scopeOf('g-done-bad\u0000'), 'pay_x').catch((error: unknown) => error),
+      stores[1]!.complete(scopeOf(keys[12]!), `pay_${keys[12]}`).then(() => 'ok'),
+    ]);
+    expect(outcomes[0]).toBe('ok');
+    expect(outcomes[1]).toBe('ok');
+    expect(outcomes[2]).toBeInstanceOf(Error);
+    expect(outcomes[3]).toBe('ok');
+    const states = await Promise.all(keys.map(async (key) => (await stores[0]!.find(scopeOf(key)))?.state));
+    expect(states).toEqual(keys.map((_key, i) => (i === 3 ? 'running' : 'done')));
   });
 });

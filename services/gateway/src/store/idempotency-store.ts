@@ -1,3 +1,4 @@
+import { groupCommit, groupCommitEach } from '@hc/events';
 import type pg from 'pg';
 
 export interface IdempotencyScope {
@@ -18,40 +19,93 @@ const SCOPE = 'account_id = $1 AND livemode = $2 AND key = $3';
 const scopeValues = (scope: IdempotencyScope): unknown[] => [scope.accountId, scope.livemode, scope.key];
 
 /**
- * Claiming a key is ONE statement: a new key is inserted; a taken one whose record expired is
- * replaced in place (an old key makes a new session), under the row lock ON CONFLICT takes; a taken
- * live one is left alone and returns no row. So across every gateway process exactly one request
- * owns a key at a time. (It was a Prisma delete of the expired record, then an insert: two round
- * trips plus Prisma's query planning on the create path — docs/performance.md.)
+ * Claiming keys is ONE statement per group (docs/adr/0059): each new key is inserted; a taken one whose
+ * record expired is replaced in place (an old key makes a new session), under the row lock ON CONFLICT
+ * takes; a taken live one is left alone and returns no row. So across every gateway process exactly
+ * one request owns a key at a time. The rows are sorted by key, so two processes' groups take their
+ * row locks in the same order and cannot deadlock on each other.
  */
-const CLAIM_SQL = `INSERT INTO idempotency_records AS r
+const CLAIM_MANY_SQL = `INSERT INTO idempotency_records AS r
     (account_id, livemode, key, request_hash, session_id, state, locked_until, created_at, expires_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+  SELECT * FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::text[], $6::text[],
+                       $7::timestamptz[], $8::timestamptz[], $9::timestamptz[])
   ON CONFLICT (account_id, livemode, key) DO UPDATE SET
     request_hash = EXCLUDED.request_hash, session_id = EXCLUDED.session_id, state = EXCLUDED.state,
     locked_until = EXCLUDED.locked_until, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
   WHERE r.expires_at <= EXCLUDED.created_at
-  RETURNING 1`;
+  RETURNING r.account_id, r.livemode, r.key`;
+
+/** Marks a group's records done: each only while it still holds the session id its owner created. */
+const COMPLETE_MANY_SQL = `UPDATE idempotency_records AS r SET state = 'done'
+  FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[]) AS k(account_id, livemode, key, session_id)
+  WHERE r.account_id = k.account_id AND r.livemode = k.livemode AND r.key = k.key AND r.session_id = k.session_id`;
+
+interface Claim {
+  readonly scope: IdempotencyScope;
+  readonly record: IdempotencyRecord;
+  readonly now: Date;
+}
+
+interface Completion {
+  readonly scope: IdempotencyScope;
+  readonly sessionId: string;
+}
+
+const scopeKey = (scope: IdempotencyScope): string => `${scope.accountId}\u0000${String(scope.livemode)}\u0000${scope.key}`;
+const byScope = (a: Claim, b: Claim): number => {
+  const [x, y] = [scopeKey(a.scope), scopeKey(b.scope)];
+  return x < y ? -1 : x > y ? 1 : 0;
+};
 
 /**
  * The only code that knows idempotency_records: prepared statements on the gateway's pg pool (the
- * create path's writes, docs/adr/0030).
+ * create path's writes, docs/adr/0030). The create path's two writes, the claim and the completion,
+ * are committed in groups (docs/adr/0059): the claims (or completions) that arrive while one group's
+ * statement runs go together in the next, and a group whose statement fails is retried one by one,
+ * so each caller gets the answer its own statement would have given.
  */
 export class IdempotencyStore {
   private readonly pool: pg.Pool;
+  private readonly claims: (claim: Claim) => Promise<boolean>;
+  private readonly completions: (completion: Completion) => Promise<void>;
 
   constructor(pool: pg.Pool) {
     this.pool = pool;
+    this.claims = groupCommitEach({ many: (claims) => this.claimMany(claims), one: async (claim) => (await this.claimMany([claim]))[0]! });
+    this.completions = groupCommit({ many: (completions) => this.completeMany(completions), one: (completion) => this.completeMany([completion]) });
   }
 
   /** Inserts a running record (replacing an expired one); false when the key is taken. */
   async claim(scope: IdempotencyScope, record: IdempotencyRecord, now: Date): Promise<boolean> {
-    const { rowCount } = await this.pool.query({
-      name: 'idempotency_claim',
-      text: CLAIM_SQL,
-      values: [...scopeValues(scope), record.requestHash, record.sessionId, record.state, record.lockedUntil, now, record.expiresAt],
+    return this.claims({ scope, record, now });
+  }
+
+  /**
+   * One statement for a group of claims. The same key twice in a group is claimed once: its first
+   * claim goes into the statement (ON CONFLICT could not touch one row twice anyway), the others are
+   * answered "taken" and go on as a concurrent duplicate does, waiting for the owner.
+   */
+  private async claimMany(claims: readonly Claim[]): Promise<boolean[]> {
+    const firsts = new Map<string, Claim>();
+    for (const claim of claims) if (!firsts.has(scopeKey(claim.scope))) firsts.set(scopeKey(claim.scope), claim);
+    const rows = [...firsts.values()].sort(byScope);
+    const { rows: claimed } = await this.pool.query<{ account_id: string; livemode: boolean; key: string }>({
+      name: 'idempotency_claim_many',
+      text: CLAIM_MANY_SQL,
+      values: [
+        rows.map((c) => c.scope.accountId),
+        rows.map((c) => c.scope.livemode),
+        rows.map((c) => c.scope.key),
+        rows.map((c) => c.record.requestHash),
+        rows.map((c) => c.record.sessionId),
+        rows.map((c) => c.record.state),
+        rows.map((c) => c.record.lockedUntil),
+        rows.map((c) => c.now),
+        rows.map((c) => c.record.expiresAt),
+      ],
     });
-    return rowCount === 1;
+    const won = new Set(claimed.map((row) => scopeKey({ accountId: row.account_id, livemode: row.livemode, key: row.key })));
+    return claims.map((claim) => firsts.get(scopeKey(claim.scope)) === claim && won.has(scopeKey(claim.scope)));
   }
 
   async find(scope: IdempotencyScope): Promise<IdempotencyRecord | null> {
@@ -75,11 +129,21 @@ export class IdempotencyStore {
     return rowCount === 1;
   }
 
+  /** Marks the record done (grouped with concurrent completions, see the class). */
   async complete(scope: IdempotencyScope, sessionId: string): Promise<void> {
+    await this.completions({ scope, sessionId });
+  }
+
+  private async completeMany(completions: readonly Completion[]): Promise<void> {
     await this.pool.query({
-      name: 'idempotency_complete',
-      text: `UPDATE idempotency_records SET state = 'done' WHERE ${SCOPE} AND session_id = $4`,
-      values: [...scopeValues(scope), sessionId],
+      name: 'idempotency_complete_many',
+      text: COMPLETE_MANY_SQL,
+      values: [
+        completions.map((c) => c.scope.accountId),
+        completions.map((c) => c.scope.livemode),
+        completions.map((c) => c.scope.key),
+        completions.map((c) => c.sessionId),
+      ],
     });
   }
 
