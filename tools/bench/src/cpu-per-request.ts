@@ -1,7 +1,7 @@
 /**
  * CPU per request of the gateway and checkout, for comparing two versions of a hot path (A/B):
- * starts a platform of its own, warms up, then sends 8 s of reads and 8 s of creates at 64
- * connections and prints req/s, p99, the whole machine's busy CPU milliseconds per request (PostgreSQL
+ * starts a platform of its own, warms up, then sends 8 s of reads, 8 s of creates and 8 s of creates
+ * with a fresh Idempotency-Key each at 64 connections and prints req/s, p99, the whole machine's busy CPU milliseconds per request (PostgreSQL
  * and the load generator included), and each process's CPU milliseconds and system calls per request
  * served. CPU per
  * request moves less with the machine's other load than req/s does (docs/performance.md). Not a test.
@@ -33,12 +33,26 @@ const apiUrl = `http://127.0.0.1:${setting.env['PLATFORM_GATEWAY_BACKEND_PORT']}
 const headers = { authorization: `Bearer ${platform.printed['TEST_SECRET_KEY']}`, 'content-type': 'application/json' };
 const body = JSON.stringify({ amount: '25.00', currency: 'EUR', description: 'x', customer_email: 'bench@example.com' });
 const created = (await (await fetch(`${apiUrl}/v1/checkout_sessions`, { method: 'POST', headers, body })).json()) as { id: string };
+let keys = 0;
+const freshKey = (): string => `cpu-${process.pid}-${(keys += 1)}`;
 const procs = descendants(platform.process.pid!).filter((p) => /gateway|checkout|customers/.test(p.name));
 try {
-  for (const [name, opts] of [
+  const figures: [string, autocannon.Options][] = [
     ['get', { url: `${apiUrl}/v1/checkout_sessions/${created.id}`, headers }],
-    ['create', { url: `${apiUrl}/v1/checkout_sessions`, method: 'POST' as const, headers, body }],
-  ] as const) {
+    ['create', { url: `${apiUrl}/v1/checkout_sessions`, method: 'POST', headers, body }],
+    // A fresh Idempotency-Key per request: every request takes the whole claim, create, complete path.
+    [
+      'idempotent create',
+      {
+        url: `${apiUrl}/v1/checkout_sessions`,
+        method: 'POST',
+        headers,
+        body,
+        requests: [{ setupRequest: (request) => ({ ...request, headers: { ...headers, 'idempotency-key': freshKey() } }) }],
+      },
+    ],
+  ];
+  for (const [name, opts] of figures) {
     await autocannon({ ...opts, connections: 64, duration: 3 });
     const before = new Map(procs.map((p) => [p.pid, { cpu: cpuSeconds(p.pid), calls: syscalls(p.pid) }]));
     const machineBefore = machineBusySeconds();
@@ -46,7 +60,7 @@ try {
     const n = r.requests.total;
     const machine = (1000 * (machineBusySeconds() - machineBefore)) / n;
     console.log(
-      `${name}: ${r.requests.average} req/s p99 ${r.latency.p99} ms; machine ${machine.toFixed(3)} ms/req; ` +
+      `${name}: ${r.requests.average} req/s p99 ${r.latency.p99} ms, ${r.non2xx + r.errors + r.timeouts} errors; machine ${machine.toFixed(3)} ms/req; ` +
         procs
           .map((p) => {
             const was = before.get(p.pid)!;

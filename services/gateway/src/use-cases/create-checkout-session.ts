@@ -42,8 +42,10 @@ export interface CreatedSession {
  * `idempotency_conflict`; a duplicate arriving while the first still runs waits for it. If the owner
  * dies mid-way, a retry after the lock takes over and creates with the same id, which the checkout
  * service answers with the session it may already have made. A refused request (4xx) is forgotten,
- * not remembered. Exactness under races rests on the store's claim (one INSERT … ON CONFLICT DO NOTHING)
- * and take-over (one conditional UPDATE).
+ * not remembered. Exactness under races rests on the store's claim (one INSERT … ON CONFLICT … WHERE
+ * expired, shared by the claims of a group), the take-over (one conditional UPDATE) and checkout's
+ * create with a preset id, which writes a session at most once. Claims, creates and completions of
+ * concurrent requests share statements (docs/adr/0059); each request still gets its own answer.
  */
 export async function createCheckoutSession(
   deps: CreateSessionDependencies,
@@ -71,7 +73,12 @@ export async function createCheckoutSession(
       },
       now,
     );
-    if (claimed) return { session: (await createOwned(deps, ctx, scope, sessionId, fields, account)).session, status: 201 };
+    if (claimed) {
+      // 201 only if this create wrote the session: an owner whose lock ran out while it was slow may
+      // find that a retry, having taken over, created the session with the same id first.
+      const result = await createOwned(deps, ctx, scope, sessionId, fields, account);
+      return { session: result.session, status: result.created ? 201 : 200 };
+    }
 
     const record = await store.find(scope);
     if (!record) continue; // forgotten or expired between the two statements: claim again
