@@ -213,6 +213,78 @@ describe('races', () => {
   });
 });
 
+// Risk covered: the grouped claim, create and completion (docs/adr/0059) mixing up the answers of
+// requests that share statements: every row of the table at once, in one burst whose claims,
+// creates and completions form groups, through one gateway and spread over two processes.
+describe('the idempotency table inside one burst (claims, creates and completions in groups)', () => {
+  it.each([
+    ['one gateway process', false],
+    ['two gateway processes', true],
+  ])('every row answers as it would alone: %s', async (_label, spread) => {
+    const baseUrl = (i: number): string => (spread && i % 2 === 1 ? second.url : platform.url);
+    // Remembered before the burst: one key that will be older than 24 hours, one done key per replay.
+    const expiredKey = uniqueKey();
+    const expired = await create(expiredKey);
+    platform.clock.advance(24 * 60 * 60 * 1000 + 1);
+    const [replayKey, conflictKey] = [uniqueKey(), uniqueKey()];
+    const replayed = await create(replayKey);
+    await create(conflictKey);
+    const [raceKey, bothModesKey] = [uniqueKey(), uniqueKey()];
+    const requests: { row: string; send: (i: number) => Promise<Answer> }[] = [
+      ...Array.from({ length: 16 }, () => {
+        const key = uniqueKey();
+        return { row: 'first', send: (i: number) => create(key, body, { baseUrl: baseUrl(i) }) };
+      }),
+      ...Array.from({ length: 4 }, () => ({ row: 'replay', send: (i: number) => create(replayKey, body, { baseUrl: baseUrl(i) }) })),
+      ...Array.from({ length: 4 }, () => ({
+        row: 'conflict',
+        send: (i: number) => create(conflictKey, { ...body, amount: '31.00' }, { baseUrl: baseUrl(i) }),
+      })),
+      ...Array.from({ length: 10 }, () => ({ row: 'race', send: (i: number) => create(raceKey, body, { baseUrl: baseUrl(i) }) })),
+      // Through the process whose clock the test moves (the second one keeps real time).
+      { row: 'expired', send: () => create(expiredKey, body) },
+      { row: 'test', send: (i) => create(bothModesKey, body, { baseUrl: baseUrl(i) }) },
+      { row: 'live', send: (i) => create(bothModesKey, body, { apiKey: merchant.liveKey, baseUrl: baseUrl(i) }) },
+      { row: 'invalid', send: (i) => create('tab\there', body, { baseUrl: baseUrl(i) }) },
+      { row: 'refused', send: (i) => create(uniqueKey(), { ...body, amount: '0.10' }, { baseUrl: baseUrl(i) }) },
+    ];
+    const answers = await Promise.all(requests.map((r, i) => r.send(i)));
+    const of = (row: string): Answer[] => answers.filter((_a, i) => requests[i]!.row === row);
+
+    const firsts = of('first');
+    expect(firsts.map((a) => a.status)).toEqual(firsts.map(() => 201));
+    expect(new Set(firsts.map((a) => a.json['id'])).size).toBe(firsts.length);
+    for (const a of of('replay')) expect([a.status, a.json['id']]).toEqual([200, replayed.json['id']]);
+    for (const a of of('conflict')) expect(a).toMatchObject({ status: 409, json: { error: { code: 'idempotency_conflict' } } });
+    const race = of('race');
+    expect(race.filter((a) => a.status === 201)).toHaveLength(1);
+    const raceOk = race.filter((a) => a.status === 200 || a.status === 201);
+    expect(new Set(raceOk.map((a) => a.json['id'])).size).toBe(1);
+    for (const a of race.filter((r) => !raceOk.includes(r))) {
+      expect(a).toMatchObject({ status: 409, json: { error: { code: 'idempotency_conflict' } } });
+    }
+    const [renewed] = of('expired');
+    expect(renewed!.status).toBe(201);
+    expect(renewed!.json['id']).not.toBe(expired.json['id']);
+    const [test, live] = [of('test')[0]!, of('live')[0]!];
+    expect([test.status, live.status, live.json['livemode']]).toEqual([201, 201, true]);
+    expect(live.json['id']).not.toBe(test.json['id']);
+    expect(of('invalid')[0]).toMatchObject({ status: 400, json: { error: { code: 'invalid_idempotency_key' } } });
+    expect(of('refused')[0]!.status).toBe(400);
+
+    // Afterwards each key answers its own session again: the completions of the burst were recorded.
+    // (Spread, through the process on real time: to the other, whose clock the tests moved by days,
+    // a record the real-time process wrote is long expired.)
+    const replayUrl = spread ? second.url : platform.url;
+    const again = await Promise.all([raceKey, bothModesKey, expiredKey].map((key) => create(key, body, { baseUrl: replayUrl })));
+    expect(again.map((a) => [a.status, a.json['id']])).toEqual([
+      [200, raceOk[0]!.json['id']],
+      [200, test.json['id']],
+      [200, renewed!.json['id']],
+    ]);
+  });
+});
+
 describe('a crash between creating the session and recording the answer', () => {
   it('is healed by the retry, which returns the session already made', async () => {
     const prisma = createGatewayPrisma(platform.gatewayDatabaseUrl);
