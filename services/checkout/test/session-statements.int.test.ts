@@ -206,7 +206,9 @@ describe('the one-statement create', () => {
     const outbox = await rows('SELECT msg_id FROM outbox_messages WHERE msg_id = ANY($1) ORDER BY seq', [
       batch.map((s) => `${s.id}.session.created`),
     ]);
-    expect(outbox.map((r) => r['msg_id'])).toEqual([taken, ...fresh.slice(0, 4), twice, ...fresh.slice(4)].map((s) => `${s.id}.session.created`));
+    expect(outbox.map((r) => r['msg_id'])).toEqual(
+      [taken, ...fresh.slice(0, 4), twice, ...fresh.slice(4)].map((s) => `${s.id}.session.created`),
+    );
   });
 
   it('wakes the outbox relay at commit, and a failed create does not', async () => {

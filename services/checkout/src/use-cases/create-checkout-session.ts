@@ -36,7 +36,8 @@ export async function createCheckoutSession(
   const fields = newSessionFields(request, scope.livemode);
   const customer = orderCustomer(request.customerEmail, request.customer);
   if (scope.livemode && !account.payoutWallet) throw new ApiError('no_payout_wallet');
-  if (presetId !== undefined && !isId('payment', presetId)) throw new ApiError('invalid_request', 'The preset id is not a payment id.', 'id');
+  if (presetId !== undefined && !isId('payment', presetId))
+    throw new ApiError('invalid_request', 'The preset id is not a payment id.', 'id');
   const createdAt = deps.now();
   const session: CheckoutSession = {
     id: presetId ?? newId('payment', createdAt.getTime()),

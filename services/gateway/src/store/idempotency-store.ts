@@ -52,6 +52,12 @@ interface Completion {
 }
 
 const scopeKey = (scope: IdempotencyScope): string => `${scope.accountId}\u0000${String(scope.livemode)}\u0000${scope.key}`;
+/** A group's scopes as the statements' first three arrays (account ids, modes, keys) for unnest. */
+const scopeColumns = (items: readonly { readonly scope: IdempotencyScope }[]): [string[], boolean[], string[]] => [
+  items.map((item) => item.scope.accountId),
+  items.map((item) => item.scope.livemode),
+  items.map((item) => item.scope.key),
+];
 const byScope = (a: Claim, b: Claim): number => {
   const [x, y] = [scopeKey(a.scope), scopeKey(b.scope)];
   return x < y ? -1 : x > y ? 1 : 0;
@@ -72,7 +78,10 @@ export class IdempotencyStore {
   constructor(pool: pg.Pool) {
     this.pool = pool;
     this.claims = groupCommitEach({ many: (claims) => this.claimMany(claims), one: async (claim) => (await this.claimMany([claim]))[0]! });
-    this.completions = groupCommit({ many: (completions) => this.completeMany(completions), one: (completion) => this.completeMany([completion]) });
+    this.completions = groupCommit({
+      many: (completions) => this.completeMany(completions),
+      one: (completion) => this.completeMany([completion]),
+    });
   }
 
   /** Inserts a running record (replacing an expired one); false when the key is taken. */
@@ -93,9 +102,7 @@ export class IdempotencyStore {
       name: 'idempotency_claim_many',
       text: CLAIM_MANY_SQL,
       values: [
-        rows.map((c) => c.scope.accountId),
-        rows.map((c) => c.scope.livemode),
-        rows.map((c) => c.scope.key),
+        ...scopeColumns(rows),
         rows.map((c) => c.record.requestHash),
         rows.map((c) => c.record.sessionId),
         rows.map((c) => c.record.state),
@@ -138,12 +145,7 @@ export class IdempotencyStore {
     await this.pool.query({
       name: 'idempotency_complete_many',
       text: COMPLETE_MANY_SQL,
-      values: [
-        completions.map((c) => c.scope.accountId),
-        completions.map((c) => c.scope.livemode),
-        completions.map((c) => c.scope.key),
-        completions.map((c) => c.sessionId),
-      ],
+      values: [...scopeColumns(completions), completions.map((c) => c.sessionId)],
     });
   }
 
