@@ -213,7 +213,7 @@ describe('races', () => {
   });
 });
 
-// Risk covered: the grouped claim, create and completion (docs/adr/0059) mixing up the answers of
+// Risk covered: the grouped claim, create and completion (docs/adr/0062) mixing up the answers of
 // requests that share statements: every row of the table at once, in one burst whose claims,
 // creates and completions form groups, through one gateway and spread over two processes.
 describe('the idempotency table inside one burst (claims, creates and completions in groups)', () => {

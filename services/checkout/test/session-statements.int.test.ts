@@ -133,7 +133,7 @@ describe('the one-statement create', () => {
 
   it('in a group, a taken id or a refused value fails that create alone: the others commit, it leaves nothing', async () => {
     // A refused value fails the group's statement, which is then retried one create at a time; a taken
-    // id fails only its own create (ON CONFLICT (id) DO NOTHING, docs/adr/0059).
+    // id fails only its own create (ON CONFLICT (id) DO NOTHING, docs/adr/0062).
     const taken = session();
     await store.insert(taken, created(taken));
     const good = [session(), session(), session()];

@@ -74,7 +74,7 @@ describe('IdempotencyStore.claim', () => {
   });
 });
 
-// Risk covered: the grouped claim and completion (docs/adr/0059) answering one request with another's
+// Risk covered: the grouped claim and completion (docs/adr/0062) answering one request with another's
 // outcome — a key claimed twice in one group, a live record replaced because a neighbour's was
 // expired, a bad row failing its whole group — or not sharing statements at all.
 describe('claims and completions in groups', () => {

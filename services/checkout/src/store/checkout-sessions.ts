@@ -172,7 +172,7 @@ export class CheckoutSessionStore {
     // While one create statement runs, the creates that arrive wait and go together in the next. A
     // group that fails (a value PostgreSQL refuses) is retried one create at a time, so each caller
     // gets its own statement's answer, as without grouping. A taken id fails nothing: its create
-    // writes no row and learns so (docs/adr/0059); the same id twice in a group is written once.
+    // writes no row and learns so (docs/adr/0062); the same id twice in a group is written once.
     this.inserts = groupCommitEach({
       many: async (creates) => {
         if (creates.length === 1) return [await this.insertOne(creates[0]!)];

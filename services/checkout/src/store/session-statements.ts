@@ -77,7 +77,7 @@ const OUTBOX_PARAM = FIELDS.length + 1;
  * clauses always run to completion, and a statement outside BEGIN is its own transaction, so both rows
  * commit together or neither does (a refused session value aborts the outbox insert with it). An id
  * already taken writes neither row and answers no row (ON CONFLICT (id) DO NOTHING, so the idempotent
- * create learns of its retry without a read first, docs/adr/0059). The outbox insert skips a duplicate
+ * create learns of its retry without a read first, docs/adr/0062). The outbox insert skips a duplicate
  * event id as Prisma's `skipDuplicates` did; pg_notify wakes the relay at commit like `NOTIFY outbox`,
  * and is dropped on rollback.
  */
@@ -118,7 +118,7 @@ export function insertWithEvent(session: CheckoutSession, event: OutboxRow): Que
  * json_populate_recordset converts every value with the column's own type (numeric from its exact
  * text, timestamptz from ISO time), and a json column keeps its value's text as written here (key
  * order too), as the single insert does. A session whose id is already taken is skipped with its
- * outbox row, and only the ids written come back (docs/adr/0059); the outbox rows keep arrival order.
+ * outbox row, and only the ids written come back (docs/adr/0062); the outbox rows keep arrival order.
  */
 const INSERT_MANY_WITH_EVENTS_SQL = `WITH s AS (INSERT INTO checkout_sessions (${INSERT_COLUMNS})
       SELECT ${INSERT_COLUMNS} FROM json_populate_recordset(NULL::checkout_sessions, $1::json)

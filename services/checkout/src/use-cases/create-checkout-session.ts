@@ -57,7 +57,7 @@ export async function createCheckoutSession(
     return { session, created: true };
   }
   // The preset id's create writes nothing if the id is taken (a retry, or two racing): no read first,
-  // and the create shares its group's statement with every other (docs/adr/0059). Only then the
+  // and the create shares its group's statement with every other (docs/adr/0062). Only then the
   // session already made is read, in the caller's scope.
   if (await deps.sessions.insertUnlessTaken(session, event)) return { session, created: true };
   const existing = await deps.sessions.find(scope, presetId);

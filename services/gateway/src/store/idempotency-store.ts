@@ -19,7 +19,7 @@ const SCOPE = 'account_id = $1 AND livemode = $2 AND key = $3';
 const scopeValues = (scope: IdempotencyScope): unknown[] => [scope.accountId, scope.livemode, scope.key];
 
 /**
- * Claiming keys is ONE statement per group (docs/adr/0059): each new key is inserted; a taken one whose
+ * Claiming keys is ONE statement per group (docs/adr/0062): each new key is inserted; a taken one whose
  * record expired is replaced in place (an old key makes a new session), under the row lock ON CONFLICT
  * takes; a taken live one is left alone and returns no row. So across every gateway process exactly
  * one request owns a key at a time. The rows are sorted by key, so two processes' groups take their
@@ -66,7 +66,7 @@ const byScope = (a: Claim, b: Claim): number => {
 /**
  * The only code that knows idempotency_records: prepared statements on the gateway's pg pool (the
  * create path's writes, docs/adr/0030). The create path's two writes, the claim and the completion,
- * are committed in groups (docs/adr/0059): the claims (or completions) that arrive while one group's
+ * are committed in groups (docs/adr/0062): the claims (or completions) that arrive while one group's
  * statement runs go together in the next, and a group whose statement fails is retried one by one,
  * so each caller gets the answer its own statement would have given.
  */

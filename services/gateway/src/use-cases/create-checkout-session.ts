@@ -45,7 +45,7 @@ export interface CreatedSession {
  * not remembered. Exactness under races rests on the store's claim (one INSERT … ON CONFLICT … WHERE
  * expired, shared by the claims of a group), the take-over (one conditional UPDATE) and checkout's
  * create with a preset id, which writes a session at most once. Claims, creates and completions of
- * concurrent requests share statements (docs/adr/0059); each request still gets its own answer.
+ * concurrent requests share statements (docs/adr/0062); each request still gets its own answer.
  */
 export async function createCheckoutSession(
   deps: CreateSessionDependencies,
