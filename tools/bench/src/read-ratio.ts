@@ -104,7 +104,12 @@ try {
     for (const path of reads) {
       const cpu = gateway ? cpuSeconds(gateway.pid) : 0;
       const calls = gateway ? syscalls(gateway.pid) : 0;
-      const figure = await cannon(`GET ${path.replace(created.id, ':id')}`, { url: `${apiUrl}${path}`, headers, connections, duration: seconds });
+      const figure = await cannon(`GET ${path.replace(created.id, ':id')}`, {
+        url: `${apiUrl}${path}`,
+        headers,
+        connections,
+        duration: seconds,
+      });
       const served = figure.rate * seconds;
       const perRead = gateway
         ? `  gateway ${((1000 * (cpuSeconds(gateway.pid) - cpu)) / served).toFixed(3)} ms, ${((syscalls(gateway.pid) - calls) / served).toFixed(1)} syscalls per read`

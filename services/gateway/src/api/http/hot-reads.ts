@@ -60,7 +60,9 @@ export function hotReads(deps: HotReadDeps): (req: IncomingMessage, res: ServerR
     if (rpc?.type === RPCType.HTTP) rpc.route = route.route;
     const requestId = newId('request');
     logAccess(res, 'GET', url, () => requestId);
-    answer(deps, route, id, requestId, req, res).catch((error: unknown) => deps.logger.error({ err: error, requestId }, 'hot read failed to answer'));
+    answer(deps, route, id, requestId, req, res).catch((error: unknown) =>
+      deps.logger.error({ err: error, requestId }, 'hot read failed to answer'),
+    );
     return true;
   };
 }
@@ -72,7 +74,10 @@ async function answer(deps: HotReadDeps, route: HotRoute, id: string, requestId:
   try {
     const caller = await authenticate(deps.merchants, req.headers.authorization);
     await spendBudget(deps.requestLimit, deps.logger, caller.account.id);
-    const { session } = await deps.checkout.getCheckoutSession({ id }, { accountId: caller.account.id, livemode: caller.livemode, requestId });
+    const { session } = await deps.checkout.getCheckoutSession(
+      { id },
+      { accountId: caller.account.id, livemode: caller.livemode, requestId },
+    );
     if (!session) throw new ApiError('internal_error');
     body = route.body(session);
   } catch (error) {

@@ -69,7 +69,14 @@ describe('schema-compiled serializers', () => {
   });
 
   it('write every status the API knows', () => {
-    for (const status of [SessionStatus.OPEN, SessionStatus.PENDING, SessionStatus.PAID, SessionStatus.HELD, SessionStatus.FAILED, SessionStatus.EXPIRED]) {
+    for (const status of [
+      SessionStatus.OPEN,
+      SessionStatus.PENDING,
+      SessionStatus.PAID,
+      SessionStatus.HELD,
+      SessionStatus.FAILED,
+      SessionStatus.EXPIRED,
+    ]) {
       const presented = paymentObject(create(CheckoutSessionSchema, { ...full, status }));
       expect(serializePayment(presented)).toBe(JSON.stringify(presented));
     }
