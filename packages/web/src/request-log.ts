@@ -34,7 +34,7 @@ export function accessLog(logger: Logger): RequestHandler {
 }
 
 /**
- * The same access log for a handler outside Express (the gateway's hot reads, docs/adr/0059): call
+ * The same access log for a handler outside Express (the gateway's hot reads, docs/adr/0063): call
  * it when the request arrives; the line is written when the answer is sent or the client goes away.
  */
 export function accessLogger(

@@ -407,7 +407,7 @@ describe('failures behind the edge', () => {
   });
 });
 
-describe('the hot reads (without Express, docs/adr/0059)', () => {
+describe('the hot reads (without Express, docs/adr/0063)', () => {
   /** Everything of an answer but its request id and date: status, headers and body text. */
   async function seen(url: string, key: string | undefined) {
     const response = await fetch(url, { headers: key ? { authorization: `Bearer ${key}` } : {} });

@@ -89,7 +89,7 @@ async function selectBaseline(attempt = 1): ReturnType<typeof pgbench> {
   }
 }
 
-// A query sends the same read through Express instead of the hot path (docs/adr/0059): A/B in one run.
+// A query sends the same read through Express instead of the hot path (docs/adr/0063): A/B in one run.
 const reads = [
   `/v1/payments/${created.id}`,
   `/v1/checkout_sessions/${created.id}`,

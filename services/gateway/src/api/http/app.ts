@@ -48,7 +48,7 @@ export interface GatewayApp {
  * The HTTP surface. Order matters: request id and headers first (so every answer, errors included,
  * carries them), then authentication, then the account's rate limit, then the route, which checks its
  * headers and parses its own body. The two polled reads by id take the same steps without Express
- * (hot-reads.ts, docs/adr/0059); every other request goes through the app below. A step added here for
+ * (hot-reads.ts, docs/adr/0063); every other request goes through the app below. A step added here for
  * every request must be added there too (the parity test in http-routes.int.test.ts compares answers).
  */
 export function createGatewayApp(deps: GatewayApp): RequestListener {

@@ -39,7 +39,7 @@ const ROUTES: readonly HotRoute[] = [
 const FIXED_HEADERS: readonly string[] = ['Cache-Control', 'no-store', ...SECURITY_HEADERS.flat()];
 
 /**
- * The two reads merchants poll, answered without Express (docs/adr/0059): the same steps as the
+ * The two reads merchants poll, answered without Express (docs/adr/0063): the same steps as the
  * middleware chain of app.ts in the same order — request id, no-store and security headers, access
  * log, API key (through the key cache, so a revocation is refused on the next request), the
  * account's rate limit, then checkout — and the same error answers (failureAnswer). Only the plain

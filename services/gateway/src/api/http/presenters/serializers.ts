@@ -5,7 +5,7 @@ import { responseSchemas } from './schemas.ts';
 
 /**
  * Response serializers compiled from the very schemas the OpenAPI document publishes (schemas.ts),
- * so the two cannot drift (docs/adr/0059). A compiled serializer writes only the properties its schema
+ * so the two cannot drift (docs/adr/0063). A compiled serializer writes only the properties its schema
  * names, so a presenter field missing from the schema would vanish silently: serializers.test.ts
  * proves each one's output equals JSON.stringify of its presenter, nulls and metadata included, and
  * the contract test already fails on any presenter field the schema lacks.
