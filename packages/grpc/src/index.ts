@@ -2,6 +2,7 @@ export { createGrpcServer, status } from './server.ts';
 export type { GrpcServer } from './server.ts';
 export { createServiceClient } from './client.ts';
 export type { ServiceClient, CallOptions } from './client.ts';
+export type { ChannelOptions } from '@grpc/grpc-js';
 export type { ServiceHandlers } from './service.ts';
 export { contextFromMetadata, contextToMetadata, publicContextFromMetadata } from './call-context.ts';
 export type { CallContext, PublicCallContext } from './call-context.ts';

@@ -27,6 +27,9 @@ export type ServiceHandlers<S extends DescService, C extends CallContext | Publi
       : never;
 };
 
+/** The encoded bytes as the Buffer grpc-js wants, without copying them (Buffer.from(bytes) would). */
+const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
 /** The grpc-js service definition for a protobuf-es descriptor: paths and binary (de)serializers. */
 export function serviceDefinition(service: DescService): ServiceDefinition {
   const definition: Record<string, ServiceDefinition[string]> = {};
@@ -38,9 +41,9 @@ export function serviceDefinition(service: DescService): ServiceDefinition {
       requestStream: false,
       responseStream: method.methodKind === 'server_streaming',
       originalName: method.name,
-      requestSerialize: (message: MessageShape<DescMessage>) => Buffer.from(toBinary(method.input, message)),
+      requestSerialize: (message: MessageShape<DescMessage>) => asBuffer(toBinary(method.input, message)),
       requestDeserialize: (bytes: Buffer) => fromBinary(method.input, bytes),
-      responseSerialize: (message: MessageShape<DescMessage>) => Buffer.from(toBinary(method.output, message)),
+      responseSerialize: (message: MessageShape<DescMessage>) => asBuffer(toBinary(method.output, message)),
       responseDeserialize: (bytes: Buffer) => fromBinary(method.output, bytes),
     };
   }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from '@hc/logging';
 
@@ -25,15 +26,29 @@ export function requestIdOf(res: Response): string {
  * redaction rules: there is nothing in it they could match.
  */
 export function accessLog(logger: Logger): RequestHandler {
-  const lines = logger.child({}, { redact: { paths: [] } });
+  const track = accessLogger(logger);
   return (req, res, next) => {
+    track(res, req.method, req.originalUrl.split('?', 1)[0]!, () => requestIdOf(res));
+    next();
+  };
+}
+
+/**
+ * The same access log for a handler outside Express (the gateway's hot reads, docs/adr/0063): call
+ * it when the request arrives; the line is written when the answer is sent or the client goes away.
+ */
+export function accessLogger(
+  logger: Logger,
+): (res: ServerResponse, method: string | undefined, path: string, requestId: () => string) => void {
+  const lines = logger.child({}, { redact: { paths: [] } });
+  return (res, method, path, requestId) => {
     const started = performance.now();
     const done = (): void => {
       res.off('finish', done);
       res.off('close', done);
       const line = {
-        requestId: requestIdOf(res),
-        req: { method: req.method, path: req.originalUrl.split('?', 1)[0] },
+        requestId: requestId(),
+        req: { method, path },
         res: { status: res.statusCode },
         responseTime: Math.round(performance.now() - started),
       };
@@ -43,6 +58,5 @@ export function accessLog(logger: Logger): RequestHandler {
     };
     res.on('finish', done);
     res.on('close', done);
-    next();
   };
 }

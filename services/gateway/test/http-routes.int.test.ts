@@ -21,7 +21,8 @@ import type pg from 'pg';
 import { GATEWAY_MIGRATIONS_DIR } from '../src/index.ts';
 import { generateApiKey, hashApiKey, type Mode } from '../src/domain/api-key.ts';
 import type { ApiKeyRecord, MerchantAccount } from '../src/domain/merchant-account.ts';
-import { createGatewayApp } from '../src/api/http/app.ts';
+import { createGatewayApp, type GatewayApp } from '../src/api/http/app.ts';
+import { hotReads } from '../src/api/http/hot-reads.ts';
 import { IdempotencyStore } from '../src/store/idempotency-store.ts';
 
 type Checkout = ServiceClient<typeof CheckoutService>;
@@ -33,6 +34,9 @@ let db: TestDatabase;
 let pool: pg.Pool;
 let server: Server;
 let base: string;
+/** The hot reads alone (hot-reads.ts): what they do not take is answered 599. */
+let hotOnly: Server;
+let hotBase: string;
 let checkout: FakeClient<Checkout>;
 let customers: FakeClient<Customers>;
 let webhooks: FakeClient<Webhooks>;
@@ -158,7 +162,7 @@ beforeAll(async () => {
       return left > 0;
     },
   });
-  const app = createGatewayApp({
+  const deps: GatewayApp = {
     merchants: { findKeyByHash: async (hash: string) => keys.get(hash) ?? null },
     checkout: checkout.client,
     // Payment links are not exercised here (e2e: integration-api); a call would answer unimplemented.
@@ -171,14 +175,21 @@ beforeAll(async () => {
     customersReadWaitMs: 100,
     logger: createLogger('gateway-routes-test', { level: 'info', destination: logs.destination }),
     ready: async () => undefined,
-  });
-  server = createServer(app);
+  };
+  server = createServer(createGatewayApp(deps));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const hot = hotReads({ merchants: deps.merchants, checkout: deps.checkout, requestLimit: deps.rateLimits.requests, logger: deps.logger });
+  hotOnly = createServer((req, res) => {
+    if (!hot(req, res)) res.writeHead(599).end();
+  });
+  await new Promise<void>((resolve) => hotOnly.listen(0, '127.0.0.1', resolve));
+  hotBase = `http://127.0.0.1:${(hotOnly.address() as AddressInfo).port}`;
 });
 
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
+  await new Promise((resolve) => hotOnly.close(resolve));
   await pool.end();
   await db.drop();
 });
@@ -393,5 +404,81 @@ describe('failures behind the edge', () => {
     ]);
     expect(answer.text).not.toContain('unexpected call');
     expect(logs.lines.some((line) => line['msg'] === 'unhandled error' && line['path'] === '/v1/orders')).toBe(true);
+  });
+});
+
+describe('the hot reads (without Express, docs/adr/0063)', () => {
+  /** Everything of an answer but its request id and date: status, headers and body text. */
+  async function seen(url: string, key: string | undefined) {
+    const response = await fetch(url, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+    const headers = Object.fromEntries([...response.headers].filter(([name]) => name !== 'date' && name !== 'x-request-id'));
+    return { status: response.status, headers, requestId: response.headers.get('x-request-id'), text: await response.text() };
+  }
+
+  it.each(['payments', 'checkout_sessions'])(
+    'answer GET /v1/%s/:id exactly as the Express route does: found, isolated, unauthenticated, suspended, rate limited',
+    async (collection) => {
+      const id = (await create1(A_TEST)).json['id'] as string;
+      const cases: [string, string | undefined][] = [
+        [id, A_TEST],
+        [id, B_TEST],
+        [id, A_LIVE],
+        [id, undefined],
+        [id, REVOKED],
+        [id, SUSPENDED],
+        ['pay_unknown', A_TEST],
+      ];
+      for (const [target, key] of cases) {
+        // The query sends the same read through Express (the hot path takes only the plain form).
+        const viaExpress = await seen(`${base}/v1/${collection}/${target}?via=express`, key);
+        const hot = await seen(`${hotBase}/v1/${collection}/${target}`, key);
+        expect(hot).toEqual({ ...viaExpress, requestId: expect.stringMatching(/^req_/) });
+        expect(viaExpress.requestId).toMatch(/^req_/);
+      }
+      budgets.requests.set('acct_A', 0);
+      const limitedViaExpress = await seen(`${base}/v1/${collection}/${id}?via=express`, A_TEST);
+      const limited = await seen(`${hotBase}/v1/${collection}/${id}`, A_TEST);
+      expect(limited).toEqual({ ...limitedViaExpress, requestId: expect.any(String) });
+      expect([limited.status, limited.headers['retry-after']]).toEqual([429, '60']);
+    },
+  );
+
+  it('carry the security headers, no-store and the JSON type on a read', async () => {
+    const id = (await create1(A_TEST)).json['id'] as string;
+    const read = await seen(`${hotBase}/v1/payments/${id}`, A_TEST);
+    expect(read.headers).toMatchObject({
+      'cache-control': 'no-store',
+      'content-type': 'application/json; charset=utf-8',
+      'content-security-policy': "default-src 'none';frame-ancestors 'none'",
+      'strict-transport-security': 'max-age=31536000; includeSubDomains',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+    });
+    expect(read.headers).not.toHaveProperty('x-powered-by');
+  });
+
+  it('leave every other form to Express: a query, a further segment, an escape, HEAD, other methods and paths', async () => {
+    for (const path of [
+      '/v1/payments/pay_1?x=1',
+      '/v1/payments/pay_1/',
+      '/v1/payments/%E0%A4%A',
+      '/v1/payments/',
+      '/v1/payments',
+      '/V1/payments/pay_1',
+      '/v1/payments/pay_1/simulate',
+    ]) {
+      expect([path, (await fetch(`${hotBase}${path}`)).status]).toEqual([path, 599]);
+    }
+    expect((await fetch(`${hotBase}/v1/payments/pay_1`, { method: 'HEAD' })).status).toBe(599);
+    expect((await fetch(`${hotBase}/v1/checkout_sessions/pay_1`, { method: 'POST' })).status).toBe(599);
+  });
+
+  it('write the access line of each read, without its query, key or body', async () => {
+    const id = (await create1(A_TEST)).json['id'] as string;
+    const read = await seen(`${hotBase}/v1/checkout_sessions/${id}`, A_TEST);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const line = logs.lines.find((l) => l['msg'] === 'request completed' && l['requestId'] === read.requestId);
+    expect(line).toMatchObject({ req: { method: 'GET', path: `/v1/checkout_sessions/${id}` }, res: { status: 200 } });
+    expect(JSON.stringify(line)).not.toContain(A_TEST);
   });
 });

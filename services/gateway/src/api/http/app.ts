@@ -1,4 +1,5 @@
-import express, { type Express } from 'express';
+import type { RequestListener } from 'node:http';
+import express from 'express';
 import type { ServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { accessLog } from '@hc/web';
@@ -11,6 +12,7 @@ import type { CreateSessionDependencies, IdempotencySettings } from '../../use-c
 import { rateLimited } from './middleware/rate-limit.ts';
 import { requireApiKey } from './middleware/authenticate.ts';
 import { errorResponder, unknownRoute } from './middleware/errors.ts';
+import { hotReads } from './hot-reads.ts';
 import { openApiText } from './openapi/document.ts';
 import { requestId, securityHeaders } from './middleware/response-headers.ts';
 import { checkoutSessionRoutes } from './routes/checkout-sessions.ts';
@@ -45,9 +47,11 @@ export interface GatewayApp {
 /**
  * The HTTP surface. Order matters: request id and headers first (so every answer, errors included,
  * carries them), then authentication, then the account's rate limit, then the route, which checks its
- * headers and parses its own body.
+ * headers and parses its own body. The two polled reads by id take the same steps without Express
+ * (hot-reads.ts, docs/adr/0063); every other request goes through the app below. A step added here for
+ * every request must be added there too (the parity test in http-routes.int.test.ts compares answers).
  */
-export function createGatewayApp(deps: GatewayApp): Express {
+export function createGatewayApp(deps: GatewayApp): RequestListener {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -90,5 +94,9 @@ export function createGatewayApp(deps: GatewayApp): Express {
 
   app.use(unknownRoute);
   app.use(errorResponder(deps.logger));
-  return app;
+
+  const hot = hotReads({ merchants: deps.merchants, checkout: deps.checkout, requestLimit: deps.rateLimits.requests, logger: deps.logger });
+  return (req, res) => {
+    if (!hot(req, res)) app(req, res);
+  };
 }

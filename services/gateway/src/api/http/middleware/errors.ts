@@ -22,20 +22,36 @@ function knownError(error: unknown): ApiError | undefined {
   return badValueError(error);
 }
 
-/** Every failure leaves as the spec's error body. Anything not an API error is a bug: logged, 500. */
+/** What every failure is answered with: the spec's error body, its status and extra headers. */
+export interface FailureAnswer {
+  readonly status: number;
+  readonly body: ReturnType<ApiError['toBody']>;
+  readonly retryAfter: string | undefined;
+}
+
+/**
+ * Turns a failure into its answer, logging and counting it. Anything not an API error is a bug:
+ * logged, 500. Shared by the Express error handler and the hot reads (hot-reads.ts).
+ */
+export function failureAnswer(logger: Logger, error: unknown, request: { requestId: string; method: string; path: string }): FailureAnswer {
+  const known = knownError(error);
+  const apiError = known ?? new ApiError('internal_error');
+  if (!known) {
+    logger.error({ err: error, ...request }, 'unhandled error');
+  } else if (!(error instanceof ApiError) && apiError.code === 'invalid_request') {
+    // A bad value only the database noticed: the caller's fault, but the edge should have refused it.
+    logger.warn({ err: error, ...request }, 'database refused a value');
+  }
+  apiErrors.add(1, { 'error.code': apiError.code });
+  const retryAfter = apiError.code === 'rate_limited' ? '60' : apiError.code === 'catching_up' ? '1' : undefined;
+  return { status: apiError.httpStatus, body: apiError.toBody(), retryAfter };
+}
+
+/** Every failure leaves as the spec's error body. */
 export function errorResponder(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
-    const known = knownError(error);
-    const apiError = known ?? new ApiError('internal_error');
-    if (!known) {
-      logger.error({ err: error, requestId: locals(res).requestId, method: req.method, path: req.path }, 'unhandled error');
-    } else if (!(error instanceof ApiError) && apiError.code === 'invalid_request') {
-      // A bad value only the database noticed: the caller's fault, but the edge should have refused it.
-      logger.warn({ err: error, requestId: locals(res).requestId, method: req.method, path: req.path }, 'database refused a value');
-    }
-    apiErrors.add(1, { 'error.code': apiError.code });
-    if (apiError.code === 'rate_limited') res.setHeader('Retry-After', '60');
-    if (apiError.code === 'catching_up') res.setHeader('Retry-After', '1');
-    res.status(apiError.httpStatus).json(apiError.toBody());
+    const answer = failureAnswer(logger, error, { requestId: locals(res).requestId, method: req.method, path: req.path });
+    if (answer.retryAfter) res.setHeader('Retry-After', answer.retryAfter);
+    res.status(answer.status).json(answer.body);
   };
 }

@@ -10,13 +10,18 @@ import { callerOf } from '../locals.ts';
  */
 export function rateLimited(limiter: AccountLimiter, logger: Logger): RequestHandler {
   return async (_req, res, next) => {
-    let within = true;
-    try {
-      within = await limiter.consume(callerOf(res).account.id);
-    } catch (error) {
-      logger.error({ err: error }, 'rate limiter failed; request allowed');
-    }
-    if (!within) throw new ApiError('rate_limited');
+    await spendBudget(limiter, logger, callerOf(res).account.id);
     next();
   };
+}
+
+/** The rate limit's rule, shared by the middleware and the hot reads (hot-reads.ts). */
+export async function spendBudget(limiter: AccountLimiter, logger: Logger, accountId: string): Promise<void> {
+  let within = true;
+  try {
+    within = await limiter.consume(accountId);
+  } catch (error) {
+    logger.error({ err: error }, 'rate limiter failed; request allowed');
+  }
+  if (!within) throw new ApiError('rate_limited');
 }
