@@ -10,7 +10,12 @@ import type { DashboardDependencies } from './dependencies.ts';
 export interface CreatedUser {
   readonly user: DashboardUser;
   /** The one-time link to set the password, when none was given; shown once, stored hashed. */
-  readonly setPassword: { readonly url: string; readonly expiresAt: Date } | null;
+  readonly setPassword: {
+    readonly url: string;
+    readonly expiresAt: Date;
+    /** Names this link and nothing more (a prefix of its stored hash): the invitation mail's id. */
+    readonly linkId: string;
+  } | null;
 }
 
 /**
@@ -46,6 +51,8 @@ export async function createUser(
   if (!inserted) throw new ApiError('email_taken', undefined, 'email');
   return {
     user,
-    setPassword: token ? { url: `${deps.publicBaseUrl}/dashboard/set-password?token=${token}`, expiresAt } : null,
+    setPassword: token
+      ? { url: `${deps.publicBaseUrl}/dashboard/set-password?token=${token}`, expiresAt, linkId: secretHash(token).slice(0, 22) }
+      : null,
   };
 }

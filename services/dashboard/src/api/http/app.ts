@@ -85,7 +85,7 @@ export function createDashboardApp(options: DashboardAppOptions): Express {
   modePages.use(paymentsRoutes(options.platform, options.deps));
   modePages.use(settingsRoutes(options.platform, options.deps));
   modePages.use(emailRoutes(options.platform, options.deps));
-  modePages.use(teamRoutes(options.deps), auditRoutes(options.deps), exportRoutes(options.platform, options.logger));
+  modePages.use(teamRoutes(options.platform, options.deps), auditRoutes(options.deps), exportRoutes(options.platform, options.logger));
   app.use('/dashboard/:mode', modePages);
 
   app.use((_req, res) => renderNotFound(res));
