@@ -66,7 +66,11 @@ it('the owner invites by email: the mail reaches the SMTP server with a link tha
     await invited.goto(path);
     await expect(invited.getByRole('heading', { name: 'This link no longer works' }).isVisible()).resolves.toBe(true);
   });
-  await walk('invitee-signs-in', await h.signedIn({ email: invitee, password: 'a long enough passphrase for tests' }), async () => undefined);
+  await walk(
+    'invitee-signs-in',
+    await h.signedIn({ email: invitee, password: 'a long enough passphrase for tests' }),
+    async () => undefined,
+  );
 
   // Sent: the notifications context dropped the sealed link; the dashboard only ever kept its hash.
   await eventually(

@@ -64,7 +64,10 @@ it('mails the link once, keeps it only sealed until sent, and a repeated call qu
 it('while queued, the link is sealed to its row; a mail refused for good drops it', async () => {
   sink.behave({ kind: 'permanent' });
   try {
-    const { mailId } = await stack.client.sendInvitation(invitation('dashuser_2:def', 'refused@shop.example', `x${TOKEN}`), scope('acct_I'));
+    const { mailId } = await stack.client.sendInvitation(
+      invitation('dashuser_2:def', 'refused@shop.example', `x${TOKEN}`),
+      scope('acct_I'),
+    );
     const queued = await row(mailId);
     if (queued.status !== 'failed') {
       expect(String(queued['sealed_link'])).toMatch(/^v1:test-1:/);
@@ -83,10 +86,13 @@ it('while queued, the link is sealed to its row; a mail refused for good drops i
 
 it('refuses a link that is not a dashboard set-password link, and a role the dashboard does not have', async () => {
   await expect(
-    stack.client.sendInvitation({ ...invitation('dashuser_3:x', 'a@shop.example'), link: 'https://evil.example/phish?token=abcdefghijklmnopqrstuvwxyz' }, scope('acct_I')),
+    stack.client.sendInvitation(
+      { ...invitation('dashuser_3:x', 'a@shop.example'), link: 'https://evil.example/phish?token=abcdefghijklmnopqrstuvwxyz' },
+      scope('acct_I'),
+    ),
   ).rejects.toMatchObject({ code: 'invalid_url', field: 'link' });
-  await expect(stack.client.sendInvitation({ ...invitation('dashuser_3:y', 'a@shop.example'), role: 'root' }, scope('acct_I'))).rejects.toThrow(
-    /role/,
-  );
+  await expect(
+    stack.client.sendInvitation({ ...invitation('dashuser_3:y', 'a@shop.example'), role: 'root' }, scope('acct_I')),
+  ).rejects.toThrow(/role/);
   expect((await stack.db.query(`SELECT count(*)::int AS n FROM mails WHERE dedupe_key LIKE 'invitation:dashuser_3%'`)).rows[0].n).toBe(0);
 });

@@ -29,7 +29,12 @@ export async function inviteTeammate(
 ): Promise<Invitation> {
   const created = await createUser(deps, { accountId, email: input.email, password: null, role: input.role });
   const link = created.setPassword!;
-  const invitation = { id: `${created.user.id}:${link.linkId}`, recipient: created.user.email, role: input.role, invitedBy: input.invitedBy };
+  const invitation = {
+    id: `${created.user.id}:${link.linkId}`,
+    recipient: created.user.email,
+    role: input.role,
+    invitedBy: input.invitedBy,
+  };
   try {
     await mailer.send({ ...invitation, link: link.url, expiresAt: link.expiresAt });
     return { user: created.user, expiresAt: link.expiresAt, emailed: true };

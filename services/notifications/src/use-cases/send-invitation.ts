@@ -28,11 +28,14 @@ function linkProblem(link: string): boolean {
  */
 export async function sendInvitation(deps: NotificationsDependencies, ctx: CallContext, request: InvitationRequest): Promise<string> {
   const links = deps.links;
-  if (!links) throw new ApiError('unavailable', 'Invitations cannot be mailed here: no encryption keys to keep the link sealed until sent.');
-  if (!/^[A-Za-z0-9_:-]{1,100}$/.test(request.invitationId)) throw new ApiError('invalid_request', 'invitation_id is missing or malformed.', 'invitation_id');
+  if (!links)
+    throw new ApiError('unavailable', 'Invitations cannot be mailed here: no encryption keys to keep the link sealed until sent.');
+  if (!/^[A-Za-z0-9_:-]{1,100}$/.test(request.invitationId))
+    throw new ApiError('invalid_request', 'invitation_id is missing or malformed.', 'invitation_id');
   const recipient = normalEmailAddress(request.recipient);
   if (!recipient) throw new ApiError('invalid_email', 'recipient must be an email address.', 'recipient');
-  if (!INVITATION_ROLES.includes(request.role)) throw new ApiError('invalid_request', 'role must be owner, admin, developer or viewer.', 'role');
+  if (!INVITATION_ROLES.includes(request.role))
+    throw new ApiError('invalid_request', 'role must be owner, admin, developer or viewer.', 'role');
   if (linkProblem(request.link)) throw new ApiError('invalid_url', 'link must be a dashboard set-password link.', 'link');
   const invitedBy = normalEmailAddress(request.invitedBy) ?? 'The account owner';
   const view = invitationView({ recipient, role: request.role, invitedBy, expiresAt: request.expiresAt });
