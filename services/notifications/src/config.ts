@@ -101,7 +101,8 @@ const schema: JSONSchemaType<NotificationsConfig> = {
 export function loadNotificationsConfig(env: NodeJS.ProcessEnv = process.env): NotificationsConfig {
   const config = checkEventRetention(loadConfig(schema, env));
   // A malformed key is a deployment error: refuse to start rather than refuse every invitation later.
-  if (config.SECRETS_ENCRYPTION_KEYS !== undefined && config.SECRETS_ENCRYPTION_KEYS.trim() !== '') parseEncryptionKeys(config.SECRETS_ENCRYPTION_KEYS);
+  if (config.SECRETS_ENCRYPTION_KEYS !== undefined && config.SECRETS_ENCRYPTION_KEYS.trim() !== '')
+    parseEncryptionKeys(config.SECRETS_ENCRYPTION_KEYS);
   if ((config.SMTP_USER === undefined) !== (config.SMTP_PASSWORD === undefined)) {
     throw new Error('SMTP_USER and SMTP_PASSWORD go together: set both or neither');
   }

@@ -75,7 +75,10 @@ export interface StartedAction {
 
 function auditClient(timeoutMs: number) {
   const address = process.env['DASHBOARD_GRPC_ADDRESS'] ?? '127.0.0.1:50056';
-  return { address, client: createServiceClient<typeof DashboardUsersService, PublicCallContext>(DashboardUsersService, address, { timeoutMs }) };
+  return {
+    address,
+    client: createServiceClient<typeof DashboardUsersService, PublicCallContext>(DashboardUsersService, address, { timeoutMs }),
+  };
 }
 
 const requestContext = () => ({ requestId: `operator_${Date.now()}` });

@@ -75,7 +75,14 @@ export function auditIntent(deps: DashboardDependencies, logger: Logger): Reques
   return (req, res, next) => {
     const found = res.locals['action'] as RequestAction | undefined;
     if (!found || req.method === 'GET' || req.method === 'HEAD') return next();
-    recordAudit(deps, { ...lineOf(req, res, found), target: found.params['id'] ?? null, outcome: 'started', status: null, before: null, after: null }).then(
+    recordAudit(deps, {
+      ...lineOf(req, res, found),
+      target: found.params['id'] ?? null,
+      outcome: 'started',
+      status: null,
+      before: null,
+      after: null,
+    }).then(
       (id) => {
         res.locals[INTENT] = id;
         next();
