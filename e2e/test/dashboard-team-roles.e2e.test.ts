@@ -232,7 +232,7 @@ describe('roles on the server', () => {
   }, 60_000);
 
   it('the operator CLI does nothing when the audit log cannot be written', async () => {
-    const address = h.platform.operatorEnv['DASHBOARD_GRPC_ADDRESS'];
+    const address = h.platform.operatorEnv['DASHBOARD_GRPC_ADDRESS']!;
     h.platform.operatorEnv['DASHBOARD_GRPC_ADDRESS'] = '127.0.0.1:1';
     try {
       const run = await h.platform.operator('accounts', 'suspend', owner.accountId);
