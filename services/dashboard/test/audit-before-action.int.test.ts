@@ -4,11 +4,8 @@
 // it `started`, never missing; a log that cannot be written stops the change before any service is
 // asked; the table lets a started line be completed once and nothing else. Real PostgreSQL and HTTP,
 // checkout as a stand-in (@hc/test-kit/fake-client).
-import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, expect, it } from '@jest/globals';
 import type { CallContext } from '@hc/grpc';
-import { createLogger } from '@hc/logging';
 import { CheckoutAdminService, CheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { MerchantAdminService } from '@hc/proto/gateway/v1';
@@ -18,7 +15,6 @@ import { secretBoxFromEnv } from '@hc/secrets';
 import { captureLogs, createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestDatabase } from '@hc/test-kit';
 import { fakeClient } from '@hc/test-kit/fake-client';
 import pg from 'pg';
-import { createDashboardApp } from '../src/api/http/app.ts';
 import type { AuditCompletion, NewAuditEntry } from '../src/domain/audit.ts';
 import { DASHBOARD_MIGRATIONS_DIR } from '../src/migrations.ts';
 import { AuditStore } from '../src/store/audit-store.ts';
@@ -27,6 +23,7 @@ import { createDashboardPrisma, type DashboardPrisma } from '../src/store/prisma
 import { TeamStore } from '../src/store/team-store.ts';
 import { UserStore } from '../src/store/user-store.ts';
 import { createUser } from '../src/use-cases/create-user.ts';
+import { serveDashboardApp } from './support/served-app.ts';
 
 /** The real store, with a switch to fail the step a test picks. */
 class FailingAuditStore extends AuditStore {
@@ -49,7 +46,7 @@ let db: TestDatabase;
 let pool: pg.Pool;
 let prisma: DashboardPrisma;
 let audit: FailingAuditStore;
-let server: Server;
+let served: Awaited<ReturnType<typeof serveDashboardApp>>;
 let base: string;
 const accepted: string[] = [];
 
@@ -76,9 +73,9 @@ beforeAll(async () => {
     created: 1n,
     expiresAt: 2n,
   });
-  const app = createDashboardApp({
+  served = await serveDashboardApp(
     deps,
-    platform: {
+    {
       admin: fakeClient<typeof MerchantAdminService, CallContext>(MerchantAdminService, {
         async getAccount(_request, ctx) {
           return { account: { id: ctx.accountId, name: 'Shop A', status: 'active', feeBps: 150 } };
@@ -98,17 +95,12 @@ beforeAll(async () => {
       webhooks: fakeClient<typeof WebhooksService, CallContext>(WebhooksService, {}).client,
       notifications: fakeClient<typeof NotificationsService, CallContext>(NotificationsService, {}).client,
     },
-    logger: createLogger('dashboard-audit-test', { level: 'info', destination: logs.destination }),
-    secureCookies: false,
-    trustProxyHops: 1,
-    ready: async () => undefined,
-  });
-  server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    logs.destination,
+  );
+  base = served.base;
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await served.close();
   await prisma.$disconnect();
   await pool.end();
   await db.drop();

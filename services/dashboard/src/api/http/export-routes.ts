@@ -8,9 +8,7 @@ import {
   statementRequest,
   statementRows,
   writeCsv,
-  type StatementRow,
 } from '@hc/exports';
-import { unixSecondsBig } from '@hc/conversions';
 import type { Logger } from '@hc/logging';
 import { PAYMENT_STATUSES } from '../../domain/format.ts';
 import { modeOf } from './mode.ts';
