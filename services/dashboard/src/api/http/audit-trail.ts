@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '@hc/logging';
+import { crashPoint } from '@hc/runtime';
 import { isMode } from '../../domain/dashboard-user.ts';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
 import { completeAudit, recordAudit } from '../../use-cases/record-audit.ts';
@@ -59,6 +60,8 @@ export function auditTrail(deps: DashboardDependencies, logger: Logger): Request
         after: detail.after ?? null,
       };
       const intent = res.locals[INTENT] as string | undefined;
+      // Crash tests stop the process here: the change made and answered, its line not yet completed.
+      if (intent) crashPoint('dashboard.audit.before-completion');
       const written = intent ? completeAudit(deps, intent, line.accountId, outcome) : recordAudit(deps, { ...line, ...outcome });
       // A completion that fails leaves the line `started`: the action is in the log, its outcome unknown.
       written.catch((error: unknown) => logger.error({ err: error, action: found.action }, 'audit entry not completed'));
