@@ -2,29 +2,23 @@
 // skips or repeats payments across its pages, or reads another account's or mode's payments
 // (docs/adr/0061). The statement's walk on real PostgreSQL, on the partial index of paid payments.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
 import { UNSTARTED, type CheckoutSession } from '../src/domain/checkout-session.ts';
 import { NO_CUSTOMER_DETAILS } from '../src/domain/order-customer.ts';
 import { sessionCreatedEvent } from '../src/domain/session-events.ts';
-import { CHECKOUT_MIGRATIONS_DIR } from '../src/migrations.ts';
-import { CheckoutSessionStore } from '../src/store/checkout-sessions.ts';
-import { createCheckoutDatabase, type CheckoutDatabase } from '../src/store/prisma.ts';
+import type { CheckoutSessionStore } from '../src/store/checkout-sessions.ts';
+import type { CheckoutDatabase } from '../src/store/prisma.ts';
+import { startSessionStore } from './support/session-store.ts';
 
-let db: TestDatabase;
 let database: CheckoutDatabase;
 let store: CheckoutSessionStore;
+let stop: () => Promise<void>;
 const scope = { accountId: 'acct_paidwalk', livemode: false };
 let sequence = 0;
 
 beforeAll(async () => {
-  db = await createTestDatabase('checkout', CHECKOUT_MIGRATIONS_DIR);
-  database = createCheckoutDatabase(db.url);
-  store = new CheckoutSessionStore(database, { publicBaseUrl: 'https://pay.example.test', providers: [] });
+  ({ database, store, stop } = await startSessionStore());
 });
-afterAll(async () => {
-  await database.close();
-  await db.drop();
-});
+afterAll(() => stop());
 
 const at = (iso: string) => new Date(iso);
 
