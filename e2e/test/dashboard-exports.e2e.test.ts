@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parse } from 'csv-parse/sync';
+import pg from 'pg';
 import { Decimal } from '@hc/money';
 import type { Page } from 'playwright-core';
 import {
@@ -153,4 +154,70 @@ describe('exports', () => {
     expect(log).toContain('export.payments');
     expect(log).toContain('export.statement');
   }, 60_000);
+
+  // Last: it moves the shared clock to tomorrow's midnight.
+  it('a payment is on the statement of the UTC day it was paid, not created, with the USD value settlement locked (EUR)', async () => {
+    const merchant = await h.merchant();
+    const { clock } = h.platform;
+    const day = (offset: number) =>
+      new Date(Date.UTC(clock.now().getUTCFullYear(), clock.now().getUTCMonth(), clock.now().getUTCDate() + offset));
+    const created = day(1);
+    const paidDay = day(2);
+    const ymd = (d: Date) => d.toISOString().slice(0, 10);
+    clock.set(new Date(paidDay.getTime() - 30_000)); // 23:59:30 on the day it is created
+    const id = await apiPayment(h.platform, merchant.testKey, { amount: '20.00', currency: 'eur', reference: 'eur-late' });
+    expect(
+      (await h.platform.request('POST', `/v1/checkout_sessions/${id}/start`, { key: merchant.testKey, body: { country: 'de' } })).status,
+    ).toBe(200);
+    clock.set(new Date(paidDay.getTime() + 30_000)); // 00:00:30 the next day
+    expect(
+      (await h.platform.request('POST', `/v1/payments/${id}/simulate`, { key: merchant.testKey, body: { outcome: 'paid' } })).status,
+    ).toBe(200);
+    const api = (await (await h.platform.request('GET', `/v1/payments/${id}`, { key: merchant.testKey })).json()) as Record<
+      string,
+      unknown
+    > & {
+      settlement: Record<string, string>;
+    };
+    expect(api['status']).toBe('paid');
+    expect(new Date(Number(api['created']) * 1000).toISOString().slice(0, 10)).toBe(ymd(created));
+    expect(new Date(Number(api['paid_at']) * 1000).toISOString().slice(0, 10)).toBe(ymd(paidDay));
+
+    // The day it was created has nothing of it; the day it was paid has it.
+    const dayBefore = await h.platform.operator(
+      'payments',
+      'statement',
+      merchant.accountId,
+      '--mode',
+      'test',
+      '--from',
+      ymd(created),
+      '--to',
+      ymd(created),
+    );
+    expect(dayBefore.code).toBe(0);
+    expect((parse(dayBefore.stdout, { columns: true, bom: true }) as Row[]).filter((r) => r['line'] === 'payment')).toEqual([]);
+    const page = await h.signedIn(merchant, { viewport: { width: 1280, height: 900 } });
+    await walk('export-statement-paid-day', page, async () => {
+      await page.goto('/dashboard/test/payments');
+      await page.getByLabel('First day (UTC)').fill(ymd(paidDay));
+      await page.getByLabel('Last day (UTC)').fill(ymd(paidDay));
+      const rows = await download(page, () => page.getByRole('button', { name: 'Download settlement statement' }).click());
+      const [line, ...rest] = rows;
+      expect(rest.map((r) => r['line'])).toEqual(['total']);
+      // 20.00 EUR at the rate settlement locked at start (FX_RATES_USD: 1.08), as its own lock says.
+      const settlementDb = new pg.Pool({ connectionString: h.platform.stack.settlementDatabaseUrl, max: 1 });
+      const lock = (await settlementDb.query('SELECT usd_value::text AS usd FROM settlement_locks WHERE payment_id = $1', [id]))
+        .rows[0] as { usd: string };
+      await settlementDb.end();
+      expect(lock.usd).toBe('21.60');
+      expect(line).toMatchObject({ payment: id, amount: '20.00', currency: api['currency'], usd_value: lock.usd });
+      expect(line!['forwarded']).toBe(api.settlement['merchant_received']);
+      const total = rest[0]!;
+      expect(total['usd_value']).toBe('21.60');
+      expect(new Decimal(total['forwarded']!).eq(api.settlement['merchant_received']!)).toBe(true);
+      expect(new Decimal(total['arrived']!).eq(api.settlement['value_coin']!)).toBe(true);
+      expect(new Decimal(total['fee']!).plus(total['forwarded']!).toFixed()).toBe(new Decimal(total['arrived']!).toFixed());
+    });
+  }, 90_000);
 });

@@ -227,5 +227,20 @@ describe('roles on the server', () => {
     expect(text).toContain('operator.accounts.suspend');
     expect(text).toContain('operator.accounts.reactivate');
     expect(text).toContain('(operator)');
+    // Each line was written before its command ran and completed after (docs/adr/0060).
+    expect(text).not.toContain('started, no outcome recorded');
+  }, 60_000);
+
+  it('the operator CLI does nothing when the audit log cannot be written', async () => {
+    const address = h.platform.operatorEnv['DASHBOARD_GRPC_ADDRESS']!;
+    h.platform.operatorEnv['DASHBOARD_GRPC_ADDRESS'] = '127.0.0.1:1';
+    try {
+      const run = await h.platform.operator('accounts', 'suspend', owner.accountId);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('nothing was done');
+    } finally {
+      h.platform.operatorEnv['DASHBOARD_GRPC_ADDRESS'] = address;
+    }
+    expect((await h.platform.operations.getAccount(owner.accountId)).status).toBe('active');
   }, 60_000);
 });

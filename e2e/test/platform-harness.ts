@@ -192,6 +192,8 @@ export async function startPlatform(
             SMTP_SECURITY: 'none',
             PUBLIC_BASE_URL: PUBLIC_BASE_URL,
             MAIL_POLL_INTERVAL_MS: '100',
+            // Seals invitation links until sent (docs/adr/0059).
+            SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
           }),
           logger,
         )

@@ -21,6 +21,7 @@ import {
 } from '@hc/test-kit';
 import { WEBHOOKS_MIGRATIONS_DIR } from '@hc/webhooks';
 import { GATEWAY_MIGRATIONS_DIR, openMerchantAccounts } from '@hc/gateway';
+import { startAuditDashboard, type AuditDashboard } from './audit-dashboard.ts';
 
 const REGISTER = fileURLToPath(new URL('../../packages/telemetry/src/register.ts', import.meta.url));
 const main = (service: string): string => fileURLToPath(new URL(`../../services/${service}/src/main.ts`, import.meta.url));
@@ -131,6 +132,7 @@ export async function startTracedPlatform(receiver: OtlpReceiver): Promise<Trace
     }),
   ]);
   const addresses = { CHECKOUT_GRPC_ADDRESS: checkout, CUSTOMERS_GRPC_ADDRESS: customers, WEBHOOKS_GRPC_ADDRESS: webhooks };
+  let auditDashboard: Promise<AuditDashboard> | undefined;
   const gatewayUrl = await start('gateway', {
     ...addresses,
     GATEWAY_DATABASE_URL: databases.gateway.url,
@@ -153,11 +155,20 @@ export async function startTracedPlatform(receiver: OtlpReceiver): Promise<Trace
       }
     },
     async operator(...args) {
-      const env = { ...process.env, ...addresses, GATEWAY_DATABASE_URL: databases.gateway.url, LOG_LEVEL: 'silent' };
+      // The CLI writes each action to the account's audit log first and refuses to act without it (docs/adr/0060).
+      auditDashboard ??= startAuditDashboard({ checkout, customers, webhooks });
+      const env = {
+        ...process.env,
+        ...addresses,
+        DASHBOARD_GRPC_ADDRESS: (await auditDashboard).grpcAddress,
+        GATEWAY_DATABASE_URL: databases.gateway.url,
+        LOG_LEVEL: 'silent',
+      };
       const { stdout } = await runFile(process.execPath, [OPERATOR, ...args, '--json'], { env });
       return JSON.parse(stdout) as Record<string, unknown>;
     },
     async stop() {
+      await (await auditDashboard)?.stop();
       await Promise.all(processes.map((p) => p.stop()));
       await Promise.all(Object.values(databases).map((db) => db.drop()));
     },

@@ -134,11 +134,12 @@ describe('rendered with the CI test values', () => {
     }
   });
 
-  it('gives webhooks and the dashboard their encryption keys of secrets at rest from existing Secrets, and no one else', () => {
+  it('gives webhooks, the dashboard and notifications their encryption keys of secrets at rest from existing Secrets, and no one else', () => {
     const keysOf = (workload: Manifest) => containers(workload)[0]!.env?.find((e) => e.name === 'SECRETS_ENCRYPTION_KEYS');
     const withKeys = ofKind(manifests, 'Deployment').filter((d) => keysOf(d) !== undefined);
     expect(withKeys.map((d) => [component(d), keysOf(d)!.valueFrom])).toEqual([
       ['dashboard', { secretKeyRef: { name: 'hc-dashboard-encryption-keys', key: 'keys' } }],
+      ['notifications', { secretKeyRef: { name: 'hc-notifications-encryption-keys', key: 'keys' } }],
       ['webhooks', { secretKeyRef: { name: 'hc-webhooks-encryption-keys', key: 'keys' } }],
     ]);
     // Migrations do not need them; ConfigMaps never hold them.

@@ -1,11 +1,14 @@
+import { unixSecondsBig } from '@hc/conversions';
 import { Decimal } from '@hc/money';
 import { feeInCoin, type ExportedPayment } from './payment-export.ts';
 
 /**
- * The settlement statement of a period (docs/adr/0057): each paid payment with what was asked, what
- * arrived in which coin, the fee kept and what was forwarded to which payout wallet, then totals per
- * coin and wallet that add up: arrived = fee + forwarded for every line, so for every total too, and
- * the forwarded totals are what reached the payout wallets. Decimal arithmetic only.
+ * The settlement statement of a period (docs/adr/0057): each payment paid in it (by the moment it was
+ * paid, not created) with what was asked, its USD value as settlement locked it at start, what arrived
+ * in which coin, the fee kept and what was forwarded to which payout wallet, then totals per coin and
+ * wallet that add up: arrived = fee + forwarded for every line, so for every total too, the forwarded
+ * totals are what reached the payout wallets, and the USD total is the sum of the lines' USD values.
+ * Decimal arithmetic only.
  */
 export const STATEMENT_COLUMNS = [
   'line',
@@ -56,7 +59,7 @@ export function periodOf(from: string, to: string): Period | { problem: string; 
 export class StatementTotals {
   private readonly sums = new Map<
     string,
-    { coin: string; wallet: string; count: number; arrived: Decimal; fee: Decimal; forwarded: Decimal }
+    { coin: string; wallet: string; count: number; usd: Decimal; arrived: Decimal; fee: Decimal; forwarded: Decimal }
   >();
 
   add(row: StatementRow): void {
@@ -65,11 +68,13 @@ export class StatementTotals {
       coin: row.coin,
       wallet: row.payout_wallet,
       count: 0,
+      usd: new Decimal(0),
       arrived: new Decimal(0),
       fee: new Decimal(0),
       forwarded: new Decimal(0),
     };
     sum.count += 1;
+    sum.usd = sum.usd.plus(row.usd_value || 0);
     sum.arrived = sum.arrived.plus(row.arrived || 0);
     sum.fee = sum.fee.plus(row.fee || 0);
     sum.forwarded = sum.forwarded.plus(row.forwarded || 0);
@@ -86,7 +91,7 @@ export class StatementTotals {
         paid_at: '',
         amount: '',
         currency: '',
-        usd_value: '',
+        usd_value: sum.usd.toFixed(2),
         coin: sum.coin,
         arrived: sum.arrived.toFixed(),
         fee: sum.fee.toFixed(),
@@ -98,7 +103,8 @@ export class StatementTotals {
   }
 }
 
-export function statementRow(payment: ExportedPayment): StatementRow {
+/** One line: a paid payment and the USD value settlement locked for it (checkout's export carries it). */
+export function statementRow(payment: ExportedPayment, usdValue: string | undefined): StatementRow {
   const s = payment.settlement;
   return {
     line: 'payment',
@@ -106,9 +112,7 @@ export function statementRow(payment: ExportedPayment): StatementRow {
     paid_at: payment.paidAt === undefined ? '' : new Date(Number(payment.paidAt) * 1000).toISOString(),
     amount: payment.amount,
     currency: payment.currency,
-    // The API's amounts are in USD when the currency is; other currencies' USD value is settlement's
-    // lock, which the statement does not read yet (README, "Exports").
-    usd_value: payment.currency.toLowerCase() === 'usd' ? payment.amount : '',
+    usd_value: usdValue ?? '',
     coin: s?.coin ?? '',
     arrived: s?.valueCoin ?? '',
     fee: feeInCoin(s?.valueCoin, s?.merchantReceived),
@@ -117,4 +121,23 @@ export function statementRow(payment: ExportedPayment): StatementRow {
     txid_out: s?.txidOut ?? '',
     payout_wallet: s?.payoutWallet ?? '',
   };
+}
+
+/** What checkout's ExportPayments asks for a statement: the paid payments of the period, by paid_at. */
+export function statementRequest(period: Period): { paidGte: bigint; paidLt: bigint } {
+  return { paidGte: unixSecondsBig(period.from), paidLt: unixSecondsBig(period.until) };
+}
+
+/** The statement's rows from checkout's stream: each payment's line as it comes, then the totals. */
+export async function* statementRows(
+  exported: AsyncIterable<{ payment?: ExportedPayment | undefined; usdValue?: string | undefined }>,
+): AsyncGenerator<StatementRow> {
+  const totals = new StatementTotals();
+  for await (const { payment, usdValue } of exported) {
+    if (!payment) continue;
+    const row = statementRow(payment, usdValue);
+    totals.add(row);
+    yield row;
+  }
+  yield* totals.rows();
 }

@@ -6,31 +6,26 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
 import { badValueError } from '@hc/db';
 import { OUTBOX_CHANNEL, OUTBOX_NOTIFY_SQL } from '@hc/events';
-import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
 import { UNSTARTED, type CheckoutSession } from '../src/domain/checkout-session.ts';
 import { NO_CUSTOMER_DETAILS } from '../src/domain/order-customer.ts';
 import { sessionCreatedEvent, sessionEventPayload, sessionEventSubject } from '../src/domain/session-events.ts';
-import { CHECKOUT_MIGRATIONS_DIR } from '../src/migrations.ts';
-import { CheckoutSessionStore } from '../src/store/checkout-sessions.ts';
-import { createCheckoutDatabase, type CheckoutDatabase } from '../src/store/prisma.ts';
+import type { CheckoutSessionStore } from '../src/store/checkout-sessions.ts';
+import type { CheckoutDatabase } from '../src/store/prisma.ts';
 import { RETIRED_SESSION_COLUMNS, SESSION_COLUMN_NAMES } from '../src/store/session-statements.ts';
+import { startSessionStore } from './support/session-store.ts';
 
-let db: TestDatabase;
+let url: string;
 let database: CheckoutDatabase;
 let store: CheckoutSessionStore;
+let stop: () => Promise<void>;
 const scope = { accountId: 'acct_statements', livemode: false };
 let sequence = 0;
 
 beforeAll(async () => {
-  db = await createTestDatabase('checkout', CHECKOUT_MIGRATIONS_DIR);
-  database = createCheckoutDatabase(db.url);
-  store = new CheckoutSessionStore(database, { publicBaseUrl: 'https://pay.example.test', providers: [] });
+  ({ url, database, store, stop } = await startSessionStore());
 });
 
-afterAll(async () => {
-  await database.close();
-  await db.drop();
-});
+afterAll(() => stop());
 
 /** A session with every column set (metadata keys out of alphabetical order, decimals at their scale). */
 function session(overrides: Partial<CheckoutSession> = {}): CheckoutSession {
@@ -212,7 +207,7 @@ describe('the one-statement create', () => {
   });
 
   it('wakes the outbox relay at commit, and a failed create does not', async () => {
-    const listener = new pg.Client({ connectionString: db.url });
+    const listener = new pg.Client({ connectionString: url });
     await listener.connect();
     const notices: string[] = [];
     const next = new Promise<void>((resolve) => listener.on('notification', (n) => (notices.push(n.channel), resolve())));

@@ -4,12 +4,9 @@
 // in-process over real HTTP with its real user store on PostgreSQL, against stand-ins for the gateway's
 // admin listener, checkout, customers and webhooks (@hc/test-kit/fake-client, issue 31); what is behind
 // the gRPC contract is tested in each service, and e2e keeps the browser walks through the platform.
-import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { ApiError } from '@hc/errors';
 import type { CallContext, ServiceClient } from '@hc/grpc';
-import { createLogger } from '@hc/logging';
 import { CheckoutAdminService, CheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { MerchantAdminService } from '@hc/proto/gateway/v1';
@@ -18,7 +15,6 @@ import { NotificationsService } from '@hc/proto/notifications/v1';
 import { secretBoxFromEnv } from '@hc/secrets';
 import { captureLogs, createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestDatabase } from '@hc/test-kit';
 import { fakeClient, type FakeClient } from '@hc/test-kit/fake-client';
-import { createDashboardApp } from '../src/api/http/app.ts';
 import { DASHBOARD_MIGRATIONS_DIR } from '../src/migrations.ts';
 import { AuditStore } from '../src/store/audit-store.ts';
 import { NoticeStore } from '../src/store/notice-store.ts';
@@ -26,6 +22,7 @@ import { TeamStore } from '../src/store/team-store.ts';
 import { createDashboardPrisma, type DashboardPrisma } from '../src/store/prisma.ts';
 import { UserStore } from '../src/store/user-store.ts';
 import { createUser } from '../src/use-cases/create-user.ts';
+import { serveDashboardApp } from './support/served-app.ts';
 
 type Checkout = ServiceClient<typeof CheckoutService>;
 
@@ -33,7 +30,7 @@ const logs = captureLogs();
 const PASSWORD = 'correct horse battery staple 42';
 let db: TestDatabase;
 let prisma: DashboardPrisma;
-let server: Server;
+let served: Awaited<ReturnType<typeof serveDashboardApp>>;
 let base: string;
 let checkout: FakeClient<Checkout>;
 let admin: FakeClient<ServiceClient<typeof MerchantAdminService>>;
@@ -168,30 +165,15 @@ beforeAll(async () => {
       return {};
     },
   });
-  const app = createDashboardApp({
-    deps,
-    platform: {
-      admin: admin.client,
-      checkout: checkout.client,
-      checkoutAdmin: checkoutAdmin.client,
-      customers: customers.client,
-      webhooks: webhooks.client,
-      // No route of these tests reaches Settings → Emails: any call fails the test.
-      notifications: fakeClient<typeof NotificationsService, CallContext>(NotificationsService, {}).client,
-    },
-    logger: createLogger('dashboard-routes-test', { level: 'info', destination: logs.destination }),
-    secureCookies: false,
-    // Each test's browser its own client address (X-Forwarded-For): the sign-in limits count per address.
-    trustProxyHops: 1,
-    ready: async () => undefined,
-  });
-  server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // No route of these tests reaches Settings → Emails: any notifications call fails the test.
+  const notifications = fakeClient<typeof NotificationsService, CallContext>(NotificationsService, {}).client;
+  const platform = { admin: admin.client, checkout: checkout.client, checkoutAdmin: checkoutAdmin.client, customers: customers.client };
+  served = await serveDashboardApp(deps, { ...platform, webhooks: webhooks.client, notifications }, logs.destination);
+  base = served.base;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await served.close();
   await prisma.$disconnect();
   await db.drop();
 });

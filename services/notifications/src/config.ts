@@ -1,4 +1,5 @@
 import { loadConfig, type JSONSchemaType } from '@hc/config';
+import { parseEncryptionKeys } from '@hc/secrets';
 import { checkEventRetention, EVENT_RETENTION_KEYS, EVENT_RETENTION_SCHEMA_PROPERTIES, type EventRetention } from '@hc/events';
 
 /** With the deployment's event retention (EVENTS_*, @hc/events: streams and processed records). */
@@ -37,6 +38,11 @@ export interface NotificationsConfig extends EventRetention {
   MAIL_CONCURRENCY: number;
   /** How long JetStream waits for a consumed event's ack before redelivering it. */
   NOTIFICATIONS_EVENT_ACK_WAIT_MS: number;
+  /**
+   * Keys that seal invitation links at rest until sent (keyId:base64key[,…], docs/adr/0042). Optional:
+   * without them the service refuses invitations and the dashboard shows the link to its owner once.
+   */
+  SECRETS_ENCRYPTION_KEYS?: string;
   LOG_LEVEL: string;
 }
 
@@ -64,6 +70,7 @@ const schema: JSONSchemaType<NotificationsConfig> = {
     MAIL_POLL_INTERVAL_MS: integer(10, 60_000, 1_000),
     MAIL_CONCURRENCY: integer(1, 100, 4),
     NOTIFICATIONS_EVENT_ACK_WAIT_MS: integer(1_000, 600_000, 30_000),
+    SECRETS_ENCRYPTION_KEYS: { type: 'string', nullable: true },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
     ...EVENT_RETENTION_SCHEMA_PROPERTIES,
   },
@@ -93,6 +100,9 @@ const schema: JSONSchemaType<NotificationsConfig> = {
 
 export function loadNotificationsConfig(env: NodeJS.ProcessEnv = process.env): NotificationsConfig {
   const config = checkEventRetention(loadConfig(schema, env));
+  // A malformed key is a deployment error: refuse to start rather than refuse every invitation later.
+  if (config.SECRETS_ENCRYPTION_KEYS !== undefined && config.SECRETS_ENCRYPTION_KEYS.trim() !== '')
+    parseEncryptionKeys(config.SECRETS_ENCRYPTION_KEYS);
   if ((config.SMTP_USER === undefined) !== (config.SMTP_PASSWORD === undefined)) {
     throw new Error('SMTP_USER and SMTP_PASSWORD go together: set both or neither');
   }

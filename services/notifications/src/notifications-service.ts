@@ -2,6 +2,7 @@ import { connectNats, processedMessagesPurge, startPurgeSchedule } from '@hc/eve
 import { createGrpcServer } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { NotificationsService, ReceiptPolicyService } from '@hc/proto/notifications/v1';
+import { secretBoxFromEnv } from '@hc/secrets';
 import { smtpSender, type MailSender } from './adapters/smtp-sender.ts';
 import { mailTemplates } from './adapters/templates.ts';
 import { startConsumers } from './api/consumers/consumers.ts';
@@ -38,6 +39,8 @@ export async function startNotificationsService(
   const database = createNotificationsDatabase(config.NOTIFICATIONS_DATABASE_URL);
   const mails = new MailStore(config.MAIL_FROM);
   const sql = new NotificationsSql(database.pool);
+  const keys = config.SECRETS_ENCRYPTION_KEYS?.trim();
+  const links = keys ? secretBoxFromEnv(keys) : null;
   const worker = startMailWorker({
     sql,
     mails,
@@ -51,6 +54,7 @@ export async function startNotificationsService(
       retryBaseMs: config.MAIL_RETRY_BASE_MS,
       retryMaxMs: config.MAIL_RETRY_MAX_MS,
     },
+    links,
     logger,
   });
   const deps: NotificationsDependencies = {
@@ -59,6 +63,7 @@ export async function startNotificationsService(
     mails,
     templates: mailTemplates(),
     publicBaseUrl: config.PUBLIC_BASE_URL,
+    links,
     wakeWorker: () => worker.wake(),
   };
 

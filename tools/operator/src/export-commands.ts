@@ -10,10 +10,9 @@ import {
   periodOf,
   safeRow,
   STATEMENT_COLUMNS,
-  StatementTotals,
-  statementRow,
+  statementRequest,
+  statementRows,
   writeCsv,
-  type StatementRow,
 } from '@hc/exports';
 import { unixSecondsBig } from '@hc/conversions';
 import type { MerchantAccount } from '@hc/gateway';
@@ -33,8 +32,11 @@ export const EXPORT_COMMANDS: CommandSpec[] = [
   {
     words: 'payments statement',
     synopsis: `ACCOUNT_ID ${M} --from YYYY-MM-DD --to YYYY-MM-DD`,
-    summary: 'Writes the settlement statement of a period as CSV: each paid payment, then totals per coin and payout wallet.',
-    details: ['Totals add up: arrived = fee + forwarded; the forwarded totals are what reached the payout wallets.'],
+    summary: 'Writes the settlement statement of a period as CSV: each payment paid in it, then totals per coin and payout wallet.',
+    details: [
+      'A payment is in the period of the UTC day it was paid (not created); usd_value is the value settlement locked at start.',
+      'Totals add up: arrived = fee + forwarded; the forwarded totals are what reached the payout wallets.',
+    ],
   },
 ];
 
@@ -75,18 +77,10 @@ export async function runExportCommand(
       await writeCsv(rows, PAYMENT_COLUMNS, process.stdout);
       return {};
     }
-    const bounds = period({ from: need(values.from, '--from YYYY-MM-DD'), to: values.to });
-    const payments = admin.exportPayments({ status: 'paid', ...bounds }, ctx);
-    const rows = (async function* (): AsyncGenerator<StatementRow> {
-      const totals = new StatementTotals();
-      for await (const { payment } of payments) {
-        if (!payment) continue;
-        const row = statementRow(payment);
-        totals.add(row);
-        yield row;
-      }
-      yield* totals.rows();
-    })();
+    const found = periodOf(need(values.from, '--from YYYY-MM-DD'), need(values.to, '--to YYYY-MM-DD'));
+    if ('problem' in found) throw new UsageError(`--${found.field}: ${found.problem}`);
+    // By the moment each payment was paid: one made before midnight and paid after is the next day's.
+    const rows = statementRows(admin.exportPayments(statementRequest(found), ctx));
     await writeCsv(rows, STATEMENT_COLUMNS, process.stdout);
     return {};
   });

@@ -35,7 +35,7 @@ import { runWebhookCommand, splitWebhookArguments } from './webhook-commands.ts'
 import { createDashboardUser } from './user-commands.ts';
 import { unixSeconds } from '@hc/conversions';
 import { runExportCommand, WRITTEN } from './export-commands.ts';
-import { operatorActionOf, recordOperatorAction } from './operator-audit.ts';
+import { AuditUnavailableError, operatorActionOf, startOperatorAction } from './operator-audit.ts';
 
 /** How long the operator's customers commands wait for answered writes and for the erasure to propagate. */
 const OPERATOR_WAIT_MS = 10_000;
@@ -257,16 +257,23 @@ if (parsed) {
             () => null,
           )
         : null;
+    // Its line is written before it runs; no line, no action (docs/adr/0060).
+    const started = action ? await startOperatorAction(action, walletBefore, config.GRPC_TIMEOUT_MS) : null;
     const result = await run(ops, config, parsed).catch(async (error: unknown) => {
-      if (action && error instanceof ApiError) await recordOperatorAction(action, { error }, config.GRPC_TIMEOUT_MS);
+      // Refused by the service, or by the command's own checks: done nothing, and the line says so.
+      if (error instanceof ApiError) await started?.complete({ refusedWith: error.code });
+      else if (usageError(error)) await started?.complete({ refusedWith: 'usage' });
       throw error;
     });
-    if (action) await recordOperatorAction(action, { result, walletBefore }, config.GRPC_TIMEOUT_MS);
+    await started?.complete({ result });
     if (result !== WRITTEN) process.stdout.write(`${json ? JSON.stringify(result, null, 2) : text(result)}\n`);
   } catch (error) {
     if (usageError(error)) {
       process.stderr.write(`${error.message}\n${usageFor(PROGRAM, OPERATOR_COMMANDS, parsed.positionals)}`);
       process.exitCode = 2;
+    } else if (error instanceof AuditUnavailableError) {
+      process.stderr.write(`error: ${error.message}\n`);
+      process.exitCode = 1;
     } else if (error instanceof ApiError) {
       process.stderr.write(json ? `${JSON.stringify(error.toBody())}\n` : `error: ${error.message} (${error.code})\n`);
       process.exitCode = 1;

@@ -206,6 +206,8 @@ start('notifications', 'services/notifications/src/main.ts', {
   SMTP_PORT: String(notificationsConfig.SMTP_PORT),
   SMTP_SECURITY: notificationsConfig.SMTP_SECURITY,
   PUBLIC_BASE_URL: notificationsConfig.PUBLIC_BASE_URL,
+  // Seals dashboard invitation links until they are mailed (docs/adr/0059).
+  SECRETS_ENCRYPTION_KEYS: encryption.keys,
 });
 start('gateway', 'services/gateway/src/main.ts', {
   GATEWAY_DATABASE_URL: gatewayConfig.GATEWAY_DATABASE_URL,

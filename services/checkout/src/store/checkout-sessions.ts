@@ -34,6 +34,7 @@ import {
   insertManyWithEvents,
   findSessionsForBuyer,
   insertWithEvent,
+  listPaidSessions,
   listSessions,
   LOCKED_FIND_SQL,
   needsYouStatements,
@@ -355,6 +356,12 @@ export class CheckoutSessionStore {
    */
   async list(scope: Scope, limit: number, after?: CheckoutSession, filters: PaymentFilters = {}): Promise<CheckoutSession[]> {
     const { rows } = await this.pool.query<Row>(listSessions(scope, limit, after, filters));
+    return rows.map(toSession);
+  }
+
+  /** Paid payments of a period by their paid_at, oldest first, a page after `after` (the statement). */
+  async listPaid(scope: Scope, limit: number, period: { from?: Date; until?: Date }, after?: CheckoutSession): Promise<CheckoutSession[]> {
+    const { rows } = await this.pool.query<Row>(listPaidSessions(scope, limit, period, after));
     return rows.map(toSession);
   }
 

@@ -236,6 +236,27 @@ export function listSessions(scope: Scope, limit: number, after?: CheckoutSessio
 }
 
 /**
+ * The settlement statement's walk (docs/adr/0057): the scope's paid payments whose paid_at falls in
+ * the period, oldest paid first (ties by id), a page after the last one read, on the partial index
+ * (account, mode, paid_at, id) of paid payments. A payment belongs to the day it was paid, however
+ * long before it was created (a held payment accepted days later too).
+ */
+export function listPaidSessions(scope: Scope, limit: number, period: { from?: Date; until?: Date }, after?: CheckoutSession): QueryConfig {
+  const values: unknown[] = [scope.accountId, scope.livemode, period.from ?? new Date(0), period.until ?? new Date('9999-12-31T00:00:00Z')];
+  const where = [`account_id = $1`, `livemode = $2`, `status = 'paid'`, `paid_at >= $3`, `paid_at < $4`];
+  if (after) {
+    values.push(after.paidAt, after.id);
+    where.push(`(paid_at > $5 OR (paid_at = $5 AND id > $6))`);
+  }
+  values.push(limit);
+  return {
+    name: `checkout-session-list-paid${after ? '-after' : ''}`,
+    text: `SELECT ${SELECT_LIST} FROM checkout_sessions WHERE ${where.join(' AND ')} ORDER BY paid_at, id LIMIT $${values.length}`,
+    values,
+  };
+}
+
+/**
  * The Overview's reads (docs/adr/0058), all on the (account, mode, created_at) index: payments of the
  * period grouped by UTC day and status, a payment past expiry counted as expired (as a read would show
  * it, whether or not the sweeper got to it); paid volume per day and currency; merchant_received per

@@ -31,3 +31,28 @@ export async function* exportPayments(deps: CheckoutDependencies, scope: Scope, 
     after = page[page.length - 1];
   }
 }
+
+/**
+ * The settlement statement's payments (docs/adr/0057): every paid payment of the scope whose paid_at
+ * is in [from, until), oldest paid first, a page at a time (memory holds one page). By the moment of
+ * payment, not of creation: a payment made on one day and paid on the next is the next day's.
+ */
+export async function* exportPaidPayments(
+  deps: CheckoutDependencies,
+  scope: Scope,
+  period: { from?: Date | undefined; until?: Date | undefined },
+  otherFilters: PaymentFilters = {},
+): AsyncGenerator<CheckoutSession> {
+  if (Object.values(otherFilters).some((value) => value !== undefined))
+    throw new ApiError('invalid_request', 'A period by paid_at takes no other filter.', 'paid_gte');
+  if (period.from && period.until && period.from >= period.until)
+    throw new ApiError('invalid_request', 'The period ends before it starts.', 'paid_lt');
+  const bounds = { ...(period.from ? { from: period.from } : {}), ...(period.until ? { until: period.until } : {}) };
+  let after: CheckoutSession | undefined;
+  for (;;) {
+    const page = await deps.sessions.listPaid(scope, EXPORT_PAGE, bounds, after);
+    yield* page;
+    if (page.length < EXPORT_PAGE) return;
+    after = page[page.length - 1];
+  }
+}

@@ -15,20 +15,38 @@ export interface AuditEntry {
   readonly action: string;
   readonly mode: Mode | null;
   readonly target: string | null;
-  readonly outcome: 'done' | 'refused';
+  /**
+   * `started`: written before the action and not completed (yet): the process died in between, or
+   * the action is under way. The action may or may not have happened (docs/adr/0060).
+   */
+  readonly outcome: AuditOutcome;
   readonly status: number | null;
   readonly before: string | null;
   readonly after: string | null;
 }
 
+export type AuditOutcome = 'started' | 'done' | 'refused';
+
 export type NewAuditEntry = Omit<AuditEntry, 'id'>;
+
+/** What completing a started line sets: the outcome and what only the action's end knows. */
+export interface AuditCompletion {
+  readonly outcome: 'done' | 'refused';
+  readonly status: number | null;
+  readonly target?: string | null;
+  readonly before?: string | null;
+  readonly after?: string | null;
+  /** The account, for a CLI command that made it or found it (its line was started without one). */
+  readonly accountId?: string;
+  readonly at: Date;
+}
 
 /** A page of the log: newest first, narrowed by action (prefix), actor, mode and outcome. */
 export interface AuditFilter {
   readonly action?: string;
   readonly actor?: string;
   readonly mode?: Mode;
-  readonly outcome?: 'done' | 'refused';
+  readonly outcome?: AuditOutcome;
   /** Entries older than this id (the list's cursor). */
   readonly before?: string;
 }
@@ -56,7 +74,7 @@ export function auditFilterOf(query: Record<string, unknown>): AuditFilter {
     action: text('action'),
     actor: text('actor')?.toLowerCase(),
     mode: mode === 'test' || mode === 'live' ? mode : undefined,
-    outcome: outcome === 'done' || outcome === 'refused' ? outcome : undefined,
+    outcome: outcome === 'done' || outcome === 'refused' || outcome === 'started' ? outcome : undefined,
     before: before && /^[0-9]{1,18}$/.test(before) ? before : undefined,
   };
 }

@@ -1,4 +1,4 @@
-import { AUDIT_PAGE, type AuditEntry, type AuditFilter, type NewAuditEntry } from '../domain/audit.ts';
+import { AUDIT_PAGE, type AuditCompletion, type AuditEntry, type AuditFilter, type NewAuditEntry } from '../domain/audit.ts';
 import type { Prisma } from './generated/prisma/client.ts';
 import type { DashboardPrisma } from './prisma.ts';
 
@@ -15,10 +15,28 @@ function entryOf(row: Row): AuditEntry {
     action: row.action,
     mode: row.mode === 'test' || row.mode === 'live' ? row.mode : null,
     target: row.target,
-    outcome: row.outcome === 'refused' ? 'refused' : 'done',
+    outcome: row.outcome === 'refused' || row.outcome === 'started' ? row.outcome : 'done',
     status: row.status,
     before: row.beforeValue,
     after: row.afterValue,
+  };
+}
+
+/** The row of a new line (also written by other stores inside their own transaction, docs/adr/0060). */
+export function auditRowOf(entry: NewAuditEntry): Prisma.AuditEntryCreateInput {
+  return {
+    accountId: entry.accountId,
+    at: entry.at,
+    actorKind: entry.actorKind,
+    actor: entry.actor,
+    clientAddress: entry.clientAddress,
+    action: entry.action,
+    mode: entry.mode,
+    target: entry.target,
+    outcome: entry.outcome,
+    status: entry.status,
+    beforeValue: entry.before,
+    afterValue: entry.after,
   };
 }
 
@@ -34,24 +52,28 @@ export class AuditStore {
   }
 
   async append(entry: NewAuditEntry): Promise<string> {
-    const row = await this.prisma.auditEntry.create({
-      data: {
-        accountId: entry.accountId,
-        at: entry.at,
-        actorKind: entry.actorKind,
-        actor: entry.actor,
-        clientAddress: entry.clientAddress,
-        action: entry.action,
-        mode: entry.mode,
-        target: entry.target,
-        outcome: entry.outcome,
-        status: entry.status,
-        beforeValue: entry.before,
-        afterValue: entry.after,
-      },
-      select: { id: true },
-    });
+    const row = await this.prisma.auditEntry.create({ data: auditRowOf(entry), select: { id: true } });
     return row.id.toString();
+  }
+
+  /**
+   * Completes a started line, once (the table's trigger refuses any other change). False when there
+   * is no such started line: already completed, or another account's.
+   */
+  async complete(id: string, accountId: string, completion: AuditCompletion): Promise<boolean> {
+    const { count } = await this.prisma.auditEntry.updateMany({
+      where: { id: BigInt(id), outcome: 'started', accountId: { in: [accountId, ''] } },
+      data: {
+        outcome: completion.outcome,
+        status: completion.status,
+        completedAt: completion.at,
+        ...(completion.accountId ? { accountId: completion.accountId } : {}),
+        ...(completion.target !== undefined ? { target: completion.target } : {}),
+        ...(completion.before !== undefined ? { beforeValue: completion.before } : {}),
+        ...(completion.after !== undefined ? { afterValue: completion.after } : {}),
+      },
+    });
+    return count === 1;
   }
 
   /** Newest first, one page (`limit`), narrowed by the filter. */

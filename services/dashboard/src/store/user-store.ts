@@ -2,6 +2,8 @@ import type { SecretBox } from '@hc/secrets';
 import type { DashboardSession, DashboardUser } from '../domain/dashboard-user.ts';
 import { isRole } from '../domain/roles.ts';
 import { Prisma } from './generated/prisma/client.ts';
+import type { NewAuditEntry } from '../domain/audit.ts';
+import { auditRowOf } from './audit-store.ts';
 import type { DashboardPrisma } from './prisma.ts';
 import { TotpSealing } from './totp-sealing.ts';
 
@@ -33,8 +35,11 @@ export class UserStore {
     this.totp = new TotpSealing(prisma, box);
   }
 
-  /** Inserts a user (and its set-password link, if any); false when the email already has a user. */
-  async insertUser(user: DashboardUser, setupLink?: { tokenHash: string; expiresAt: Date }): Promise<boolean> {
+  /**
+   * Inserts a user (and its set-password link, if any); false when the email already has a user.
+   * `audit`: its line in the audit log, in the same transaction (docs/adr/0060): both or neither.
+   */
+  async insertUser(user: DashboardUser, setupLink?: { tokenHash: string; expiresAt: Date }, audit?: NewAuditEntry): Promise<boolean> {
     try {
       await this.prisma.$transaction(async (tx) => {
         await tx.dashboardUser.create({
@@ -49,6 +54,7 @@ export class UserStore {
         });
         if (setupLink)
           await tx.passwordSetupToken.create({ data: { tokenHash: setupLink.tokenHash, userId: user.id, expiresAt: setupLink.expiresAt } });
+        if (audit) await tx.auditEntry.create({ data: auditRowOf(audit) });
       });
       return true;
     } catch (error) {

@@ -4,13 +4,44 @@ import type { TeamMember } from '../domain/team-member.ts';
 import { createUser, type CreatedUser } from './create-user.ts';
 import type { DashboardDependencies } from './dependencies.ts';
 
+/** Hands an invitation mail to the notifications context (adapters/invitation-mailer.ts). */
+export interface InvitationMailer {
+  send(invitation: { id: string; recipient: string; role: Role; invitedBy: string; link: string; expiresAt: Date }): Promise<void>;
+}
+
+/** How an invitation reached the person: mailed, or (the mail refused) a link for the owner to pass on. */
+export type Invitation =
+  | { readonly user: CreatedUser['user']; readonly expiresAt: Date; readonly emailed: true }
+  | { readonly user: CreatedUser['user']; readonly expiresAt: Date; readonly emailed: false; readonly link: string };
+
 /**
- * The owner invites a person by email with a role: a user without a password and a one-time link
- * to set one (24 hours, stored hashed), which the answer page shows once. The platform sends no
- * email yet (docs/adr/0055): the owner passes the link on.
+ * The owner invites a person by email with a role: a user without a password and a one-time link to
+ * set one (24 hours, stored hashed), mailed through the notifications context (docs/adr/0059). The
+ * link is never stored here in clear nor logged. When the mail cannot be queued (the notifications
+ * service down or without keys), the user exists and the answer shows the link to the owner once,
+ * saying why, so the owner is never left believing a mail went.
  */
-export function inviteTeammate(deps: DashboardDependencies, accountId: string, input: { email: string; role: Role }): Promise<CreatedUser> {
-  return createUser(deps, { accountId, email: input.email, password: null, role: input.role });
+export async function inviteTeammate(
+  deps: DashboardDependencies,
+  mailer: InvitationMailer,
+  accountId: string,
+  input: { email: string; role: Role; invitedBy: string },
+): Promise<Invitation> {
+  const created = await createUser(deps, { accountId, email: input.email, password: null, role: input.role });
+  const link = created.setPassword!;
+  const invitation = {
+    id: `${created.user.id}:${link.linkId}`,
+    recipient: created.user.email,
+    role: input.role,
+    invitedBy: input.invitedBy,
+  };
+  try {
+    await mailer.send({ ...invitation, link: link.url, expiresAt: link.expiresAt });
+    return { user: created.user, expiresAt: link.expiresAt, emailed: true };
+  } catch {
+    // The reason stays out of the answer and the logs alike: a gRPC error could echo the request.
+    return { user: created.user, expiresAt: link.expiresAt, emailed: false, link: link.url };
+  }
 }
 
 function refused(outcome: TeamMember | 'not_found' | 'last_owner'): TeamMember {

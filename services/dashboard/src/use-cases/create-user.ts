@@ -3,6 +3,7 @@ import { newId } from '@hc/ids';
 import { hashPassword } from '../adapters/passwords.ts';
 import { newSecret, secretHash } from '../adapters/tokens.ts';
 import { normalEmail, passwordProblem } from '../domain/credentials.ts';
+import type { NewAuditEntry } from '../domain/audit.ts';
 import type { Role } from '../domain/roles.ts';
 import { SETUP_LINK_MS, type DashboardUser } from '../domain/dashboard-user.ts';
 import type { DashboardDependencies } from './dependencies.ts';
@@ -10,7 +11,12 @@ import type { DashboardDependencies } from './dependencies.ts';
 export interface CreatedUser {
   readonly user: DashboardUser;
   /** The one-time link to set the password, when none was given; shown once, stored hashed. */
-  readonly setPassword: { readonly url: string; readonly expiresAt: Date } | null;
+  readonly setPassword: {
+    readonly url: string;
+    readonly expiresAt: Date;
+    /** Names this link and nothing more (a prefix of its stored hash): the invitation mail's id. */
+    readonly linkId: string;
+  } | null;
 }
 
 /**
@@ -19,7 +25,14 @@ export interface CreatedUser {
  */
 export async function createUser(
   deps: DashboardDependencies,
-  input: { accountId: string; email: string; password: string | null; role?: Role },
+  input: {
+    accountId: string;
+    email: string;
+    password: string | null;
+    role?: Role;
+    /** Who asks, when the line in the audit log is to be written with the user (one transaction, docs/adr/0060). */
+    auditAs?: Pick<NewAuditEntry, 'actorKind' | 'actor' | 'clientAddress'>;
+  },
 ): Promise<CreatedUser> {
   const email = normalEmail(input.email);
   if (!email) throw new ApiError('invalid_email', undefined, 'email');
@@ -42,10 +55,24 @@ export async function createUser(
   };
   const token = input.password === null ? newSecret() : null;
   const expiresAt = new Date(now.getTime() + SETUP_LINK_MS);
-  const inserted = await deps.users.insertUser(user, token ? { tokenHash: secretHash(token), expiresAt } : undefined);
+  const audit: NewAuditEntry | undefined = input.auditAs && {
+    ...input.auditAs,
+    accountId: user.accountId,
+    at: now,
+    action: 'team.invite',
+    mode: null,
+    target: user.email,
+    outcome: 'done',
+    status: null,
+    before: null,
+    after: user.role,
+  };
+  const inserted = await deps.users.insertUser(user, token ? { tokenHash: secretHash(token), expiresAt } : undefined, audit);
   if (!inserted) throw new ApiError('email_taken', undefined, 'email');
   return {
     user,
-    setPassword: token ? { url: `${deps.publicBaseUrl}/dashboard/set-password?token=${token}`, expiresAt } : null,
+    setPassword: token
+      ? { url: `${deps.publicBaseUrl}/dashboard/set-password?token=${token}`, expiresAt, linkId: secretHash(token).slice(0, 22) }
+      : null,
   };
 }

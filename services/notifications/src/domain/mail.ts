@@ -1,6 +1,7 @@
 import type { AlertKind } from './settings.ts';
 
-export type MailKind = 'receipt' | AlertKind;
+/** An invitation is the dashboard's (a new user's one-time link, docs/adr/0059). */
+export type MailKind = 'receipt' | AlertKind | 'invitation';
 
 /** The From display name of merchant alerts (a receipt's is its merchant's). */
 export const ALERTS_SENDER = 'Checkout alerts';

@@ -1,8 +1,10 @@
 import { backoffDelay, WorkLoop, type StepResult } from '@hc/events';
 import type { Logger } from '@hc/logging';
+import type { SecretBox } from '@hc/secrets';
+import { withLink } from '../domain/invitation-mails.ts';
 import type { MailSender } from '../adapters/smtp-sender.ts';
 import type { NotificationsSql } from '../store/database.ts';
-import type { ClaimedMail, MailStore } from '../store/mail-store.ts';
+import { sealedLinkContext, type ClaimedMail, type MailStore } from '../store/mail-store.ts';
 
 export interface MailWorkerSettings {
   readonly from: string;
@@ -31,18 +33,35 @@ export function startMailWorker(options: {
   mails: MailStore;
   sender: MailSender;
   settings: MailWorkerSettings;
+  /** Opens invitations' sealed links (null: this deployment has no keys, and queues none). */
+  links: SecretBox | null;
   logger: Logger;
 }): MailWorker {
-  const { sql, mails, sender, settings, logger } = options;
+  const { sql, mails, sender, settings, links, logger } = options;
   const pool = sql.pool;
 
+  /** The bodies to send: an invitation's with its link opened in memory only (never logged). */
+  function bodies(mail: ClaimedMail): { text: string; html: string } {
+    if (mail.sealedLink === null) return { text: mail.text, html: mail.html };
+    if (!links) throw new Error('an invitation is queued but SECRETS_ENCRYPTION_KEYS is not set: its link cannot be opened');
+    return withLink(mail, links.open(mail.sealedLink, sealedLinkContext(mail.id)));
+  }
+
   async function deliver(mail: ClaimedMail): Promise<void> {
+    let body: { text: string; html: string };
+    try {
+      body = bodies(mail);
+    } catch (error) {
+      // A key removed or a value altered: no attempt can succeed. The message names the row, not the link.
+      await mails.markAttemptFailed(pool, mail.id, (error as Error).message, null);
+      logger.error({ mailId: mail.id, kind: mail.kind, err: error }, 'mail failed: its sealed link does not open');
+      return;
+    }
     const result = await sender.send({
       from: { name: mail.senderName, address: settings.from },
       to: { name: mail.recipientName, address: mail.recipient },
       subject: mail.subject,
-      text: mail.text,
-      html: mail.html,
+      ...body,
       messageId: mail.messageId,
     });
     if (result.ok) {

@@ -1,4 +1,5 @@
 import { newId } from '@hc/ids';
+import type { SecretContext } from '@hc/secrets';
 import { messageIdOf, type MailKind, type MailRecord, type MailStatus, type NewMail } from '../domain/mail.ts';
 import type { Sql } from './database.ts';
 
@@ -20,6 +21,7 @@ interface MailRow {
   last_error: string | null;
   created_at: Date;
   sent_at: Date | null;
+  sealed_link: string | null;
 }
 
 /** A mail the worker claimed: everything it needs to hand it to SMTP. */
@@ -30,6 +32,13 @@ export interface ClaimedMail extends MailRecord {
   readonly text: string;
   readonly html: string;
   readonly messageId: string;
+  /** An invitation's link, sealed (bound to this row); the worker opens it and puts it in the bodies. */
+  readonly sealedLink: string | null;
+}
+
+/** Where an invitation's sealed link is: bound to its row, so a value copied to another mail does not open. */
+export function sealedLinkContext(mailId: string): SecretContext {
+  return { table: 'mails', column: 'sealed_link', row: mailId };
 }
 
 function recordOf(row: MailRow): MailRecord {
@@ -59,10 +68,25 @@ export class MailStore {
 
   /** Queues a mail unless one of its cause exists (dedupe_key); true when queued now. */
   async queue(sql: Sql, mail: NewMail): Promise<boolean> {
+    return (await this.insert(sql, newId('mail'), mail, null)) === 1;
+  }
+
+  /**
+   * Queues a mail that carries a secret (an invitation's link): `seal` gets the new row's id and
+   * returns the sealed secret, stored beside the bodies. The id of the mail of this cause: the one
+   * queued now, or the one queued before (a repeated call).
+   */
+  async queueSealed(sql: Sql, mail: NewMail, seal: (mailId: string) => string): Promise<string> {
     const id = newId('mail');
+    if ((await this.insert(sql, id, mail, seal(id))) === 1) return id;
+    const { rows } = await sql.query<{ id: string }>('SELECT id FROM mails WHERE dedupe_key = $1', [mail.dedupeKey]);
+    return rows[0]!.id;
+  }
+
+  private async insert(sql: Sql, id: string, mail: NewMail, sealedLink: string | null): Promise<number> {
     const { rowCount } = await sql.query(
-      `INSERT INTO mails (id, account_id, livemode, kind, dedupe_key, payment_id, recipient, recipient_name, sender_name, subject, text_body, html_body, message_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (dedupe_key) DO NOTHING`,
+      `INSERT INTO mails (id, account_id, livemode, kind, dedupe_key, payment_id, recipient, recipient_name, sender_name, subject, text_body, html_body, message_id, sealed_link)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT (dedupe_key) DO NOTHING`,
       [
         id,
         mail.accountId,
@@ -77,9 +101,10 @@ export class MailStore {
         mail.content.text,
         mail.content.html,
         messageIdOf(id, this.from),
+        sealedLink,
       ],
     );
-    return rowCount === 1;
+    return rowCount ?? 0;
   }
 
   /**
@@ -108,23 +133,32 @@ export class MailStore {
       text: row.text_body,
       html: row.html_body,
       messageId: row.message_id,
+      sealedLink: row.sealed_link,
     }));
   }
 
-  /** Right after the server's 250: one statement, the whole of the window a crash sends twice in. */
+  /**
+   * Right after the server's 250: one statement, the whole of the window a crash sends twice in. An
+   * invitation's sealed link goes with it: a sent mail needs it no more.
+   */
   async markSent(sql: Sql, id: string): Promise<void> {
     await sql.query(
-      `UPDATE mails SET status = 'sent', sent_at = now(), lease_until = NULL, last_error = NULL WHERE id = $1 AND status = 'sending'`,
+      `UPDATE mails SET status = 'sent', sent_at = now(), lease_until = NULL, last_error = NULL, sealed_link = NULL
+        WHERE id = $1 AND status = 'sending'`,
       [id],
     );
   }
 
-  /** A failed attempt: again after `delayMs`, or failed for good. A mail whose buyer was erased meanwhile is canceled. */
+  /**
+   * A failed attempt: again after `delayMs`, or failed for good. A mail whose buyer was erased
+   * meanwhile is canceled. A mail given up drops its sealed link (nothing will send it).
+   */
   async markAttemptFailed(sql: Sql, id: string, error: string, retryInMs: number | null): Promise<void> {
     await sql.query(
       `UPDATE mails SET
           status = CASE WHEN recipient IS NULL THEN 'canceled' WHEN $3::bigint IS NULL THEN 'failed' ELSE 'queued' END,
           next_attempt_at = CASE WHEN $3::bigint IS NULL THEN next_attempt_at ELSE now() + $3::bigint * interval '1 millisecond' END,
+          sealed_link = CASE WHEN recipient IS NOT NULL AND $3::bigint IS NOT NULL THEN sealed_link END,
           lease_until = NULL, last_error = $2
         WHERE id = $1 AND status = 'sending'`,
       [id, error, retryInMs],

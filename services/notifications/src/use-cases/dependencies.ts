@@ -1,3 +1,4 @@
+import type { SecretBox } from '@hc/secrets';
 import type { MailTemplates } from '../adapters/templates.ts';
 import type { NotificationsSql } from '../store/database.ts';
 import type { MailStore } from '../store/mail-store.ts';
@@ -11,6 +12,8 @@ export interface NotificationsDependencies {
   readonly templates: MailTemplates;
   /** The platform's public address: links in mails. */
   readonly publicBaseUrl: string;
+  /** Seals invitations' links at rest (null: no keys configured; invitations are refused). */
+  readonly links: SecretBox | null;
   /** Tells the mail worker new mails are queued (it also polls). */
   wakeWorker(): void;
 }

@@ -18,7 +18,7 @@ import type { Logger } from '@hc/logging';
 import { PaymentEventSchema } from '@hc/proto/checkout/v1/events';
 import { CustomerErasedSchema } from '@hc/proto/customers/v1/events';
 import { NotificationsService, ReceiptPolicyService } from '@hc/proto/notifications/v1';
-import { createTestDatabase, testNatsUrl, type TestDatabase } from '@hc/test-kit';
+import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, testNatsUrl, type TestDatabase } from '@hc/test-kit';
 import type { MailSink } from '@hc/test-kit/mail';
 import pg from 'pg';
 import { loadNotificationsConfig, type NotificationsConfig } from '../../src/config.ts';
@@ -44,6 +44,7 @@ export function fastEnv(sink: MailSink, natsPrefix: string, databaseUrl: string)
     MAIL_LEASE_MS: '5000',
     MAIL_POLL_INTERVAL_MS: '50',
     NOTIFICATIONS_EVENT_ACK_WAIT_MS: '1000',
+    SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
     LOG_LEVEL: 'silent',
   };
 }

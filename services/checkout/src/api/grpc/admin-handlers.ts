@@ -9,7 +9,7 @@ import { cancelPaymentLink } from '../../use-cases/cancel-payment-link.ts';
 import { createPaymentLink } from '../../use-cases/create-payment-link.ts';
 import type { CheckoutDependencies } from '../../use-cases/dependencies.ts';
 import { getPaymentLink } from '../../use-cases/get-payment-link.ts';
-import { exportPayments } from '../../use-cases/export-payments.ts';
+import { exportPaidPayments, exportPayments } from '../../use-cases/export-payments.ts';
 import { getOverview } from '../../use-cases/get-overview.ts';
 import { listPayments, paymentFilters } from '../../use-cases/list-payments.ts';
 import { archiveCheckout } from '../../use-cases/archive-checkout.ts';
@@ -63,8 +63,17 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
 
     async *exportPayments(request, ctx) {
       const seconds = (value: bigint | undefined) => (value === undefined ? undefined : new Date(Number(value) * 1000));
+      const message = (payment: CheckoutSession) => ({
+        payment: sessionMessage(payment, deps.publicBaseUrl),
+        usdValue: payment.usdValue ?? undefined,
+      });
       const filters = { ...paymentFilters(request), createdGte: seconds(request.createdGte), createdLt: seconds(request.createdLt) };
-      for await (const payment of exportPayments(deps, ctx, filters)) yield { payment: sessionMessage(payment, deps.publicBaseUrl) };
+      if (request.paidGte !== undefined || request.paidLt !== undefined) {
+        const period = { from: seconds(request.paidGte), until: seconds(request.paidLt) };
+        for await (const payment of exportPaidPayments(deps, ctx, period, filters)) yield message(payment);
+        return;
+      }
+      for await (const payment of exportPayments(deps, ctx, filters)) yield message(payment);
     },
 
     async getOverview(request, ctx) {

@@ -5,7 +5,7 @@ import { isMode } from '../../domain/dashboard-user.ts';
 import { isRole } from '../../domain/roles.ts';
 import { createUser } from '../../use-cases/create-user.ts';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
-import { recordAudit } from '../../use-cases/record-audit.ts';
+import { completeAudit, recordAudit } from '../../use-cases/record-audit.ts';
 
 const text = (value: string | undefined): string | null => (value === undefined || value === '' ? null : value);
 
@@ -19,24 +19,13 @@ export function dashboardUsersHandlers(deps: DashboardDependencies): ServiceHand
     async createUser(request) {
       if (request.role !== undefined && !isRole(request.role))
         throw new ApiError('invalid_request', 'role must be owner, admin, developer or viewer.', 'role');
+      // The user and its audit line in one transaction: neither without the other (docs/adr/0060).
       const { user, setPassword } = await createUser(deps, {
         accountId: request.accountId,
         email: request.email,
         password: request.password === '' ? null : request.password,
         role: request.role !== undefined && isRole(request.role) ? request.role : undefined,
-      });
-      await recordAudit(deps, {
-        accountId: user.accountId,
-        actorKind: 'operator',
-        actor: 'operator',
-        clientAddress: 'operator CLI',
-        action: 'team.invite',
-        mode: null,
-        target: user.email,
-        outcome: 'done',
-        status: null,
-        before: null,
-        after: user.role,
+        auditAs: { actorKind: 'operator', actor: 'operator', clientAddress: 'operator CLI' },
       });
       return {
         user: {
@@ -54,7 +43,8 @@ export function dashboardUsersHandlers(deps: DashboardDependencies): ServiceHand
     },
 
     async recordAuditEntry(request) {
-      if (!request.accountId) throw new ApiError('invalid_request', 'account_id is required.', 'account_id');
+      // A started line may have no account yet: the CLI command makes or finds it (accounts create, keys revoke).
+      if (!request.accountId && !request.started) throw new ApiError('invalid_request', 'account_id is required.', 'account_id');
       if (!/^operator\.[a-z.-]{1,80}$/.test(request.action))
         throw new ApiError('invalid_request', 'action must be operator.<group>.<command>.', 'action');
       const mode = request.mode !== undefined && isMode(request.mode) ? request.mode : null;
@@ -66,12 +56,27 @@ export function dashboardUsersHandlers(deps: DashboardDependencies): ServiceHand
         action: request.action,
         mode,
         target: text(request.target),
-        outcome: request.refused ? 'refused' : 'done',
+        outcome: request.started ? 'started' : request.refused ? 'refused' : 'done',
         status: null,
         before: text(request.before),
         after: text(request.after),
       });
       return { id };
+    },
+
+    async completeAuditEntry(request) {
+      // account_id stays empty only for a command refused before it found an account (keys revoke of no key).
+      if (!/^[0-9]{1,18}$/.test(request.id)) throw new ApiError('not_found');
+      const completed = await completeAudit(deps, request.id, request.accountId, {
+        outcome: request.refused ? 'refused' : 'done',
+        status: null,
+        ...(request.accountId ? { accountId: request.accountId } : {}),
+        ...(request.target !== undefined ? { target: text(request.target) } : {}),
+        ...(request.before !== undefined ? { before: text(request.before) } : {}),
+        ...(request.after !== undefined ? { after: text(request.after) } : {}),
+      });
+      if (!completed) throw new ApiError('not_found', 'No started audit entry with that id for this account.');
+      return {};
     },
   };
 }

@@ -5,7 +5,7 @@ import type { Logger } from '@hc/logging';
 import { accessLog, assignRequestId, strictFormBody } from '@hc/web';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
 import { auditRoutes } from './audit-routes.ts';
-import { auditTrail } from './audit-trail.ts';
+import { auditIntent, auditTrail } from './audit-trail.ts';
 import { authRoutes } from './auth-routes.ts';
 import { authorize } from './authorize.ts';
 import { exportRoutes } from './export-routes.ts';
@@ -70,8 +70,9 @@ export function createDashboardApp(options: DashboardAppOptions): Express {
   app.use(csrfProtected);
   app.use(authRoutes(options.deps, options.secureCookies));
   app.use(requireUser);
-  // Roles on the server for every action (docs/adr/0055), and each action into the audit log (0056).
-  app.use(auditTrail(options.deps, options.logger), authorize);
+  // Roles on the server for every action (docs/adr/0055), and each action into the audit log (0056):
+  // a change allowed to run is written before it runs (0060).
+  app.use(auditTrail(options.deps, options.logger), authorize, auditIntent(options.deps, options.logger));
   app.use(noticesRoutes(options.deps));
   app.use(twoFactorRoutes(options.deps));
 
@@ -85,7 +86,7 @@ export function createDashboardApp(options: DashboardAppOptions): Express {
   modePages.use(paymentsRoutes(options.platform, options.deps));
   modePages.use(settingsRoutes(options.platform, options.deps));
   modePages.use(emailRoutes(options.platform, options.deps));
-  modePages.use(teamRoutes(options.deps), auditRoutes(options.deps), exportRoutes(options.platform, options.logger));
+  modePages.use(teamRoutes(options.platform, options.deps), auditRoutes(options.deps), exportRoutes(options.platform, options.logger));
   app.use('/dashboard/:mode', modePages);
 
   app.use((_req, res) => renderNotFound(res));

@@ -23,6 +23,7 @@ const KIND_WORDS: Record<string, string> = {
   payment_held: 'Held alert',
   late_payment: 'Late payment alert',
   webhook_failing: 'Webhook alert',
+  invitation: 'Invitation',
 };
 
 /**

@@ -5,12 +5,10 @@ import {
   periodOf,
   safeRow,
   STATEMENT_COLUMNS,
-  StatementTotals,
-  statementRow,
+  statementRequest,
+  statementRows,
   writeCsv,
-  type StatementRow,
 } from '@hc/exports';
-import { unixSecondsBig } from '@hc/conversions';
 import type { Logger } from '@hc/logging';
 import { PAYMENT_STATUSES } from '../../domain/format.ts';
 import { modeOf } from './mode.ts';
@@ -61,8 +59,8 @@ async function sendCsv(
 /**
  * The accountant's exports (docs/adr/0057), read from checkout over a server-streaming RPC, never
  * from its database: /payments.csv with the payments list's filters, one row per payment with the
- * settlement columns; /statement.csv?from=YYYY-MM-DD&to=YYYY-MM-DD, the paid payments created in
- * those UTC days with totals per coin and payout wallet that add up.
+ * settlement columns; /statement.csv?from=YYYY-MM-DD&to=YYYY-MM-DD, the payments paid in those UTC
+ * days (by paid_at) with their locked USD values and totals per coin and payout wallet that add up.
  */
 export function exportRoutes(platform: PlatformClients, logger: Logger): Router {
   const router = Router({ mergeParams: true });
@@ -80,20 +78,7 @@ export function exportRoutes(platform: PlatformClients, logger: Logger): Router 
     const mode = modeOf(res);
     const period = periodOf(query(req, 'from'), query(req, 'to'));
     if ('problem' in period) return renderProblem(res, 400, 'No such period', period.problem);
-    const payments = platform.checkoutAdmin.exportPayments(
-      { status: 'paid', createdGte: unixSecondsBig(period.from), createdLt: unixSecondsBig(period.until) },
-      callContext(res, mode),
-    );
-    const rows = (async function* (): AsyncGenerator<StatementRow> {
-      const totals = new StatementTotals();
-      for await (const { payment } of payments) {
-        if (!payment) continue;
-        const row = statementRow(payment);
-        totals.add(row);
-        yield row;
-      }
-      yield* totals.rows();
-    })();
+    const rows = statementRows(platform.checkoutAdmin.exportPayments(statementRequest(period), callContext(res, mode)));
     await sendCsv(res, logger, `statement-${mode}-${query(req, 'from')}-${query(req, 'to')}.csv`, STATEMENT_COLUMNS, rows);
   });
 

@@ -1,5 +1,7 @@
 import { Router, type Response } from 'express';
 import { ApiError } from '@hc/errors';
+import { invitationMailer } from '../../adapters/invitation-mailer.ts';
+import type { PlatformClients } from '../../adapters/platform-clients.ts';
 import { formatTime } from '../../domain/format.ts';
 import { isRole, ROLES, type Role } from '../../domain/roles.ts';
 import type { TeamMember } from '../../domain/team-member.ts';
@@ -11,7 +13,7 @@ import { formRefusal, formValues } from './forms.ts';
 import { modeOf } from './mode.ts';
 import { modePath } from './paths.ts';
 import { renderPage } from './render.ts';
-import { signedIn } from './session.ts';
+import { callContext, signedIn } from './session.ts';
 
 const ROLE_WORDS: Readonly<Record<Role, string>> = {
   owner: 'Owner — everything, including the team',
@@ -53,10 +55,11 @@ async function renderTeam(
 
 /**
  * /dashboard/{mode}/team: the account's users and their roles (docs/adr/0055). Every role sees the
- * list; only an owner invites, changes roles and removes (authorize.ts refuses the rest). The team
+ * list; only an owner invites (by email through the notifications context, docs/adr/0059), changes
+ * roles and removes (authorize.ts refuses the rest). The team
  * belongs to the account, not the mode: both modes show the same.
  */
-export function teamRoutes(deps: DashboardDependencies): Router {
+export function teamRoutes(platform: PlatformClients, deps: DashboardDependencies): Router {
   const router = Router({ mergeParams: true });
 
   router.get('/team', async (_req, res) => {
@@ -68,22 +71,27 @@ export function teamRoutes(deps: DashboardDependencies): Router {
     const role = form['role']!;
     auditDetail(res, { target: form['email']!.trim().toLowerCase().slice(0, 200), after: role });
     if (!isRole(role)) return renderTeam(deps, res, { message: 'Choose one of the roles.', email: form['email']!, role: 'viewer' }, 400);
+    const { user } = signedIn(res).session;
+    const mailer = invitationMailer(platform.notifications, callContext(res, modeOf(res)));
     let invited;
     try {
-      invited = await inviteTeammate(deps, signedIn(res).session.user.accountId, { email: form['email']!, role });
+      invited = await inviteTeammate(deps, mailer, user.accountId, { email: form['email']!, role, invitedBy: user.email });
     } catch (error) {
       const refusal = formRefusal(error);
       if (!refusal) throw error;
       const message = refusal.code === 'email_taken' ? 'That email already has a user of the dashboard.' : refusal.message;
       return renderTeam(deps, res, { message, email: form['email']!, role }, refusal.httpStatus);
     }
-    // The link is in this answer only: rendered, never stored, flashed or logged (every page is no-store).
+    auditDetail(res, { target: invited.user.email, after: `${role} (${invited.emailed ? 'emailed' : 'mail not sent: link shown once'})` });
+    // A link is in this answer only when the mail could not take it: rendered, never stored, flashed or
+    // logged (every page is no-store).
     renderPage(res, 'team-invited.njk', {
-      title: 'Invitation made',
+      title: invited.emailed ? 'Invitation emailed' : 'Invitation made, email not sent',
       area: 'team',
       invited: { email: invited.user.email, role: invited.user.role },
-      link: invited.setPassword!.url,
-      expires: formatTime(invited.setPassword!.expiresAt),
+      emailed: invited.emailed,
+      link: invited.emailed ? null : invited.link,
+      expires: formatTime(invited.expiresAt),
     });
   });
 

@@ -5,6 +5,7 @@ import type { MailRecord } from '../../domain/mail.ts';
 import type { NotificationSettings } from '../../domain/settings.ts';
 import type { NotificationsDependencies } from '../../use-cases/dependencies.ts';
 import { listMails } from '../../use-cases/list-mails.ts';
+import { sendInvitation } from '../../use-cases/send-invitation.ts';
 import { getSettings, receiptPolicy, updateSettings } from '../../use-cases/settings.ts';
 
 function settingsMessage(settings: NotificationSettings) {
@@ -46,6 +47,11 @@ export function notificationsHandlers(deps: NotificationsDependencies): ServiceH
     async listMails(request, ctx) {
       const page = await listMails(deps, ctx, request.limit, request.startingAfter ?? null);
       return { mails: page.mails.map(mailMessage), hasMore: page.hasMore };
+    },
+    async sendInvitation(request, ctx) {
+      const { invitationId, recipient, role, invitedBy, link } = request;
+      const expiresAt = new Date(Number(request.expires) * 1000);
+      return { mailId: await sendInvitation(deps, ctx, { invitationId, recipient, role, invitedBy, link, expiresAt }) };
     },
   };
 }
