@@ -1,6 +1,6 @@
 // Risk covered: an Overview that counts another account's or mode's payments, misses a payment past
 // expiry the sweeper has not reached, sums money through floats, drops empty days from the chart, or
-// loses a held payment waiting for the merchant — over real gRPC, settlement and PostgreSQL.
+// loses a held payment waiting for the merchant, or counts a payment paid today on the day it was created — over real gRPC, settlement and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
@@ -43,6 +43,12 @@ beforeAll(async () => {
   // Yesterday: one left to expire (a day's lifetime, over at 08:00 today; the sweeper never runs here).
   stack.clock.set(new Date('2026-03-09T08:00:00Z'));
   ids.expired = await payment(test, '1.00', 'USD');
+  // Started a minute before midnight, paid a minute after: today's money, not yesterday's.
+  stack.clock.set(new Date('2026-03-09T23:59:30Z'));
+  ids.overMidnight = await payment(test, '2.00', 'USD');
+  await client.startCheckoutSession({ id: ids.overMidnight, account }, test);
+  stack.clock.set(new Date('2026-03-10T00:00:30Z'));
+  await client.simulatePayment({ id: ids.overMidnight, outcome: 'paid' }, test);
   // Today: one of each.
   stack.clock.set(new Date('2026-03-10T09:30:00Z'));
   ids.paid = await payment(test, '1.20', 'USD', 'paid');
@@ -61,10 +67,10 @@ afterAll(async () => {
 });
 
 describe('GetOverview', () => {
-  it('counts today by status and sums the paid volume', async () => {
+  it('counts today by status and sums the paid volume, a payment on the day it was paid', async () => {
     const overview = await admin.getOverview({ days: 1 }, test);
-    expect(overview.counts).toMatchObject({ paid: 1n, held: 1n, failed: 1n, expired: 0n, open: 1n });
-    expect(overview.volume.map(({ currency, amount }) => ({ currency, amount }))).toEqual([{ currency: 'USD', amount: '1.20' }]);
+    expect(overview.counts).toMatchObject({ paid: 2n, held: 1n, failed: 1n, expired: 0n, open: 1n });
+    expect(overview.volume.map(({ currency, amount }) => ({ currency, amount }))).toEqual([{ currency: 'USD', amount: '3.20' }]);
     expect(overview.periodStart).toBe(BigInt(Date.parse('2026-03-10T00:00:00Z') / 1000));
     expect(overview.periodEnd).toBe(BigInt(Date.parse('2026-03-11T00:00:00Z') / 1000));
     expect(overview.days.map((day) => day.date)).toEqual(['2026-03-10']);
@@ -72,11 +78,11 @@ describe('GetOverview', () => {
 
   it('covers every day of 7, empty days included, a payment past expiry as expired, volume per currency exact', async () => {
     const overview = await admin.getOverview({ days: 7 }, test);
-    expect(overview.counts).toMatchObject({ paid: 3n, held: 1n, failed: 1n, expired: 1n, open: 1n });
-    // 10.10 + 1.20 in binary floating point is 11.299999…; the sum must be exact.
+    expect(overview.counts).toMatchObject({ paid: 4n, held: 1n, failed: 1n, expired: 1n, open: 1n });
+    // 10.10 + 1.20 + 2.00 in binary floating point is 13.299999…; the sum must be exact.
     expect(overview.volume.map(({ currency, amount }) => ({ currency, amount }))).toEqual([
       { currency: 'EUR', amount: '5.00' },
-      { currency: 'USD', amount: '11.30' },
+      { currency: 'USD', amount: '13.30' },
     ]);
     expect(overview.days.map((day) => day.date)).toEqual([
       '2026-03-04',
@@ -90,7 +96,11 @@ describe('GetOverview', () => {
     const byDate = new Map(overview.days.map((day) => [day.date, day]));
     expect(byDate.get('2026-03-08')!.counts).toMatchObject({ paid: 2n, held: 0n });
     expect(byDate.get('2026-03-08')!.volume.map(({ currency, amount }) => `${amount} ${currency}`)).toEqual(['5.00 EUR', '10.10 USD']);
-    expect(byDate.get('2026-03-09')!.counts).toMatchObject({ paid: 0n, expired: 1n, open: 0n });
+    // The payment created on the 9th and paid on the 10th is counted on the 10th only.
+    expect(byDate.get('2026-03-09')!.counts).toMatchObject({ paid: 0n, expired: 1n, open: 0n, failed: 0n, held: 0n });
+    expect(byDate.get('2026-03-09')!.volume).toEqual([]);
+    expect(byDate.get('2026-03-10')!.counts).toMatchObject({ paid: 2n });
+    expect(byDate.get('2026-03-10')!.volume.map(({ currency, amount }) => `${amount} ${currency}`)).toEqual(['3.20 USD']);
     expect(byDate.get('2026-03-07')!.counts).toMatchObject({ paid: 0n, held: 0n, failed: 0n, expired: 0n, open: 0n });
     expect(byDate.get('2026-03-07')!.volume).toEqual([]);
   });
@@ -98,7 +108,7 @@ describe('GetOverview', () => {
   it('reports what reached the wallet as the sum of the paid payments’ merchant_received per coin', async () => {
     const overview = await admin.getOverview({ days: 7 }, test);
     const expected = new Map<string, Decimal>();
-    for (const id of [ids.oldUsd, ids.oldEur, ids.paid]) {
+    for (const id of [ids.oldUsd, ids.oldEur, ids.overMidnight, ids.paid]) {
       const { session } = await client.getCheckoutSession({ id: id! }, test);
       expect(session!.status).toBe(SessionStatus.PAID);
       const coin = session!.settlement!.coin!;
@@ -115,8 +125,8 @@ describe('GetOverview', () => {
     await client.acceptHeldPayment({ id: ids.held! }, test);
     const after = await admin.getOverview({ days: 1 }, test);
     expect(after.needsYou).toEqual([]);
-    expect(after.counts).toMatchObject({ paid: 2n, held: 0n });
-    expect(after.volume.map(({ amount }) => amount)).toEqual(['4.20']);
+    expect(after.counts).toMatchObject({ paid: 3n, held: 0n });
+    expect(after.volume.map(({ amount }) => amount)).toEqual(['6.20']);
   });
 
   it('shows nothing of another mode', async () => {

@@ -257,10 +257,11 @@ export function listPaidSessions(scope: Scope, limit: number, period: { from?: D
 }
 
 /**
- * The Overview's reads (docs/adr/0058), all on the (account, mode, created_at) index: payments of the
- * period grouped by UTC day and status, a payment past expiry counted as expired (as a read would show
- * it, whether or not the sweeper got to it); paid volume per day and currency; merchant_received per
- * coin. PostgreSQL sums the numeric columns exactly and hands back text.
+ * The Overview's reads (docs/adr/0058), per UTC day: a paid payment on the day it was PAID (what came
+ * in that day, on the paid_at index, whenever it was created), every other payment on the day it was
+ * created, one past expiry counted as expired (as a read would show it, whether or not the sweeper got
+ * to it); paid volume per day and currency; merchant_received per coin of the period's paid payments.
+ * PostgreSQL sums the numeric columns exactly and hands back text.
  */
 export function overviewStatements(
   scope: Scope,
@@ -268,25 +269,31 @@ export function overviewStatements(
   end: Date,
   now: Date,
 ): { counts: QueryConfig; volumes: QueryConfig; received: QueryConfig } {
-  const scoped = 'account_id = $1 AND livemode = $2 AND created_at >= $3 AND created_at < $4';
-  const day = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+  const created = 'account_id = $1 AND livemode = $2 AND created_at >= $3 AND created_at < $4';
+  const paid = `account_id = $1 AND livemode = $2 AND status = 'paid' AND paid_at >= $3 AND paid_at < $4`;
+  const dayOf = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
   const values = [scope.accountId, scope.livemode, start, end];
   return {
     counts: {
       name: 'checkout-overview-counts',
-      text: `SELECT ${day} AS day, CASE WHEN status IN ('open', 'pending') AND expires_at <= $5 THEN 'expired' ELSE status END AS status,
-        count(*)::int AS count FROM checkout_sessions WHERE ${scoped} GROUP BY 1, 2`,
+      text: `SELECT day, status, count(*)::int AS count FROM (
+          SELECT ${dayOf('created_at')} AS day,
+                 CASE WHEN status IN ('open', 'pending') AND expires_at <= $5 THEN 'expired' ELSE status END AS status
+            FROM checkout_sessions WHERE ${created} AND status <> 'paid'
+          UNION ALL
+          SELECT ${dayOf('paid_at')} AS day, 'paid' AS status FROM checkout_sessions WHERE ${paid}
+        ) AS payments GROUP BY 1, 2`,
       values: [...values, now],
     },
     volumes: {
       name: 'checkout-overview-volumes',
-      text: `SELECT ${day} AS day, currency, sum(amount)::text AS amount FROM checkout_sessions WHERE ${scoped} AND status = 'paid' GROUP BY 1, 2`,
+      text: `SELECT ${dayOf('paid_at')} AS day, currency, sum(amount)::text AS amount FROM checkout_sessions WHERE ${paid} GROUP BY 1, 2`,
       values,
     },
     received: {
       name: 'checkout-overview-received',
       text: `SELECT coin AS currency, sum(merchant_received)::text AS amount FROM checkout_sessions
-        WHERE ${scoped} AND status = 'paid' AND merchant_received IS NOT NULL AND coin IS NOT NULL GROUP BY 1`,
+        WHERE ${paid} AND merchant_received IS NOT NULL AND coin IS NOT NULL GROUP BY 1`,
       values,
     },
   };
