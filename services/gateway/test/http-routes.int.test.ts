@@ -107,8 +107,10 @@ beforeAll(async () => {
       created += 1;
       // An idempotent create names its id (the gateway picks it, so a replay finds it).
       const id = request.id ?? `pay_${String(created).padStart(26, '0')}`;
+      // As checkout answers: `created` only when this call wrote the session (docs/adr/0062).
+      const written = !sessions.has(id);
       sessions.set(id, { accountId: ctx.accountId, livemode: ctx.livemode });
-      return { session: message(id, ctx, { amount: request.amount, description: request.description }) };
+      return { session: message(id, ctx, { amount: request.amount, description: request.description }), created: written };
     },
     async getCheckoutSession(request, ctx) {
       owned(request.id!, ctx);
