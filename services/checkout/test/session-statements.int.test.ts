@@ -11,7 +11,7 @@ import { NO_CUSTOMER_DETAILS } from '../src/domain/order-customer.ts';
 import { sessionCreatedEvent, sessionEventPayload, sessionEventSubject } from '../src/domain/session-events.ts';
 import type { CheckoutSessionStore } from '../src/store/checkout-sessions.ts';
 import type { CheckoutDatabase } from '../src/store/prisma.ts';
-import { RETIRED_SESSION_COLUMNS, SESSION_COLUMN_NAMES } from '../src/store/session-statements.ts';
+import { listStatementName, RETIRED_SESSION_COLUMNS, SESSION_COLUMN_NAMES } from '../src/store/session-statements.ts';
 import { startSessionStore } from './support/session-store.ts';
 
 let url: string;
@@ -328,5 +328,23 @@ describe('the prepared reads', () => {
     expect(ids(await store.list(mine, 10, undefined, { customerEmail: 'ann@buyer.example', status: 'paid' }))).toEqual(['pay_filters0002']);
     expect(ids(await store.list(mine, 10, rows[2], { reference: 'ORD-1' }))).toEqual(['pay_filters0001']);
     expect(await store.list(mine, 10, undefined, { reference: 'ORD-9' })).toEqual([]);
+  });
+
+  it("names every list shape apart within PostgreSQL's 63 characters, so long shapes share a connection", async () => {
+    const keys = ['source', 'status', 'reference', 'customerEmail', 'createdGte', 'createdLt'];
+    const names = new Set<string>();
+    for (let mask = 0; mask < 1 << keys.length; mask += 1) {
+      const shape = keys.filter((_, bit) => mask & (1 << bit));
+      for (const withCursor of [false, true]) names.add(listStatementName(shape, withCursor).slice(0, 63));
+    }
+    expect(names.size).toBe(2 << keys.length);
+    // Spelled out, these two were 70+ characters that PostgreSQL cut to the same name.
+    const mine = { accountId: 'acct_long_shapes', livemode: false };
+    const every = { source: 'api' as const, status: 'paid' as const, reference: 'R', customerEmail: 'x@buyer.example' };
+    for (let round = 0; round < 5; round += 1) {
+      expect(await store.list(mine, 5, undefined, { ...every, createdGte: new Date(0) })).toEqual([]);
+      expect(await store.list(mine, 5, undefined, { ...every, createdGte: new Date(0), createdLt: new Date() })).toEqual([]);
+      expect(await store.list(mine, 5, undefined, { ...every, createdLt: new Date() })).toEqual([]);
+    }
   });
 });

@@ -201,6 +201,19 @@ const FILTER_COLUMNS = [
   ['customerEmail', 'customer_email'],
 ] as const satisfies readonly (readonly [keyof PaymentFilters, string])[];
 
+/** Every key a list statement's shape may hold, in the order the shape lists them. */
+const SHAPE_KEYS: readonly string[] = [...FILTER_COLUMNS.map(([key]) => key), 'createdGte', 'createdLt'];
+
+/**
+ * The statement's name, one per shape: the filters present as a bit mask. PostgreSQL keeps only 63
+ * characters of a statement's name, so names spelling out every filter (70 and more) cut off the
+ * same and collided on one connection ("prepared statement already exists").
+ */
+export function listStatementName(shape: readonly string[], withCursor: boolean): string {
+  const mask = shape.reduce((bits, key) => bits | (1 << SHAPE_KEYS.indexOf(key)), 0);
+  return `checkout-session-list-${mask.toString(16)}${withCursor ? '-after' : ''}`;
+}
+
 export function listSessions(scope: Scope, limit: number, after?: CheckoutSession, filters: PaymentFilters = {}): QueryConfig {
   const values: unknown[] = [scope.accountId, scope.livemode];
   const where = ['account_id = $1', 'livemode = $2'];
@@ -229,7 +242,7 @@ export function listSessions(scope: Scope, limit: number, after?: CheckoutSessio
   }
   values.push(limit);
   return {
-    name: `checkout-session-list${shape.map((key) => `-${key}`).join('')}${after ? '-after' : ''}`,
+    name: listStatementName(shape, after !== undefined),
     text: `SELECT ${SELECT_LIST} FROM checkout_sessions WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${values.length}`,
     values,
   };
