@@ -47,6 +47,8 @@ beforeAll(async () => {
     markProviderReached: notFound,
     acceptHeldPayment: notFound,
     getEventsPosition: notFound,
+    createCheckoutSessions: notFound,
+    getCheckoutSessions: notFound,
   });
   server.addPublic(HostedCheckoutService, {
     async getHostedSession(request, callCtx) {

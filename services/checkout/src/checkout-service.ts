@@ -75,7 +75,7 @@ export async function startCheckoutService(
   const verdicts = await consumeSettlementVerdicts(nats, config.NATS_SUBJECT_PREFIX, deps, config, logger);
 
   const server = createGrpcServer(logger);
-  server.add(CheckoutService, checkoutHandlers(deps, eventsPosition));
+  server.add(CheckoutService, checkoutHandlers(deps, eventsPosition, logger));
   // Operator CLI and dashboard only; the gateway's merchant API never calls it (ADR 0024).
   server.add(CheckoutAdminService, adminHandlers(deps));
   server.addPublic(HostedCheckoutService, hostedHandlers(deps));

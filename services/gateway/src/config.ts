@@ -15,6 +15,11 @@ export interface GatewayConfig {
   WEBHOOKS_GRPC_ADDRESS: string;
   /** Deadline of each gRPC call the gateway makes, in milliseconds. */
   GRPC_TIMEOUT_MS: number;
+  /**
+   * Grouped calls to checkout running at once for creates and reads by id (docs/adr/0064): a create or
+   * read that arrives while that many are in flight goes out in the next group. 0: every call alone.
+   */
+  CHECKOUT_GROUPED_CALLS: number;
   /** Requests per minute per account, across all its keys and both modes (spec: about 120). */
   RATE_LIMIT_REQUESTS_PER_MINUTE: number;
   /** Session starts per minute per account (spec: about 12). */
@@ -49,6 +54,7 @@ const schema: JSONSchemaType<GatewayConfig> = {
     CUSTOMERS_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50053' },
     WEBHOOKS_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50054' },
     GRPC_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 5000 },
+    CHECKOUT_GROUPED_CALLS: { type: 'integer', minimum: 0, maximum: 64, default: 4 },
     RATE_LIMIT_REQUESTS_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 120 },
     RATE_LIMIT_STARTS_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 12 },
     IDEMPOTENCY_LOCK_MS: { type: 'integer', minimum: 1000, maximum: 600_000, default: 30_000 },
@@ -65,6 +71,7 @@ const schema: JSONSchemaType<GatewayConfig> = {
     'CUSTOMERS_GRPC_ADDRESS',
     'WEBHOOKS_GRPC_ADDRESS',
     'GRPC_TIMEOUT_MS',
+    'CHECKOUT_GROUPED_CALLS',
     'RATE_LIMIT_REQUESTS_PER_MINUTE',
     'RATE_LIMIT_STARTS_PER_MINUTE',
     'IDEMPOTENCY_LOCK_MS',

@@ -7,6 +7,7 @@ import { CustomersService } from '@hc/proto/customers/v1';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
 import { answerParserRefusals } from '@hc/web';
 import { startAdminListener } from './admin-listener.ts';
+import { groupedCheckoutClient } from './checkout-client.ts';
 import type { GatewayConfig } from './config.ts';
 import { createGatewayApp } from './api/http/app.ts';
 import { createRateLimits } from './store/rate-limit-store.ts';
@@ -32,7 +33,11 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   const database = createGatewayDatabase(config.GATEWAY_DATABASE_URL);
   const { prisma } = database;
   await prisma.$connect();
-  const checkout = createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
+  // Creates and reads by id go out in grouped calls while others are in flight (docs/adr/0064).
+  const checkout = groupedCheckoutClient(
+    createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS }),
+    config.CHECKOUT_GROUPED_CALLS,
+  );
   // The payment links of /v1/payment_links (ADR 0045): checkout's admin service, on the same listener.
   const checkoutAdmin = createServiceClient(CheckoutAdminService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
   const customers = createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });

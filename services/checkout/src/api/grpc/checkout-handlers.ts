@@ -1,9 +1,10 @@
 import type { OutboxPosition } from '@hc/events';
-import type { ServiceHandlers } from '@hc/grpc';
-import type { CheckoutService } from '@hc/proto/checkout/v1';
+import { answerEach, type ServiceHandlers } from '@hc/grpc';
+import type { Logger } from '@hc/logging';
+import type { CheckoutService, CreateCheckoutSessionRequest, GetCheckoutSessionRequest } from '@hc/proto/checkout/v1';
 import { acceptHeldPayment } from '../../use-cases/accept-held-payment.ts';
 import { createCheckoutSession } from '../../use-cases/create-checkout-session.ts';
-import type { CheckoutDependencies } from '../../use-cases/dependencies.ts';
+import type { Caller, CheckoutDependencies } from '../../use-cases/dependencies.ts';
 import { getCheckoutSession } from '../../use-cases/get-checkout-session.ts';
 import { getEventsPosition } from '../../use-cases/get-events-position.ts';
 import { getPaymentTimeline } from '../../use-cases/get-payment-timeline.ts';
@@ -14,32 +15,58 @@ import { startCheckoutSession } from '../../use-cases/start-checkout-session.ts'
 import { accountSnapshot, sessionMessage } from './session-message.ts';
 
 /** gRPC handlers: proto in, use case, proto out. No rules here. */
-export function checkoutHandlers(deps: CheckoutDependencies, eventsPosition: OutboxPosition): ServiceHandlers<typeof CheckoutService> {
+export function checkoutHandlers(
+  deps: CheckoutDependencies,
+  eventsPosition: OutboxPosition,
+  logger: Logger,
+): ServiceHandlers<typeof CheckoutService> {
   const message = (session: Parameters<typeof sessionMessage>[0]) => sessionMessage(session, deps.publicBaseUrl);
+
+  const create = async (request: CreateCheckoutSessionRequest, ctx: Caller) => {
+    const { session, created } = await createCheckoutSession(
+      deps,
+      ctx,
+      {
+        amount: request.amount,
+        currency: request.currency,
+        description: request.description,
+        customerEmail: request.customerEmail,
+        reference: request.reference,
+        metadata: request.metadata?.entries,
+        successUrl: request.successUrl,
+        cancelUrl: request.cancelUrl,
+        customer: request.customer,
+      },
+      accountSnapshot(request.account),
+      request.id,
+    );
+    return { session: message(session), created };
+  };
+
+  const read = async (request: GetCheckoutSessionRequest, ctx: Caller) => ({
+    session: message(await getCheckoutSession(deps, ctx, request.id)),
+  });
+
   return {
-    async createCheckoutSession(request, ctx) {
-      const { session, created } = await createCheckoutSession(
-        deps,
-        ctx,
-        {
-          amount: request.amount,
-          currency: request.currency,
-          description: request.description,
-          customerEmail: request.customerEmail,
-          reference: request.reference,
-          metadata: request.metadata?.entries,
-          successUrl: request.successUrl,
-          cancelUrl: request.cancelUrl,
-          customer: request.customer,
-        },
-        accountSnapshot(request.account),
-        request.id,
-      );
-      return { session: message(session), created };
+    createCheckoutSession: create,
+    getCheckoutSession: read,
+
+    // Grouped calls (docs/adr/0064): each call of the group runs as its single call would, all at once,
+    // so the store's grouped statements (ADR 0034, 0036) answer them together.
+    async createCheckoutSessions(request, ctx) {
+      return {
+        outcomes: await answerEach(request.calls, request.requestIds, logger, 'CreateCheckoutSessions', (call, requestId) =>
+          create(call, { ...ctx, requestId }),
+        ),
+      };
     },
 
-    async getCheckoutSession(request, ctx) {
-      return { session: message(await getCheckoutSession(deps, ctx, request.id)) };
+    async getCheckoutSessions(request, ctx) {
+      return {
+        outcomes: await answerEach(request.calls, request.requestIds, logger, 'GetCheckoutSessions', (call, requestId) =>
+          read(call, { ...ctx, requestId }),
+        ),
+      };
     },
 
     async startCheckoutSession(request, ctx) {

@@ -1,0 +1,206 @@
+// Risk covered: grouped calls (docs/adr/0064) answering one caller with another's answer or scope,
+// merging two callers' calls under one account's metadata, losing a call's own error (code, field)
+// or leaking an unexpected error's text, holding back a lone call, or hanging when checkout is gone.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { ApiError } from '@hc/errors';
+import { createLogger } from '@hc/logging';
+import {
+  CheckoutService,
+  SessionStatus,
+  type GetCheckoutSessionRequestSchema,
+  type GetCheckoutSessionResponse,
+} from '@hc/proto/checkout/v1';
+import {
+  answerEach,
+  createGrpcServer,
+  createServiceClient,
+  groupedCalls,
+  type CallContext,
+  type GrpcServer,
+  type ServiceClient,
+} from '../src/index.ts';
+
+type Read = MessageInitShape<typeof GetCheckoutSessionRequestSchema>;
+
+const logger = createLogger('grouped-calls-test', { level: 'silent' });
+let server: GrpcServer;
+let client: ServiceClient<typeof CheckoutService>;
+/** Each grouped call the server took: whose it was (metadata) and what it held. */
+const grouped: { ctx: CallContext; ids: string[]; requestIds: string[] }[] = [];
+/** How long the server takes over each grouped call, so that later calls queue behind it. */
+let delayMs = 0;
+
+beforeAll(async () => {
+  server = createGrpcServer(logger);
+  const notFound = async (): Promise<never> => {
+    throw new ApiError('not_found');
+  };
+  server.add(CheckoutService, {
+    async getCheckoutSessions(request, ctx) {
+      grouped.push({ ctx, ids: request.calls.map((c) => c.id), requestIds: [...request.requestIds] });
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      return {
+        outcomes: await answerEach(request.calls, request.requestIds, logger, 'GetCheckoutSessions', async (call) => {
+          if (call.id === 'pay_missing') throw new ApiError('not_found', 'No such checkout session.');
+          if (call.id === 'pay_bad') throw new ApiError('invalid_request', 'id is bad', 'id');
+          if (call.id === 'pay_boom') throw new Error('database exploded with secret details');
+          // The answer names the scope the call ran in, so a test sees it was the caller's own.
+          return { session: { id: call.id, description: ctx.accountId, livemode: ctx.livemode, status: SessionStatus.OPEN } };
+        }),
+      };
+    },
+    createCheckoutSession: notFound,
+    getCheckoutSession: notFound,
+    createCheckoutSessions: notFound,
+    startCheckoutSession: notFound,
+    listPayments: notFound,
+    simulatePayment: notFound,
+    getPaymentTimeline: notFound,
+    markProviderReached: notFound,
+    acceptHeldPayment: notFound,
+    getEventsPosition: notFound,
+  });
+  client = createServiceClient(CheckoutService, await server.listenAt('127.0.0.1:0'));
+});
+
+afterAll(async () => {
+  client.close();
+  await server.stop(100);
+});
+
+beforeEach(() => {
+  grouped.length = 0;
+  delayMs = 0;
+});
+
+function reader(target: ServiceClient<typeof CheckoutService>, maxInFlight = 1) {
+  return groupedCalls<Read, GetCheckoutSessionResponse>({
+    maxInFlight,
+    maxGroupSize: 50,
+    send: (calls, requestIds, ctx) => target.getCheckoutSessions({ calls: [...calls], requestIds: [...requestIds] }, ctx),
+  });
+}
+
+const shopA: CallContext = { accountId: 'acct_A', livemode: false, requestId: 'req_a' };
+const shopALive: CallContext = { ...shopA, livemode: true };
+const shopB: CallContext = { accountId: 'acct_B', livemode: false, requestId: 'req_b' };
+
+describe('grouped calls', () => {
+  it('send a lone call at once, alone, with its own context', async () => {
+    const read = reader(client);
+    const answer = await read({ id: 'pay_1' }, shopA);
+    expect(answer.session?.id).toBe('pay_1');
+    expect(answer.session?.description).toBe('acct_A');
+    expect(grouped).toEqual([{ ctx: shopA, ids: ['pay_1'], requestIds: ['req_a'] }]);
+  });
+
+  it('group the calls made while a grouped call is in flight, each answered with its own answer, in order', async () => {
+    delayMs = 100;
+    const read = reader(client);
+    const first = read({ id: 'pay_first' }, shopA);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const ids = Array.from({ length: 30 }, (_, i) => `pay_${i}`);
+    const answers = await Promise.all(ids.map((id, i) => read({ id }, { ...shopA, requestId: `req_${i}` })));
+    expect((await first).session?.id).toBe('pay_first');
+    expect(answers.map((a) => a.session?.id)).toEqual(ids);
+    // One call for the first, one grouped call for the thirty that waited behind it.
+    expect(grouped.map((g) => g.ids.length)).toEqual([1, 30]);
+    expect(grouped[1]!.requestIds).toEqual(ids.map((_, i) => `req_${i}`));
+  });
+
+  it('send one grouped call per caller: account and mode come from each call, never from a neighbour', async () => {
+    delayMs = 50;
+    const read = reader(client);
+    const first = read({ id: 'pay_first' }, shopA);
+    const mixed = await Promise.all([
+      read({ id: 'pay_a1' }, shopA),
+      read({ id: 'pay_b1' }, shopB),
+      read({ id: 'pay_l1' }, shopALive),
+      read({ id: 'pay_b2' }, shopB),
+    ]);
+    await first;
+    expect(mixed.map((a) => [a.session?.id, a.session?.description, a.session?.livemode])).toEqual([
+      ['pay_a1', 'acct_A', false],
+      ['pay_b1', 'acct_B', false],
+      ['pay_l1', 'acct_A', true],
+      ['pay_b2', 'acct_B', false],
+    ]);
+    const later = grouped.slice(1).map((g) => [g.ctx.accountId, g.ctx.livemode, g.ids]);
+    expect(later).toEqual(
+      expect.arrayContaining([
+        ['acct_A', false, ['pay_a1']],
+        ['acct_B', false, ['pay_b1', 'pay_b2']],
+        ['acct_A', true, ['pay_l1']],
+      ]),
+    );
+    expect(later).toHaveLength(3);
+  });
+
+  it("fail only the call that failed, with its code and field; an unexpected error's text never leaves the service", async () => {
+    delayMs = 50;
+    const read = reader(client);
+    const first = read({ id: 'pay_first' }, shopA);
+    const settled = await Promise.allSettled([
+      read({ id: 'pay_ok' }, shopA),
+      read({ id: 'pay_missing' }, shopA),
+      read({ id: 'pay_bad' }, shopA),
+      read({ id: 'pay_boom' }, shopA),
+    ]);
+    await first;
+    expect(grouped).toHaveLength(2);
+    expect(settled[0]).toMatchObject({ status: 'fulfilled', value: { session: { id: 'pay_ok' } } });
+    expect(settled[1]).toMatchObject({ status: 'rejected', reason: { code: 'not_found', message: 'No such checkout session.' } });
+    expect(settled[2]).toMatchObject({ status: 'rejected', reason: { code: 'invalid_request', field: 'id' } });
+    expect(settled[3]).toMatchObject({ status: 'rejected', reason: { code: 'internal_error' } });
+    const boom = settled[3] as PromiseRejectedResult;
+    expect(boom.reason).toBeInstanceOf(ApiError);
+    expect(String((boom.reason as Error).message)).not.toMatch(/secret/);
+  });
+
+  it('answer every call of a group service_unavailable, within the deadline, when checkout cannot be reached', async () => {
+    const gone = createServiceClient(CheckoutService, '127.0.0.1:1', { timeoutMs: 1_000 });
+    try {
+      const read = reader(gone);
+      const started = Date.now();
+      const settled = await Promise.allSettled([read({ id: 'pay_1' }, shopA), read({ id: 'pay_2' }, shopA), read({ id: 'pay_3' }, shopB)]);
+      expect(settled.map((s) => (s.status === 'rejected' ? (s.reason as ApiError).code : 'answered'))).toEqual([
+        'service_unavailable',
+        'service_unavailable',
+        'service_unavailable',
+      ]);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      gone.close();
+    }
+  });
+
+  it('never merge two calls, even for the same id: each gets an answer of its own', async () => {
+    delayMs = 50;
+    const read = reader(client);
+    const first = read({ id: 'pay_first' }, shopA);
+    const [one, two] = await Promise.all([read({ id: 'pay_same' }, shopA), read({ id: 'pay_same' }, { ...shopA, requestId: 'req_other' })]);
+    await first;
+    expect(one.session?.id).toBe('pay_same');
+    expect(two.session?.id).toBe('pay_same');
+    expect(one).not.toBe(two);
+    expect(grouped[1]!.ids).toEqual(['pay_same', 'pay_same']);
+  });
+
+  it('a service that answers fewer outcomes than calls fails the unanswered ones as internal errors', async () => {
+    const short = groupedCalls<Read, GetCheckoutSessionResponse>({
+      maxInFlight: 1,
+      maxGroupSize: 50,
+      send: async (calls, requestIds, ctx) => {
+        const answer = await client.getCheckoutSessions({ calls: [...calls], requestIds: [...requestIds] }, ctx);
+        return { outcomes: answer.outcomes.slice(0, 1) };
+      },
+    });
+    delayMs = 50;
+    const first = short({ id: 'pay_first' }, shopA);
+    const settled = await Promise.allSettled([short({ id: 'pay_x' }, shopA), short({ id: 'pay_y' }, shopA)]);
+    await first;
+    expect(settled[0]).toMatchObject({ status: 'fulfilled' });
+    expect(settled[1]).toMatchObject({ status: 'rejected', reason: { code: 'internal_error' } });
+  });
+});

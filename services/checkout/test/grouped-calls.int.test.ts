@@ -1,0 +1,128 @@
+// Risk covered: checkout's grouped calls (CreateCheckoutSessions, GetCheckoutSessions; docs/adr/0064),
+// over real gRPC and PostgreSQL, answering a call differently from its single call: a session of
+// another account or mode found, a refused create stored or failing its neighbours, one id created
+// twice, an expired payment read as open, or outcomes out of order.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
+import { newId } from '@hc/ids';
+import { createLogger } from '@hc/logging';
+import { CheckoutService, SessionStatus, type CheckoutSession } from '@hc/proto/checkout/v1';
+import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
+
+const shop: CallContext = { accountId: 'acct_grouped', livemode: false, requestId: 'req_g' };
+const live: CallContext = { ...shop, livemode: true };
+const other: CallContext = { ...shop, accountId: 'acct_grouped_other' };
+const order = { amount: '25', currency: 'eur', description: 'Blue mug' };
+let stack: CheckoutStack;
+let client: ServiceClient<typeof CheckoutService>;
+
+beforeAll(async () => {
+  stack = await startCheckoutStack(createLogger('checkout-grouped-test', { level: 'silent' }));
+  stack.clock.set(new Date('2026-03-01T12:00:00.000Z'));
+  client = createServiceClient(CheckoutService, stack.checkout.address);
+});
+
+afterAll(async () => {
+  client.close();
+  await stack.stop();
+});
+
+const outcomeOf = (o: { outcome: { case: string | undefined; value?: unknown } }) =>
+  o.outcome.case === 'failure' ? { failure: o.outcome.value } : o.outcome.case;
+
+describe('CreateCheckoutSessions', () => {
+  it('creates each valid call as its single call would, and refuses only the bad one, storing nothing of it', async () => {
+    const before = await client.listPayments({ limit: 100 }, shop);
+    const { outcomes } = await client.createCheckoutSessions(
+      {
+        calls: [
+          { ...order, reference: 'G-1' },
+          { ...order, amount: '-1', reference: 'G-2' },
+          { ...order, reference: 'G-3', customerEmail: 'Ann@Example.com' },
+        ],
+        requestIds: ['req_1', 'req_2', 'req_3'],
+      },
+      shop,
+    );
+    expect(outcomes.map(outcomeOf)).toEqual([
+      'answer',
+      { failure: expect.objectContaining({ code: 'invalid_amount', field: 'amount' }) },
+      'answer',
+    ]);
+    const made = outcomes.flatMap((o) => (o.outcome.case === 'answer' ? [o.outcome.value] : []));
+    expect(made.map((m) => [m.created, m.session?.reference, m.session?.status])).toEqual([
+      [true, 'G-1', SessionStatus.OPEN],
+      [true, 'G-3', SessionStatus.OPEN],
+    ]);
+    expect(made[1]!.session?.customerEmail).toBe('ann@example.com');
+    const after = await client.listPayments({ limit: 100 }, shop);
+    expect(after.payments.length - before.payments.length).toBe(2);
+    expect(after.payments.map((p) => p.reference)).not.toContain('G-2');
+  });
+
+  it('writes a preset id once: the same id twice in one group is created by one call and found by the other', async () => {
+    const id = newId('payment');
+    const { outcomes } = await client.createCheckoutSessions(
+      {
+        calls: [
+          { ...order, id },
+          { ...order, id },
+        ],
+        requestIds: ['a', 'b'],
+      },
+      shop,
+    );
+    const answers = outcomes.map((o) => (o.outcome.case === 'answer' ? o.outcome.value : undefined));
+    expect(answers.map((a) => a?.session?.id)).toEqual([id, id]);
+    expect(answers.filter((a) => a?.created)).toHaveLength(1);
+    const again = await client.createCheckoutSessions({ calls: [{ ...order, id }], requestIds: ['c'] }, shop);
+    expect(again.outcomes[0]!.outcome).toMatchObject({ case: 'answer', value: { created: false, session: { id } } });
+  });
+
+  it('creates in the metadata’s mode: a Live create without a payout wallet is refused', async () => {
+    const [refused] = (await client.createCheckoutSessions({ calls: [order], requestIds: ['l'] }, live)).outcomes;
+    expect(refused!.outcome).toMatchObject({ case: 'failure', value: { code: 'no_payout_wallet' } });
+  });
+});
+
+describe('GetCheckoutSessions', () => {
+  let mine: CheckoutSession;
+  let theirs: CheckoutSession;
+  let due: CheckoutSession;
+
+  beforeAll(async () => {
+    mine = (await client.createCheckoutSession(order, shop)).session!;
+    theirs = (await client.createCheckoutSession(order, other)).session!;
+    stack.clock.advance(-86_400_000);
+    due = (await client.createCheckoutSession(order, shop)).session!;
+    stack.clock.advance(86_400_000);
+  });
+
+  it('answers each read in order, only within the caller’s account and mode', async () => {
+    const { outcomes } = await client.getCheckoutSessions(
+      { calls: [{ id: mine.id }, { id: theirs.id }, { id: 'not-an-id' }, { id: mine.id }], requestIds: ['1', '2', '3', '4'] },
+      shop,
+    );
+    expect(outcomes.map(outcomeOf)).toEqual([
+      'answer',
+      { failure: expect.objectContaining({ code: 'not_found' }) },
+      { failure: expect.objectContaining({ code: 'not_found' }) },
+      'answer',
+    ]);
+    expect(outcomes[0]!.outcome.value).toMatchObject({ session: { id: mine.id, status: SessionStatus.OPEN } });
+    const liveRead = await client.getCheckoutSessions({ calls: [{ id: mine.id }], requestIds: ['5'] }, live);
+    expect(liveRead.outcomes[0]!.outcome).toMatchObject({ case: 'failure', value: { code: 'not_found' } });
+  });
+
+  it('expires an unpaid payment read past its expiry, as a single read does', async () => {
+    const { outcomes } = await client.getCheckoutSessions({ calls: [{ id: due.id }, { id: mine.id }], requestIds: ['e', 'f'] }, shop);
+    expect(outcomes[0]!.outcome).toMatchObject({ case: 'answer', value: { session: { id: due.id, status: SessionStatus.EXPIRED } } });
+    expect(outcomes[1]!.outcome).toMatchObject({ case: 'answer', value: { session: { id: mine.id, status: SessionStatus.OPEN } } });
+    const single = await client.getCheckoutSession({ id: due.id }, shop);
+    expect(single.session?.status).toBe(SessionStatus.EXPIRED);
+  });
+
+  it('answers an empty group with no outcomes', async () => {
+    expect((await client.getCheckoutSessions({ calls: [], requestIds: [] }, shop)).outcomes).toEqual([]);
+  });
+});

@@ -1,0 +1,40 @@
+import { groupedCalls, type ServiceClient } from '@hc/grpc';
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import type {
+  CheckoutService,
+  CreateCheckoutSessionRequestSchema,
+  CreateCheckoutSessionResponse,
+  GetCheckoutSessionRequestSchema,
+  GetCheckoutSessionResponse,
+} from '@hc/proto/checkout/v1';
+
+/** Most calls in one grouped call: a burst of a thousand requests still goes out as several groups. */
+const MAX_GROUP_SIZE = 128;
+
+/**
+ * Checkout's client as the gateway uses it: creates and reads by id, the calls merchants make most,
+ * go out in grouped calls (CreateCheckoutSessions, GetCheckoutSessions; docs/adr/0064) while
+ * `inFlight` grouped calls of their kind are already running; a call made when fewer are running goes
+ * out at once, alone. Every caller gets the answer or the error its single call would have given.
+ * `inFlight` 0 leaves every call alone (the single RPCs, as before).
+ */
+export function groupedCheckoutClient(
+  checkout: ServiceClient<typeof CheckoutService>,
+  inFlight: number,
+): ServiceClient<typeof CheckoutService> {
+  if (inFlight === 0) return checkout;
+  const options = { maxInFlight: inFlight, maxGroupSize: MAX_GROUP_SIZE };
+  return {
+    ...checkout,
+    createCheckoutSession: groupedCalls<MessageInitShape<typeof CreateCheckoutSessionRequestSchema>, CreateCheckoutSessionResponse>({
+      ...options,
+      send: (calls, requestIds, ctx) =>
+        checkout.createCheckoutSessions({ calls: [...calls], requestIds: [...requestIds] }, { ...ctx, requestId: requestIds[0]! }),
+    }),
+    getCheckoutSession: groupedCalls<MessageInitShape<typeof GetCheckoutSessionRequestSchema>, GetCheckoutSessionResponse>({
+      ...options,
+      send: (calls, requestIds, ctx) =>
+        checkout.getCheckoutSessions({ calls: [...calls], requestIds: [...requestIds] }, { ...ctx, requestId: requestIds[0]! }),
+    }),
+  };
+}
