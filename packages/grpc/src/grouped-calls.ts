@@ -1,3 +1,4 @@
+import { context, type Context } from '@opentelemetry/api';
 import { GroupedReads } from '@hc/db';
 import { ApiError, isErrorCode } from '@hc/errors';
 import type { Logger } from 'pino';
@@ -50,6 +51,8 @@ interface PendingCall<Request> {
   readonly seq: number;
   readonly request: Request;
   readonly ctx: CallContext;
+  /** The trace context the call was made in: its grouped call is a child of the first call's. */
+  readonly trace: Context;
 }
 
 type Settled<Answer> = { readonly answer: Answer } | { readonly error: ApiError };
@@ -80,7 +83,7 @@ export function groupedCalls<Request, Answer>(
     },
   });
   return async (request, ctx) => {
-    const settled = await groups.read({ seq: seq++, request, ctx });
+    const settled = await groups.read({ seq: seq++, request, ctx, trace: context.active() });
     if (!settled) throw new ApiError('internal_error');
     if ('error' in settled) throw settled.error;
     return settled.answer;
@@ -92,12 +95,16 @@ async function sendGroup<Request, Answer>(
   calls: readonly PendingCall<Request>[],
   settled: Map<string, Settled<Answer>>,
 ): Promise<void> {
-  const first = calls[0]!.ctx;
+  const first = calls[0]!;
   try {
-    const { outcomes } = await options.send(
-      calls.map((call) => call.request),
-      calls.map((call) => call.ctx.requestId),
-      first,
+    // Sent in the first call's trace context, not in that of whichever earlier group's completion
+    // started this one.
+    const { outcomes } = await context.with(first.trace, () =>
+      options.send(
+        calls.map((call) => call.request),
+        calls.map((call) => call.ctx.requestId),
+        first.ctx,
+      ),
     );
     calls.forEach((call, index) => settled.set(String(call.seq), settledOf(outcomes[index])));
   } catch (error) {

@@ -129,6 +129,24 @@ export function machineBusySeconds(): number {
   return (user! + nice! + system! + irq! + softirq!) / 100;
 }
 
+/** CPU seconds every PostgreSQL server process on this machine has spent (its backends come and go). */
+export function postgresSeconds(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.indexOf(')')) !== 'postgres') continue;
+      const fields = stat.split(') ')[1]!.split(' ');
+      // utime, stime, and what waited-for children spent (a backend that exited is counted in its parent).
+      total += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // gone
+    }
+  }
+  return total / 100;
+}
+
 /** Every descendant process of `root` with a short name taken from its command line. */
 export function descendants(root: number): { pid: number; name: string }[] {
   const parents = new Map<number, number>();
