@@ -54,7 +54,7 @@ const schema: JSONSchemaType<GatewayConfig> = {
     CUSTOMERS_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50053' },
     WEBHOOKS_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50054' },
     GRPC_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 5000 },
-    CHECKOUT_GROUPED_CALLS: { type: 'integer', minimum: 0, maximum: 64, default: 4 },
+    CHECKOUT_GROUPED_CALLS: { type: 'integer', minimum: 0, maximum: 64, default: 2 },
     RATE_LIMIT_REQUESTS_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 120 },
     RATE_LIMIT_STARTS_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 12 },
     IDEMPOTENCY_LOCK_MS: { type: 'integer', minimum: 1000, maximum: 600_000, default: 30_000 },
