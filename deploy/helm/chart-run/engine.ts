@@ -41,6 +41,30 @@ export async function httpReady(port: number, path: string): Promise<boolean> {
   }
 }
 
+/**
+ * Whether name resolution inside `container` answers, within a second, for `names` and for the Service
+ * names the pod calls (the hosts of its *_GRPC_ADDRESS, e.g. the dashboard's for the operator CLI's
+ * audit line, docs/adr/0060). Why it may not: podman's DNS server on the network (aardvark-dns; 1.4 in
+ * Debian 12) takes in a container that joins or leaves by restarting its listeners, and meanwhile the
+ * other containers' lookups fail (NXDOMAIN from the fallback resolver in their resolv.conf) or hang, up
+ * to 25 s seen here (containers/aardvark-dns#389, fixed in 1.11). A CLI run then is refused: its 5 s
+ * gRPC deadline passes while it resolves the dashboard. Pass the name of the container that just
+ * joined: once it resolves, the restart that added it is over.
+ */
+export function namesResolve(client: string, container: string, names: string[]): boolean {
+  const script = [
+    "const { lookup } = require('node:dns').promises;",
+    '// Not process.exit(1): it would wait for the lookups still hanging.',
+    "const fail = () => process.kill(process.pid, 'SIGKILL');",
+    'setTimeout(fail, 1000);',
+    'const services = Object.entries(process.env)',
+    "  .filter(([k, v]) => k.endsWith('_GRPC_ADDRESS') && !v.startsWith('0.0.0.0:'))",
+    "  .map(([, v]) => v.replace(/:\\d+$/, ''));",
+    'Promise.all([...process.argv.slice(1), ...services].map((n) => lookup(n))).then(() => process.exit(0), fail);',
+  ].join('\n');
+  return tryRun(client, ['exec', container, 'node', '-e', script, ...names]) !== undefined;
+}
+
 export function tcpReady(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host: '127.0.0.1', port, timeout: 2000 });

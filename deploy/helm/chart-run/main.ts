@@ -13,7 +13,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { containerPort, memoryLimit, readRendered, resolveEnv } from './manifests.ts';
 import type { ContainerSpec, Workload } from './manifests.ts';
-import { LABEL, engineClient, grpcReady, httpReady, publishedPort, run, tcpReady, tryRun } from './engine.ts';
+import { LABEL, engineClient, grpcReady, httpReady, namesResolve, publishedPort, run, tcpReady, tryRun } from './engine.ts';
 
 const root = join(import.meta.dirname, '../../..');
 const NETWORK = 'hc-chart-run';
@@ -241,6 +241,9 @@ async function main(): Promise<void> {
   // The demo merchant, made with the operator CLI inside the gateway pod (deploy/README.md does the same).
   const gateway = started.find((s) => s.name.endsWith('-gateway'))?.name;
   if (!gateway) throw new Error('no gateway Deployment rendered');
+  // The Ingress container just joined the network: until podman's DNS has taken it in, lookups in the
+  // gateway pod may fail or hang, and the CLI refuses to act without its audit line (engine.ts).
+  await until('DNS on the network', async () => namesResolve(client, gateway, ['hc-chart-ingress']));
   const operator = (...args: string[]): Record<string, unknown> =>
     JSON.parse(run(client, ['exec', gateway, 'node', 'tools/operator/src/operator.ts', ...args, '--json'])) as Record<string, unknown>;
   const account = operator('accounts', 'create', '--name', 'Demo Shop', '--payout-wallet', '0x1111111111111111111111111111111111111111');

@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { launchChromium } from '@hc/test-kit/browser';
 import { eventually } from '@hc/test-kit';
+import { namesResolve } from '../engine.ts';
 
 const ROOT = join(import.meta.dirname, '../../../..');
 const LABEL = 'hosted-checkout.chart-run';
@@ -92,6 +93,11 @@ beforeAll(async () => {
     '/receiver/receiver.ts',
   );
   receiverPort = Number(run('port', RECEIVER, '8080/tcp').split(':').pop());
+  // Podman's DNS restarts to take the receiver in; meanwhile the gateway pod's lookups of the dashboard
+  // fail or hang and the CLI below is refused ("nothing was done"). Wait until the receiver's name
+  // resolves there, and the Services the pod calls with it (deploy/helm/chart-run/engine.ts).
+  const settled = await eventually(async () => namesResolve(client, gatewayContainer, [RECEIVER]), Boolean, 60_000);
+  if (!settled) throw new Error(`DNS on the hc-chart-run network: ${RECEIVER} does not resolve in ${gatewayContainer}`);
   const endpoint = operator('webhooks', 'endpoints', 'add', platform.account, '--mode', 'test', '--url', `http://${RECEIVER}:8080/hooks`);
   endpointSecret = String(endpoint['secret']);
 }, 660_000);
