@@ -84,5 +84,8 @@ describe('GroupedReads', () => {
   it('refuses settings that could never run a statement', () => {
     expect(() => harness({ maxInFlight: 0, maxGroupSize: 10 })).toThrow(RangeError);
     expect(() => harness({ maxInFlight: 1, maxGroupSize: 0 })).toThrow(RangeError);
+    // A setting missing from a hand-built config (undefined) or read as NaN would hang every read.
+    expect(() => harness({ maxInFlight: undefined as unknown as number, maxGroupSize: 10 })).toThrow(RangeError);
+    expect(() => harness({ maxInFlight: 1, maxGroupSize: Number.NaN })).toThrow(RangeError);
   });
 });
