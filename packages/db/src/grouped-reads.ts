@@ -33,7 +33,8 @@ export class GroupedReads<Request, Value> {
 
   constructor(options: GroupedReadsOptions<Request, Value>) {
     // Written so that a missing or NaN setting is refused too: it would otherwise never start a group.
-    if (!(options.maxInFlight >= 1) || !(options.maxGroupSize >= 1)) throw new RangeError('maxInFlight and maxGroupSize must be at least 1');
+    if (!(options.maxInFlight >= 1) || !(options.maxGroupSize >= 1))
+      throw new RangeError('maxInFlight and maxGroupSize must be at least 1');
     this.options = options;
   }
 
