@@ -2,7 +2,7 @@
  * CPU per request of the gateway and checkout, for comparing two versions of a hot path (A/B):
  * starts a platform of its own, warms up, then sends 8 s of reads, 8 s of creates and 8 s of creates
  * with a fresh Idempotency-Key each at 64 connections and prints req/s, p99, the whole machine's busy CPU milliseconds per request (PostgreSQL
- * and the load generator included), and each process's CPU milliseconds and system calls per request
+ * and the load generator included), PostgreSQL's and the load generator's, and each process's CPU milliseconds and system calls per request
  * served. CPU per
  * request moves less with the machine's other load than req/s does (docs/performance.md). Not a test.
  *
@@ -13,7 +13,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import autocannon from 'autocannon';
 import { launchPlatform, platformSetting, stopPlatform } from '../../platform/src/platform-process.ts';
-import { cpuSeconds, descendants, machineBusySeconds, syscalls } from './measure.ts';
+import { cpuSeconds, descendants, machineBusySeconds, postgresSeconds, syscalls } from './measure.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const setting = await platformSetting('cpu-per-request');
@@ -35,7 +35,7 @@ const body = JSON.stringify({ amount: '25.00', currency: 'EUR', description: 'x'
 const created = (await (await fetch(`${apiUrl}/v1/checkout_sessions`, { method: 'POST', headers, body })).json()) as { id: string };
 let keys = 0;
 const freshKey = (): string => `cpu-${process.pid}-${(keys += 1)}`;
-const procs = descendants(platform.process.pid!).filter((p) => /gateway|checkout|customers/.test(p.name));
+const procs = descendants(platform.process.pid!).filter((p) => /gateway|checkout|customers|notifications|webhooks/.test(p.name));
 try {
   const figures: [string, autocannon.Options][] = [
     ['get', { url: `${apiUrl}/v1/checkout_sessions/${created.id}`, headers }],
@@ -56,11 +56,17 @@ try {
     await autocannon({ ...opts, connections: 64, duration: 3 });
     const before = new Map(procs.map((p) => [p.pid, { cpu: cpuSeconds(p.pid), calls: syscalls(p.pid) }]));
     const machineBefore = machineBusySeconds();
+    const postgresBefore = postgresSeconds();
+    const loadBefore = process.cpuUsage();
     const r = await autocannon({ ...opts, connections: 64, duration: 8 });
     const n = r.requests.total;
     const machine = (1000 * (machineBusySeconds() - machineBefore)) / n;
+    const postgres = (1000 * (postgresSeconds() - postgresBefore)) / n;
+    const load = process.cpuUsage(loadBefore);
+    const loadGenerator = (load.user + load.system) / 1000 / n;
     console.log(
       `${name}: ${r.requests.average} req/s p99 ${r.latency.p99} ms, ${r.non2xx + r.errors + r.timeouts} errors; machine ${machine.toFixed(3)} ms/req; ` +
+        `postgres ${postgres.toFixed(3)} ms/req, load generator ${loadGenerator.toFixed(3)} ms/req, ` +
         procs
           .map((p) => {
             const was = before.get(p.pid)!;
