@@ -42,6 +42,8 @@ let customers: FakeClient<Customers>;
 let webhooks: FakeClient<Webhooks>;
 /** Points left in each account's request and start budgets (an AccountLimiter each). */
 const budgets = { requests: new Map<string, number>(), starts: new Map<string, number>() };
+/** How long the stand-in budget takes to answer (the shared counter is a database round trip). */
+let budgetDelayMs = 0;
 
 const keys = new Map<string, { key: ApiKeyRecord; account: MerchantAccount }>();
 const account = (id: string, fields: Partial<MerchantAccount> = {}): MerchantAccount => ({
@@ -159,6 +161,7 @@ beforeAll(async () => {
   });
   const limiter = (budget: Map<string, number>) => ({
     consume: async (accountId: string) => {
+      if (budgetDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, budgetDelayMs));
       const left = budget.get(accountId) ?? 1000;
       budget.set(accountId, left - 1);
       return left > 0;
@@ -444,6 +447,23 @@ describe('the hot reads (without Express, docs/adr/0063)', () => {
       expect([limited.status, limited.headers['retry-after']]).toEqual([429, '60']);
     },
   );
+
+  it('answer 429 over budget whatever the read found, even when the read answers before the count (docs/adr/0065)', async () => {
+    const id = (await create1(A_TEST)).json['id'] as string;
+    const theirs = (await create1(B_TEST)).json['id'] as string;
+    budgets.requests.set('acct_A', 0);
+    budgetDelayMs = 50;
+    try {
+      for (const target of [id, theirs, 'pay_unknown']) {
+        const answer = await seen(`${hotBase}/v1/payments/${target}`, A_TEST);
+        expect([answer.status, answer.headers['retry-after']]).toEqual([429, '60']);
+        expect(JSON.parse(answer.text)).toMatchObject({ error: { code: 'rate_limited' } });
+        expect(answer.text).not.toContain(target === 'pay_unknown' ? 'No such' : target);
+      }
+    } finally {
+      budgetDelayMs = 0;
+    }
+  });
 
   it('carry the security headers, no-store and the JSON type on a read', async () => {
     const id = (await create1(A_TEST)).json['id'] as string;
