@@ -21,7 +21,7 @@
  * and NATS prefix, rate limits raised) and stops it afterwards; --profile runs every process with
  * --cpu-prof into DIR and prints where each one's CPU went. With GATEWAY_URL and TEST_SECRET_KEY it
  * measures a platform already running instead (no pipeline or CPU figures then). Loopback only.
- * Before the first round, --warmup seconds each of creates and reads warm the platform up unreported.
+ * Before the first round, --warmup seconds each of creates, idempotent creates and reads warm the platform up unreported.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -122,7 +122,7 @@ const common = { duration: seconds, connections };
 // A platform just started has cold JIT, empty pools and unprepared statements: its first seconds say
 // how it starts, not how it runs. Creates and reads at full concurrency first, not reported.
 if (warmupSeconds > 0) {
-  say(`warming up for ${2 * warmupSeconds} s (creates, then reads; not reported)…`);
+  say(`warming up for ${3 * warmupSeconds} s (creates, idempotent creates, then reads; not reported)…`);
   await cannon('warm-up create', {
     connections,
     duration: warmupSeconds,
@@ -130,6 +130,18 @@ if (warmupSeconds > 0) {
     method: 'POST',
     headers,
     body,
+  });
+  // The idempotent create too: its records table and prepared statements start empty and cold.
+  await cannon('warm-up create with Idempotency-Key', {
+    connections,
+    duration: warmupSeconds,
+    url: `${target.apiUrl}/v1/checkout_sessions`,
+    method: 'POST',
+    headers,
+    body,
+    requests: [
+      { setupRequest: (request) => ({ ...request, headers: { ...headers, 'idempotency-key': `warm-${process.pid}-${(counter += 1)}` } }) },
+    ],
   });
   await cannon('warm-up get', {
     connections,
