@@ -24,6 +24,7 @@
  * Before the first round, --warmup seconds each of creates, idempotent creates and reads warm the platform up unreported.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import type autocannon from 'autocannon';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -118,31 +119,27 @@ const body = JSON.stringify({
 const created = (await (await fetch(`${target.apiUrl}/v1/checkout_sessions`, { method: 'POST', headers, body })).json()) as { id: string };
 let counter = 0;
 const common = { duration: seconds, connections };
+const creates = { url: `${target.apiUrl}/v1/checkout_sessions`, method: 'POST' as const, headers, body };
+// A fresh key per request: every one is a first request, as an SDK's creates are.
+const idempotentCreates = {
+  ...creates,
+  requests: [
+    {
+      setupRequest: (request: autocannon.Request) => ({
+        ...request,
+        headers: { ...headers, 'idempotency-key': `bench-${process.pid}-${(counter += 1)}` },
+      }),
+    },
+  ],
+};
 
 // A platform just started has cold JIT, empty pools and unprepared statements: its first seconds say
 // how it starts, not how it runs. Creates and reads at full concurrency first, not reported.
 if (warmupSeconds > 0) {
   say(`warming up for ${3 * warmupSeconds} s (creates, idempotent creates, then reads; not reported)…`);
-  await cannon('warm-up create', {
-    connections,
-    duration: warmupSeconds,
-    url: `${target.apiUrl}/v1/checkout_sessions`,
-    method: 'POST',
-    headers,
-    body,
-  });
+  await cannon('warm-up create', { connections, duration: warmupSeconds, ...creates });
   // The idempotent create too: its records table and prepared statements start empty and cold.
-  await cannon('warm-up create with Idempotency-Key', {
-    connections,
-    duration: warmupSeconds,
-    url: `${target.apiUrl}/v1/checkout_sessions`,
-    method: 'POST',
-    headers,
-    body,
-    requests: [
-      { setupRequest: (request) => ({ ...request, headers: { ...headers, 'idempotency-key': `warm-${process.pid}-${(counter += 1)}` } }) },
-    ],
-  });
+  await cannon('warm-up create with Idempotency-Key', { connections, duration: warmupSeconds, ...idempotentCreates });
   await cannon('warm-up get', {
     connections,
     duration: warmupSeconds,
@@ -167,26 +164,8 @@ try {
       [insert, undefined],
       [select, undefined],
       [node, undefined],
-      [await cannon(FIGURES.create, { ...common, url: `${target.apiUrl}/v1/checkout_sessions`, method: 'POST', headers, body }), insert],
-      [
-        await cannon(FIGURES.idempotentCreate, {
-          ...common,
-          url: `${target.apiUrl}/v1/checkout_sessions`,
-          method: 'POST',
-          headers,
-          body,
-          // A fresh key per request: every one is a first request, as an SDK's creates are.
-          requests: [
-            {
-              setupRequest: (request) => ({
-                ...request,
-                headers: { ...headers, 'idempotency-key': `bench-${process.pid}-${(counter += 1)}` },
-              }),
-            },
-          ],
-        }),
-        insert,
-      ],
+      [await cannon(FIGURES.create, { ...common, ...creates }), insert],
+      [await cannon(FIGURES.idempotentCreate, { ...common, ...idempotentCreates }), insert],
       [await cannon(FIGURES.getPayment, { ...common, url: `${target.apiUrl}/v1/payments/${created.id}`, headers }), select],
       [
         await cannon('GET /v1/checkout_sessions/:id', { ...common, url: `${target.apiUrl}/v1/checkout_sessions/${created.id}`, headers }),
