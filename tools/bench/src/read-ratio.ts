@@ -16,7 +16,18 @@ import { parseArgs } from 'node:util';
 import { dropDatabase, ensureDatabase, migrateDatabase, withDatabase } from '@hc/db';
 import { CHECKOUT_MIGRATIONS_DIR } from '@hc/checkout';
 import { testDatabaseServerUrl } from '@hc/test-kit';
-import { cannon, cpuSeconds, descendants, formatRow, load1, machineBusySeconds, pgbench, postgresSeconds, run, syscalls } from './measure.ts';
+import {
+  cannon,
+  cpuSeconds,
+  descendants,
+  formatRow,
+  load1,
+  machineBusySeconds,
+  pgbench,
+  postgresSeconds,
+  run,
+  syscalls,
+} from './measure.ts';
 import { summarizeProfile } from './profile.ts';
 import { launchPlatform, platformSetting, stopPlatform } from '../../platform/src/platform-process.ts';
 
