@@ -1,6 +1,7 @@
 import { Metadata, status, type ServiceError, type StatusObject } from '@grpc/grpc-js';
 import { badValueError } from '@hc/db';
 import { ApiError, grpcStatusOf, isErrorCode } from '@hc/errors';
+import type { Logger } from 'pino';
 
 /** Trailing metadata keys that carry the API error code and field across gRPC. */
 const CODE = 'hc-error-code';
@@ -38,4 +39,14 @@ export function fromGrpcError(error: ServiceError): ApiError {
     return new ApiError('service_unavailable');
   }
   return new ApiError('internal_error');
+}
+
+/**
+ * Server side: logs a failure that is not an ApiError (a refused bad value as a warning: the edge let
+ * it through; anything else as an error). An ApiError is the service's answer and is not logged.
+ */
+export function logUnexpectedFailure(logger: Logger, error: unknown, fields: { rpc: string; requestId: string }, message: string): void {
+  if (error instanceof ApiError) return;
+  const level = apiErrorOf(error).code === 'internal_error' ? 'error' : 'warn';
+  logger[level]({ ...fields, err: error }, message);
 }

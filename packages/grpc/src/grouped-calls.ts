@@ -3,7 +3,7 @@ import { GroupedReads } from '@hc/db';
 import { ApiError, isErrorCode } from '@hc/errors';
 import type { Logger } from 'pino';
 import type { CallContext } from './call-context.ts';
-import { apiErrorOf } from './error-mapping.ts';
+import { apiErrorOf, logUnexpectedFailure } from './error-mapping.ts';
 
 /**
  * Grouped unary calls (docs/adr/0064). grpc-js costs about as much CPU per call as the work behind
@@ -130,7 +130,8 @@ export function apiErrorFromFailure(failure: CallFailure): ApiError {
 /**
  * Server side: runs each call of a grouped call as its single call would run (all at once, so the
  * store's own grouping answers them together) and returns an outcome per call, in order. A failure
- * that is not an API error is logged as the single call's adapter logs it, with the call's request id.
+ * that is not an API error is logged as the single call's adapter logs it (logUnexpectedFailure), with
+ * the call's request id.
  */
 export async function answerEach<Request, Answer>(
   calls: readonly Request[],
@@ -145,11 +146,8 @@ export async function answerEach<Request, Answer>(
       try {
         return { outcome: { case: 'answer', value: await run(call, requestId) } };
       } catch (error) {
+        logUnexpectedFailure(logger, error, { rpc, requestId }, 'grouped call failed with an unexpected error');
         const apiError = apiErrorOf(error);
-        if (!(error instanceof ApiError)) {
-          const level = apiError.code === 'internal_error' ? 'error' : 'warn';
-          logger[level]({ rpc, requestId, err: error }, 'grouped call failed with an unexpected error');
-        }
         return { outcome: { case: 'failure', value: { code: apiError.code, message: apiError.message, field: apiError.field } } };
       }
     }),

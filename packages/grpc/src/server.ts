@@ -5,7 +5,7 @@ import { metrics } from '@opentelemetry/api';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import { contextFromMetadata, publicContextFromMetadata, type CallContext, type PublicCallContext } from './call-context.ts';
-import { apiErrorOf, toGrpcFailure } from './error-mapping.ts';
+import { logUnexpectedFailure, toGrpcFailure } from './error-mapping.ts';
 import { implementation, serviceDefinition, toResponse, type ServiceHandlers, type StreamAdapter, type UnaryAdapter } from './service.ts';
 import { ApiError } from '@hc/errors';
 
@@ -65,11 +65,7 @@ export function createGrpcServer(logger: Logger): GrpcServer {
           callback(null, toResponse(method.output, init));
         },
         (error: unknown) => {
-          if (!(error instanceof ApiError)) {
-            // A refused bad value is the caller's fault but still means the edge let it through: warn.
-            const level = apiErrorOf(error).code === 'internal_error' ? 'error' : 'warn';
-            logger[level]({ rpc: method.name, requestId: ctx.requestId, err: error }, 'rpc failed with an unexpected error');
-          }
+          logUnexpectedFailure(logger, error, { rpc: method.name, requestId: ctx.requestId }, 'rpc failed with an unexpected error');
           const failure = toGrpcFailure(error);
           measure(failure.code);
           callback(failure);

@@ -16,7 +16,8 @@ const MAX_GROUP_SIZE = 128;
  * go out in grouped calls (CreateCheckoutSessions, GetCheckoutSessions; docs/adr/0064) while
  * `inFlight` grouped calls of their kind are already running; a call made when fewer are running goes
  * out at once, alone. Every caller gets the answer or the error its single call would have given.
- * `inFlight` 0 leaves every call alone (the single RPCs, as before).
+ * `inFlight` 0 leaves every call alone (the single RPCs, as before), as does a call that passes its own
+ * options.
  */
 export function groupedCheckoutClient(
   checkout: ServiceClient<typeof CheckoutService>,
@@ -24,17 +25,22 @@ export function groupedCheckoutClient(
 ): ServiceClient<typeof CheckoutService> {
   if (inFlight === 0) return checkout;
   const options = { maxInFlight: inFlight, maxGroupSize: MAX_GROUP_SIZE };
+  const createGrouped = groupedCalls<MessageInitShape<typeof CreateCheckoutSessionRequestSchema>, CreateCheckoutSessionResponse>({
+    ...options,
+    send: (calls, requestIds, ctx) =>
+      checkout.createCheckoutSessions({ calls: [...calls], requestIds: [...requestIds] }, { ...ctx, requestId: requestIds[0]! }),
+  });
+  const readGrouped = groupedCalls<MessageInitShape<typeof GetCheckoutSessionRequestSchema>, GetCheckoutSessionResponse>({
+    ...options,
+    send: (calls, requestIds, ctx) =>
+      checkout.getCheckoutSessions({ calls: [...calls], requestIds: [...requestIds] }, { ...ctx, requestId: requestIds[0]! }),
+  });
+  // A call with options of its own (a deadline) goes alone: a grouped call has the client's default.
   return {
     ...checkout,
-    createCheckoutSession: groupedCalls<MessageInitShape<typeof CreateCheckoutSessionRequestSchema>, CreateCheckoutSessionResponse>({
-      ...options,
-      send: (calls, requestIds, ctx) =>
-        checkout.createCheckoutSessions({ calls: [...calls], requestIds: [...requestIds] }, { ...ctx, requestId: requestIds[0]! }),
-    }),
-    getCheckoutSession: groupedCalls<MessageInitShape<typeof GetCheckoutSessionRequestSchema>, GetCheckoutSessionResponse>({
-      ...options,
-      send: (calls, requestIds, ctx) =>
-        checkout.getCheckoutSessions({ calls: [...calls], requestIds: [...requestIds] }, { ...ctx, requestId: requestIds[0]! }),
-    }),
+    createCheckoutSession: (request, ctx, callOptions) =>
+      callOptions ? checkout.createCheckoutSession(request, ctx, callOptions) : createGrouped(request, ctx),
+    getCheckoutSession: (request, ctx, callOptions) =>
+      callOptions ? checkout.getCheckoutSession(request, ctx, callOptions) : readGrouped(request, ctx),
   };
 }
