@@ -21,6 +21,32 @@ afterAll(async () => {
 const idOf = (session: Json): string => String(session['id']);
 
 describe('a session is visible only to its own account and mode', () => {
+  it('keeps every answer in its own account and mode when many reads and creates arrive at once (grouped calls, docs/adr/0064)', async () => {
+    // Concurrent requests of two accounts and both modes go to checkout in grouped calls: each caller's
+    // own answer, never a neighbour's scope.
+    const burst = Array.from({ length: 20 }, () => [
+      { key: alice.testKey, id: idOf(aliceTest), expected: 200 },
+      { key: alice.liveKey, id: idOf(aliceLive), expected: 200 },
+      { key: bob.testKey, id: idOf(aliceTest), expected: 404 },
+      { key: alice.liveKey, id: idOf(aliceTest), expected: 404 },
+      { key: bob.liveKey, id: idOf(aliceLive), expected: 404 },
+    ]).flat();
+    const [answers, created] = await Promise.all([
+      Promise.all(burst.map(async ({ key, id }) => retrieve(platform, key, id))),
+      Promise.all(Array.from({ length: 10 }, (_, i) => createSession(platform, i % 2 === 0 ? bob.testKey : bob.liveKey))),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual(burst.map(({ expected }) => expected));
+    for (const [index, answer] of answers.entries()) {
+      if (burst[index]!.expected === 404) await expectError(answer, 404, 'not_found');
+      else expect((await bodyOf(answer))['id']).toBe(burst[index]!.id);
+    }
+    expect(created.map((session) => session['livemode'])).toEqual(Array.from({ length: 10 }, (_, i) => i % 2 === 1));
+    for (const [i, session] of created.entries()) {
+      expect((await retrieve(platform, i % 2 === 0 ? bob.testKey : bob.liveKey, idOf(session))).status).toBe(200);
+      await expectError(await retrieve(platform, alice.testKey, idOf(session)), 404, 'not_found');
+    }
+  });
+
   it('lets the owner read it in its own mode', async () => {
     const test = await retrieve(platform, alice.testKey, idOf(aliceTest));
     expect(test.status).toBe(200);
