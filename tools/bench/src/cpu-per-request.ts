@@ -1,19 +1,21 @@
 /**
- * CPU per request of the gateway and checkout, for comparing two versions of a hot path (A/B):
- * starts a platform of its own, warms up, then sends 8 s of reads, 8 s of creates and 8 s of creates
- * with a fresh Idempotency-Key each at 64 connections and prints req/s, p99, the whole machine's busy CPU milliseconds per request (PostgreSQL
- * and the load generator included), PostgreSQL's and the load generator's, and each process's CPU milliseconds and system calls per request
- * served. CPU per
- * request moves less with the machine's other load than req/s does (docs/performance.md). Not a test.
+ * CPU per request, for comparing two versions of a hot path (A/B): starts a platform of its own, warms
+ * up, then sends 8 s of reads, 8 s of creates and 8 s of creates with a fresh Idempotency-Key each at
+ * 64 connections and prints req/s, p99, PostgreSQL's commits per request and the CPU milliseconds per
+ * request of each service process (with its system calls), of PostgreSQL, of the load generator and
+ * of the whole machine (measure.ts cpuSplit). CPU per request moves less with the machine's other load
+ * than req/s does (docs/performance.md). Not a test.
  *
  *   node tools/bench/src/cpu-per-request.ts
  */
 import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import autocannon from 'autocannon';
+import { testDatabaseServerUrl } from '@hc/test-kit';
 import { launchPlatform, platformSetting, stopPlatform } from '../../platform/src/platform-process.ts';
-import { cpuSeconds, descendants, machineBusySeconds, postgresSeconds, syscalls } from './measure.ts';
+import { cpuSplit, descendants } from './measure.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const setting = await platformSetting('cpu-per-request');
@@ -33,6 +35,11 @@ const apiUrl = `http://127.0.0.1:${setting.env['PLATFORM_GATEWAY_BACKEND_PORT']}
 const headers = { authorization: `Bearer ${platform.printed['TEST_SECRET_KEY']}`, 'content-type': 'application/json' };
 const body = JSON.stringify({ amount: '25.00', currency: 'EUR', description: 'x', customer_email: 'bench@example.com' });
 const created = (await (await fetch(`${apiUrl}/v1/checkout_sessions`, { method: 'POST', headers, body })).json()) as { id: string };
+/** Transactions the PostgreSQL server has committed, every database together (each one a WAL flush). */
+const commits = (): number =>
+  Number(
+    execFileSync('psql', [testDatabaseServerUrl(), '-tAc', 'SELECT sum(xact_commit) FROM pg_stat_database'], { encoding: 'utf8' }).trim(),
+  );
 let keys = 0;
 const freshKey = (): string => `cpu-${process.pid}-${(keys += 1)}`;
 const procs = descendants(platform.process.pid!).filter((p) => /gateway|checkout|customers|notifications|webhooks/.test(p.name));
@@ -54,26 +61,13 @@ try {
   ];
   for (const [name, opts] of figures) {
     await autocannon({ ...opts, connections: 64, duration: 3 });
-    const before = new Map(procs.map((p) => [p.pid, { cpu: cpuSeconds(p.pid), calls: syscalls(p.pid) }]));
-    const machineBefore = machineBusySeconds();
-    const postgresBefore = postgresSeconds();
-    const loadBefore = process.cpuUsage();
+    const split = cpuSplit(procs);
+    const commitsBefore = commits();
     const r = await autocannon({ ...opts, connections: 64, duration: 8 });
     const n = r.requests.total;
-    const machine = (1000 * (machineBusySeconds() - machineBefore)) / n;
-    const postgres = (1000 * (postgresSeconds() - postgresBefore)) / n;
-    const load = process.cpuUsage(loadBefore);
-    const loadGenerator = (load.user + load.system) / 1000 / n;
     console.log(
-      `${name}: ${r.requests.average} req/s p99 ${r.latency.p99} ms, ${r.non2xx + r.errors + r.timeouts} errors; machine ${machine.toFixed(3)} ms/req; ` +
-        `postgres ${postgres.toFixed(3)} ms/req, load generator ${loadGenerator.toFixed(3)} ms/req, ` +
-        procs
-          .map((p) => {
-            const was = before.get(p.pid)!;
-            const cpu = (1000 * (cpuSeconds(p.pid) - was.cpu)) / n;
-            return `${p.name} ${cpu.toFixed(3)} ms/req ${((syscalls(p.pid) - was.calls) / n).toFixed(1)} syscalls/req`;
-          })
-          .join(', '),
+      `${name}: ${r.requests.average} req/s p99 ${r.latency.p99} ms, ${r.non2xx + r.errors + r.timeouts} errors; ` +
+        `${((commits() - commitsBefore) / n).toFixed(2)} PostgreSQL commits/req; per request: ${split(n)}`,
     );
   }
 } finally {

@@ -147,6 +147,28 @@ export function postgresSeconds(): number {
   return total / 100;
 }
 
+/**
+ * Where the CPU of `served` requests went, from now until the returned function is called: each of
+ * `processes` (with its system calls), every PostgreSQL process, this load generator and the whole
+ * machine, as milliseconds per request.
+ */
+export function cpuSplit(processes: readonly { readonly pid: number; readonly name: string }[]): (served: number) => string {
+  const before = processes.map((p) => ({ ...p, cpu: cpuSeconds(p.pid), calls: syscalls(p.pid) }));
+  const postgresBefore = postgresSeconds();
+  const loadBefore = process.cpuUsage();
+  const machineBefore = machineBusySeconds();
+  return (served) => {
+    const ms = (seconds: number): string => `${((1000 * seconds) / served).toFixed(3)} ms`;
+    const load = process.cpuUsage(loadBefore);
+    return [
+      ...before.map((p) => `${p.name} ${ms(cpuSeconds(p.pid) - p.cpu)} (${((syscalls(p.pid) - p.calls) / served).toFixed(1)} syscalls)`),
+      `postgres ${ms(postgresSeconds() - postgresBefore)}`,
+      `load generator ${ms((load.user + load.system) / 1e6)}`,
+      `machine ${ms(machineBusySeconds() - machineBefore)}`,
+    ].join(', ');
+  };
+}
+
 /** Every descendant process of `root` with a short name taken from its command line. */
 export function descendants(root: number): { pid: number; name: string }[] {
   const parents = new Map<number, number>();

@@ -16,18 +16,7 @@ import { parseArgs } from 'node:util';
 import { dropDatabase, ensureDatabase, migrateDatabase, withDatabase } from '@hc/db';
 import { CHECKOUT_MIGRATIONS_DIR } from '@hc/checkout';
 import { testDatabaseServerUrl } from '@hc/test-kit';
-import {
-  cannon,
-  cpuSeconds,
-  descendants,
-  formatRow,
-  load1,
-  machineBusySeconds,
-  pgbench,
-  postgresSeconds,
-  run,
-  syscalls,
-} from './measure.ts';
+import { cannon, cpuSplit, descendants, formatRow, load1, pgbench, run } from './measure.ts';
 import { summarizeProfile } from './profile.ts';
 import { launchPlatform, platformSetting, stopPlatform } from '../../platform/src/platform-process.ts';
 
@@ -76,24 +65,8 @@ const created = (await (await fetch(`${apiUrl}/v1/checkout_sessions`, { method: 
 const gateway = descendants(platform.process.pid!).find((p) => /gateway/.test(p.name));
 const checkout = descendants(platform.process.pid!).find((p) => /checkout/.test(p.name));
 
-/** Where a read's CPU went: each process of the read path, this load generator, and the whole machine. */
-function cpuSplit(): () => string {
-  const before = { gateway: gateway ? cpuSeconds(gateway.pid) : 0, checkout: checkout ? cpuSeconds(checkout.pid) : 0 };
-  const postgresBefore = postgresSeconds();
-  const loadBefore = process.cpuUsage();
-  const machineBefore = machineBusySeconds();
-  const calls = gateway ? syscalls(gateway.pid) : 0;
-  return () => {
-    const load = process.cpuUsage(loadBefore);
-    return [
-      `gateway ${gateway ? (cpuSeconds(gateway.pid) - before.gateway).toFixed(2) : '?'} s (${gateway ? syscalls(gateway.pid) - calls : 0} syscalls)`,
-      `checkout ${checkout ? (cpuSeconds(checkout.pid) - before.checkout).toFixed(2) : '?'} s`,
-      `postgres ${(postgresSeconds() - postgresBefore).toFixed(2)} s`,
-      `load generator ${((load.user + load.system) / 1e6).toFixed(2)} s`,
-      `machine ${(machineBusySeconds() - machineBefore).toFixed(2)} s`,
-    ].join(', ');
-  };
-}
+/** The read path's processes, whose CPU per read is printed beside the figures. */
+const readPath = [gateway, checkout].filter((p) => p !== undefined);
 
 // The database baseline: checkout's own table in a database of this run's own, as `pnpm bench` does.
 const pgUrl = withDatabase(testDatabaseServerUrl(), `read_ratio_${process.pid}`);
@@ -120,13 +93,6 @@ async function selectBaseline(attempt = 1): ReturnType<typeof pgbench> {
   }
 }
 
-/** "gateway 1.23 s (456 syscalls), …" → "gateway 0.123 ms (0.5 syscalls), …" per read. */
-function perReadMs(totals: string, served: number): string {
-  return totals
-    .replace(/([\d.]+) s\b/g, (_, seconds: string) => `${((1000 * Number(seconds)) / served).toFixed(3)} ms`)
-    .replace(/\((\d+) syscalls\)/, (_, n: string) => `(${(Number(n) / served).toFixed(1)} syscalls)`);
-}
-
 // A query sends the same read through Express instead of the hot path (docs/adr/0063): A/B in one run.
 const reads = [
   `/v1/payments/${created.id}`,
@@ -137,13 +103,13 @@ try {
   for (const path of reads) await cannon('warm-up', { url: `${apiUrl}${path}`, headers, connections, duration: 3 });
   for (let round = 1; round <= Number(values.rounds); round += 1) {
     say(`round ${round} (load ${load1().toFixed(1)})`);
-    const selectSplit = cpuSplit();
+    const selectSplit = cpuSplit(readPath);
     const select = await selectBaseline();
     say(formatRow(select));
     // pgbench is a child process: its own CPU is in the machine's figure, not the load generator's.
-    say(`    CPU per ${Math.round(select.rate * seconds)} selects: ${perReadMs(selectSplit(), select.rate * seconds)}`);
+    say(`    CPU per select: ${selectSplit(select.rate * seconds)}`);
     for (const path of reads) {
-      const split = cpuSplit();
+      const split = cpuSplit(readPath);
       const figure = await cannon(`GET ${path.replace(created.id, ':id')}`, {
         url: `${apiUrl}${path}`,
         headers,
@@ -152,7 +118,7 @@ try {
       });
       const served = figure.rate * seconds;
       say(formatRow(figure, select));
-      say(`    CPU per ${Math.round(served)} reads: ${perReadMs(split(), served)}`);
+      say(`    CPU per read: ${split(served)}`);
     }
   }
 } finally {
