@@ -51,12 +51,15 @@ export class CustomersStore {
     return this.database.prisma;
   }
 
-  /** Runs `work` in one transaction on a pooled connection (retried whole on a deadlock). */
-  async transaction<T>(work: (tx: CustomersTransaction) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` in one transaction on a pooled connection (retried whole on a deadlock). `group`: the
+   * transaction applies a group of messages (CustomersTransaction).
+   */
+  async transaction<T>(work: (tx: CustomersTransaction) => Promise<T>, options: { group: boolean } = { group: false }): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await inTransaction(this.database.pool, { statementTimeoutMs: STATEMENT_TIMEOUT_MS }, async (client) => {
-          const tx = new CustomersTransaction(client);
+          const tx = new CustomersTransaction(client, options);
           const result = await work(tx);
           await tx.flush(); // customers' changes are written once, at the end (customers-transaction.ts)
           return result;
@@ -87,20 +90,23 @@ export class CustomersStore {
    * one). Resolves how many were applied (not skipped).
    */
   applyManyOnce(consumer: string, items: readonly { msgId: string; work: (tx: CustomersTransaction) => Promise<void> }[]): Promise<number> {
-    return this.transaction(async (tx) => {
-      // One statement records the whole group; each message not applied before is applied once, in order.
-      const fresh = await tx.markManyProcessed(
-        consumer,
-        items.map((item) => item.msgId),
-      );
-      let applied = 0;
-      for (const item of items) {
-        if (!fresh.delete(item.msgId)) continue;
-        await item.work(tx);
-        applied += 1;
-      }
-      return applied;
-    });
+    return this.transaction(
+      async (tx) => {
+        // One statement records the whole group; each message not applied before is applied once, in order.
+        const fresh = await tx.markManyProcessed(
+          consumer,
+          items.map((item) => item.msgId),
+        );
+        let applied = 0;
+        for (const item of items) {
+          if (!fresh.delete(item.msgId)) continue;
+          await item.work(tx);
+          applied += 1;
+        }
+        return applied;
+      },
+      { group: true },
+    );
   }
 
   async findCustomer(scope: Scope, id: string): Promise<Customer | null> {

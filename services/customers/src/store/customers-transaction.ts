@@ -3,6 +3,7 @@ import { currentTraceparent } from '@hc/events';
 import { newId } from '@hc/ids';
 import { customerRowChanges } from '../domain/customer-changes.ts';
 import type { Customer, Order, Scope } from '../domain/customer.ts';
+import { HeldOrders } from './held-orders.ts';
 import { lockedCustomer, lockedOrder, type LockedCustomerRow, type LockedOrderRow } from './rows.ts';
 import * as statements from './statements.ts';
 
@@ -25,16 +26,19 @@ interface HeldCustomer {
  * of events (docs/adr/0033) about one customer — a shop's regular, a flash sale's many orders from
  * one address — costs one read and one write of it instead of two of each per event. The lock is
  * held from the first read to the commit, so nobody else can change the row in between and the
- * copy held here stays the truth.
+ * copy held here stays the truth. Orders are held the same way (held-orders.ts).
  */
 export class CustomersTransaction {
   private readonly client: pg.PoolClient;
   private readonly customers = new Map<string, HeldCustomer>();
   /** Non-erased customers' ids by scope and email, for findOrCreateCustomer. */
   private readonly byEmail = new Map<string, string>();
+  private readonly orders: HeldOrders;
 
-  constructor(client: pg.PoolClient) {
+  /** `group`: the transaction applies a group of messages, and its new orders wait for the flush. */
+  constructor(client: pg.PoolClient, options: { group: boolean } = { group: false }) {
     this.client = client;
+    this.orders = new HeldOrders(client, options.group);
   }
 
   async markProcessed(consumer: string, msgId: string): Promise<boolean> {
@@ -47,7 +51,10 @@ export class CustomersTransaction {
     return new Set(rows.map((row) => row.msgId));
   }
 
-  /** Writes every customer changed since it was locked (one statement each). Runs before the commit. */
+  /**
+   * Writes every customer changed since it was locked (one statement each), then the orders (new ones
+   * refer to customers, which exist from findOrCreateCustomer on). Runs before the commit.
+   */
   async flush(): Promise<void> {
     for (const held of this.customers.values()) {
       if (held.changedAt === undefined) continue;
@@ -55,21 +62,23 @@ export class CustomersTransaction {
       held.written = held.current;
       held.changedAt = undefined;
     }
+    await this.orders.flush();
   }
 
   /** The order, locked; null when it is not (yet) known in this scope. */
-  async lockOrder(scope: Scope, id: string): Promise<Order | null> {
-    const { rows } = await this.client.query<LockedOrderRow>(statements.lockOrder(id, scope.accountId, scope.livemode));
-    return rows[0] ? lockedOrder(rows[0]) : null;
+  lockOrder(scope: Scope, id: string): Promise<Order | null> {
+    return this.orders.lock(scope, id);
   }
 
-  /** False when an order with this id exists already. */
-  async insertOrder(order: Order): Promise<boolean> {
-    return (await this.client.query(statements.insertOrder(order))).rowCount === 1;
+  /** False when an order with this id exists already (HeldOrders.insert). */
+  insertOrder(order: Order): Promise<boolean> {
+    return this.orders.insert(order);
   }
 
-  async saveOrder(order: Order): Promise<void> {
-    await this.client.query(statements.updateOrder(order));
+  /** A locked or new order's new state, written at the flush. */
+  saveOrder(order: Order): Promise<void> {
+    this.orders.save(order);
+    return Promise.resolve();
   }
 
   /** The customer, locked; in `scope` when given. One statement (LOCKED_CUSTOMER_SELECT) the first time. */
@@ -113,6 +122,7 @@ export class CustomersTransaction {
 
   /** The customer's orders other than `exceptOrderId`, oldest first (ties by id). */
   async ordersOfCustomer(customerId: string, exceptOrderId: string): Promise<Order[]> {
+    await this.orders.flush(); // the statement reads the table: it must see this transaction's orders
     const { rows } = await this.client.query<LockedOrderRow>(statements.ordersOfCustomer(customerId, exceptOrderId));
     return rows.map(lockedOrder);
   }
@@ -123,7 +133,8 @@ export class CustomersTransaction {
    */
   async eraseCustomerData(customerId: string, at: Date): Promise<{ id: string; emailRevision: number }[]> {
     await this.flush();
-    this.customers.delete(customerId); // the statement changes the row: read it again if needed
+    this.customers.delete(customerId); // the statement changes the rows: read them again if needed
+    this.orders.forgetCustomer(customerId);
     const { rows } = await this.client.query<{ id: string; emailRevision: number }>(statements.eraseCustomerData(customerId, at));
     return rows;
   }

@@ -13,14 +13,17 @@ type Query = QueryConfig<unknown[]>;
 
 const jsonOrNull = (value: object | null): string | null => (value === null ? null : JSON.stringify(value));
 
-/** Every column of an order except its identity and scope, by the value it takes from an Order. */
+/**
+ * Every column of an order except its identity and scope, by the value it takes from an Order
+ * (addresses as objects: a positional parameter sends them as jsonb text, a record set as JSON).
+ */
 const ORDER_COLUMNS: readonly [column: string, value: (order: Order) => unknown, cast?: string][] = [
   ['customer_id', (o) => o.customerId],
   ['email', (o) => o.email],
   ['name', (o) => o.name],
   ['phone', (o) => o.phone],
-  ['shipping_address', (o) => jsonOrNull(o.shippingAddress), 'jsonb'],
-  ['billing_address', (o) => jsonOrNull(o.billingAddress), 'jsonb'],
+  ['shipping_address', (o) => o.shippingAddress, 'jsonb'],
+  ['billing_address', (o) => o.billingAddress, 'jsonb'],
   ['store_platform', (o) => o.storeAccount?.platform ?? null],
   ['store_id', (o) => o.storeAccount?.storeId ?? null],
   ['store_name', (o) => o.storeAccount?.storeName ?? null],
@@ -37,14 +40,29 @@ const ORDER_COLUMNS: readonly [column: string, value: (order: Order) => unknown,
 ];
 
 const param = (n: number, cast?: string): string => (cast ? `$${n}::${cast}` : `$${n}`);
-const orderValues = (order: Order): unknown[] => ORDER_COLUMNS.map(([, value]) => value(order));
+const orderValues = (order: Order): unknown[] =>
+  ORDER_COLUMNS.map(([, value, cast]) => (cast === 'jsonb' ? jsonOrNull(value(order) as object | null) : value(order)));
 
-const INSERT_ORDER_SQL = `INSERT INTO orders (id, account_id, livemode, ${ORDER_COLUMNS.map(([c]) => c).join(', ')})
+const ORDER_RECORD_COLUMNS = ['id', 'account_id', 'livemode', ...ORDER_COLUMNS.map(([c]) => c)].join(', ');
+
+/** An order as one element of a JSON record set (jsonb_populate_recordset): keys are the columns. */
+function orderRecord(order: Order): Record<string, unknown> {
+  const record: Record<string, unknown> = { id: order.id, account_id: order.accountId, livemode: order.livemode };
+  for (const [column, value] of ORDER_COLUMNS) record[column] = value(order);
+  return record;
+}
+
+const INSERT_ORDER_SQL = `INSERT INTO orders (${ORDER_RECORD_COLUMNS})
   VALUES ($1, $2, $3, ${ORDER_COLUMNS.map(([, , cast], i) => param(i + 4, cast)).join(', ')})
   ON CONFLICT DO NOTHING`;
 
-const UPDATE_ORDER_SQL = `UPDATE orders SET ${ORDER_COLUMNS.map(([c, , cast], i) => `${c} = ${param(i + 2, cast)}`).join(', ')}
-  WHERE id = $1`;
+// A group's orders as one JSON parameter: one statement and one round trip for any number of rows.
+const INSERT_ORDERS_SQL = `INSERT INTO orders (${ORDER_RECORD_COLUMNS})
+  SELECT ${ORDER_RECORD_COLUMNS} FROM jsonb_populate_recordset(NULL::orders, $1::jsonb)
+  ON CONFLICT DO NOTHING RETURNING id`;
+
+const UPDATE_ORDERS_SQL = `UPDATE orders o SET ${ORDER_COLUMNS.map(([c]) => `${c} = r.${c}`).join(', ')}
+  FROM jsonb_populate_recordset(NULL::orders, $1::jsonb) r WHERE o.id = ANY($2::text[]) AND o.id = r.id`;
 
 /** @hc/events' record of an applied message: one row the first time, none on a redelivery. */
 export const markProcessed = (consumer: string, msgId: string): Query => ({
@@ -65,10 +83,21 @@ export const insertOrder = (order: Order): Query => ({
   values: [order.id, order.accountId, order.livemode, ...orderValues(order)],
 });
 
-export const updateOrder = (order: Order): Query => ({
-  name: 'customers_update_order',
-  text: UPDATE_ORDER_SQL,
-  values: [order.id, ...orderValues(order)],
+/** New orders in one statement; resolves (RETURNING) the ids written, without those that existed already. */
+export const insertOrders = (orders: readonly Order[]): Query => ({
+  name: 'customers_insert_orders',
+  text: INSERT_ORDERS_SQL,
+  values: [JSON.stringify(orders.map(orderRecord))],
+});
+
+/**
+ * Every column but identity and scope of existing orders, in one statement. Unnamed, so it is planned
+ * with its ids in view each time (`= ANY` of them: the record set alone is estimated at 100 rows): a
+ * scan of every order otherwise (docs/adr/0066).
+ */
+export const updateOrders = (orders: readonly Order[]): Query => ({
+  text: UPDATE_ORDERS_SQL,
+  values: [JSON.stringify(orders.map(orderRecord)), orders.map((order) => order.id)],
 });
 
 export const lockOrder = (id: string, accountId: string, livemode: boolean): Query => ({

@@ -142,8 +142,11 @@ export class IdempotencyStore {
   }
 
   private async completeMany(completions: readonly Completion[]): Promise<void> {
+    // Unnamed on purpose: planned for each group with its rows in view. A named (prepared) statement
+    // keeps the generic plan it got while the table was young, a hash join over a scan of the whole
+    // table, long after the table has grown: 27 pages read per record and a third of PostgreSQL's work
+    // per idempotent create in the benchmark (docs/adr/0066).
     await this.pool.query({
-      name: 'idempotency_complete_many',
       text: COMPLETE_MANY_SQL,
       values: [...scopeColumns(completions), completions.map((c) => c.sessionId)],
     });
