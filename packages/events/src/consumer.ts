@@ -176,7 +176,7 @@ export async function consumeDurable<T = unknown>(options: DurableConsumerOption
         await consumeInSpan({ ...first.context, headers: first.m.headers, durable }, () =>
           options.handleBatch!(ready.map((r) => r.message)),
         );
-        await Promise.all(ready.map((r) => acknowledge(r.m, r.context)));
+        await acknowledgeGroup(ready);
         return;
       } catch (error) {
         log.debug({ err: error, size: ready.length }, 'event consumer: batch failed; applying its messages one by one');
@@ -215,6 +215,23 @@ export async function consumeDurable<T = unknown>(options: DurableConsumerOption
       return;
     }
     await acknowledge(m, context);
+  }
+
+  /**
+   * A group's acks. Every one but the last is sent plain; the last one, with onAcked, waits for the
+   * server's confirmation, which covers the group: the server handles one connection's acks in order.
+   * One confirmed ack per group instead of one per message (each is a request: a timer, a reply
+   * subscription and, in nats.js, an Error with its stack; 15 % of the customers consumer's CPU).
+   */
+  async function acknowledgeGroup(
+    items: readonly { m: JsMsg; context: { msgId: string; subject: string; delivery: number } }[],
+  ): Promise<void> {
+    for (const { m } of items.slice(0, -1)) {
+      m.ack();
+      count('acked');
+    }
+    const last = items.at(-1);
+    if (last) await acknowledge(last.m, last.context);
   }
 
   async function acknowledge(m: JsMsg, context: { msgId: string; subject: string; delivery: number }): Promise<void> {

@@ -2,6 +2,7 @@
 // half-way leaving part of it applied, its messages lost instead of retried one by one, one message
 // that cannot be applied yet holding back the rest, or messages not grouped at all.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { consumeDurable, prefixedSubject, startOutboxRelay, type ConsumedMessage, type OutboxRelay } from '../src/index.ts';
 import { setUp, until, writeOutbox, type Fixture } from './support.ts';
 
@@ -76,6 +77,49 @@ describe('consumeDurable with handleBatch (group commit)', () => {
       expect(Math.max(...batches)).toBeGreaterThan(1);
       expect(Math.max(...batches)).toBeLessThanOrEqual(25);
       expect(batches.reduce((a, b) => a + b, 0) + singles.length).toBe(60);
+    } finally {
+      await consumer.stop();
+    }
+  });
+
+  it('with onAcked, a group sends one confirmed ack, and when it is confirmed the server holds every ack of the group', async () => {
+    await writeOutbox(f.pool, events('confirmed', 60));
+    await until(async () => (await f.pool.query('SELECT 1 FROM outbox_messages WHERE published_at IS NULL')).rowCount === 0);
+    const jsm = await jetstreamManager(f.nc);
+    const handled: number[] = [];
+    const checks: Promise<{ pending: number; floor: number; handled: number }>[] = [];
+    const consumer = await consumeDurable({
+      nats: f.nc,
+      stream: f.stream,
+      durable: 'confirmed',
+      filterSubject: prefixedSubject(f.prefix, 'checkout.confirmed.>'),
+      logger: f.logger,
+      handle: async (m) => {
+        await applyTogether([m]);
+        handled.push(1);
+      },
+      handleBatch: async (ms) => {
+        await applyTogether(ms);
+        handled.push(ms.length);
+      },
+      maxBatch: 25,
+      // What a read barrier asks when woken: the consumer's ack floor, read from the server at once.
+      onAcked: () => {
+        const sum = handled.reduce((a, b) => a + b, 0);
+        checks.push(
+          jsm.consumers
+            .info(f.stream, 'confirmed')
+            .then((info) => ({ pending: info.num_ack_pending, floor: info.ack_floor.consumer_seq, handled: sum })),
+        );
+      },
+    });
+    try {
+      await until(async () => (await appliedIds('confirmed')).length === 60, 10_000);
+      await until(() => Promise.resolve(handled.reduce((a, b) => a + b, 0) === 60 && checks.length === handled.length), 10_000);
+      expect(Math.max(...handled)).toBeGreaterThan(1);
+      // One wake-up per group, and each one finds the floor at or past everything handled by then.
+      for (const check of await Promise.all(checks)) expect(check.floor).toBeGreaterThanOrEqual(check.handled);
+      expect((await Promise.all(checks)).at(-1)).toMatchObject({ pending: 0, floor: 60 });
     } finally {
       await consumer.stop();
     }
