@@ -50,6 +50,13 @@ interface OutboxRow {
  */
 const RELAY_LOCK = 'hc-events-outbox-relay';
 const FIRST_BACKOFF_MS = 100;
+const TAKE_TURN_SQL = `BEGIN; SELECT pg_try_advisory_xact_lock(hashtext('${RELAY_LOCK}')) AS locked`;
+
+/** UPDATE … published_at and COMMIT as one simple query; refuses anything but bigint text, so nothing else is ever inlined. */
+export function markPublishedAndCommitSql(seqs: readonly string[]): string {
+  for (const seq of seqs) if (!/^[0-9]{1,19}$/.test(seq)) throw new Error(`outbox relay: ${JSON.stringify(seq)} is not a seq`);
+  return `UPDATE outbox_messages SET published_at = now() WHERE seq = ANY('{${seqs.join(',')}}'::bigint[]); COMMIT`;
+}
 export const RELAY_APPLICATION_NAME = 'hc-outbox-relay';
 
 /**
@@ -132,8 +139,8 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
     };
     client.on('error', onConnectionError);
     try {
-      await client.query('BEGIN');
-      const turn = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [RELAY_LOCK]);
+      // BEGIN and the turn in one round trip (the simple-query protocol runs both; the lock name is a constant).
+      const [, turn] = (await client.query(TAKE_TURN_SQL)) as unknown as [pg.QueryResult, pg.QueryResult<{ locked: boolean }>];
       if (!turn.rows[0]?.locked) {
         await client.query('ROLLBACK');
         return { again: false };
@@ -151,10 +158,8 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
       );
       const { handled, failure } = loop.stopped ? { handled: [], failure: undefined } : await publishInOrder(rows);
       const published = handled.map((row) => row.seq);
-      if (published.length > 0) {
-        await client.query('UPDATE outbox_messages SET published_at = now() WHERE seq = ANY($1::bigint[])', [published]);
-      }
-      await client.query('COMMIT');
+      // The mark and the commit in one round trip: seqs are the bigints just read, written as literals.
+      await client.query(published.length > 0 ? markPublishedAndCommitSql(published) : 'COMMIT');
       if (published.length > 0) {
         outboxPublished.add(published.length);
         logger.debug({ published: published.length }, 'outbox relay: published');

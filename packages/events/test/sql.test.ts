@@ -4,6 +4,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { contextSubjects, OUTBOX_TABLE_SQL, prefixedSubject, streamName } from '../src/index.ts';
+import { markPublishedAndCommitSql } from '../src/relay.ts';
 import { MIGRATIONS } from './support.ts';
 
 describe('OUTBOX_TABLE_SQL', () => {
@@ -20,5 +21,19 @@ describe('naming', () => {
     expect(prefixedSubject('', 'checkout.payment.paid')).toBe('checkout.payment.paid');
     expect(streamName('t_events_ab12', 'checkout')).toBe('T_EVENTS_AB12_CHECKOUT');
     expect(contextSubjects('t_events_ab12', 'checkout')).toBe('t_events_ab12.checkout.>');
+  });
+});
+
+describe('markPublishedAndCommitSql (the relay inlines seqs to mark and commit in one round trip)', () => {
+  it('writes the seqs read from the outbox as a bigint array literal, then COMMIT', () => {
+    expect(markPublishedAndCommitSql(['7', '8', '9223372036854775807'])).toBe(
+      "UPDATE outbox_messages SET published_at = now() WHERE seq = ANY('{7,8,9223372036854775807}'::bigint[]); COMMIT",
+    );
+  });
+
+  it('refuses anything that is not bigint text, so nothing else is ever inlined', () => {
+    for (const bad of ["1'); DROP TABLE outbox_messages; --", '1,2', '-1', '', '12345678901234567890']) {
+      expect(() => markPublishedAndCommitSql(['1', bad])).toThrow(/is not a seq/);
+    }
   });
 });
