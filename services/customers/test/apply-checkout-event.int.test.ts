@@ -37,7 +37,16 @@ function message(data: { id: string }): ConsumedMessage {
   return { msgId: data.id, subject: 'checkout.x', data, redelivered: false };
 }
 
-function sessionCreated(email: string | null, amount = '40.00', currency = 'EUR', details: { name?: string; phone?: string } = {}) {
+function sessionCreated(
+  email: string | null,
+  amount = '40.00',
+  currency = 'EUR',
+  details: {
+    name?: string;
+    phone?: string;
+    storeAccount?: { platform: string; storeId: string; storeName: string; customerId: string };
+  } = {},
+) {
   clockMs += 1000;
   const id = newId('payment', clockMs);
   return {
@@ -51,7 +60,7 @@ function sessionCreated(email: string | null, amount = '40.00', currency = 'EUR'
       phone: details.phone ?? null,
       shippingAddress: null,
       billingAddress: null,
-      storeAccount: null,
+      storeAccount: details.storeAccount ?? null,
     },
   };
 }
@@ -116,9 +125,16 @@ describe('applying checkout events exactly once', () => {
 describe('a group of events in one transaction (docs/adr/0033)', () => {
   /** Orders of two emails: created, paid, one duplicate, one moved from the first email to the second. */
   function story(first: string, second: string) {
-    const one = sessionCreated(first, '10.00', 'EUR', { name: 'First Name' });
+    const one = sessionCreated(first, '10.00', 'EUR', {
+      name: 'First Name',
+      storeAccount: { platform: 'shopify', storeId: 'store-1', storeName: 'One', customerId: 'c-1' },
+    });
     const two = sessionCreated(first, '20.00', 'EUR');
-    const three = sessionCreated(first, '30.00', 'USD', { name: 'Third Name', phone: '+1 3' });
+    const three = sessionCreated(first, '30.00', 'USD', {
+      name: 'Third Name',
+      phone: '+1 3',
+      storeAccount: { platform: 'woocommerce', storeId: 'store-3', storeName: 'Three', customerId: 'c-3' },
+    });
     return [
       one,
       two,
@@ -143,7 +159,7 @@ describe('a group of events in one transaction (docs/adr/0033)', () => {
     return { ...rest, email: email?.replace(/^(alone|group)-/, ''), hasCustomer: customerId !== null, paid: paidAt !== null };
   };
 
-  it('leaves customers and orders exactly as applying the events one by one does, and writes each customer once', async () => {
+  it('leaves customers and orders exactly as applying the events one by one does, and writes the customers once, together', async () => {
     const alone = story('alone-a@example.com', 'alone-b@example.com');
     for (const event of alone) await apply(event);
     const events = story('group-a@example.com', 'group-b@example.com');
@@ -162,7 +178,7 @@ describe('a group of events in one transaction (docs/adr/0033)', () => {
         const { name, text } = query as { name?: string; text?: string };
         return name ?? text?.split(/\s+/).slice(0, 3).join(' ');
       });
-      saves = named.filter((name) => name === 'customers_save_customer').length;
+      saves = named.filter((name) => name === 'customers_save_customer' || name === 'WITH r AS').length;
     } finally {
       queries.mockRestore();
     }
@@ -183,7 +199,10 @@ describe('a group of events in one transaction (docs/adr/0033)', () => {
     expect(await comparable('group-b@example.com')).toMatchObject({ ordersCount: 2, paidOrdersCount: 1, spent: { USD: '30.00' } });
     expect((await customerByEmail('group-a@example.com'))!.lastOrderAt).toEqual(new Date(events[1]!.occurredAt));
     expect((await customerByEmail('group-b@example.com'))!.lastOrderAt).toEqual(new Date(events[7]!.occurredAt));
-    expect(saves).toBe(2);
+    // Both customers in one statement (customer-saves.ts), each found or created by one statement for the group.
+    expect(saves).toBe(1);
+    expect(named.filter((name) => name === 'customers_insert_customers').length).toBe(1);
+    expect(named.filter((name) => name === 'customers_insert_customer')).toEqual([]);
     // The group again (a redelivery after a crash before the ack): nothing is applied twice.
     await expect(
       applyCheckoutEventsTogether(
@@ -193,6 +212,49 @@ describe('a group of events in one transaction (docs/adr/0033)', () => {
       ),
     ).resolves.toBe(0);
     expect(await comparable('group-a@example.com')).toEqual(await comparable('alone-a@example.com'));
+  });
+});
+
+describe('a group of new buyers (docs/adr/0066)', () => {
+  const applyGroup = (events: { id: string }[]) =>
+    applyCheckoutEventsTogether(
+      deps,
+      CONSUMER,
+      events.map((event) => ({ msgId: event.id, event: parseCheckoutEvent(event) })),
+    );
+
+  it('finds or creates and locks their customers in one statement each, and counts each order once', async () => {
+    const known = sessionCreated('buyer-known@example.com', '1.00');
+    await apply(known);
+    const events = [
+      ...Array.from({ length: 6 }, (_, i) => sessionCreated(`buyer-${i}@example.com`, `${i + 2}.00`)),
+      sessionCreated('buyer-known@example.com', '9.00'),
+      sessionCreated('buyer-0@example.com', '4.00'),
+    ];
+    const queries = jest.spyOn(pg.Client.prototype, 'query');
+    let named: (string | undefined)[];
+    try {
+      expect(await applyGroup(events)).toBe(8);
+      named = queries.mock.calls.map(([query]) => (query as { name?: string }).name);
+    } finally {
+      queries.mockRestore();
+    }
+    expect(named.filter((name) => name === 'customers_insert_customers').length).toBe(1);
+    expect(named.filter((name) => name === 'customers_insert_customer' || name === 'customers_lock_customer_by_email')).toEqual([]);
+    expect(await customerByEmail('buyer-0@example.com')).toMatchObject({ ordersCount: 2, name: 'Ada Lovelace' });
+    expect((await customerByEmail('buyer-0@example.com'))!.createdAt).toEqual(new Date(events[0]!.session.createdAt));
+    expect(await customerByEmail('buyer-5@example.com')).toMatchObject({ ordersCount: 1 });
+    expect(await customerByEmail('buyer-known@example.com')).toMatchObject({ ordersCount: 2 });
+  });
+
+  it('creates no customer for a session created twice in the group: only the first creation counts', async () => {
+    const first = sessionCreated('twice-first@example.com');
+    const second = { ...first, id: `${first.id}.second`, session: { ...first.session, customerEmail: 'twice-second@example.com' } };
+    const other = sessionCreated('twice-other@example.com');
+    expect(await applyGroup([first, second, other])).toBe(3);
+    expect(await customerByEmail('twice-first@example.com')).toMatchObject({ ordersCount: 1 });
+    expect(await customerByEmail('twice-other@example.com')).toMatchObject({ ordersCount: 1 });
+    expect(await customerByEmail('twice-second@example.com')).toBeUndefined();
   });
 });
 

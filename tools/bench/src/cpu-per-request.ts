@@ -1,6 +1,7 @@
 /**
  * CPU per request, for comparing two versions of a hot path (A/B): starts a platform of its own, warms
- * up, then sends 8 s of reads, 8 s of creates and 8 s of creates with a fresh Idempotency-Key each at
+ * up, then sends 8 s of reads, 8 s of creates, 8 s of creates with a fresh Idempotency-Key each and
+ * 8 s of creates each by a new buyer (a customer email never seen before) at
  * 64 connections and prints req/s, p99, PostgreSQL's commits per request and the CPU milliseconds per
  * request of each service process (with its system calls), of PostgreSQL, of the load generator and
  * of the whole machine (measure.ts cpuSplit). CPU per request moves less with the machine's other load
@@ -56,6 +57,19 @@ try {
         headers,
         body,
         requests: [{ setupRequest: (request) => ({ ...request, headers: { ...headers, 'idempotency-key': freshKey() } }) }],
+      },
+    ],
+    // A new buyer per order, as most of a shop's orders are: the customers context creates a customer
+    // for each one, where the figures above add every order to one regular customer.
+    [
+      'create, a new buyer each',
+      {
+        url: `${apiUrl}/v1/checkout_sessions`,
+        method: 'POST',
+        headers,
+        requests: [
+          { setupRequest: (request) => ({ ...request, body: body.replace('bench@example.com', `buyer-${freshKey()}@example.com`) }) },
+        ],
       },
     ],
   ];

@@ -89,7 +89,12 @@ export class CustomersStore {
    * failure of any rolls the whole group back and is rethrown (the consumer then applies them one by
    * one). Resolves how many were applied (not skipped).
    */
-  applyManyOnce(consumer: string, items: readonly { msgId: string; work: (tx: CustomersTransaction) => Promise<void> }[]): Promise<number> {
+  applyManyOnce(
+    consumer: string,
+    items: readonly { msgId: string; work: (tx: CustomersTransaction) => Promise<void> }[],
+    /** Runs once before the messages not applied before (their ids given), e.g. to lock their customers together. */
+    prepare?: (tx: CustomersTransaction, fresh: ReadonlySet<string>) => Promise<void>,
+  ): Promise<number> {
     return this.transaction(
       async (tx) => {
         // One statement records the whole group; each message not applied before is applied once, in order.
@@ -97,6 +102,7 @@ export class CustomersStore {
           consumer,
           items.map((item) => item.msgId),
         );
+        if (prepare) await prepare(tx, fresh);
         let applied = 0;
         for (const item of items) {
           if (!fresh.delete(item.msgId)) continue;

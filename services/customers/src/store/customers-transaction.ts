@@ -3,6 +3,7 @@ import { currentTraceparent } from '@hc/events';
 import { newId } from '@hc/ids';
 import { customerRowChanges } from '../domain/customer-changes.ts';
 import type { Customer, Order, Scope } from '../domain/customer.ts';
+import { saveCustomers } from './customer-saves.ts';
 import { HeldOrders } from './held-orders.ts';
 import { lockedCustomer, lockedOrder, type LockedCustomerRow, type LockedOrderRow } from './rows.ts';
 import * as statements from './statements.ts';
@@ -52,13 +53,20 @@ export class CustomersTransaction {
   }
 
   /**
-   * Writes every customer changed since it was locked (one statement each), then the orders (new ones
-   * refer to customers, which exist from findOrCreateCustomer on). Runs before the commit.
+   * Writes every customer changed since it was locked (one statement, customer-saves.ts, when several
+   * changed), then the orders (new ones refer to customers, which exist from findOrCreateCustomer on).
+   * Runs before the commit.
    */
   async flush(): Promise<void> {
-    for (const held of this.customers.values()) {
-      if (held.changedAt === undefined) continue;
-      await this.client.query(statements.saveCustomer(held.current, customerRowChanges(held.written, held.current), held.changedAt));
+    const changed = [...this.customers.values()].filter((held) => held.changedAt !== undefined);
+    const saves = changed.map((held) => ({
+      customer: held.current,
+      changes: customerRowChanges(held.written, held.current),
+      at: held.changedAt!,
+    }));
+    if (saves.length === 1) await this.client.query(statements.saveCustomer(saves[0]!.customer, saves[0]!.changes, saves[0]!.at));
+    if (saves.length > 1) await this.client.query(saveCustomers(saves));
+    for (const held of changed) {
       held.written = held.current;
       held.changedAt = undefined;
     }
@@ -106,6 +114,32 @@ export class CustomersTransaction {
     // Only possible when the customer was erased between our INSERT and SELECT: the retry creates a new one.
     if (rows.length === 0) throw Object.assign(new Error('customer erased while being found; retrying'), { code: '40001' });
     return this.hold(lockedCustomer(rows[0]!));
+  }
+
+  /**
+   * findOrCreateCustomer for several emails at once (a group's orders, before they are applied): two
+   * statements for all of them instead of two per customer; findOrCreateCustomer then finds each held.
+   * An email whose customer is not held afterwards (erased in between) is left to findOrCreateCustomer.
+   */
+  async holdCustomersByEmail(wanted: readonly { scope: Scope; email: string; firstSeenAt: Date }[]): Promise<void> {
+    const fresh = new Map<string, { scope: Scope; email: string; firstSeenAt: Date }>();
+    for (const w of wanted) {
+      const key = emailKey(w.scope, w.email);
+      if (!this.byEmail.has(key) && !fresh.has(key)) fresh.set(key, w);
+    }
+    // One customer is as cheap alone (prepared statements); grouping pays from two on.
+    if (fresh.size < 2) return;
+    const sorted = [...fresh.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, w]) => w);
+    const rows = sorted.map((w) => ({
+      id: newId('customer', w.firstSeenAt.getTime()),
+      accountId: w.scope.accountId,
+      livemode: w.scope.livemode,
+      email: w.email,
+      createdAt: w.firstSeenAt,
+    }));
+    await this.client.query(statements.insertCustomersIfNew(rows));
+    const { rows: locked } = await this.client.query<LockedCustomerRow>(statements.lockCustomersByEmail(rows));
+    for (const row of locked) if (!this.customers.has(row.id)) this.hold(lockedCustomer(row));
   }
 
   /**

@@ -125,6 +125,35 @@ export const insertCustomerIfNew = (id: string, accountId: string, livemode: boo
   values: [id, accountId, livemode, email, createdAt],
 });
 
+/** insertCustomerIfNew for a group's customers, sorted by the caller (replicas insert in one order). */
+export const insertCustomersIfNew = (
+  customers: readonly { id: string; accountId: string; livemode: boolean; email: string; createdAt: Date }[],
+): Query => ({
+  name: 'customers_insert_customers',
+  text: `INSERT INTO customers (id, account_id, livemode, email, created_at)
+    SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::timestamptz[])
+    ON CONFLICT (account_id, livemode, email) WHERE NOT erased DO NOTHING`,
+  values: [
+    customers.map((c) => c.id),
+    customers.map((c) => c.accountId),
+    customers.map((c) => c.livemode),
+    customers.map((c) => c.email),
+    customers.map((c) => c.createdAt),
+  ],
+});
+
+/**
+ * lockCustomerByEmail for a group's customers, locked in id order (replicas lock in one order).
+ * Unnamed: planned with the group's rows in view (docs/adr/0066).
+ */
+export const lockCustomersByEmail = (keys: readonly { accountId: string; livemode: boolean; email: string }[]): Query => ({
+  text: `${LOCKED_CUSTOMER_SELECT}
+    JOIN unnest($1::text[], $2::boolean[], $3::text[]) AS k(account_id, livemode, email)
+      ON c.account_id = k.account_id AND c.livemode = k.livemode AND c.email = k.email
+    WHERE NOT c.erased ORDER BY c.id FOR UPDATE OF c`,
+  values: [keys.map((k) => k.accountId), keys.map((k) => k.livemode), keys.map((k) => k.email)],
+});
+
 export const lockCustomerByEmail = (accountId: string, livemode: boolean, email: string): Query => ({
   name: 'customers_lock_customer_by_email',
   text: `${LOCKED_CUSTOMER_SELECT} WHERE c.account_id = $1 AND c.livemode = $2 AND c.email = $3 AND NOT c.erased FOR UPDATE OF c`,
