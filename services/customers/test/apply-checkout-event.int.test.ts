@@ -247,6 +247,26 @@ describe('a group of new buyers (docs/adr/0066)', () => {
     expect(await customerByEmail('buyer-known@example.com')).toMatchObject({ ordersCount: 2 });
   });
 
+  it('writes what a customer loses in the group, and what another gains, in the one statement', async () => {
+    const s1 = { platform: 'shopify', storeId: 'lose-1', storeName: 'Kept', customerId: 'k-1' };
+    const s2 = { platform: 'shopify', storeId: 'lose-2', storeName: 'Moved', customerId: 'k-2' };
+    const kept = sessionCreated('loser@example.com', '5.00', 'EUR', { storeAccount: s1 });
+    const moved = sessionCreated('loser@example.com', '7.00', 'USD', { storeAccount: s2 });
+    for (const event of [kept, moved, paymentPaid(moved.session.id, 'lose', '7.00', 'USD')]) await apply(event);
+    expect(await customerByEmail('loser@example.com')).toMatchObject({ storeAccounts: [s1, s2], spent: { USD: '7.00' } });
+    expect(await applyGroup([sessionStarted(moved.session.id, 'gainer@example.com', 1), sessionCreated('bystander@example.com')])).toBe(2);
+    const loser = await customerByEmail('loser@example.com');
+    expect(loser).toMatchObject({ ordersCount: 1, paidOrdersCount: 0, storeAccounts: [s1] });
+    expect(loser!.spent).toEqual({}); // toMatchObject would take any object for {}
+    expect(await customerByEmail('gainer@example.com')).toMatchObject({
+      ordersCount: 1,
+      paidOrdersCount: 1,
+      storeAccounts: [s2],
+      spent: { USD: '7.00' },
+    });
+    expect(await customerByEmail('bystander@example.com')).toMatchObject({ ordersCount: 1, storeAccounts: [] });
+  });
+
   it('creates no customer for a session created twice in the group: only the first creation counts', async () => {
     const first = sessionCreated('twice-first@example.com');
     const second = { ...first, id: `${first.id}.second`, session: { ...first.session, customerEmail: 'twice-second@example.com' } };
