@@ -63,7 +63,9 @@ async function operatorWith(env: Record<string, string>, ...args: string[]): Pro
         DASHBOARD_GRPC_ADDRESS: auditDashboard.grpcAddress,
         ...env,
       },
-      timeout: 20_000,
+      // Catches a CLI that hangs, not a slow one: in CI, beside the whole suite on two cores, the first
+      // runs (cold compile cache, several at once) took over 20 s (run of 28 Nov).
+      timeout: 60_000,
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
