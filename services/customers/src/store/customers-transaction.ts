@@ -64,6 +64,7 @@ export class CustomersTransaction {
       changes: customerRowChanges(held.written, held.current),
       at: held.changedAt!,
     }));
+    // One customer (a regular's group, the common case) keeps its prepared statement; several go in one planned per group.
     if (saves.length === 1) await this.client.query(statements.saveCustomer(saves[0]!.customer, saves[0]!.changes, saves[0]!.at));
     if (saves.length > 1) await this.client.query(saveCustomers(saves));
     for (const held of changed) {
