@@ -31,6 +31,12 @@ function createOn(gateway: 'first' | 'second', key: string): Promise<Response> {
   });
 }
 
+/** A read by id through one gateway: the hot path, which starts its work on the cache's guess (docs/adr/0067). */
+function readOn(gateway: 'first' | 'second', key: string, id: string): Promise<Response> {
+  if (gateway === 'first') return platform.request('GET', `/v1/payments/${id}`, { key });
+  return fetch(`${second.url}/v1/payments/${id}`, { headers: { authorization: `Bearer ${key}` } });
+}
+
 /** Both gateways answered with this key (so both cached it). */
 async function warm(key: string): Promise<void> {
   for (const gateway of ['first', 'second'] as const) expect((await createOn(gateway, key)).status).toBe(201);
@@ -55,7 +61,14 @@ describe('a change to a key or account reaches every gateway that cached it', ()
     const shop = await platform.merchant();
     const { key, secret } = await platform.operations.createKey(shop.accountId, 'test');
     await warm(secret);
+    const created = await createOn('first', secret);
+    const { id } = (await created.json()) as { id: string };
+    for (const gateway of ['first', 'second'] as const) expect((await readOn(gateway, secret, id)).status).toBe(200);
     await platform.operations.revokeKey(key.id);
+    // A read by id first: the cache still holds the key as the revocation commits.
+    const read = await readOn('second', secret, id);
+    await expectError(read, 401, 'invalid_api_key');
+    await expectError(await readOn('first', secret, id), 401, 'invalid_api_key');
     await expectError(await createOn('second', secret), 401, 'invalid_api_key');
     await expectError(await createOn('first', secret), 401, 'invalid_api_key');
     // The account's other keys stay cached and working.
@@ -66,8 +79,11 @@ describe('a change to a key or account reaches every gateway that cached it', ()
     const shop = await platform.merchant();
     await warm(shop.testKey);
     await warm(shop.liveKey);
+    const { id } = (await (await createOn('first', shop.testKey)).json()) as { id: string };
+    expect((await readOn('second', shop.testKey, id)).status).toBe(200);
     await platform.operations.suspend(shop.accountId);
     for (const gateway of ['second', 'first'] as const) {
+      await expectError(await readOn(gateway, shop.testKey, id), 403, 'suspended');
       await expectError(await createOn(gateway, shop.testKey), 403, 'suspended');
       await expectError(await createOn(gateway, shop.liveKey), 403, 'suspended');
     }

@@ -465,6 +465,51 @@ describe('the hot reads (without Express, docs/adr/0063)', () => {
     }
   });
 
+  it("start the read and the point on the key cache's guess, yet answer by authentication: a stale guess sends nothing (docs/adr/0067)", async () => {
+    const id = (await create1(A_TEST)).json['id'] as string;
+    // What a key cache holds a notice behind: every key as it was before its revocation or suspension.
+    const before = (hash: string) => {
+      const found = keys.get(hash);
+      return found && { key: { ...found.key, revokedAt: null }, account: { ...found.account, status: 'active' as const } };
+    };
+    const deps = { findKeyByHash: async (hash: string) => keys.get(hash) ?? null, peekKeyByHash: before };
+    const guessing = hotReads({
+      merchants: deps,
+      checkout: checkout.client,
+      requestLimit: { consume: async () => true },
+      logger: createLogger('t', { level: 'silent' }),
+    });
+    const guessed = createServer((req, res) => {
+      if (!guessing(req, res)) res.writeHead(599).end();
+    });
+    await new Promise<void>((resolve) => guessed.listen(0, '127.0.0.1', resolve));
+    const guessedBase = `http://127.0.0.1:${(guessed.address() as AddressInfo).port}`;
+    try {
+      sessions.set('pay_suspended_shop', { accountId: 'acct_S', livemode: false });
+      for (const [target, key] of [
+        [id, REVOKED],
+        ['pay_suspended_shop', SUSPENDED],
+      ] as const) {
+        checkout.calls.length = 0;
+        const viaExpress = await seen(`${base}/v1/payments/${target}?via=express`, key);
+        const hot = await seen(`${guessedBase}/v1/payments/${target}`, key);
+        expect(hot).toEqual({ ...viaExpress, requestId: expect.stringMatching(/^req_/) });
+        expect([hot.status, hot.text]).not.toContain(target);
+        // The guess did start the read (the work saved for a valid key); its answer was dropped.
+        expect(checkout.callsOf('getCheckoutSession')).toHaveLength(1);
+      }
+      // A guess that authentication confirms is used as it is: one read, one point.
+      checkout.calls.length = 0;
+      const hot = await seen(`${guessedBase}/v1/payments/${id}`, A_TEST);
+      expect(hot.status).toBe(200);
+      expect(JSON.parse(hot.text)).toMatchObject({ id });
+      expect(checkout.callsOf('getCheckoutSession')).toHaveLength(1);
+    } finally {
+      sessions.delete('pay_suspended_shop');
+      await new Promise((resolve) => guessed.close(resolve));
+    }
+  });
+
   it('carry the security headers, no-store and the JSON type on a read', async () => {
     const id = (await create1(A_TEST)).json['id'] as string;
     const read = await seen(`${hotBase}/v1/payments/${id}`, A_TEST);

@@ -106,6 +106,36 @@ describe('the key cache', () => {
     }
   });
 
+  it('offers its entry as a guess without a sync, and no guess once a change is known, past the TTL or when deaf', async () => {
+    let now = 1_000_000;
+    const lookup = countingStore();
+    const cache = new KeyCache(lookup, db.url, logger, { ttlMs: 60_000, now: () => now });
+    await cache.start();
+    try {
+      const PEEK = 'c'.repeat(64);
+      await store.insertKey(
+        { id: 'key_peek', accountId: 'acct_other', mode: 'test', hint: 'cccc', label: null, createdAt: new Date(), revokedAt: null },
+        PEEK,
+      );
+      expect(cache.peekKeyByHash(HASH)).toBeUndefined();
+      await cache.findKeyByHash(HASH);
+      await cache.findKeyByHash(PEEK);
+      expect(cache.peekKeyByHash(HASH)?.key.id).toBe('key_cache');
+      expect(lookup.reads).toBe(2);
+      await store.updateAccount('acct_cache', { payoutWallet: null }); // any change to the account drops its keys
+      await cache.findKeyByHash(PEEK); // a cached key's sync: the notice is applied before its answer
+      expect(cache.peekKeyByHash(HASH)).toBeUndefined();
+      await cache.findKeyByHash(HASH);
+      now += 60_000;
+      expect(cache.peekKeyByHash(HASH)).toBeUndefined();
+      now -= 60_000;
+      expect(cache.peekKeyByHash(HASH)?.key.id).toBe('key_cache');
+    } finally {
+      await cache.stop();
+    }
+    expect(cache.peekKeyByHash(HASH)).toBeUndefined();
+  });
+
   it('reads the store on every request once stopped listening', async () => {
     const lookup = countingStore();
     const cache = new KeyCache(lookup, db.url, logger);

@@ -82,6 +82,17 @@ export class KeyCache implements KeyLookup {
     return this.listening;
   }
 
+  /**
+   * The cached entry for this key as it stands now, without a sync: a guess that may be a notice
+   * behind. Only a caller that will still wait for findKeyByHash, and act on the guess only if that
+   * agrees, may use it (docs/adr/0067).
+   */
+  peekKeyByHash(keyHash: string): { key: ApiKeyRecord; account: MerchantAccount } | undefined {
+    if (!this.listening) return undefined;
+    const entry = this.entries.get(keyHash);
+    return entry && this.now() - entry.storedAt < this.ttlMs ? entry.value : undefined;
+  }
+
   async findKeyByHash(keyHash: string): Promise<{ key: ApiKeyRecord; account: MerchantAccount } | null> {
     if (this.listening && this.entries.has(keyHash) && (await this.synced())) {
       const entry = this.entries.get(keyHash);

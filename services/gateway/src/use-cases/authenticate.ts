@@ -3,8 +3,15 @@ import { bearerToken, hashApiKey, isWellFormedApiKey } from '../domain/api-key.t
 import type { MerchantAccount } from '../domain/merchant-account.ts';
 import type { MerchantStore } from '../store/merchant-store.ts';
 
-/** What authentication reads: an API key (and its account) by the key's hash. */
-export type KeyDirectory = Pick<MerchantStore, 'findKeyByHash'>;
+type FoundKey = NonNullable<Awaited<ReturnType<MerchantStore['findKeyByHash']>>>;
+
+/**
+ * What authentication reads: an API key (and its account) by the key's hash; the key cache also
+ * offers what it holds now, before its sync (peekKeyByHash).
+ */
+export type KeyDirectory = Pick<MerchantStore, 'findKeyByHash'> & {
+  readonly peekKeyByHash?: (keyHash: string) => FoundKey | undefined;
+};
 
 export interface Caller {
   readonly account: MerchantAccount;
@@ -18,11 +25,39 @@ export interface Caller {
  * account: a revocation or suspension takes effect on the next request (docs/adr/0027).
  */
 export async function authenticate(store: KeyDirectory, authorization: string | undefined): Promise<Caller> {
+  return callerOf(await store.findKeyByHash(keyHashOf(authorization)));
+}
+
+/**
+ * Authentication and, beside it, a guess at its answer that needs no round trip: the caller the key
+ * cache holds now, which a change notice not yet read may have made stale. The guess lets a read by id
+ * start its work while `caller` waits for the cache's sync (docs/adr/0067); only `caller` is the
+ * verdict, and work started on a guess is used only if `caller` names the same account and mode.
+ * A malformed key throws here, at once, as authenticate rejects it.
+ */
+export function authenticateAhead(
+  store: KeyDirectory,
+  authorization: string | undefined,
+): { guess: Caller | undefined; caller: Promise<Caller> } {
+  const keyHash = keyHashOf(authorization);
+  const cached = store.peekKeyByHash?.(keyHash);
+  let guess: Caller | undefined;
+  try {
+    guess = cached ? callerOf(cached) : undefined;
+  } catch {
+    guess = undefined;
+  }
+  return { guess, caller: store.findKeyByHash(keyHash).then(callerOf) };
+}
+
+function keyHashOf(authorization: string | undefined): string {
   const token = bearerToken(authorization);
   if (token === undefined || !isWellFormedApiKey(token)) throw new ApiError('invalid_api_key');
-  const keyHash = hashApiKey(token);
   // Looked up by its sha256: the secret itself is never compared, so its bytes cannot leak by timing.
-  const found = await store.findKeyByHash(keyHash);
+  return hashApiKey(token);
+}
+
+function callerOf(found: FoundKey | null): Caller {
   if (!found || found.key.revokedAt !== null) throw new ApiError('invalid_api_key');
   if (found.account.status === 'suspended') throw new ApiError('suspended');
   return { account: found.account, livemode: found.key.mode === 'live', keyId: found.key.id };

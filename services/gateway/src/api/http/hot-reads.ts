@@ -8,7 +8,7 @@ import type { Logger } from '@hc/logging';
 import type { CheckoutService, CheckoutSession } from '@hc/proto/checkout/v1';
 import { accessLogger } from '@hc/web';
 import type { AccountLimiter } from '../../domain/account-limiter.ts';
-import { authenticate, type KeyDirectory } from '../../use-cases/authenticate.ts';
+import { authenticateAhead, type Caller, type KeyDirectory } from '../../use-cases/authenticate.ts';
 import { failureAnswer } from './middleware/errors.ts';
 import { spendBudget } from './middleware/rate-limit.ts';
 import { SECURITY_HEADERS } from './middleware/response-headers.ts';
@@ -73,16 +73,7 @@ async function answer(deps: HotReadDeps, route: HotRoute, id: string, requestId:
   let body: string;
   let retryAfter: string | undefined;
   try {
-    const caller = await authenticate(deps.merchants, req.headers.authorization);
-    // The budget's point and the read go out together (docs/adr/0065): a read changes nothing the
-    // merchant did not ask for, so it need not wait for the count. The verdict is still taken first:
-    // over budget is 429 whatever the read found, and the read's answer is dropped.
-    const reading = deps.checkout.getCheckoutSession({ id }, { accountId: caller.account.id, livemode: caller.livemode, requestId });
-    reading.catch(() => undefined);
-    await spendBudget(deps.requestLimit, deps.logger, caller.account.id);
-    const { session } = await reading;
-    if (!session) throw new ApiError('internal_error');
-    body = route.body(session);
+    body = route.body(await readAsCaller(deps, id, requestId, req.headers.authorization));
   } catch (error) {
     const failure = failureAnswer(deps.logger, error, { requestId, method: 'GET', path: req.url ?? '' });
     status = failure.status;
@@ -94,4 +85,36 @@ async function answer(deps: HotReadDeps, route: HotRoute, id: string, requestId:
   headers.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(body)));
   res.writeHead(status, headers);
   res.end(body);
+}
+
+/**
+ * The session, read as the request's caller, within the account's budget. Three round trips would
+ * follow one another: the key cache's sync (authentication), the budget's point and checkout's read.
+ * The point and the read go out together (docs/adr/0065); when the key cache already holds the key,
+ * they go out with the sync too, on the cache's guess at the caller (docs/adr/0067). The verdicts are
+ * taken in the same order as ever: authentication (a revocation or suspension committed before the
+ * request still refuses it), then the budget (429 whatever the read found), then the read. Work done
+ * on a guess that authentication then refuses is dropped, never sent.
+ */
+async function readAsCaller(deps: HotReadDeps, id: string, requestId: string, authorization: string | undefined): Promise<CheckoutSession> {
+  const { guess, caller } = authenticateAhead(deps.merchants, authorization);
+  const ahead = guess && startReadAndSpend(deps, id, requestId, guess);
+  const verified = await caller;
+  // A key belongs to one account and one mode, so a guess that authentication confirms at all names
+  // the same caller; the comparison keeps that an explicit condition rather than an assumption.
+  const sameCaller = ahead && guess.account.id === verified.account.id && guess.livemode === verified.livemode;
+  const { reading, spending } = sameCaller ? ahead : startReadAndSpend(deps, id, requestId, verified);
+  await spending;
+  const { session } = await reading;
+  if (!session) throw new ApiError('internal_error');
+  return session;
+}
+
+function startReadAndSpend(deps: HotReadDeps, id: string, requestId: string, caller: Caller) {
+  const reading = deps.checkout.getCheckoutSession({ id }, { accountId: caller.account.id, livemode: caller.livemode, requestId });
+  const spending = spendBudget(deps.requestLimit, deps.logger, caller.account.id);
+  // Either may be dropped unread (an earlier verdict decided the answer): never an unhandled rejection.
+  reading.catch(() => undefined);
+  spending.catch(() => undefined);
+  return { reading, spending };
 }
