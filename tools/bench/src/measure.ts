@@ -18,6 +18,11 @@ export interface Figure {
   p99: number;
   errors: number;
   load: number;
+  /**
+   * The whole machine's busy CPU per request while the figure ran, in ms (every process: PostgreSQL and
+   * the load generator included). It moves far less with the machine's neighbours than the rate does.
+   */
+  machineMs?: number;
 }
 
 export function load1(): number {
@@ -27,6 +32,7 @@ export function load1(): number {
 /** An autocannon run as one figure; non-2xx answers and socket errors both count as errors. */
 export async function cannon(title: string, options: autocannon.Options): Promise<Figure> {
   const load = load1();
+  const busy = machineBusySeconds();
   const result = await autocannon(options);
   return {
     title,
@@ -35,6 +41,7 @@ export async function cannon(title: string, options: autocannon.Options): Promis
     p99: result.latency.p99,
     errors: result.non2xx + result.errors + result.timeouts,
     load,
+    machineMs: msPerRequest(machineBusySeconds() - busy, result.requests.total),
   };
 }
 
@@ -60,6 +67,7 @@ export async function pgbench(
   options: { clients: number; seconds: number },
 ): Promise<Figure> {
   const load = load1();
+  const busy = machineBusySeconds();
   const prefix = join(logDir, `pgbench-${Date.now()}`);
   const { stdout } = await run(
     'pgbench',
@@ -81,7 +89,9 @@ export async function pgbench(
     ],
     { maxBuffer: 16 * 1024 * 1024 },
   );
+  const busySeconds = machineBusySeconds() - busy;
   const tps = Number(/tps = ([\d.]+)/.exec(stdout)?.[1] ?? Number.NaN);
+  const processed = Number(/number of transactions actually processed: (\d+)/.exec(stdout)?.[1] ?? Number.NaN);
   const failed = Number(/number of failed transactions: (\d+)/.exec(stdout)?.[1] ?? 0);
   const latencies: number[] = [];
   for (const file of readdirSync(logDir).filter((name) => join(logDir, name).startsWith(prefix))) {
@@ -91,13 +101,28 @@ export async function pgbench(
     }
   }
   const { p50, p99 } = percentiles(latencies);
-  return { title, rate: tps, p50, p99, errors: failed, load };
+  return { title, rate: tps, p50, p99, errors: failed, load, machineMs: msPerRequest(busySeconds, processed) };
+}
+
+function msPerRequest(busySeconds: number, served: number): number | undefined {
+  return served > 0 ? (1000 * busySeconds) / served : undefined;
 }
 
 export function formatRow(figure: Figure, baseline?: Figure): string {
   const ratio = baseline ? `${((100 * figure.rate) / baseline.rate).toFixed(1).padStart(5)}% of ${baseline.title}` : '';
   const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(value < 1 ? 2 : value < 10 ? 1 : 0) : '-').padStart(6);
-  return `${figure.title.padEnd(40)} ${figure.rate.toFixed(0).padStart(7)} /s  p50 ${ms(figure.p50)} ms  p99 ${ms(figure.p99)} ms  errors ${String(figure.errors).padStart(5)}  load ${figure.load.toFixed(1).padStart(5)}  ${ratio}`;
+  return `${figure.title.padEnd(40)} ${figure.rate.toFixed(0).padStart(7)} /s  p50 ${ms(figure.p50)} ms  p99 ${ms(figure.p99)} ms  errors ${String(figure.errors).padStart(5)}  load ${figure.load.toFixed(1).padStart(5)}  ${machineColumn(figure, baseline)}${ratio}`;
+}
+
+/**
+ * The machine's CPU per request and, beside a baseline, the share it would be if both were bound by
+ * CPU alone (the baseline's CPU per request over the figure's). Printed for judging changes on a
+ * shared machine; the goals are judged on rates (goals.ts).
+ */
+function machineColumn(figure: Figure, baseline?: Figure): string {
+  if (figure.machineMs === undefined) return '';
+  const byCpu = baseline?.machineMs === undefined ? '' : ` (${((100 * baseline.machineMs) / figure.machineMs).toFixed(1)}% by CPU)`;
+  return `cpu ${figure.machineMs.toFixed(3)} ms${byCpu}  `;
 }
 
 /** CPU seconds (user + system) a process used so far, from /proc. */
