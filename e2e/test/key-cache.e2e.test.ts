@@ -66,8 +66,7 @@ describe('a change to a key or account reaches every gateway that cached it', ()
     for (const gateway of ['first', 'second'] as const) expect((await readOn(gateway, secret, id)).status).toBe(200);
     await platform.operations.revokeKey(key.id);
     // A read by id first: the cache still holds the key as the revocation commits.
-    const read = await readOn('second', secret, id);
-    await expectError(read, 401, 'invalid_api_key');
+    await expectError(await readOn('second', secret, id), 401, 'invalid_api_key');
     await expectError(await readOn('first', secret, id), 401, 'invalid_api_key');
     await expectError(await createOn('second', secret), 401, 'invalid_api_key');
     await expectError(await createOn('first', secret), 401, 'invalid_api_key');

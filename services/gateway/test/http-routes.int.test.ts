@@ -473,10 +473,11 @@ describe('the hot reads (without Express, docs/adr/0063)', () => {
       return found && { key: { ...found.key, revokedAt: null }, account: { ...found.account, status: 'active' as const } };
     };
     const deps = { findKeyByHash: async (hash: string) => keys.get(hash) ?? null, peekKeyByHash: before };
+    let withinBudget = true;
     const guessing = hotReads({
       merchants: deps,
       checkout: checkout.client,
-      requestLimit: { consume: async () => true },
+      requestLimit: { consume: async () => withinBudget },
       logger: createLogger('t', { level: 'silent' }),
     });
     const guessed = createServer((req, res) => {
@@ -504,6 +505,12 @@ describe('the hot reads (without Express, docs/adr/0063)', () => {
       expect(hot.status).toBe(200);
       expect(JSON.parse(hot.text)).toMatchObject({ id });
       expect(checkout.callsOf('getCheckoutSession')).toHaveLength(1);
+      // Over budget on a confirmed guess: 429 with Retry-After, whatever the read found.
+      withinBudget = false;
+      const limited = await seen(`${guessedBase}/v1/payments/${id}`, A_TEST);
+      expect([limited.status, limited.headers['retry-after']]).toEqual([429, '60']);
+      expect(JSON.parse(limited.text)).toMatchObject({ error: { code: 'rate_limited' } });
+      expect(limited.text).not.toContain(id);
     } finally {
       sessions.delete('pay_suspended_shop');
       await new Promise((resolve) => guessed.close(resolve));

@@ -41,13 +41,16 @@ export function authenticateAhead(
 ): { guess: Caller | undefined; caller: Promise<Caller> } {
   const keyHash = keyHashOf(authorization);
   const cached = store.peekKeyByHash?.(keyHash);
-  let guess: Caller | undefined;
+  return { guess: cached && guessOf(cached), caller: store.findKeyByHash(keyHash).then(callerOf) };
+}
+
+/** The caller a cached entry names, or no guess where authentication would refuse the key. */
+function guessOf(cached: FoundKey): Caller | undefined {
   try {
-    guess = cached ? callerOf(cached) : undefined;
+    return callerOf(cached);
   } catch {
-    guess = undefined;
+    return undefined;
   }
-  return { guess, caller: store.findKeyByHash(keyHash).then(callerOf) };
 }
 
 function keyHashOf(authorization: string | undefined): string {

@@ -42,7 +42,8 @@ const FIXED_HEADERS: readonly string[] = ['Cache-Control', 'no-store', ...SECURI
  * The two reads merchants poll, answered without Express (docs/adr/0063): the same steps as the
  * middleware chain of app.ts in the same order — request id, no-store and security headers, access
  * log, API key (through the key cache, so a revocation is refused on the next request), the
- * account's rate limit and checkout's read (sent together, the limit's verdict taken first; docs/adr/0065)
+ * account's rate limit and checkout's read (sent together, the limit's verdict taken first; docs/adr/0065;
+ * started on the key cache's guess while its sync runs, authentication's verdict first; docs/adr/0067)
  * — and the same error answers (failureAnswer). Only the plain
  * form is taken: `GET /v1/<payments|checkout_sessions>/<id>` with no query, no percent-escape and no
  * further segment; anything else, HEAD included, goes to Express as before. Returns whether it
