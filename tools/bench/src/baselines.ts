@@ -10,13 +10,17 @@ import { CHECKOUT_MIGRATIONS_DIR } from '@hc/checkout';
 import { dropDatabase, ensureDatabase, migrateDatabase, withDatabase } from '@hc/db';
 import { checkoutEventSubject } from '@hc/events/contracts';
 import { testDatabaseServerUrl } from '@hc/test-kit';
-import { cannon, pgbench, run, type Figure } from './measure.ts';
+import { load, pgbench, run, type Figure, type LoadClient } from './measure.ts';
 import { FIGURES } from './goals.ts';
 
 const SEEDED = 10_000;
 
 export interface Baselines {
-  readonly measure: (options: { connections: number; seconds: number }) => Promise<{ insert: Figure; select: Figure; node: Figure }>;
+  readonly measure: (options: {
+    connections: number;
+    seconds: number;
+    client: LoadClient;
+  }) => Promise<{ insert: Figure; select: Figure; node: Figure }>;
   readonly stop: () => Promise<void>;
 }
 
@@ -55,10 +59,10 @@ END;
   const barePort = await new Promise<string>((resolve) => bare.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
 
   return {
-    measure: async ({ connections, seconds }) => ({
+    measure: async ({ connections, seconds, client }) => ({
       insert: await pgbench(FIGURES.pgInsert, pgUrl, insertScript, work, { clients: connections, seconds }),
       select: await pgbench(FIGURES.pgSelect, pgUrl, selectScript, work, { clients: connections, seconds }),
-      node: await cannon(FIGURES.bareHttp, { connections, duration: seconds, url: `http://127.0.0.1:${barePort}/` }),
+      node: await load(FIGURES.bareHttp, { connections, duration: seconds, url: `http://127.0.0.1:${barePort}/` }, client),
     }),
     stop: async () => {
       bare.kill();

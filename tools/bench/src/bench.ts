@@ -13,9 +13,10 @@
  * and, after each round, whether each throughput goal of issue 33 (goals.ts) was met in it;
  * then the event pipeline after a create burst: time until the outbox is published and each consumer
  * of checkout's stream has settled, and per-event lag (outbox → published, outbox → customers applied);
- * and the CPU seconds each platform process used. It asserts nothing: never a test.
+ * and the CPU seconds each platform process used. It asserts nothing: never a test. Every HTTP figure is
+ * driven by wrk (docs/adr/0068); --client autocannon drives them with autocannon, as before it.
  *
- *   pnpm bench [--seconds 10] [--connections 64] [--burst 30] [--rounds 2] [--warmup 3] [--profile DIR]
+ *   pnpm bench [--seconds 10] [--connections 64] [--burst 30] [--rounds 2] [--warmup 3] [--profile DIR] [--client wrk|autocannon]
  *
  * By default it starts a platform of its own (tools/platform/src/platform.ts on free ports, its own databases
  * and NATS prefix, rate limits raised) and stops it afterwards; --profile runs every process with
@@ -24,13 +25,12 @@
  * Before the first round, --warmup seconds each of creates, idempotent creates and reads warm the platform up unreported.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import type autocannon from 'autocannon';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { prepareBaselines } from './baselines.ts';
 import { FIGURES, GOALS, judgeGoals } from './goals.ts';
-import { cannon, cpuSeconds, descendants, formatRow, load1, type Figure } from './measure.ts';
+import { cpuSeconds, descendants, formatRow, load, load1, loadClient, type Figure, type LoadOptions } from './measure.ts';
 import { drainAfterBurst, type PipelineTarget } from './pipeline.ts';
 import { summarizeProfile } from './profile.ts';
 import { launchPlatform, platformSetting, stopPlatform } from '../../platform/src/platform-process.ts';
@@ -43,6 +43,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '2' },
     profile: { type: 'string' },
     warmup: { type: 'string', default: '3' },
+    client: { type: 'string', default: 'wrk' },
   },
 });
 const seconds = Number(values.seconds);
@@ -50,6 +51,8 @@ const connections = Number(values.connections);
 const burstSeconds = Number(values.burst);
 const rounds = Number(values.rounds);
 const warmupSeconds = Number(values.warmup);
+const client = loadClient(values.client);
+const measureLoad = (title: string, options: LoadOptions): Promise<Figure> => load(title, options, client);
 const root = join(import.meta.dirname, '..', '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'hc-bench-'));
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -117,30 +120,19 @@ const body = JSON.stringify({
   metadata: { run: 'bench' },
 });
 const created = (await (await fetch(`${target.apiUrl}/v1/checkout_sessions`, { method: 'POST', headers, body })).json()) as { id: string };
-let counter = 0;
 const common = { duration: seconds, connections };
 const creates = { url: `${target.apiUrl}/v1/checkout_sessions`, method: 'POST' as const, headers, body };
 // A fresh key per request: every one is a first request, as an SDK's creates are.
-const idempotentCreates = {
-  ...creates,
-  requests: [
-    {
-      setupRequest: (request: autocannon.Request) => ({
-        ...request,
-        headers: { ...headers, 'idempotency-key': `bench-${process.pid}-${(counter += 1)}` },
-      }),
-    },
-  ],
-};
+const idempotentCreates = { ...creates, freshIdempotencyKey: true };
 
 // A platform just started has cold JIT, empty pools and unprepared statements: its first seconds say
 // how it starts, not how it runs. Creates and reads at full concurrency first, not reported.
 if (warmupSeconds > 0) {
   say(`warming up for ${3 * warmupSeconds} s (creates, idempotent creates, then reads; not reported)…`);
-  await cannon('warm-up create', { connections, duration: warmupSeconds, ...creates });
+  await measureLoad('warm-up create', { connections, duration: warmupSeconds, ...creates });
   // The idempotent create too: its records table and prepared statements start empty and cold.
-  await cannon('warm-up create with Idempotency-Key', { connections, duration: warmupSeconds, ...idempotentCreates });
-  await cannon('warm-up get', {
+  await measureLoad('warm-up create with Idempotency-Key', { connections, duration: warmupSeconds, ...idempotentCreates });
+  await measureLoad('warm-up get', {
     connections,
     duration: warmupSeconds,
     url: `${target.apiUrl}/v1/checkout_sessions/${created.id}`,
@@ -159,23 +151,27 @@ try {
   );
   for (let round = 1; round <= rounds; round += 1) {
     say(`round ${round} (load ${load1().toFixed(1)})`);
-    const { insert, select, node } = await baselines.measure({ connections, seconds });
+    const { insert, select, node } = await baselines.measure({ connections, seconds, client });
     const figures: [Figure, Figure | undefined][] = [
       [insert, undefined],
       [select, undefined],
       [node, undefined],
-      [await cannon(FIGURES.create, { ...common, ...creates }), insert],
-      [await cannon(FIGURES.idempotentCreate, { ...common, ...idempotentCreates }), insert],
-      [await cannon(FIGURES.getPayment, { ...common, url: `${target.apiUrl}/v1/payments/${created.id}`, headers }), select],
+      [await measureLoad(FIGURES.create, { ...common, ...creates }), insert],
+      [await measureLoad(FIGURES.idempotentCreate, { ...common, ...idempotentCreates }), insert],
+      [await measureLoad(FIGURES.getPayment, { ...common, url: `${target.apiUrl}/v1/payments/${created.id}`, headers }), select],
       [
-        await cannon('GET /v1/checkout_sessions/:id', { ...common, url: `${target.apiUrl}/v1/checkout_sessions/${created.id}`, headers }),
+        await measureLoad('GET /v1/checkout_sessions/:id', {
+          ...common,
+          url: `${target.apiUrl}/v1/checkout_sessions/${created.id}`,
+          headers,
+        }),
         select,
       ],
-      [await cannon('GET /v1/payments?limit=20', { ...common, url: `${target.apiUrl}/v1/payments?limit=20`, headers }), select],
+      [await measureLoad('GET /v1/payments?limit=20', { ...common, url: `${target.apiUrl}/v1/payments?limit=20`, headers }), select],
       ...(target.pagesUrl
         ? [
             [
-              await cannon('GET /pay/{id} (pages, as ingress sends)', {
+              await measureLoad('GET /pay/{id} (pages, as ingress sends)', {
                 ...common,
                 url: `${target.pagesUrl}/pay/${created.id}`,
                 headers: { 'accept-language': 'en' },
@@ -185,7 +181,7 @@ try {
           ]
         : []),
       [
-        await cannon('GET /pay/{id} (front router)', {
+        await measureLoad('GET /pay/{id} (front router)', {
           ...common,
           url: `${target.url}/pay/${created.id}`,
           headers: { 'accept-language': 'en' },
@@ -204,7 +200,7 @@ try {
   if (target.pipeline) {
     for (let round = 1; round <= rounds; round += 1) {
       const since = new Date(Date.now() - 1000);
-      const burst = await cannon(`create burst ${burstSeconds} s`, {
+      const burst = await measureLoad(`create burst ${burstSeconds} s`, {
         ...common,
         duration: burstSeconds,
         url: `${target.apiUrl}/v1/checkout_sessions`,

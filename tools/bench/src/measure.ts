@@ -8,6 +8,9 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
+import { wrkLoad, type LoadOptions, type WrkResult } from './wrk.ts';
+
+export type { LoadOptions };
 
 export const run = promisify(execFile);
 
@@ -29,19 +32,66 @@ export function load1(): number {
   return loadavg()[0]!;
 }
 
-/** An autocannon run as one figure; non-2xx answers and socket errors both count as errors. */
-export async function cannon(title: string, options: autocannon.Options): Promise<Figure> {
-  const load = load1();
+/** Which load generator drives a figure: wrk (the default, docs/adr/0068) or autocannon (figures before it). */
+export type LoadClient = 'wrk' | 'autocannon';
+
+export const LOAD_CLIENTS: readonly LoadClient[] = ['wrk', 'autocannon'];
+
+export function loadClient(name: string | undefined): LoadClient {
+  if (name === undefined || name === 'wrk') return 'wrk';
+  if (name === 'autocannon') return name;
+  throw new Error(`--client must be one of ${LOAD_CLIENTS.join(', ')}, not ${name}`);
+}
+
+/**
+ * One figure: `connections` keep-alive connections sending the request for `duration` seconds.
+ * Answers above 399, socket errors and timeouts count as errors (autocannon also counts 3xx).
+ */
+export async function load(title: string, options: LoadOptions, client: LoadClient = 'wrk'): Promise<Figure> {
+  const started = load1();
   const busy = machineBusySeconds();
-  const result = await autocannon(options);
+  const result = client === 'wrk' ? await wrkLoad(options) : await autocannonLoad(options);
   return {
     title,
-    rate: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
+    rate: result.requests / result.seconds,
+    p50: result.p50Ms,
+    p99: result.p99Ms,
+    errors: result.errors,
+    load: started,
+    machineMs: msPerRequest(machineBusySeconds() - busy, result.requests),
+  };
+}
+
+async function autocannonLoad(options: LoadOptions): Promise<WrkResult> {
+  let counter = 0;
+  const nonce = `${process.pid}-${Date.now()}`;
+  const result = await autocannon({
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers ?? {},
+    ...(options.body === undefined ? {} : { body: options.body }),
+    connections: options.connections,
+    duration: options.duration,
+    timeout: options.timeoutSeconds ?? 10,
+    ...(options.freshIdempotencyKey
+      ? {
+          requests: [
+            {
+              setupRequest: (request: autocannon.Request) => ({
+                ...request,
+                headers: { ...options.headers, 'idempotency-key': `bench-${nonce}-${(counter += 1)}` },
+              }),
+            },
+          ],
+        }
+      : {}),
+  });
+  return {
+    requests: result.requests.total,
+    seconds: result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
     errors: result.non2xx + result.errors + result.timeouts,
-    load,
-    machineMs: msPerRequest(machineBusySeconds() - busy, result.requests.total),
   };
 }
 
@@ -135,6 +185,15 @@ export function cpuSeconds(pid: number): number {
   }
 }
 
+/**
+ * CPU seconds of the load generator so far: this process (autocannon runs in it) and its children once
+ * they have exited (wrk and pgbench run as children; /proc/self/stat's cutime and cstime).
+ */
+function loadGeneratorSeconds(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
+}
+
 /** System calls a process has made (reads + writes, /proc/PID/io): each costs a kernel entry. */
 export function syscalls(pid: number): number {
   try {
@@ -180,15 +239,14 @@ export function postgresSeconds(): number {
 export function cpuSplit(processes: readonly { readonly pid: number; readonly name: string }[]): (served: number) => string {
   const before = processes.map((p) => ({ ...p, cpu: cpuSeconds(p.pid), calls: syscalls(p.pid) }));
   const postgresBefore = postgresSeconds();
-  const loadBefore = process.cpuUsage();
+  const loadBefore = loadGeneratorSeconds();
   const machineBefore = machineBusySeconds();
   return (served) => {
     const ms = (seconds: number): string => `${((1000 * seconds) / served).toFixed(3)} ms`;
-    const load = process.cpuUsage(loadBefore);
     return [
       ...before.map((p) => `${p.name} ${ms(cpuSeconds(p.pid) - p.cpu)} (${((syscalls(p.pid) - p.calls) / served).toFixed(1)} syscalls)`),
       `postgres ${ms(postgresSeconds() - postgresBefore)}`,
-      `load generator ${ms((load.user + load.system) / 1e6)}`,
+      `load generator ${ms(loadGeneratorSeconds() - loadBefore)}`,
       `machine ${ms(machineBusySeconds() - machineBefore)}`,
     ].join(', ');
   };

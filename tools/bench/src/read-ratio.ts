@@ -4,10 +4,11 @@
  * and system calls per read. Faster to run than `pnpm bench` when only the read path changes. Not a
  * test. With --profile DIR every process runs under --cpu-prof and the gateway's profile is summarized.
  *
- *   node tools/bench/src/read-ratio.ts [--seconds 8] [--rounds 2] [--profile DIR] [--express]
+ *   node tools/bench/src/read-ratio.ts [--seconds 8] [--rounds 2] [--profile DIR] [--express] [--client wrk|autocannon|both]
  *
  * --express adds the same two reads sent through Express (a query string makes the gateway leave them
- * to Express), for an A/B of the hot path in one run.
+ * to Express), for an A/B of the hot path in one run. --client both measures every read with wrk and with
+ * autocannon in the same round (docs/adr/0068: what the load generator itself costs).
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { dropDatabase, ensureDatabase, migrateDatabase, withDatabase } from '@hc/db';
 import { CHECKOUT_MIGRATIONS_DIR } from '@hc/checkout';
 import { testDatabaseServerUrl } from '@hc/test-kit';
-import { cannon, cpuSplit, descendants, formatRow, load1, pgbench, run } from './measure.ts';
+import { cpuSplit, descendants, formatRow, load, load1, loadClient, LOAD_CLIENTS, pgbench, run } from './measure.ts';
 import { summarizeProfile } from './profile.ts';
 import { launchPlatform, platformSetting, stopPlatform } from '../../platform/src/platform-process.ts';
 
@@ -27,10 +28,12 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '2' },
     profile: { type: 'string' },
     express: { type: 'boolean', default: false },
+    client: { type: 'string', default: 'wrk' },
   },
 });
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
+const clients = values.client === 'both' ? LOAD_CLIENTS : [loadClient(values.client)];
 const root = join(import.meta.dirname, '..', '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'hc-read-ratio-'));
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -100,25 +103,22 @@ const reads = [
   ...(values.express ? [`/v1/payments/${created.id}?via=express`, `/v1/checkout_sessions/${created.id}?via=express`] : []),
 ];
 try {
-  for (const path of reads) await cannon('warm-up', { url: `${apiUrl}${path}`, headers, connections, duration: 3 });
+  for (const path of reads) await load('warm-up', { url: `${apiUrl}${path}`, headers, connections, duration: 3 }, clients[0]);
   for (let round = 1; round <= Number(values.rounds); round += 1) {
     say(`round ${round} (load ${load1().toFixed(1)})`);
     const selectSplit = cpuSplit(readPath);
     const select = await selectBaseline();
     say(formatRow(select));
-    // pgbench is a child process: its own CPU is in the machine's figure, not the load generator's.
+    // pgbench, like wrk, is a child process: its CPU shows as the load generator's once it has exited.
     say(`    CPU per select: ${selectSplit(select.rate * seconds)}`);
     for (const path of reads) {
-      const split = cpuSplit(readPath);
-      const figure = await cannon(`GET ${path.replace(created.id, ':id')}`, {
-        url: `${apiUrl}${path}`,
-        headers,
-        connections,
-        duration: seconds,
-      });
-      const served = figure.rate * seconds;
-      say(formatRow(figure, select));
-      say(`    CPU per read: ${split(served)}`);
+      for (const client of clients) {
+        const split = cpuSplit(readPath);
+        const title = `GET ${path.replace(created.id, ':id')}${clients.length > 1 ? ` (${client})` : ''}`;
+        const figure = await load(title, { url: `${apiUrl}${path}`, headers, connections, duration: seconds }, client);
+        say(formatRow(figure, select));
+        say(`    CPU per read: ${split(figure.rate * seconds)}`);
+      }
     }
   }
 } finally {
