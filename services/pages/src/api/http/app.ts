@@ -10,6 +10,7 @@ import { createPageLimits } from './rate-limits.ts';
 import { renderNotFound, renderProblem } from './render.ts';
 import { securityHeaders } from './security.ts';
 import { checkoutRoutes } from './checkout-routes.ts';
+import { countryOptionsGlobal } from './country-options.ts';
 import { trackRoutes } from './track-routes.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -38,6 +39,7 @@ export function createPagesApp(options: PagesAppOptions): Express {
   app.set('trust proxy', options.trustProxyHops);
   const views = nunjucks.configure(join(root, 'views'), { autoescape: true, throwOnUndefined: false, noCache: false, express: app });
   views.addGlobal('assets', paths.assets);
+  views.addGlobal('countryOptions', countryOptionsGlobal(views));
   app.set('view engine', 'njk');
 
   // Request id and security headers first, so every answer carries them; then one access-log line.

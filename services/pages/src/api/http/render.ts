@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { httpStatusOf } from '@hc/errors';
 import { STATE_VIEWS, pageState, type PageState } from '../../domain/page-states.ts';
 import type { HostedSession } from '../../domain/hosted-session.ts';
-import { buyerLocale, countryOptions, defaultCountry, formatAmount } from '../../domain/locale.ts';
+import { buyerLocale, defaultCountry, formatAmount } from '../../domain/locale.ts';
 import { successRedirect, type StartProblem } from '../../domain/outcome.ts';
 import { payPaths } from '../../paths.ts';
 import { allowFormTargets } from './security.ts';
@@ -48,7 +48,7 @@ export function renderSession(
     provider: session.providers.find((p) => p.id === session.provider) ?? null,
     redirect: state === 'paid' ? successRedirect(session) : null,
     form: form ?? { email: session.customerEmail ?? '', country: session.country ?? defaultCountry(languages), problem: null },
-    countries: state === 'details' ? countryOptions(locale) : [],
+    locale,
   });
 }
 
