@@ -7,34 +7,39 @@ export const FALLBACK_LOCALE = 'en-US';
 
 /** The first of the buyer's languages that Intl knows; the fallback otherwise. */
 export function buyerLocale(languages: readonly string[]): string {
-  for (const tag of languages) {
-    if (tag === '*') continue;
-    try {
-      const [supported] = Intl.NumberFormat.supportedLocalesOf([tag]);
-      if (supported) return supported;
-    } catch {
-      // Not a language tag: try the next one.
+  return cached(localesByLanguages, languages.join(','), () => {
+    for (const tag of languages) {
+      if (tag === '*') continue;
+      try {
+        const [supported] = Intl.NumberFormat.supportedLocalesOf([tag]);
+        if (supported) return supported;
+      } catch {
+        // Not a language tag: try the next one.
+      }
     }
-  }
-  return FALLBACK_LOCALE;
+    return FALLBACK_LOCALE;
+  });
 }
 
 /** "de-CH" → CH; "de" → DE (the likeliest region); null when no region follows from the languages. */
 export function defaultCountry(languages: readonly string[]): string | null {
-  for (const tag of languages) {
-    try {
-      const region = new Intl.Locale(tag).maximize().region;
-      if (region && /^[A-Z]{2}$/.test(region) && COUNTRY_CODES.includes(region)) return region;
-    } catch {
-      // Not a language tag.
+  return cached(countriesByLanguages, languages.join(','), () => {
+    for (const tag of languages) {
+      try {
+        const region = new Intl.Locale(tag).maximize().region;
+        if (region && /^[A-Z]{2}$/.test(region) && COUNTRY_CODES.includes(region)) return region;
+      } catch {
+        // Not a language tag.
+      }
     }
-  }
-  return null;
+    return null;
+  });
 }
 
 /**
- * Built Intl objects are kept per locale (building them costs more than rendering the page); the
- * number of locales is bounded by what Intl supports, and the cache by MAX_CACHED anyway.
+ * Built Intl objects are kept per locale (building them costs more than rendering the page), and the
+ * locale and country of each Accept-Language seen (Intl's lookups cost more than the rest of a page's
+ * domain work); the number of locales is bounded by what Intl supports, and each cache by MAX_CACHED.
  */
 const MAX_CACHED = 500;
 function cached<T>(cache: Map<string, T>, key: string, build: () => T): T {
@@ -47,6 +52,8 @@ function cached<T>(cache: Map<string, T>, key: string, build: () => T): T {
   return value;
 }
 const numberFormats = new Map<string, Intl.NumberFormat>();
+const localesByLanguages = new Map<string, string>();
+const countriesByLanguages = new Map<string, string | null>();
 const countryLists = new Map<string, readonly CountryOption[]>();
 
 /** "19.90" USD in de-DE → "19,90 $". Intl formats the decimal string exactly (no float). */
