@@ -40,7 +40,34 @@ export interface DisposablePlatform {
 
 export async function startDisposablePlatform(label: string): Promise<DisposablePlatform> {
   const home = mkdtempSync(join(tmpdir(), `hc-${label}-`));
-  const [postgres, nats, receiver] = await Promise.all([startDisposablePostgres(), startDisposableNats(), startWebhookReceiver()]);
+  // Whatever started is stopped again if a later step fails: a failed start must not leave a PostgreSQL,
+  // a NATS or a platform running that keeps the test worker (and the machine) busy after the suite.
+  const [postgres, nats, receiver] = await Promise.allSettled([startDisposablePostgres(), startDisposableNats(), startWebhookReceiver()]);
+  const stopServers = async (): Promise<void> => {
+    for (const server of [postgres, nats, receiver]) if (server.status === 'fulfilled') await server.value.stop().catch(() => undefined);
+  };
+  if (postgres.status === 'rejected' || nats.status === 'rejected' || receiver.status === 'rejected') {
+    await stopServers();
+    rmSync(home, { recursive: true, force: true });
+    throw [postgres, nats, receiver].find((server) => server.status === 'rejected')!.reason;
+  }
+  try {
+    return await startPlatformOn(label, home, postgres.value, nats.value, receiver.value);
+  } catch (error) {
+    killLeftovers();
+    await stopServers();
+    rmSync(home, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function startPlatformOn(
+  label: string,
+  home: string,
+  postgres: DisposablePostgres,
+  nats: DisposableNats,
+  receiver: WebhookReceiver,
+): Promise<DisposablePlatform> {
   const setting = await platformSetting(label);
   const ownDatabases = Object.fromEntries(
     Object.entries(setting.env)
