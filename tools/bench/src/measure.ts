@@ -8,7 +8,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
-import { wrkLoad, type LoadOptions, type WrkResult } from './wrk.ts';
+import { wrkLoad, type LoadOptions, type LoadResult } from './wrk.ts';
 
 export type { LoadOptions };
 
@@ -62,7 +62,7 @@ export async function load(title: string, options: LoadOptions, client: LoadClie
   };
 }
 
-async function autocannonLoad(options: LoadOptions): Promise<WrkResult> {
+async function autocannonLoad(options: LoadOptions): Promise<LoadResult> {
   let counter = 0;
   const nonce = `${process.pid}-${Date.now()}`;
   const result = await autocannon({

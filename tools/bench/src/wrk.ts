@@ -28,7 +28,8 @@ export interface LoadOptions {
   timeoutSeconds?: number;
 }
 
-export interface WrkResult {
+/** What one load run measured: answers, its duration, latencies in ms, and the answers that were errors. */
+export interface LoadResult {
   requests: number;
   seconds: number;
   p50Ms: number;
@@ -92,7 +93,7 @@ export function wrkScript(options: LoadOptions, nonce: string): string {
 }
 
 /** Runs wrk once; fails loudly when it is not installed (scripts/ensure-wrk.sh installs it). */
-export async function wrkLoad(options: LoadOptions): Promise<WrkResult> {
+export async function wrkLoad(options: LoadOptions): Promise<LoadResult> {
   const dir = mkdtempSync(join(tmpdir(), 'hc-wrk-'));
   const script = join(dir, 'load.lua');
   writeFileSync(script, wrkScript(options, `${process.pid}-${Date.now()}`));
