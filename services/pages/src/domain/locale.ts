@@ -54,7 +54,6 @@ function cached<T>(cache: Map<string, T>, key: string, build: () => T): T {
 const numberFormats = new Map<string, Intl.NumberFormat>();
 const localesByLanguages = new Map<string, string>();
 const countriesByLanguages = new Map<string, string | null>();
-const countryLists = new Map<string, readonly CountryOption[]>();
 
 /** "19.90" USD in de-DE → "19,90 $". Intl formats the decimal string exactly (no float). */
 export function formatAmount(amount: string, currency: string, locale: string): string {
@@ -68,13 +67,14 @@ export interface CountryOption {
   readonly name: string;
 }
 
-/** Every country, named in the buyer's language and sorted for it. */
+/**
+ * Every country, named in the buyer's language and sorted for it. Built afresh on each call: the page
+ * keeps what it renders from it per locale (api/http/country-options.ts).
+ */
 export function countryOptions(locale: string): readonly CountryOption[] {
-  return cached(countryLists, locale, () => {
-    const names = new Intl.DisplayNames([locale], { type: 'region', fallback: 'code' });
-    const collator = new Intl.Collator(locale);
-    return COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) => collator.compare(a.name, b.name));
-  });
+  const names = new Intl.DisplayNames([locale], { type: 'region', fallback: 'code' });
+  const collator = new Intl.Collator(locale);
+  return COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) => collator.compare(a.name, b.name));
 }
 
 // ISO 3166-1 alpha-2 codes of countries and territories (data; Intl has no list of regions).
