@@ -76,7 +76,9 @@ describe('customers', () => {
       await page.goto(`/dashboard/test/customers/${customer.id}`);
       await page.getByRole('link', { name: 'Delete data…' }).click();
       const button = page.getByRole('button', { name: 'Delete data permanently' });
-      // With script: the button stays disabled until the email is typed.
+      // With script: the button stays disabled until the email is typed. The click waits for the
+      // navigation to commit only; the script's DOMContentLoaded work is done by the load event.
+      await page.waitForLoadState('load');
       await expect(button.isDisabled()).resolves.toBe(true);
       expect(await seriousViolations(page)).toEqual([]);
       // Without the script's help (the server's own check): a wrong confirmation is refused.

@@ -115,3 +115,20 @@ describe('the lock-out counts', () => {
     expect(signInLocked(await store.recentFailures(email, '192.0.2.1', windowStart(windowLater)))).toBe(false);
   });
 });
+
+describe('a session’s one-time notice (flash)', () => {
+  it('left while another request of the session is being resumed is shown once, never wiped unseen', async () => {
+    // The lost update this guards against: a request (a second tab, an asset, a favicon) reads the
+    // session before a form's redirect leaves its notice and clears the notice field after — the page
+    // that follows the redirect then says nothing. Raced many times: every notice left is either
+    // handed to the racing request or still waiting for the next page.
+    const user = await newUser();
+    const idHash = secretHash(newSecret());
+    await store.insertSession({ idHash, userId: user.id, csrfToken: 'c', secondFactorDue: false, now, expiresAt: later(60_000) });
+    for (let i = 0; i < 60; i += 1) {
+      const message = `Notice ${i}`;
+      const [resumed] = await Promise.all([store.resumeSession(idHash, later(i), 60_000, 3_600_000), store.setFlash(idHash, message)]);
+      if (resumed?.flash !== message) expect((await store.resumeSession(idHash, later(i), 60_000, 3_600_000))?.flash).toBe(message);
+    }
+  });
+});

@@ -157,6 +157,9 @@ export class UserStore {
   /** A live session and its user, touched (idle expiry moves on, up to `maxExpiry` of its start), and its flash taken. */
   async resumeSession(idHash: string, now: Date, idleMs: number, maxMs: number): Promise<DashboardSession | null> {
     return this.prisma.$transaction(async (tx) => {
+      // The row is locked before it is read: otherwise a notice left between this read and the update
+      // below (a form's redirect racing another request of the session) would be cleared unseen.
+      await tx.$queryRaw`SELECT 1 FROM dashboard_sessions WHERE id_hash = ${idHash} FOR UPDATE`;
       const row = await tx.dashboardSession.findUnique({ where: { idHash }, include: { user: true } });
       if (!row || row.expiresAt <= now) return null;
       const latest = Math.min(now.getTime() + idleMs, row.createdAt.getTime() + maxMs);
