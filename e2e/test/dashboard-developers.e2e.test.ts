@@ -50,6 +50,7 @@ describe('API keys', () => {
       expect((await h.platform.request('GET', '/v1/payments', { key: secret })).status).toBe(200);
 
       await page.getByRole('link', { name: 'I have stored it' }).click();
+      await page.waitForLoadState('load');
       // The secret is on no later page: only its hint.
       expect(await page.content()).not.toContain(secret);
       const hint = secret.slice(-4);
@@ -84,6 +85,7 @@ describe('webhook endpoints and events', () => {
       secret = (await page.locator('#signing-secret').textContent())!.trim();
       expect(secret).toMatch(/^whsec_/);
       await page.getByRole('link', { name: 'I have stored it' }).click();
+      await page.waitForLoadState('load');
       endpointPath = new URL(page.url()).pathname;
       expect(await page.content()).not.toContain(secret);
       expect(await seriousViolations(page)).toEqual([]);
@@ -143,6 +145,7 @@ describe('webhook endpoints and events', () => {
       const rotated = (await page.locator('#signing-secret').textContent())!.trim();
       expect(rotated).not.toBe(secret);
       await page.getByRole('link', { name: 'I have stored it' }).click();
+      await page.waitForLoadState('load');
       await page.getByRole('button', { name: 'Send ping' }).click();
       const pingId = /evt_[0-9A-Z]+/.exec((await page.getByRole('status').textContent())!)![0];
       await eventually(

@@ -36,6 +36,7 @@ it('the owner invites by email: the mail reaches the SMTP server with a link tha
     await page.getByLabel('Email').fill(invitee);
     await page.getByLabel('Role', { exact: true }).selectOption('developer');
     await page.getByRole('button', { name: 'Invite' }).click();
+    await page.waitForLoadState('load');
     await expect(page.getByRole('heading', { name: 'Invitation emailed', level: 1 }).isVisible()).resolves.toBe(true);
     // Mailed, so not shown: the owner never holds the link.
     expect(await page.locator('#invite-link').count()).toBe(0);

@@ -242,10 +242,12 @@ describe('the account', () => {
       await expect(rows.count()).resolves.toBe(20);
       await expect(rows.first().getByRole('link').textContent()).resolves.toBe('Link 21');
       await page.getByRole('link', { name: 'Older' }).click();
+      await page.waitForLoadState('load');
       await expect(rows.count()).resolves.toBe(1);
       await expect(rows.first().getByRole('link').textContent()).resolves.toBe('Link 1');
       expect(await page.getByRole('link', { name: 'Older' }).count()).toBe(0);
       await page.getByRole('link', { name: 'Newest' }).click();
+      await page.waitForLoadState('load');
       await expect(rows.count()).resolves.toBe(20);
       // Another account's id as the cursor is not a page of this list.
       expect(await status(page, '/dashboard/test/links?after=pay_doesnotexist0000000000')).toBe(400);
@@ -270,12 +272,14 @@ describe('checkouts', () => {
       await expect(rows.count()).resolves.toBe(20);
       await expect(rows.first().getByRole('link').textContent()).resolves.toBe('Checkout 21');
       await page.getByRole('link', { name: 'Older checkouts' }).click();
+      await page.waitForLoadState('load');
       await expect(rows.count()).resolves.toBe(1);
       await expect(rows.first().getByRole('link').textContent()).resolves.toBe('Checkout 1');
       // The links list keeps its first page.
       await expect(page.locator('section[aria-labelledby="links-heading"] tbody tr').count()).resolves.toBe(1);
       expect(await page.getByRole('link', { name: 'Older checkouts' }).count()).toBe(0);
       await page.getByRole('link', { name: 'Newest checkouts' }).click();
+      await page.waitForLoadState('load');
       await expect(rows.count()).resolves.toBe(20);
       expect(await status(page, '/dashboard/test/links?checkouts_after=chk_doesnotexist000000000')).toBe(400);
     });

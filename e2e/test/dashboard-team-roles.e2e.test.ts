@@ -183,6 +183,7 @@ describe('roles on the server', () => {
       await expect(page.locator('#invite-link').textContent()).resolves.toMatch(/\/dashboard\/set-password\?token=/);
       expect(await seriousViolations(page)).toEqual([]);
       await page.getByRole('link', { name: 'Back to the team' }).click();
+      await page.waitForLoadState('load');
       await expect(page.getByRole('cell', { name: invitee, exact: true }).isVisible()).resolves.toBe(true);
 
       await page.getByLabel(`Role of ${developer.email}`).selectOption('viewer');
