@@ -49,6 +49,7 @@ describe('customers', () => {
 
       await page.getByLabel('Email').fill('ANN@buyer.example');
       await page.getByRole('button', { name: 'Search' }).click();
+      await page.waitForLoadState('load');
       await expect(page.getByRole('link', { name: 'bob@buyer.example' }).count()).resolves.toBe(0);
       await page.getByRole('link', { name: 'ann@buyer.example' }).click();
       await page.getByRole('heading', { name: 'ann@buyer.example' }).waitFor();
