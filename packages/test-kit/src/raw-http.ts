@@ -14,14 +14,17 @@ export interface RawResponse {
 /**
  * Sends `request` (a whole HTTP/1.1 message) and reads until the server closes the connection. The
  * socket is not half-closed: Node's server drops requests in flight when the client sends FIN, so the
- * message should ask for `Connection: close` (a parser refusal closes anyway). Gives up after 5 s,
- * answering status 0, so a request the server waits on cannot hang a test.
+ * message should ask for `Connection: close` (a parser refusal closes anyway). Gives up after 15 s
+ * without a byte, answering status 0, so a request the server waits on cannot hang a test. Not less: on
+ * a loaded CI machine a refusal that is answered at once in thousands of local tries came back once
+ * as status 0 under the earlier 5 s limit (most likely the test's process, which often runs the
+ * server too, stalled past it: timers fire before the waiting answer is read).
  */
 export function rawRequest(baseUrl: string, request: string | Buffer): Promise<RawResponse> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
-    socket.setTimeout(5000, () => socket.destroy());
+    socket.setTimeout(15_000, () => socket.destroy());
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', reject);
