@@ -83,7 +83,8 @@ export class DeliveryStore {
   /**
    * Takes up to `limit` due deliveries, each with a lease until now + leaseMs, and no more than
    * `perEndpoint` in flight per endpoint (counting leases held elsewhere). SKIP LOCKED lets several
-   * workers claim at once without waiting on each other or taking the same delivery. A delivery
+   * workers claim at once without waiting on each other or taking the same delivery (the due test is
+   * repeated on the locked row for that: test/claim-race.int.test.ts). A delivery
    * still "delivering" past its lease belonged to a worker that died: it is due again, and its lost
    * attempt is logged as interrupted.
    */
@@ -106,6 +107,11 @@ export class DeliveryStore {
         )
         SELECT d.id, d.status, d.attempt_count FROM webhook_deliveries d
          WHERE d.id IN (SELECT id FROM due WHERE slot <= ${perEndpoint})
+           -- Again on the locked row: a delivery another worker claimed after this statement's
+           -- snapshot is re-read once its lock is free, and only d's own conditions are re-checked
+           -- then (not the CTE's), so without these it would be claimed and sent a second time.
+           AND ((d.status = 'pending' AND d.next_attempt_at <= ${now})
+             OR (d.status = 'delivering' AND d.lease_expires_at <= ${now}))
          ORDER BY d.next_attempt_at, d.id
          LIMIT ${limit}
          FOR UPDATE OF d SKIP LOCKED`;
