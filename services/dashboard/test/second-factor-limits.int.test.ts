@@ -14,6 +14,7 @@ import { AuditStore } from '../src/store/audit-store.ts';
 import { NoticeStore } from '../src/store/notice-store.ts';
 import { TeamStore } from '../src/store/team-store.ts';
 import { UserStore } from '../src/store/user-store.ts';
+import { countedCheck } from '../src/use-cases/counted-check.ts';
 import { createUser } from '../src/use-cases/create-user.ts';
 import type { DashboardDependencies } from '../src/use-cases/dependencies.ts';
 import { resumeSession } from '../src/use-cases/resume-session.ts';
@@ -183,5 +184,36 @@ describe('the forms that check a code while signed in', () => {
     const code = await rightCode(who.secret);
     await disableTwoFactor(deps, await signedInUser(who.email), code, who.address);
     expect((await signedInUser(who.email)).totpSecret).toBeNull();
+  });
+});
+
+describe('guesses sent all at once', () => {
+  it('run no more checks than the limit allows, and the rest are refused as locked', async () => {
+    const who = await newUser();
+    let checked = 0;
+    // A check that takes as long as a slow password hash, so every guess is in flight together.
+    const slowWrongCheck = async (): Promise<boolean> => {
+      checked += 1;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return false;
+    };
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, () => countedCheck(deps, { email: who.email, clientAddress: who.address }, slowWrongCheck)),
+    );
+    expect(checked).toBeLessThanOrEqual(FAILURES_PER_EMAIL);
+    expect(outcomes.filter((outcome) => outcome === 'locked').length).toBeGreaterThanOrEqual(20 - FAILURES_PER_EMAIL + 1);
+    // And the email is locked for the password too, right password or not.
+    expect(await passwordStep(who)).toBeNull();
+  });
+
+  it('of passwords, let only the attempts left before the lock through: one, after four failures', async () => {
+    const who = await newUser(false);
+    for (let i = 0; i < FAILURES_PER_EMAIL - 1; i += 1) await deps.users.recordAttempt(who.email, who.address, false, new Date(clock));
+    // Twenty sign-ins with the right password at once: counted before any is recorded, all twenty
+    // would see four failures and get in.
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => signIn(deps, { email: who.email, password: PASSWORD, clientAddress: who.address })),
+    );
+    expect(results.filter((result) => result.ok).length).toBeLessThanOrEqual(1);
   });
 });

@@ -132,3 +132,29 @@ describe('a session’s one-time notice (flash)', () => {
     }
   });
 });
+
+describe('attempts begun at the same moment', () => {
+  it('count each other: no more than the limit find the email unlocked, however many are sent at once', async () => {
+    const { email } = await newUser();
+    const begun = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.beginAttempt(email, `198.51.100.${i}`, later(1_000), windowStart(later(1_000)))),
+    );
+    expect(begun.filter((attempt) => !signInLocked(attempt.failures)).length).toBeLessThanOrEqual(FAILURES_PER_EMAIL);
+    // Each attempt left out of its own count, and every one counted as a failure until told otherwise.
+    expect((await store.recentFailures(email, '192.0.2.9', windowStart(later(2_000)))).forEmail).toBe(20);
+  });
+
+  it('marked succeeded starts the email afresh; forgotten leaves no trace', async () => {
+    const { email } = await newUser();
+    const address = '203.0.113.50';
+    await store.recordAttempt(email, address, false, later(1_000));
+    const kept = await store.beginAttempt(email, address, later(2_000), windowStart(later(2_000)));
+    expect(kept.failures.forEmail).toBe(1);
+    const forgotten = await store.beginAttempt(email, address, later(3_000), windowStart(later(3_000)));
+    expect(forgotten.failures.forEmail).toBe(2);
+    await store.forgetAttempt(forgotten.attemptId);
+    expect((await store.recentFailures(email, address, windowStart(later(4_000)))).forEmail).toBe(2);
+    await store.attemptSucceeded(kept.attemptId);
+    expect(await store.recentFailures(email, address, windowStart(later(4_000)))).toEqual({ forEmail: 0, fromAddress: 1 });
+  });
+});

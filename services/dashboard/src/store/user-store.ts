@@ -1,6 +1,7 @@
 import type { SecretBox } from '@hc/secrets';
 import type { DashboardSession, DashboardUser } from '../domain/dashboard-user.ts';
 import { isRole } from '../domain/roles.ts';
+import type { RecentFailures } from '../domain/sign-in-limits.ts';
 import { Prisma } from './generated/prisma/client.ts';
 import type { NewAuditEntry } from '../domain/audit.ts';
 import { auditRowOf } from './audit-store.ts';
@@ -194,10 +195,37 @@ export class UserStore {
   }
 
   /**
-   * Failed attempts since `since`: for the email (only those after its last successful sign-in, so a
-   * user who mistyped a few times and then got in starts afresh) and from the address.
+   * Records an attempt as failed BEFORE its password or code is checked, then counts the failures
+   * before it (its own row left out). Attempts sent at once therefore see each other: each counts
+   * after its own row is committed, so the n-th to commit sees at least n - 1 others, and no more
+   * than the limit of them can get past it to a real check. Counting first and recording after the
+   * check would let any number of parallel guesses all count the same few failures. The caller then
+   * keeps the row (a failure), marks it succeeded, or forgets it (a check that records nothing).
    */
-  async recentFailures(email: string, clientAddress: string, since: Date): Promise<{ forEmail: number; fromAddress: number }> {
+  async beginAttempt(
+    email: string,
+    clientAddress: string,
+    at: Date,
+    since: Date,
+  ): Promise<{ attemptId: bigint; failures: RecentFailures }> {
+    const { id } = await this.prisma.signInAttempt.create({ data: { email, clientAddress, succeeded: false, at }, select: { id: true } });
+    return { attemptId: id, failures: await this.recentFailures(email, clientAddress, since, id) };
+  }
+
+  async attemptSucceeded(attemptId: bigint): Promise<void> {
+    await this.prisma.signInAttempt.updateMany({ where: { id: attemptId }, data: { succeeded: true } });
+  }
+
+  async forgetAttempt(attemptId: bigint): Promise<void> {
+    await this.prisma.signInAttempt.deleteMany({ where: { id: attemptId } });
+  }
+
+  /**
+   * Failed attempts since `since`: for the email (only those after its last successful sign-in, so a
+   * user who mistyped a few times and then got in starts afresh) and from the address; `excluding` is
+   * the caller's own attempt (beginAttempt).
+   */
+  async recentFailures(email: string, clientAddress: string, since: Date, excluding?: bigint): Promise<RecentFailures> {
     const lastSuccess = await this.prisma.signInAttempt.findFirst({
       where: { email, succeeded: true, at: { gte: since } },
       orderBy: { at: 'desc' },
@@ -205,8 +233,8 @@ export class UserStore {
     });
     const emailSince = lastSuccess && lastSuccess.at > since ? lastSuccess.at : since;
     const [forEmail, fromAddress] = await Promise.all([
-      this.prisma.signInAttempt.count({ where: { email, succeeded: false, at: { gt: emailSince } } }),
-      this.prisma.signInAttempt.count({ where: { clientAddress, succeeded: false, at: { gte: since } } }),
+      this.prisma.signInAttempt.count({ where: { email, succeeded: false, at: { gt: emailSince }, id: { not: excluding } } }),
+      this.prisma.signInAttempt.count({ where: { clientAddress, succeeded: false, at: { gte: since }, id: { not: excluding } } }),
     ]);
     return { forEmail, fromAddress };
   }

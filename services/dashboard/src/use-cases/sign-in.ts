@@ -22,19 +22,20 @@ export async function signIn(
 ): Promise<SignInResult> {
   const now = deps.now();
   const email = normalEmail(input.email) ?? input.email.trim().toLowerCase().slice(0, 254);
-  const failures = await deps.users.recentFailures(email, input.clientAddress, windowStart(now));
+  // Recorded as a failure before the password is checked (UserStore.beginAttempt): guesses sent all
+  // at once count each other, so no more than the limit of them are ever checked.
+  const { attemptId, failures } = await deps.users.beginAttempt(email, input.clientAddress, now, windowStart(now));
   const user = await deps.users.userByEmail(email);
   // Verify even when locked or unknown, so every refusal costs the same time.
   const matches = await passwordMatches(user?.passwordHash ?? (await decoyHash()), input.password.slice(0, 1000));
   const succeeded = matches && user !== null && user.passwordHash !== null && !signInLocked(failures);
-  if (!succeeded || !user) {
-    await deps.users.recordAttempt(email, input.clientAddress, false, now);
-    return { ok: false };
-  }
+  if (!succeeded || !user) return { ok: false };
   const secondFactorDue = user.totpSecret !== null;
   // With two-factor on, the password alone is not a sign-in: the email's failures keep counting
-  // until the code is right too (second-factor.ts records the success then).
-  if (!secondFactorDue) await deps.users.recordAttempt(email, input.clientAddress, true, now);
+  // until the code is right too (second-factor.ts records the success then); the password records
+  // nothing.
+  if (secondFactorDue) await deps.users.forgetAttempt(attemptId);
+  else await deps.users.attemptSucceeded(attemptId);
   const sessionSecret = newSecret();
   await deps.users.insertSession({
     idHash: secretHash(sessionSecret),
