@@ -1,10 +1,15 @@
 // Risk covered: a mail lost when the SMTP server refuses for a while, retried forever when it refuses
-// for good, or left with the buyer's address after an erasure (the mail log and queued mails).
+// for good, or left with the buyer's address after an erasure (the mail log and queued mails), also
+// when the payment's event is applied while the erasure commits (each transaction missing the other's
+// uncommitted row, raced many times through the use cases as the consumers call them).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger } from '@hc/logging';
 import { eventually, testNatsPrefix } from '@hc/test-kit';
 import { startMailSink, type MailSink } from '@hc/test-kit/mail';
-import { EventPublisher, scope, startNotificationsStack, type NotificationsStack } from './support/notifications-stack.ts';
+import { buildEvent, CUSTOMER_ERASED } from '@hc/events/contracts';
+import { applyPaymentEvent } from '../src/use-cases/apply-payment-event.ts';
+import { eraseCustomer } from '../src/use-cases/erase-customer.ts';
+import { EventPublisher, paymentEvent, scope, startNotificationsStack, type NotificationsStack } from './support/notifications-stack.ts';
 
 const logger = createLogger('notifications-test', { level: 'silent' });
 let sink: MailSink;
@@ -133,5 +138,37 @@ describe('erasure (ADR 0017)', () => {
       (n) => n === 1,
     );
     expect(await mailRow('pay_other')).toMatchObject({ recipient: 'keep@example.com' });
+  });
+});
+
+describe('an erasure racing the payment event', () => {
+  it('a receipt applied while its buyer is erased keeps no address, whichever commits first', async () => {
+    const deps = stack.service.deps;
+    for (let round = 0; round < 40; round += 1) {
+      const paymentId = `pay_race_${round}`;
+      // Live mode: receipts are on without a setting.
+      const { id, message } = paymentEvent('payment.paid', {
+        accountId: 'acct_race',
+        livemode: true,
+        payment: { id: paymentId, description: 'Mug', amount: '9.90', currency: 'USD', customerEmail: 'erase-me@example.com' },
+      });
+      const erasure = buildEvent(CUSTOMER_ERASED, {
+        id: `cus_race_${round}.erased`,
+        type: 'customer.erased',
+        occurredAt: Date.now(),
+        accountId: 'acct_race',
+        livemode: true,
+        customerId: `cus_race_${round}`,
+        paymentIds: [paymentId],
+        emailRevisions: {},
+      });
+      await Promise.all([applyPaymentEvent(deps, id, message), eraseCustomer(deps, erasure.id, erasure)]);
+    }
+    const { rows } = await stack.db.query<{ payment_id: string }>(
+      `SELECT payment_id FROM mails WHERE account_id = 'acct_race' AND (recipient IS NOT NULL OR recipient_name IS NOT NULL)`,
+    );
+    // A receipt whose event committed first may have gone out before the erasure: that is a mail sent
+    // before the buyer asked, not a leak. What must not stay is the address in the log.
+    expect(rows.map((row) => row.payment_id)).toEqual([]);
   });
 });

@@ -191,6 +191,8 @@ export class MailStore {
    * Only the account's own payments: an erasure names its account.
    */
   async erasePayments(sql: Sql, accountId: string, paymentIds: readonly string[]): Promise<number> {
+    // In sorted order, so two erasures sharing payments cannot deadlock on each other.
+    for (const paymentId of [...new Set(paymentIds)].sort()) await this.lockPayment(sql, paymentId);
     await sql.query('INSERT INTO erased_payments (payment_id) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING', [paymentIds]);
     const { rowCount } = await sql.query(
       `UPDATE mails SET recipient = NULL, recipient_name = NULL, erased_at = now(),
@@ -199,6 +201,16 @@ export class MailStore {
       [accountId, paymentIds],
     );
     return rowCount ?? 0;
+  }
+
+  /**
+   * Serializes, until the transaction ends, what decides whether a payment's buyer gets a receipt:
+   * an event queuing one and an erasure of the buyer. Without it the event could find the payment not
+   * erased while the erasure commits, and the erasure could not see the receipt the event had not
+   * committed yet: the receipt would be queued with the address (test/delivery.int.test.ts).
+   */
+  async lockPayment(sql: Sql, paymentId: string): Promise<void> {
+    await sql.query(`SELECT pg_advisory_xact_lock(hashtext('hc-notifications-payment'), hashtext($1))`, [paymentId]);
   }
 
   async isErased(sql: Sql, paymentId: string): Promise<boolean> {

@@ -30,7 +30,11 @@ export async function applyPaymentEvent(deps: NotificationsDependencies, msgId: 
       const base = { accountId: event.accountId, livemode: event.livemode, dedupeKey, paymentId: payment.id };
       if (kind === 'receipt') {
         const to = payment.customerEmail;
-        if (!to || !receiptsSent(settings, event.livemode) || (await deps.mails.isErased(client, payment.id))) continue;
+        if (!to || !receiptsSent(settings, event.livemode)) continue;
+        // Locked before it is read: an erasure of this buyer either committed already (seen here) or
+        // waits for this transaction and then scrubs the receipt it queues.
+        await deps.mails.lockPayment(client, payment.id);
+        if (await deps.mails.isErased(client, payment.id)) continue;
         const view = receiptView(event, payment);
         mail = {
           ...base,

@@ -104,25 +104,7 @@ export class EventPublisher {
   }
 
   async payment(type: PaymentEventType, event: PaymentEventInput): Promise<string> {
-    const id = `${event.payment.id}.${type}${event.cause ? `.${event.cause}` : ''}`;
-    const message = buildEvent(PAYMENT_EVENT, {
-      id,
-      type,
-      occurredAt: event.occurredAt ?? Date.now(),
-      accountId: event.accountId,
-      livemode: event.livemode ?? false,
-      payment: {
-        mode: event.livemode ? 'live' : 'test',
-        source: 'api',
-        status: type.slice('payment.'.length),
-        feeBps: 150,
-        holdAcceptable: false,
-        createdAt: Date.now() - 60_000,
-        expiresAt: Date.now() + 3_600_000,
-        url: `https://pay.example/pay/${event.payment.id}`,
-        ...event.payment,
-      },
-    });
+    const { id, message } = paymentEvent(type, event);
     await jetstream(this.nats).publish(
       prefixedSubject(this.prefix, checkoutEventSubject(type, event.payment.id)),
       JSON.stringify(encodeEvent(PaymentEventSchema, message)),
@@ -180,6 +162,30 @@ export class EventPublisher {
   close(): Promise<void> {
     return this.nats.drain();
   }
+}
+
+/** A payment event as checkout publishes it, and its message id (`<payment>.<type>[.<cause>]`). */
+export function paymentEvent(type: PaymentEventType, event: PaymentEventInput) {
+  const id = `${event.payment.id}.${type}${event.cause ? `.${event.cause}` : ''}`;
+  const message = buildEvent(PAYMENT_EVENT, {
+    id,
+    type,
+    occurredAt: event.occurredAt ?? Date.now(),
+    accountId: event.accountId,
+    livemode: event.livemode ?? false,
+    payment: {
+      mode: event.livemode ? 'live' : 'test',
+      source: 'api',
+      status: type.slice('payment.'.length),
+      feeBps: 150,
+      holdAcceptable: false,
+      createdAt: Date.now() - 60_000,
+      expiresAt: Date.now() + 3_600_000,
+      url: `https://pay.example/pay/${event.payment.id}`,
+      ...event.payment,
+    },
+  });
+  return { id, message };
 }
 
 export interface PaymentEventInput {
