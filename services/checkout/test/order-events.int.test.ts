@@ -179,4 +179,30 @@ describe(CUSTOMER_ERASED_SUBJECT, () => {
     // The erasure names a Test customer: a Live payment with that id is someone else's data.
     expect(await emailOf(otherMode, live)).toBe('erase.me@example.com');
   });
+
+  it('never removes the email of a buyer who restarted the payment while the erasure ran', async () => {
+    const sessions = stack.checkout.deps.sessions;
+    for (let round = 0; round < 30; round += 1) {
+      const { session } = await client.createCheckoutSession(
+        { amount: '10.00', currency: 'USD', description: 'Mug', customerEmail: 'erase.me@example.com', account },
+        test,
+      );
+      const id = session!.id;
+      await client.startCheckoutSession({ id, account }, test);
+      // The customers context listed the payment at revision 1 (its first buyer). A second buyer's
+      // restart (revision 2) races the erasure of the first, started a moment apart in either order:
+      // whichever commits first, the second buyer's email stays.
+      await new Promise((resolve) => setTimeout(resolve, round % 6));
+      const erasure = sessions.eraseCustomerEmails(
+        { accountId: test.accountId, livemode: false },
+        [id],
+        { [id]: 1 },
+        'order-events-test',
+        `cus_race_${round}.erased`,
+      );
+      const restart = client.startCheckoutSession({ id, customerEmail: `second.${round}@example.com`, account }, test);
+      await Promise.all([erasure, restart]);
+      expect((await client.getCheckoutSession({ id }, test)).session!.customerEmail).toBe(`second.${round}@example.com`);
+    }
+  });
 });

@@ -312,6 +312,9 @@ export class CheckoutSessionStore {
   ): Promise<number> {
     return this.prisma.$transaction(async (tx) => {
       if ((await tx.$executeRawUnsafe(MARK_PROCESSED_SQL, consumer, msgId)) === 0) return 0;
+      // Locked (in id order) before their revisions are read: a restart with another buyer's email
+      // committing between the read and the update below would otherwise lose that buyer's email.
+      await tx.$queryRaw`SELECT id FROM checkout_sessions WHERE id = ANY(${[...paymentIds]}) ORDER BY id FOR UPDATE`;
       const owned = await tx.checkoutSession.findMany({
         where: { id: { in: [...paymentIds] }, accountId: scope.accountId, livemode: scope.livemode },
         select: { id: true, customerRevision: true },
