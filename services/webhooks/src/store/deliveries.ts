@@ -4,7 +4,7 @@ import type { Scope } from '../domain/endpoint.ts';
 import type { AttemptLogEntry } from '../domain/event-log.ts';
 import type { WebhookEventBody } from '../domain/webhook-event.ts';
 import { queueEndpointAlert } from './endpoint-alerts.ts';
-import { disableEndpoint } from './endpoints.ts';
+import { disableEndpoint, lockEndpoints } from './endpoints.ts';
 import { lockPayment } from './events.ts';
 import { isErased, scrubRequestBody } from './erasures.ts';
 import type { Prisma } from './generated/prisma/client.ts';
@@ -177,6 +177,9 @@ export class DeliveryStore {
         await lockPayment(tx, delivery.paymentId);
         erased = await isErased(tx, delivery.scope, delivery.paymentId);
       }
+      // The endpoint before its deliveries (lockEndpoints): attempts failing at once then disable it
+      // and alert once, and never deadlock on each other's deliveries.
+      await lockEndpoints(tx, [delivery.endpointId]);
       await tx.deliveryAttempt.create({ data: attemptRow(record, erased) });
       const stillOurs = { id: delivery.deliveryId, status: 'delivering', attemptCount: delivery.attemptNumber };
       if (record.verdict === 'succeeded') {
@@ -227,6 +230,10 @@ export class DeliveryStore {
             });
       const isErasedFor = ({ paymentId, scope }: ClaimedDelivery): boolean =>
         erased.some((e) => e.paymentId === paymentId && e.accountId === scope.accountId && e.livemode === scope.livemode);
+      await lockEndpoints(
+        tx,
+        records.map((r) => r.delivery.endpointId),
+      );
       await tx.deliveryAttempt.createMany({ data: records.map((r) => attemptRow(r, isErasedFor(r.delivery))) });
       await tx.$executeRaw`
         UPDATE webhook_deliveries d

@@ -32,6 +32,18 @@ export async function cancelOpenDeliveries(tx: Tx, endpointId: string, now: Date
   });
 }
 
+/**
+ * Locks endpoint rows (in id order) for the rest of the caller's transaction, before any delivery row
+ * of theirs is touched: every transaction that changes an endpoint and its deliveries takes the
+ * endpoint first, so two of them cannot deadlock (one disabling it and cancelling the deliveries the
+ * other is finishing), and what is read from the endpoint afterwards stays true until the commit. NO
+ * KEY UPDATE: new deliveries and secrets referencing the endpoint are not held up.
+ */
+export async function lockEndpoints(tx: Tx, endpointIds: readonly string[]): Promise<void> {
+  if (endpointIds.length === 0) return;
+  await tx.$queryRaw`SELECT 1 FROM webhook_endpoints WHERE id = ANY(${[...new Set(endpointIds)].sort()}) ORDER BY id FOR NO KEY UPDATE`;
+}
+
 /** Disables an endpoint (inside a caller's transaction) and cancels its unfinished deliveries. */
 export async function disableEndpoint(tx: Tx, endpointId: string, reason: DisabledReason, now: Date): Promise<void> {
   await tx.webhookEndpoint.update({
@@ -128,6 +140,9 @@ export class EndpointStore {
    */
   async rotateSecret(id: string, secret: string, now: Date, previousExpiresAt: Date): Promise<void> {
     await this.prisma.$transaction(async (tx) => {
+      // One rotation of an endpoint at a time: a second one running alongside could not see the
+      // first's new secret to set its end, and two secrets would stay current for good.
+      await lockEndpoints(tx, [id]);
       await tx.endpointSecret.updateMany({ where: { endpointId: id, expiresAt: null }, data: { expiresAt: previousExpiresAt } });
       await tx.endpointSecret.updateMany({
         where: { endpointId: id, expiresAt: { gt: previousExpiresAt } },
