@@ -29,6 +29,12 @@ export type ServiceClient<S extends DescService, C extends CallContext | PublicC
 
 /** A stream's deadline unless the call says otherwise: long enough for a large export. */
 const STREAM_TIMEOUT_MS = 15 * 60 * 1000;
+/**
+ * A unary call's deadline when neither the call nor the client names one. Every service passes its
+ * own from its config; this one serves tests and tools. It was 5 s, which a loaded CI machine once
+ * exceeded on a call that normally answers in milliseconds (a test's whole process stalled).
+ */
+const DEFAULT_TIMEOUT_MS = 15_000;
 
 function isServiceError(error: unknown): error is ServiceError {
   return error instanceof Error && 'code' in error && 'metadata' in error;
@@ -69,7 +75,7 @@ export function createServiceClient<S extends DescService, C extends CallContext
     }
     stub[method.localName] = (request: MessageInitShape<DescMessage>, ctx: CallContext | PublicCallContext, options: CallOptions = {}) =>
       new Promise((resolve, reject) => {
-        const deadline = Date.now() + (options.timeoutMs ?? defaults.timeoutMs ?? 5_000);
+        const deadline = Date.now() + (options.timeoutMs ?? defaults.timeoutMs ?? DEFAULT_TIMEOUT_MS);
         const message = create(method.input, request);
         const metadata = contextToMetadata(ctx);
         // grpc-js captures a stack trace on every call (`new Error()`) for the error it may report; the

@@ -91,9 +91,11 @@ export async function startCheckoutStack(
       CHECKOUT_GRPC_ADDRESS: '127.0.0.1:0',
       PUBLIC_BASE_URL: options.publicBaseUrl ?? 'https://pay.example.test',
       SETTLEMENT_GRPC_ADDRESS: settlement.address,
-      SETTLEMENT_TIMEOUT_MS: 5000,
+      // Generous: no test here waits on a hung settlement or gateway (a stopped one refuses at once),
+      // and a loaded CI machine has stalled a call past 5 s.
+      SETTLEMENT_TIMEOUT_MS: 15_000,
       GATEWAY_ADMIN_GRPC_ADDRESS: admin.address,
-      GATEWAY_TIMEOUT_MS: 5000,
+      GATEWAY_TIMEOUT_MS: 15_000,
       NATS_URL: natsUrl,
       NATS_SUBJECT_PREFIX: natsPrefix,
       // Tests drive the sweeper themselves (expireDuePayments) with the test clock.
