@@ -10,14 +10,36 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** A TCP port on 127.0.0.1 that was free a moment ago (the OS picks it). */
+/**
+ * Ports handed out below Linux's ephemeral range (32768–60999 by default): a port the OS picked with
+ * listen(0) is an ephemeral one, and any outbound connection (a PostgreSQL pool, NATS) could take it
+ * before the test's server binds it. That happened in CI (a platform's gateway, EADDRINUSE five
+ * times). Each process walks the range from its own starting point (from its pid), so two jest
+ * workers rarely probe the same ports, and never hands out a port twice.
+ */
+const PORTS_FROM = 20_000;
+const PORTS_TO = 32_767;
+const handedOut = new Set<number>();
+let nextCandidate = PORTS_FROM + ((process.pid * 613) % (PORTS_TO - PORTS_FROM));
+
+function listensFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** A TCP port on 127.0.0.1 that was free a moment ago, outside the ephemeral range. */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no free port');
-  return address.port;
+  for (let tries = 0; tries < PORTS_TO - PORTS_FROM; tries += 1) {
+    const port = nextCandidate;
+    nextCandidate = nextCandidate >= PORTS_TO ? PORTS_FROM : nextCandidate + 1;
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    if (await listensFree(port)) return port;
+  }
+  throw new Error(`no free port between ${PORTS_FROM} and ${PORTS_TO}`);
 }
 
 async function waitForPort(port: number, timeoutMs: number): Promise<void> {
