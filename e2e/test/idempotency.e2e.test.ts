@@ -3,6 +3,7 @@
 // table, races within one gateway and across two gateway processes, and a crash mid-create.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createGatewayPrisma, IdempotencyStore } from '@hc/gateway/testing';
+import { newId } from '@hc/ids';
 import pg from 'pg';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process.ts';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
@@ -278,7 +279,7 @@ describe('the idempotency table inside one burst (claims, creates and completion
     expect(of('invalid')[0]).toMatchObject({ status: 400, json: { error: { code: 'invalid_idempotency_key' } } });
     expect(of('refused')[0]!.status).toBe(400);
 
-    // Afterwards each key answers its own session again: the completions of the burst were recorded.
+    // Afterwards each key answers its own session again.
     const again = await Promise.all([raceKey, bothModesKey, expiredKey].map((key, n) => create(key, body, { baseUrl: baseUrl(n) })));
     expect(again.map((a) => [a.status, a.json['id']])).toEqual([
       [200, raceOk[0]!.json['id']],
@@ -288,24 +289,42 @@ describe('the idempotency table inside one burst (claims, creates and completion
   });
 });
 
-describe('a crash between creating the session and recording the answer', () => {
-  it('is healed by the retry, which returns the session already made', async () => {
+// Risk covered (docs/adr/0070): no completion is recorded after the create, so a retry after a crash
+// must learn from checkout alone whether the session was made — never a second session, never a wait
+// for a record that nothing will complete, never a 404 for a session nobody made.
+describe('a crash of the request that owns a key', () => {
+  it("after creating the session: the retry answers it at once, though the dead owner's lock still holds", async () => {
     const prisma = createGatewayPrisma(platform.gatewayDatabaseUrl);
-    const pool = new pg.Pool({ connectionString: platform.gatewayDatabaseUrl, max: 1 });
-    const store = new IdempotencyStore(pool);
     const key = uniqueKey();
     const scope = { accountId: merchant.accountId, livemode: false, key };
-    // The first attempt claimed the key and created the session, then died before completing.
+    // The first attempt claimed the key and created the session, then died before answering.
     const first = await create(key);
-    await prisma.idempotencyRecord.updateMany({ where: scope, data: { state: 'running', lockedUntil: platform.clock.now() } });
+    await prisma.idempotencyRecord.updateMany({
+      where: scope,
+      data: { lockedUntil: new Date(platform.clock.now().getTime() + 60 * 60 * 1000) },
+    });
     const before = await sessionCount();
     const retry = await create(key);
     expect(retry.status).toBe(200);
     expect(retry.json['id']).toBe(first.json['id']);
     expect(await sessionCount()).toBe(before);
-    expect((await store.find(scope))?.state).toBe('done');
     await prisma.$disconnect();
-    await pool.end();
+  });
+
+  it('before creating the session: once its lock ran out the retry creates it, with the id the owner chose', async () => {
+    const prisma = createGatewayPrisma(platform.gatewayDatabaseUrl);
+    const key = uniqueKey();
+    const scope = { accountId: merchant.accountId, livemode: false, key };
+    await create(key);
+    // As if the owner had claimed another id and died before checkout wrote anything.
+    const chosen = newId('payment');
+    await prisma.idempotencyRecord.updateMany({ where: scope, data: { sessionId: chosen, lockedUntil: new Date(0) } });
+    const before = await sessionCount();
+    const retries = await Promise.all([create(key), create(key), create(key)]);
+    expect(retries.map((r) => r.json['id'])).toEqual([chosen, chosen, chosen]);
+    expect(retries.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(await sessionCount()).toBe(before + 1);
+    await prisma.$disconnect();
   });
 
   it('expired records are purged', async () => {

@@ -288,6 +288,35 @@ describe('checkout sessions', () => {
     expect((await create1(B_TEST, { amount: '20' }, key)).status).toBe(201);
   });
 
+  // Risk covered (docs/adr/0070): no completion is written, so a duplicate learns "done" from the
+  // session in checkout alone — answering 200 for a session nobody made, creating while the owner's
+  // lock still holds, or waiting on an owner that already made the session.
+  it('a duplicate answers from the session: made (200 at once), not yet made (409 after the wait), owner gone (takes over, 201)', async () => {
+    const key = `order-dup-${Date.now()}`;
+    const first = await create1(A_TEST, {}, { 'idempotency-key': key });
+    expect(first.status).toBe(201);
+    const setRecord = (sql: string, ...values: unknown[]) =>
+      pool.query(`UPDATE idempotency_records SET ${sql} WHERE account_id = 'acct_A' AND livemode = false AND key = $1`, [key, ...values]);
+    // The owner made the session and died before answering; its lock still holds for an hour.
+    await setRecord(`locked_until = now() + interval '1 hour'`);
+    // (Before docs/adr/0070 this waited for a completion that never came, then answered 409.)
+    const made = await create1(A_TEST, {}, { 'idempotency-key': key });
+    expect([made.status, made.json['id']]).toEqual([200, first.json['id']]);
+    // An owner that claimed the key but has not made its session yet: the duplicate waits, then 409.
+    const unmade = 'pay_01KD0000000000000000000DAB';
+    await setRecord(`session_id = $2`, unmade);
+    const creates = checkout.callsOf('createCheckoutSession').length;
+    const waiting = await create1(A_TEST, {}, { 'idempotency-key': key });
+    expect([waiting.status, (waiting.json['error'] as Record<string, unknown>)['code']]).toEqual([409, 'idempotency_conflict']);
+    expect(checkout.callsOf('createCheckoutSession')).toHaveLength(creates);
+    // The owner died before creating and its lock ran out: the retry takes over with the same id.
+    await setRecord(`locked_until = now() - interval '1 second'`);
+    const takenOver = await create1(A_TEST, {}, { 'idempotency-key': key });
+    expect([takenOver.status, takenOver.json['id']]).toEqual([201, unmade]);
+    const replay = await create1(A_TEST, {}, { 'idempotency-key': key });
+    expect([replay.status, replay.json['id']]).toEqual([200, unmade]);
+  });
+
   it("reads a session only in its own account and mode: another account's or mode's is 404 not_found", async () => {
     const id = (await create1(A_TEST)).json['id'] as string;
     expect((await call('GET', `/v1/checkout_sessions/${id}`, A_TEST)).status).toBe(200);

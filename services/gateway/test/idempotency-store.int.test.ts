@@ -28,7 +28,6 @@ const hashOf = (sessionId: string): string => createHash('sha256').update(sessio
 const record = (sessionId: string, now: Date): IdempotencyRecord => ({
   requestHash: hashOf(sessionId),
   sessionId,
-  state: 'running',
   lockedUntil: new Date(now.getTime() + 30_000),
   expiresAt: new Date(now.getTime() + 24 * HOUR),
 });
@@ -39,7 +38,7 @@ describe('IdempotencyStore.claim', () => {
     const now = new Date();
     expect(await stores[0]!.claim(scope, record('pay_first', now), now)).toBe(true);
     expect(await stores[1]!.claim(scope, record('pay_second', now), now)).toBe(false);
-    expect(await stores[0]!.find(scope)).toMatchObject({ sessionId: 'pay_first', requestHash: hashOf('pay_first'), state: 'running' });
+    expect(await stores[0]!.find(scope)).toMatchObject({ sessionId: 'pay_first', requestHash: hashOf('pay_first') });
     // The same key in the other mode or another account is another key.
     expect(await stores[0]!.claim({ ...scope, livemode: true }, record('pay_live', now), now)).toBe(true);
     expect(await stores[0]!.claim({ ...scope, accountId: 'acct_b' }, record('pay_b', now), now)).toBe(true);
@@ -49,12 +48,10 @@ describe('IdempotencyStore.claim', () => {
     const scope = { accountId: 'acct_a', livemode: false, key: 'k2' };
     const then = new Date();
     expect(await stores[0]!.claim(scope, record('pay_old', then), then)).toBe(true);
-    await stores[0]!.complete(scope, 'pay_old');
     const later = new Date(then.getTime() + 25 * HOUR);
     expect(await stores[1]!.claim(scope, record('pay_new', later), later)).toBe(true);
     expect(await stores[0]!.find(scope)).toMatchObject({
       sessionId: 'pay_new',
-      state: 'running',
       expiresAt: record('pay_new', later).expiresAt,
     });
   });
@@ -74,10 +71,10 @@ describe('IdempotencyStore.claim', () => {
   });
 });
 
-// Risk covered: the grouped claim and completion (docs/adr/0062) answering one request with another's
-// outcome — a key claimed twice in one group, a live record replaced because a neighbour's was
-// expired, a bad row failing its whole group — or not sharing statements at all.
-describe('claims and completions in groups', () => {
+// Risk covered: the grouped claim (docs/adr/0062) answering one request with another's outcome — a key
+// claimed twice in one group, a live record replaced because a neighbour's was expired, a bad row
+// failing its whole group — or not sharing statements at all.
+describe('claims in groups', () => {
   const scopeOf = (key: string, accountId = 'acct_group') => ({ accountId, livemode: false, key });
 
   it('concurrent claims share statements, and each learns its own outcome: fresh, live, expired, same key twice', async () => {
@@ -137,31 +134,44 @@ describe('claims and completions in groups', () => {
     expect(outcomes[2]).toBeInstanceOf(Error);
     expect((await stores[0]!.find(scopeOf('g-ok-3')))?.sessionId).toBe('pay_bad_group_3');
   });
+});
 
-  it('completes a group in one statement, each record only for the session it holds; a bad row fails alone', async () => {
+// Risk covered (docs/adr/0070): with no completion written, the owner's lock is all that keeps a retry
+// from creating while the owner still may — two retries taking over one key at once, a take-over
+// before the lock ran out, a release that does not free the key at once, or a forget that removes a
+// newer claim's record.
+describe("the owner's lock: take-over, release, forget", () => {
+  const scopeOf = (key: string) => ({ accountId: 'acct_lock', livemode: false, key });
+
+  it('a retry takes over only once the lock ran out, and of 20 concurrent retries over two pools exactly one does', async () => {
     const now = new Date();
-    const keys = Array.from({ length: 13 }, (_, i) => `g-done-${i}`);
-    await Promise.all(keys.map((key) => stores[0]!.claim(scopeOf(key), record(`pay_${key}`, now), now)));
-    const queries = jest.spyOn(pools[1]!, 'query');
-    try {
-      const good = keys.slice(0, 11);
-      await Promise.all(good.map((key, i) => stores[1]!.complete(scopeOf(key), i === 3 ? 'pay_someone_else' : `pay_${key}`)));
-      expect(queries.mock.calls.length).toBeLessThanOrEqual(2);
-    } finally {
-      queries.mockRestore();
-    }
-    // The first completion goes out alone at once; the three arriving meanwhile form the next group.
-    const outcomes = await Promise.all([
-      stores[1]!.complete(scopeOf('g-done-nobody'), 'pay_nobody').then(() => 'ok'),
-      stores[1]!.complete(scopeOf(keys[11]!), `pay_${keys[11]}`).then(() => 'ok'),
-      stores[1]!.complete(scopeOf('g-done-bad\u0000'), 'pay_x').catch((error: unknown) => error),
-      stores[1]!.complete(scopeOf(keys[12]!), `pay_${keys[12]}`).then(() => 'ok'),
-    ]);
-    expect(outcomes[0]).toBe('ok');
-    expect(outcomes[1]).toBe('ok');
-    expect(outcomes[2]).toBeInstanceOf(Error);
-    expect(outcomes[3]).toBe('ok');
-    const states = await Promise.all(keys.map(async (key) => (await stores[0]!.find(scopeOf(key)))?.state));
-    expect(states).toEqual(keys.map((_key, i) => (i === 3 ? 'running' : 'done')));
+    await stores[0]!.claim(scopeOf('l-1'), record('pay_l1', now), now);
+    const soon = new Date(now.getTime() + 10_000);
+    expect(await stores[1]!.takeOver(scopeOf('l-1'), soon, new Date(soon.getTime() + 30_000))).toBe(false);
+    const after = new Date(now.getTime() + 31_000);
+    const wins = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => stores[i % 2]!.takeOver(scopeOf('l-1'), after, new Date(after.getTime() + 30_000))),
+    );
+    expect(wins.filter(Boolean)).toHaveLength(1);
+    expect((await stores[0]!.find(scopeOf('l-1')))?.lockedUntil).toEqual(new Date(after.getTime() + 30_000));
+  });
+
+  it('a release lets the next retry take over at once; the record keeps its session id', async () => {
+    const now = new Date();
+    await stores[0]!.claim(scopeOf('l-2'), record('pay_l2', now), now);
+    await stores[1]!.release(scopeOf('l-2'), now);
+    expect(await stores[1]!.takeOver(scopeOf('l-2'), now, new Date(now.getTime() + 30_000))).toBe(true);
+    expect((await stores[0]!.find(scopeOf('l-2')))?.sessionId).toBe('pay_l2');
+  });
+
+  it('forget removes the record only while it holds the refused session id', async () => {
+    const then = new Date();
+    await stores[0]!.claim(scopeOf('l-3'), record('pay_l3_old', then), then);
+    const later = new Date(then.getTime() + 25 * HOUR);
+    await stores[0]!.claim(scopeOf('l-3'), record('pay_l3_new', later), later);
+    await stores[1]!.forget(scopeOf('l-3'), 'pay_l3_old');
+    expect((await stores[0]!.find(scopeOf('l-3')))?.sessionId).toBe('pay_l3_new');
+    await stores[1]!.forget(scopeOf('l-3'), 'pay_l3_new');
+    expect(await stores[0]!.find(scopeOf('l-3'))).toBeNull();
   });
 });

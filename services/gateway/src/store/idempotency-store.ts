@@ -1,4 +1,4 @@
-import { groupCommit, groupCommitEach } from '@hc/events';
+import { groupCommitEach } from '@hc/events';
 import type pg from 'pg';
 
 export interface IdempotencyScope {
@@ -10,7 +10,7 @@ export interface IdempotencyScope {
 export interface IdempotencyRecord {
   readonly requestHash: string;
   readonly sessionId: string;
-  readonly state: 'running' | 'done';
+  /** Until then the request that claimed the key owns it; afterwards a retry may take over. */
   readonly lockedUntil: Date;
   readonly expiresAt: Date;
 }
@@ -24,31 +24,26 @@ const scopeValues = (scope: IdempotencyScope): unknown[] => [scope.accountId, sc
  * takes; a taken live one is left alone and returns no row. So across every gateway process exactly
  * one request owns a key at a time. The rows are sorted by key, so two processes' groups take their
  * row locks in the same order and cannot deadlock on each other.
+ *
+ * `state` is written 'running' and never read (docs/adr/0070): gateways of the previous release, during
+ * a rolling update, still read it and mark records 'done'; the column goes once none of them runs.
  */
 const CLAIM_MANY_SQL = `INSERT INTO idempotency_records AS r
     (account_id, livemode, key, request_hash, session_id, state, locked_until, created_at, expires_at)
-  SELECT * FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::text[], $6::text[],
-                       $7::timestamptz[], $8::timestamptz[], $9::timestamptz[])
+  SELECT k.account_id, k.livemode, k.key, k.request_hash, k.session_id, 'running', k.locked_until, k.created_at, k.expires_at
+    FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::text[],
+                $6::timestamptz[], $7::timestamptz[], $8::timestamptz[])
+      AS k(account_id, livemode, key, request_hash, session_id, locked_until, created_at, expires_at)
   ON CONFLICT (account_id, livemode, key) DO UPDATE SET
     request_hash = EXCLUDED.request_hash, session_id = EXCLUDED.session_id, state = EXCLUDED.state,
     locked_until = EXCLUDED.locked_until, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
   WHERE r.expires_at <= EXCLUDED.created_at
   RETURNING r.account_id, r.livemode, r.key`;
 
-/** Marks a group's records done: each only while it still holds the session id its owner created. */
-const COMPLETE_MANY_SQL = `UPDATE idempotency_records AS r SET state = 'done'
-  FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[]) AS k(account_id, livemode, key, session_id)
-  WHERE r.account_id = k.account_id AND r.livemode = k.livemode AND r.key = k.key AND r.session_id = k.session_id`;
-
 interface Claim {
   readonly scope: IdempotencyScope;
   readonly record: IdempotencyRecord;
   readonly now: Date;
-}
-
-interface Completion {
-  readonly scope: IdempotencyScope;
-  readonly sessionId: string;
 }
 
 const scopeKey = (scope: IdempotencyScope): string => `${scope.accountId}\u0000${String(scope.livemode)}\u0000${scope.key}`;
@@ -65,23 +60,18 @@ const byScope = (a: Claim, b: Claim): number => {
 
 /**
  * The only code that knows idempotency_records: prepared statements on the gateway's pg pool (the
- * create path's writes, docs/adr/0030). The create path's two writes, the claim and the completion,
- * are committed in groups (docs/adr/0062): the claims (or completions) that arrive while one group's
- * statement runs go together in the next, and a group whose statement fails is retried one by one,
- * so each caller gets the answer its own statement would have given.
+ * create path's writes, docs/adr/0030). The create path's one write, the claim, is committed in groups
+ * (docs/adr/0062): the claims that arrive while one group's statement runs go together in the next,
+ * and a group whose statement fails is retried one by one, so each caller gets the answer its own
+ * statement would have given. A record is not written again after a successful create (docs/adr/0070).
  */
 export class IdempotencyStore {
   private readonly pool: pg.Pool;
   private readonly claims: (claim: Claim) => Promise<boolean>;
-  private readonly completions: (completion: Completion) => Promise<void>;
 
   constructor(pool: pg.Pool) {
     this.pool = pool;
     this.claims = groupCommitEach({ many: (claims) => this.claimMany(claims), one: async (claim) => (await this.claimMany([claim]))[0]! });
-    this.completions = groupCommit({
-      many: (completions) => this.completeMany(completions),
-      one: (completion) => this.completeMany([completion]),
-    });
   }
 
   /** Inserts a running record (replacing an expired one); false when the key is taken. */
@@ -105,7 +95,6 @@ export class IdempotencyStore {
         ...scopeColumns(rows),
         rows.map((c) => c.record.requestHash),
         rows.map((c) => c.record.sessionId),
-        rows.map((c) => c.record.state),
         rows.map((c) => c.record.lockedUntil),
         rows.map((c) => c.now),
         rows.map((c) => c.record.expiresAt),
@@ -118,7 +107,7 @@ export class IdempotencyStore {
   async find(scope: IdempotencyScope): Promise<IdempotencyRecord | null> {
     const { rows } = await this.pool.query<IdempotencyRecord>({
       name: 'idempotency_find',
-      text: `SELECT request_hash AS "requestHash", session_id AS "sessionId", state, locked_until AS "lockedUntil",
+      text: `SELECT request_hash AS "requestHash", session_id AS "sessionId", locked_until AS "lockedUntil",
                     expires_at AS "expiresAt"
                FROM idempotency_records WHERE ${SCOPE}`,
       values: scopeValues(scope),
@@ -130,33 +119,17 @@ export class IdempotencyStore {
   async takeOver(scope: IdempotencyScope, now: Date, lockedUntil: Date): Promise<boolean> {
     const { rowCount } = await this.pool.query({
       name: 'idempotency_take_over',
-      text: `UPDATE idempotency_records SET locked_until = $5 WHERE ${SCOPE} AND state = 'running' AND locked_until <= $4`,
+      text: `UPDATE idempotency_records SET locked_until = $5 WHERE ${SCOPE} AND locked_until <= $4`,
       values: [...scopeValues(scope), now, lockedUntil],
     });
     return rowCount === 1;
-  }
-
-  /** Marks the record done (grouped with concurrent completions, see the class). */
-  async complete(scope: IdempotencyScope, sessionId: string): Promise<void> {
-    await this.completions({ scope, sessionId });
-  }
-
-  private async completeMany(completions: readonly Completion[]): Promise<void> {
-    // Unnamed on purpose: planned for each group with its rows in view. A named (prepared) statement
-    // keeps the generic plan it got while the table was young, a hash join over a scan of the whole
-    // table, long after the table has grown: 27 pages read per record and a third of PostgreSQL's work
-    // per idempotent create in the benchmark (docs/adr/0066).
-    await this.pool.query({
-      text: COMPLETE_MANY_SQL,
-      values: [...scopeColumns(completions), completions.map((c) => c.sessionId)],
-    });
   }
 
   /** Lets the next retry take over at once (the attempt failed in a way that may or may not have created). */
   async release(scope: IdempotencyScope, now: Date): Promise<void> {
     await this.pool.query({
       name: 'idempotency_release',
-      text: `UPDATE idempotency_records SET locked_until = $4 WHERE ${SCOPE} AND state = 'running'`,
+      text: `UPDATE idempotency_records SET locked_until = $4 WHERE ${SCOPE}`,
       values: [...scopeValues(scope), now],
     });
   }
@@ -165,7 +138,7 @@ export class IdempotencyStore {
   async forget(scope: IdempotencyScope, sessionId: string): Promise<void> {
     await this.pool.query({
       name: 'idempotency_forget',
-      text: `DELETE FROM idempotency_records WHERE ${SCOPE} AND session_id = $4 AND state = 'running'`,
+      text: `DELETE FROM idempotency_records WHERE ${SCOPE} AND session_id = $4`,
       values: [...scopeValues(scope), sessionId],
     });
   }

@@ -36,16 +36,17 @@ export interface CreatedSession {
 
 /**
  * Creates a checkout session, at most once per (account, mode, Idempotency-Key) when a key is given:
- * the small state machine of the spec's idempotency table. A new key claims a record (running) holding
- * a session id chosen up front, creates with it, and marks the record done; the same key and body
- * later answers the same session (read fresh, so with its current status); another body is
- * `idempotency_conflict`; a duplicate arriving while the first still runs waits for it. If the owner
- * dies mid-way, a retry after the lock takes over and creates with the same id, which the checkout
- * service answers with the session it may already have made. A refused request (4xx) is forgotten,
- * not remembered. Exactness under races rests on the store's claim (one INSERT … ON CONFLICT … WHERE
- * expired, shared by the claims of a group), the take-over (one conditional UPDATE) and checkout's
- * create with a preset id, which writes a session at most once. Claims, creates and completions of
- * concurrent requests share statements (docs/adr/0062); each request still gets its own answer.
+ * the small state machine of the spec's idempotency table. A new key claims a record holding a session
+ * id chosen up front and creates with it; the record is not written again (docs/adr/0070): the
+ * session's existence in checkout is what says the create is done. The same key and body later
+ * answers the same session (read fresh, so with its current status); another body is
+ * `idempotency_conflict`; a duplicate that finds no session yet waits for the owner while its lock
+ * holds. If the owner dies mid-way, a retry after the lock takes over and creates with the same id,
+ * which the checkout service answers with the session it may already have made. A refused request
+ * (4xx) is forgotten, not remembered. Exactness under races rests on the store's claim (one INSERT …
+ * ON CONFLICT … WHERE expired, shared by the claims of a group), the take-over (one conditional
+ * UPDATE) and checkout's create with a preset id, which writes a session at most once. Claims and
+ * creates of concurrent requests share statements (docs/adr/0062); each request gets its own answer.
  */
 export async function createCheckoutSession(
   deps: CreateSessionDependencies,
@@ -67,7 +68,6 @@ export async function createCheckoutSession(
       {
         requestHash: hash,
         sessionId,
-        state: 'running',
         lockedUntil: new Date(now.getTime() + settings.lockMs),
         expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
       },
@@ -85,7 +85,9 @@ export async function createCheckoutSession(
     if (record.requestHash !== hash) {
       throw new ApiError('idempotency_conflict', 'This Idempotency-Key was already used with a different request body.');
     }
-    if (record.state === 'done') return { session: await read(deps, ctx, record.sessionId), status: 200 };
+    // Made already (by the owner, or by one that took over): the same session, as it is now.
+    const made = await findSession(deps, ctx, record.sessionId);
+    if (made) return { session: made, status: 200 };
     if (await store.takeOver(scope, now, new Date(now.getTime() + settings.lockMs))) {
       const result = await createOwned(deps, ctx, scope, record.sessionId, fields, account);
       return { session: result.session, status: result.created ? 201 : 200 };
@@ -109,13 +111,23 @@ async function create(
   return { session, created };
 }
 
-async function read(deps: CreateSessionDependencies, ctx: CallContext, id: string): Promise<CheckoutSession> {
-  const { session } = await deps.checkout.getCheckoutSession({ id }, ctx);
-  if (!session) throw new ApiError('internal_error');
-  return session;
+/** The session with this id in the caller's scope; null while nobody has created it. */
+async function findSession(deps: CreateSessionDependencies, ctx: CallContext, id: string): Promise<CheckoutSession | null> {
+  try {
+    const { session } = await deps.checkout.getCheckoutSession({ id }, ctx);
+    if (!session) throw new ApiError('internal_error');
+    return session;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'not_found') return null;
+    throw error;
+  }
 }
 
-/** Creates under a claimed (or taken-over) key, then marks it done; a failure forgets or releases it. */
+/**
+ * Creates under a claimed (or taken-over) key. Nothing is recorded after the create: the session
+ * itself tells a duplicate it is done (docs/adr/0070). A refusal forgets the key; any other failure
+ * releases it, so the next retry takes over at once (the create may or may not have happened).
+ */
 async function createOwned(
   deps: CreateSessionDependencies,
   ctx: CallContext,
@@ -125,9 +137,7 @@ async function createOwned(
   account: AccountSnapshot,
 ): Promise<{ session: CheckoutSession; created: boolean }> {
   try {
-    const result = await create(deps, ctx, fields, account, sessionId);
-    await deps.idempotency.complete(scope, sessionId);
-    return result;
+    return await create(deps, ctx, fields, account, sessionId);
   } catch (error) {
     if (error instanceof ApiError && error.httpStatus < 500) await deps.idempotency.forget(scope, sessionId);
     else await deps.idempotency.release(scope, deps.settings.now());
