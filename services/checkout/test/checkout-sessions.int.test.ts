@@ -103,6 +103,22 @@ describe('CreateCheckoutSession with a preset id (idempotent creates)', () => {
     expect(again.session).toEqual(results[0]!.session);
   });
 
+  // Risk covered (docs/adr/0070): a retry of a Live create made while the payout wallet was set, sent
+  // after the merchant removed it, was refused; the gateway then forgot the key, and the next retry
+  // made a second session for it.
+  it('answers a made session for its preset id even where a new create would now be refused', async () => {
+    const id = newId('payment');
+    const first = await client.createCheckoutSession({ ...order, id, account: { payoutWallet: '0xabc' } }, live);
+    expect(first.created).toBe(true);
+    const again = await client.createCheckoutSession({ ...order, id }, live);
+    expect([again.created, again.session]).toEqual([false, first.session]);
+    // An id nobody made is still refused, and the same id in the other mode is another session.
+    await expect(client.createCheckoutSession({ ...order, id: newId('payment') }, live)).rejects.toMatchObject({
+      code: 'no_payout_wallet',
+    });
+    await expect(client.createCheckoutSession({ ...order, id, amount: '-1' }, test)).rejects.toMatchObject({ code: 'invalid_amount' });
+  });
+
   it('refuses an id that is not a payment id', async () => {
     await expect(client.createCheckoutSession({ ...order, id: 'cus_123' }, test)).rejects.toMatchObject({
       code: 'invalid_request',

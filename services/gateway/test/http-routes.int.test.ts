@@ -299,15 +299,21 @@ describe('checkout sessions', () => {
       pool.query(`UPDATE idempotency_records SET ${sql} WHERE account_id = 'acct_A' AND livemode = false AND key = $1`, [key, ...values]);
     // The owner made the session and died before answering; its lock still holds for an hour.
     await setRecord(`locked_until = now() + interval '1 hour'`);
-    // (Before docs/adr/0070 this waited for a completion that never came, then answered 409.)
+    const createsBefore = checkout.callsOf('createCheckoutSession').length;
     const made = await create1(A_TEST, {}, { 'idempotency-key': key });
     expect([made.status, made.json['id']]).toEqual([200, first.json['id']]);
+    expect(checkout.callsOf('createCheckoutSession')).toHaveLength(createsBefore);
     // An owner that claimed the key but has not made its session yet: the duplicate waits, then 409.
     const unmade = 'pay_01KD0000000000000000000DAB';
     await setRecord(`session_id = $2`, unmade);
     const creates = checkout.callsOf('createCheckoutSession').length;
+    const reads = checkout.callsOf('getCheckoutSession').length;
+    const waitStarted = Date.now();
     const waiting = await create1(A_TEST, {}, { 'idempotency-key': key });
     expect([waiting.status, (waiting.json['error'] as Record<string, unknown>)['code']]).toEqual([409, 'idempotency_conflict']);
+    // It waited out the 200 ms, asking checkout again at each step, and created nothing.
+    expect(Date.now() - waitStarted).toBeGreaterThanOrEqual(200);
+    expect(checkout.callsOf('getCheckoutSession').length - reads).toBeGreaterThan(1);
     expect(checkout.callsOf('createCheckoutSession')).toHaveLength(creates);
     // The owner died before creating and its lock ran out: the retry takes over with the same id.
     await setRecord(`locked_until = now() - interval '1 second'`);

@@ -147,10 +147,12 @@ describe("the owner's lock: take-over, release, forget", () => {
     const now = new Date();
     await stores[0]!.claim(scopeOf('l-1'), record('pay_l1', now), now);
     const soon = new Date(now.getTime() + 10_000);
-    expect(await stores[1]!.takeOver(scopeOf('l-1'), soon, new Date(soon.getTime() + 30_000))).toBe(false);
+    expect(await stores[1]!.takeOver(scopeOf('l-1'), 'pay_l1', soon, new Date(soon.getTime() + 30_000))).toBe(false);
     const after = new Date(now.getTime() + 31_000);
+    // Not a record the caller did not read (one that replaced it meanwhile holds another session id).
+    expect(await stores[1]!.takeOver(scopeOf('l-1'), 'pay_other', after, new Date(after.getTime() + 30_000))).toBe(false);
     const wins = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => stores[i % 2]!.takeOver(scopeOf('l-1'), after, new Date(after.getTime() + 30_000))),
+      Array.from({ length: 20 }, (_, i) => stores[i % 2]!.takeOver(scopeOf('l-1'), 'pay_l1', after, new Date(after.getTime() + 30_000))),
     );
     expect(wins.filter(Boolean)).toHaveLength(1);
     expect((await stores[0]!.find(scopeOf('l-1')))?.lockedUntil).toEqual(new Date(after.getTime() + 30_000));
@@ -160,8 +162,26 @@ describe("the owner's lock: take-over, release, forget", () => {
     const now = new Date();
     await stores[0]!.claim(scopeOf('l-2'), record('pay_l2', now), now);
     await stores[1]!.release(scopeOf('l-2'), now);
-    expect(await stores[1]!.takeOver(scopeOf('l-2'), now, new Date(now.getTime() + 30_000))).toBe(true);
+    expect(await stores[1]!.takeOver(scopeOf('l-2'), 'pay_l2', now, new Date(now.getTime() + 30_000))).toBe(true);
     expect((await stores[0]!.find(scopeOf('l-2')))?.sessionId).toBe('pay_l2');
+  });
+
+  // Gateways of the previous release read `state` during a rolling update (docs/adr/0070): a fresh
+  // claim, and one replacing an expired record they had marked done, must read 'running' to them.
+  it("writes state 'running' for the previous release's gateways, also over an expired 'done' record", async () => {
+    const then = new Date();
+    await stores[0]!.claim(scopeOf('l-4'), record('pay_l4_old', then), then);
+    await pools[0]!.query(`UPDATE idempotency_records SET state = 'done' WHERE key = 'l-4'`);
+    const later = new Date(then.getTime() + 25 * HOUR);
+    await stores[1]!.claim(scopeOf('l-4'), record('pay_l4_new', later), later);
+    await stores[1]!.claim(scopeOf('l-5'), record('pay_l5', later), later);
+    const { rows } = await pools[0]!.query<{ key: string; state: string }>(
+      `SELECT key, state FROM idempotency_records WHERE key IN ('l-4', 'l-5') ORDER BY key`,
+    );
+    expect(rows).toEqual([
+      { key: 'l-4', state: 'running' },
+      { key: 'l-5', state: 'running' },
+    ]);
   });
 
   it('forget removes the record only while it holds the refused session id', async () => {

@@ -25,6 +25,8 @@ export interface CreatedSession {
  * Creates an open session. Nothing is charged and no provider is contacted. With `presetId` (the
  * gateway's idempotent creates) the session gets that id, and creating it again returns the first one,
  * so a retry after a crash between creating and recording the answer never makes a second session.
+ * That holds even where a new create would now be refused (a Live account's payout wallet removed
+ * since): the refusal is about making a session, and this one is made (docs/adr/0070).
  */
 export async function createCheckoutSession(
   deps: CheckoutDependencies,
@@ -32,6 +34,24 @@ export async function createCheckoutSession(
   request: NewSessionRequest & { customer?: RawOrderCustomer | undefined },
   account: AccountSnapshot,
   presetId?: string,
+): Promise<CreatedSession> {
+  try {
+    return await createNew(deps, scope, request, account, presetId);
+  } catch (error) {
+    // Only a refusal, and only for a well-formed preset id: one read, on this rare path alone.
+    if (!(error instanceof ApiError) || presetId === undefined || !isId('payment', presetId)) throw error;
+    const existing = await deps.sessions.find(scope, presetId);
+    if (existing) return { session: existing, created: false };
+    throw error;
+  }
+}
+
+async function createNew(
+  deps: CheckoutDependencies,
+  scope: Scope,
+  request: NewSessionRequest & { customer?: RawOrderCustomer | undefined },
+  account: AccountSnapshot,
+  presetId: string | undefined,
 ): Promise<CreatedSession> {
   const fields = newSessionFields(request, scope.livemode);
   const customer = orderCustomer(request.customerEmail, request.customer);

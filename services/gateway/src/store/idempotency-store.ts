@@ -115,12 +115,15 @@ export class IdempotencyStore {
     return rows[0] ?? null;
   }
 
-  /** Takes over a running record whose owner stopped answering (its lock ran out). */
-  async takeOver(scope: IdempotencyScope, now: Date, lockedUntil: Date): Promise<boolean> {
+  /**
+   * Takes over the record whose owner stopped answering (its lock ran out), only while it still holds
+   * `sessionId`: the record the caller read, not one that replaced it meanwhile.
+   */
+  async takeOver(scope: IdempotencyScope, sessionId: string, now: Date, lockedUntil: Date): Promise<boolean> {
     const { rowCount } = await this.pool.query({
       name: 'idempotency_take_over',
-      text: `UPDATE idempotency_records SET locked_until = $5 WHERE ${SCOPE} AND locked_until <= $4`,
-      values: [...scopeValues(scope), now, lockedUntil],
+      text: `UPDATE idempotency_records SET locked_until = $5 WHERE ${SCOPE} AND locked_until <= $4 AND session_id = $6`,
+      values: [...scopeValues(scope), now, lockedUntil, sessionId],
     });
     return rowCount === 1;
   }

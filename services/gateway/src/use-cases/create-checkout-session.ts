@@ -88,7 +88,7 @@ export async function createCheckoutSession(
     // Made already (by the owner, or by one that took over): the same session, as it is now.
     const made = await findSession(deps, ctx, record.sessionId);
     if (made) return { session: made, status: 200 };
-    if (await store.takeOver(scope, now, new Date(now.getTime() + settings.lockMs))) {
+    if (await store.takeOver(scope, record.sessionId, now, new Date(now.getTime() + settings.lockMs))) {
       const result = await createOwned(deps, ctx, scope, record.sessionId, fields, account);
       return { session: result.session, status: result.created ? 201 : 200 };
     }
