@@ -214,10 +214,10 @@ describe('races', () => {
   });
 });
 
-// Risk covered: the grouped claim, create and completion (docs/adr/0062) mixing up the answers of
-// requests that share statements: every row of the table at once, in one burst whose claims,
-// creates and completions form groups, through one gateway and spread over two processes.
-describe('the idempotency table inside one burst (claims, creates and completions in groups)', () => {
+// Risk covered: the grouped claims and creates (docs/adr/0062, 0070) mixing up the answers of
+// requests that share statements: every row of the table at once, in one burst whose claims and
+// creates form groups, through one gateway and spread over two processes.
+describe('the idempotency table inside one burst (claims and creates in groups)', () => {
   it.each([
     ['one gateway process', false],
     ['two gateway processes', true],
