@@ -6,7 +6,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import pg from 'pg';
 import { createServiceClient, type PublicCallContext } from '@hc/grpc';
 import { DashboardUsersService } from '@hc/proto/dashboard/v1';
 import { DASHBOARD_MIGRATIONS_DIR } from '@hc/dashboard';
@@ -17,6 +16,7 @@ import {
   NOT_RUNNING_ADDRESS,
   TEST_SECRETS_ENCRYPTION_KEYS,
   type TestDatabase,
+  openTestPool,
 } from '@hc/test-kit';
 import { startPlatform, type Platform } from './platform-harness.ts';
 
@@ -118,7 +118,7 @@ it('SIGKILL after a role change was answered leaves its line started, never miss
   // The answer may or may not have left before the kill; the change was made either way.
   expect([303, 'cut']).toContain(answer);
 
-  const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+  const pool = openTestPool(database.url, 1);
   try {
     const role = await pool.query<{ role: string }>('SELECT role FROM dashboard_users WHERE email = $1', [dev]);
     expect(role.rows[0]!.role).toBe('viewer');

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parse } from 'csv-parse/sync';
-import pg from 'pg';
+import { openTestPool } from '@hc/test-kit';
 import { Decimal } from '@hc/money';
 import type { Page } from 'playwright-core';
 import {
@@ -206,7 +206,7 @@ describe('exports', () => {
       const [line, ...rest] = rows;
       expect(rest.map((r) => r['line'])).toEqual(['total']);
       // 20.00 EUR at the rate settlement locked at start (FX_RATES_USD: 1.08), as its own lock says.
-      const settlementDb = new pg.Pool({ connectionString: h.platform.stack.settlementDatabaseUrl, max: 1 });
+      const settlementDb = openTestPool(h.platform.stack.settlementDatabaseUrl, 1);
       const lock = (await settlementDb.query('SELECT usd_value::text AS usd FROM settlement_locks WHERE payment_id = $1', [id]))
         .rows[0] as { usd: string };
       await settlementDb.end();

@@ -3,8 +3,7 @@
 // (the dashboard's or the notifications context's) once mailed (docs/adr/0059). Real platform,
 // notifications over real SMTP to the tests' mail sink, Chromium as the owner and as the invitee.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import pg from 'pg';
-import { eventually } from '@hc/test-kit';
+import { eventually, openTestPool } from '@hc/test-kit';
 import { seriousViolations, startDashboardHarness, walk, type DashboardHarness } from './dashboard-harness.ts';
 
 let h: DashboardHarness;
@@ -17,7 +16,7 @@ afterAll(async () => {
 
 /** Every text column of every row of a database, as one string (to look for a secret anywhere in it). */
 async function everything(url: string, tables: readonly string[]): Promise<string> {
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  const pool = openTestPool(url, 1);
   try {
     const dumps = await Promise.all(tables.map(async (table) => JSON.stringify((await pool.query(`SELECT * FROM ${table}`)).rows)));
     return dumps.join('\n');

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createGatewayPrisma, IdempotencyStore } from '@hc/gateway/testing';
 import { newId } from '@hc/ids';
-import pg from 'pg';
+import { openTestPool } from '@hc/test-kit';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process.ts';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
 
@@ -328,7 +328,7 @@ describe('a crash of the request that owns a key', () => {
   });
 
   it('expired records are purged', async () => {
-    const pool = new pg.Pool({ connectionString: platform.gatewayDatabaseUrl, max: 1 });
+    const pool = openTestPool(platform.gatewayDatabaseUrl, 1);
     const store = new IdempotencyStore(pool);
     const key = uniqueKey();
     await create(key);

@@ -8,7 +8,8 @@
 // each refusal must be the 404 page, say nothing of the object, and change nothing the victim owns
 // (read from every service's tables before and after). docs/security.md, "Object-level authorization".
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import pg from 'pg';
+import type pg from 'pg';
+import { openTestPool } from '@hc/test-kit';
 import { eventually, startWebhookReceiver, type WebhookReceiver } from './e2e-helpers.ts';
 import { apiPayment } from './dashboard-harness.ts';
 import {
@@ -115,7 +116,7 @@ async function makeObjects(mode: Mode): Promise<Ids> {
 const pools = new Map<string, pg.Pool>();
 async function query<T>(service: string, sql: string, values: unknown[]): Promise<T[]> {
   let pool = pools.get(service);
-  if (!pool) pools.set(service, (pool = new pg.Pool({ connectionString: h.databases[service]!, max: 1 })));
+  if (!pool) pools.set(service, (pool = openTestPool(h.databases[service]!, 1)));
   return (await pool.query(sql, values)).rows as T[];
 }
 

@@ -2,9 +2,9 @@
 // the test file's own prefix, and a logger whose lines the test can read.
 import { jetstream, jetstreamManager, type StoredMsg } from '@nats-io/jetstream';
 import { createLogger, type Logger } from '@hc/logging';
-import { createTestDatabase, testNatsPrefix, testNatsUrl, type TestDatabase } from '@hc/test-kit';
+import { createTestDatabase, testNatsPrefix, testNatsUrl, type TestDatabase, openTestPool } from '@hc/test-kit';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { connectNats, contextStream, DEFAULT_EVENT_RETENTION, ensureStream, streamName, type NatsConnection } from '../src/index.ts';
 
 export const MIGRATIONS = join(import.meta.dirname, 'fixtures/migrations');
@@ -23,7 +23,7 @@ export interface Fixture {
 /** One database, one prefix and one "checkout" stream for a test file. */
 export async function setUp(label: string): Promise<Fixture> {
   const db = await createTestDatabase('events', MIGRATIONS);
-  const pool = new pg.Pool({ connectionString: db.url, max: 4 });
+  const pool = openTestPool(db.url, 4);
   const nc = await connectNats(testNatsUrl(), `events-test-${label}`);
   const prefix = testNatsPrefix(label);
   const stream = streamName(prefix, 'checkout');

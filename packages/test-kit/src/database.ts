@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { dropDatabase, migrateDatabase, readMigrations, withDatabase, withServer } from '@hc/db';
+import type pg from 'pg';
+import { createPool, dropDatabase, migrateDatabase, readMigrations, withDatabase, withServer } from '@hc/db';
 import { testDatabaseServerUrl } from './infrastructure.ts';
 
 export interface TestDatabase {
@@ -40,4 +41,14 @@ export async function createTestDatabase(service: string, migrationsDir: string)
   });
   const url = withDatabase(server, name);
   return { url, drop: () => dropDatabase(url) };
+}
+
+/**
+ * A pg pool for a test's own reads and writes of a database, whose idle connections may be cut by the
+ * server without failing the test. pg-pool's end() resolves before its connections have closed, so
+ * the DROP DATABASE … WITH (FORCE) of a harness's stop, right after it, can still terminate one (57P01);
+ * without a listener that error is thrown into whichever test opened the connection (CI failed so).
+ */
+export function openTestPool(databaseUrl: string, max = 1): pg.Pool {
+  return createPool(databaseUrl, { max });
 }

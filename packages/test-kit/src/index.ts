@@ -1,4 +1,4 @@
-export { createTestDatabase } from './database.ts';
+export { createTestDatabase, openTestPool } from './database.ts';
 export type { TestDatabase } from './database.ts';
 export { testNatsPrefix } from './nats.ts';
 export { testDatabaseServerUrl, testNatsUrl, LOCAL_DATABASE_URL, LOCAL_NATS_URL } from './infrastructure.ts';

@@ -5,7 +5,7 @@ import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { createTestDatabase, TestClock, testNatsPrefix, type TestDatabase } from '../src/index.ts';
+import { createTestDatabase, eventually, openTestPool, TestClock, testNatsPrefix, type TestDatabase } from '../src/index.ts';
 
 const created: TestDatabase[] = [];
 afterAll(async () => {
@@ -28,6 +28,35 @@ describe('createTestDatabase', () => {
     await a!.end();
     await b!.end();
     expect(inB.rows[0]).toEqual({ n: 0 });
+  });
+});
+
+describe('openTestPool', () => {
+  // A harness's drop (DROP DATABASE … WITH (FORCE)) can reach a test pool whose end() has resolved
+  // before its connections closed; the cut connection must not throw into a test (CI, stop 42).
+  it('survives its database being dropped under an idle connection', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hc-kit-'));
+    await mkdir(join(dir, '20260101000000_init'));
+    await writeFile(join(dir, '20260101000000_init', 'migration.sql'), `CREATE TABLE things (id text primary key); -- ${dir}`);
+    const db = await createTestDatabase('kit', dir);
+    const pool = openTestPool(db.url);
+    // A plain pool beside it shows that the server does cut the idle connections (57P01).
+    const plain = new pg.Pool({ connectionString: db.url, max: 1 });
+    const cut = new Promise<string | undefined>((resolve) => plain.once('error', (error) => resolve((error as { code?: string }).code)));
+    await Promise.all([pool.query('SELECT 1'), plain.query('SELECT 1')]);
+    expect(pool.idleCount).toBe(1);
+
+    await db.drop();
+
+    expect(await cut).toBe('57P01');
+    expect(
+      await eventually(
+        async () => pool.totalCount,
+        (n) => n === 0,
+        10_000,
+      ),
+    ).toBe(0);
+    await Promise.all([pool.end(), plain.end()]);
   });
 });
 

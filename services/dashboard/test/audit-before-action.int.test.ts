@@ -12,9 +12,9 @@ import { MerchantAdminService } from '@hc/proto/gateway/v1';
 import { NotificationsService } from '@hc/proto/notifications/v1';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
 import { secretBoxFromEnv } from '@hc/secrets';
-import { captureLogs, createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestDatabase } from '@hc/test-kit';
+import { captureLogs, createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestDatabase, openTestPool } from '@hc/test-kit';
 import { fakeClient } from '@hc/test-kit/fake-client';
-import pg from 'pg';
+import type pg from 'pg';
 import type { AuditCompletion, NewAuditEntry } from '../src/domain/audit.ts';
 import { DASHBOARD_MIGRATIONS_DIR } from '../src/migrations.ts';
 import { AuditStore } from '../src/store/audit-store.ts';
@@ -53,7 +53,7 @@ const accepted: string[] = [];
 beforeAll(async () => {
   db = await createTestDatabase('dashboard', DASHBOARD_MIGRATIONS_DIR);
   prisma = createDashboardPrisma(db.url);
-  pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  pool = openTestPool(db.url, 2);
   audit = new FailingAuditStore(prisma);
   const deps = {
     users: new UserStore(prisma, secretBoxFromEnv(TEST_SECRETS_ENCRYPTION_KEYS)),

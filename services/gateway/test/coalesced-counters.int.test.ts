@@ -2,8 +2,8 @@
 // two gateway processes counting the same account concurrently must hand out every position exactly
 // once — or a failed group leaving its callers hanging or poisoning the next group.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
+import type pg from 'pg';
+import { createTestDatabase, type TestDatabase, openTestPool } from '@hc/test-kit';
 import { GATEWAY_MIGRATIONS_DIR } from '../src/index.ts';
 import { CoalescedCounters } from '../src/store/coalesced-counters.ts';
 
@@ -11,7 +11,7 @@ let db: TestDatabase;
 let pools: pg.Pool[];
 beforeAll(async () => {
   db = await createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR);
-  pools = [new pg.Pool({ connectionString: db.url, max: 2 }), new pg.Pool({ connectionString: db.url, max: 2 })];
+  pools = [openTestPool(db.url, 2), openTestPool(db.url, 2)];
 });
 afterAll(async () => {
   await Promise.all(pools.map((p) => p.end()));
@@ -38,7 +38,7 @@ describe('CoalescedCounters', () => {
   });
 
   it('rejects every waiter of a group the database refuses, and counts again once it answers', async () => {
-    const broken = new pg.Pool({ connectionString: db.url, max: 1 });
+    const broken = openTestPool(db.url, 1);
     const counters = new CoalescedCounters(broken, 'no_such_table', 60_000);
     const results = await Promise.allSettled(Array.from({ length: 5 }, () => counters.add('k')));
     expect(results.every((r) => r.status === 'rejected')).toBe(true);

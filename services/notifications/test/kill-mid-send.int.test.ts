@@ -8,9 +8,9 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { checkGrpcHealth } from '@hc/grpc';
-import { createTestDatabase, eventually, freePort, testNatsPrefix, type TestDatabase } from '@hc/test-kit';
+import { createTestDatabase, eventually, freePort, testNatsPrefix, type TestDatabase, openTestPool } from '@hc/test-kit';
 import { startMailSink, type MailSink } from '@hc/test-kit/mail';
 import { NOTIFICATIONS_MIGRATIONS_DIR } from '../src/migrations.ts';
 import { EventPublisher, fastEnv } from './support/notifications-stack.ts';
@@ -27,7 +27,7 @@ let child: ChildProcess | undefined;
 beforeAll(async () => {
   sink = await startMailSink();
   database = await createTestDatabase('notifications', NOTIFICATIONS_MIGRATIONS_DIR);
-  db = new pg.Pool({ connectionString: database.url, max: 2 });
+  db = openTestPool(database.url, 2);
   await db.query("INSERT INTO notification_settings (account_id, test_receipts_enabled) VALUES ('acct_K', true)");
 });
 afterAll(async () => {

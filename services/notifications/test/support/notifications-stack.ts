@@ -18,9 +18,9 @@ import type { Logger } from '@hc/logging';
 import { PaymentEventSchema } from '@hc/proto/checkout/v1/events';
 import { CustomerErasedSchema } from '@hc/proto/customers/v1/events';
 import { NotificationsService, ReceiptPolicyService } from '@hc/proto/notifications/v1';
-import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, testNatsUrl, type TestDatabase } from '@hc/test-kit';
+import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, testNatsUrl, type TestDatabase, openTestPool } from '@hc/test-kit';
 import type { MailSink } from '@hc/test-kit/mail';
-import pg from 'pg';
+import type pg from 'pg';
 import { loadNotificationsConfig, type NotificationsConfig } from '../../src/config.ts';
 import { NOTIFICATIONS_MIGRATIONS_DIR } from '../../src/migrations.ts';
 import { startNotificationsService, type RunningNotificationsService } from '../../src/notifications-service.ts';
@@ -65,7 +65,7 @@ export async function startNotificationsStack(logger: Logger, sink: MailSink, na
   const service = await startNotificationsService(config, logger);
   const client = createServiceClient(NotificationsService, service.address);
   const policy = createServiceClient<typeof ReceiptPolicyService, PublicCallContext>(ReceiptPolicyService, service.address);
-  const db = new pg.Pool({ connectionString: database.url, max: 2 });
+  const db = openTestPool(database.url, 2);
   return {
     service,
     client,
