@@ -12,6 +12,7 @@ import { WEBHOOKS_MIGRATIONS_DIR } from '../src/migrations.ts';
 import { DeliveryStore } from '../src/store/deliveries.ts';
 import { EndpointStore } from '../src/store/endpoints.ts';
 import { createWebhooksPrisma, type WebhooksPrisma } from '../src/store/prisma.ts';
+import { insertEndpoint } from './support/store-rows.ts';
 
 const WORKERS = 4;
 let db: TestDatabase;
@@ -28,24 +29,9 @@ afterAll(async () => {
 
 const now = new Date('2026-11-28T12:00:00.000Z');
 
-async function newEndpoint(prisma: WebhooksPrisma, endpointId: string): Promise<void> {
-  await prisma.webhookEndpoint.create({
-    data: {
-      id: endpointId,
-      accountId: 'acct_race',
-      livemode: false,
-      url: 'https://shop.example/hook',
-      enabledEvents: ['*'],
-      status: 'enabled',
-      createdAt: now,
-      updatedAt: now,
-    },
-  });
-}
-
 async function seed(prisma: WebhooksPrisma, round: number, deliveries: number): Promise<void> {
   const endpointId = `we_race_${round}`;
-  await newEndpoint(prisma, endpointId);
+  await insertEndpoint(prisma, endpointId, { accountId: 'acct_race', livemode: false }, now);
   for (let i = 0; i < deliveries; i += 1) {
     const eventId = `evt_race_${round}_${i}`;
     await prisma.webhookEvent.create({
@@ -85,7 +71,7 @@ it('two secret rotations at once leave one current secret; every older one has i
   const ends = new Date(now.getTime() + 86_400_000);
   for (let round = 0; round < 20; round += 1) {
     const endpointId = `we_rotate_${round}`;
-    await newEndpoint(clients[0]!, endpointId);
+    await insertEndpoint(clients[0]!, endpointId, { accountId: 'acct_race', livemode: false }, now);
     await stores[0]!.rotateSecret(endpointId, `whsec_first_${round}`, now, ends);
     await Promise.all(stores.map((store, i) => store.rotateSecret(endpointId, `whsec_${i}_${round}`, now, ends)));
     const current = await clients[0]!.endpointSecret.count({ where: { endpointId, expiresAt: null } });
@@ -96,7 +82,7 @@ it('two secret rotations at once leave one current secret; every older one has i
 it('an endpoint that answers 410 to four deliveries at once is disabled once, with one alert', async () => {
   const store = new DeliveryStore(clients[0]!);
   const endpointId = 'we_race_gone';
-  await newEndpoint(clients[0]!, endpointId);
+  await insertEndpoint(clients[0]!, endpointId, { accountId: 'acct_race', livemode: false }, now);
   // Already failing: no attempt's "first failure" update takes the endpoint's row lock for it.
   await clients[0]!.webhookEndpoint.update({ where: { id: endpointId }, data: { failingSince: new Date(now.getTime() - 3_600_000) } });
   for (let i = 0; i < 4; i += 1) {

@@ -44,8 +44,20 @@ export async function lockEndpoints(tx: Tx, endpointIds: readonly string[]): Pro
   await tx.$queryRaw`SELECT 1 FROM webhook_endpoints WHERE id = ANY(${[...new Set(endpointIds)].sort()}) ORDER BY id FOR NO KEY UPDATE`;
 }
 
+/**
+ * Locks an endpoint that is about to be disabled or deleted, before its open deliveries are cancelled.
+ * FOR UPDATE, unlike lockEndpoints: it waits for every transaction still queueing a delivery to the
+ * endpoint (they hold it FOR KEY SHARE, see queueDeliveryRows), so the cancel that follows sees their
+ * deliveries, and holds back those that come later until the removal is committed (they then skip
+ * the endpoint). Without it a delivery queued at that moment would stay pending for good.
+ */
+export async function lockEndpointForRemoval(tx: Tx, endpointId: string): Promise<void> {
+  await tx.$queryRaw`SELECT 1 FROM webhook_endpoints WHERE id = ${endpointId} FOR UPDATE`;
+}
+
 /** Disables an endpoint (inside a caller's transaction) and cancels its unfinished deliveries. */
 export async function disableEndpoint(tx: Tx, endpointId: string, reason: DisabledReason, now: Date): Promise<void> {
+  await lockEndpointForRemoval(tx, endpointId);
   await tx.webhookEndpoint.update({
     where: { id: endpointId },
     data: { status: 'disabled', disabledReason: reason, disabledAt: now, updatedAt: now },
@@ -129,6 +141,7 @@ export class EndpointStore {
 
   async softDelete(id: string, now: Date): Promise<void> {
     await this.prisma.$transaction(async (tx) => {
+      await lockEndpointForRemoval(tx, id);
       await tx.webhookEndpoint.update({ where: { id }, data: { deletedAt: now, updatedAt: now } });
       await cancelOpenDeliveries(tx, id, now);
     });

@@ -21,6 +21,18 @@ export async function isErased(tx: Tx, scope: Scope, paymentId: string): Promise
   return (await tx.erasedPayment.count({ where: { paymentId, accountId: scope.accountId, livemode: scope.livemode } })) > 0;
 }
 
+/**
+ * Locks the deliveries of these events before their logged attempts are read. A claim that is
+ * logging an interrupted attempt holds its delivery's row while it copies the event's body, which
+ * it may have read before this erasure: waiting for that claim to commit lets the scrub below see
+ * (and clean) its log entry. The claim never waits for the payment's lock, so the lock order of
+ * ADR 0069 (the payment's advisory lock before delivery rows) holds.
+ */
+async function lockDeliveriesOf(tx: Tx, eventIds: readonly string[]): Promise<void> {
+  if (eventIds.length === 0) return;
+  await tx.$queryRaw`SELECT 1 FROM webhook_deliveries WHERE event_id = ANY(${eventIds}) ORDER BY id FOR UPDATE`;
+}
+
 /** The only code that knows the erased_payments table and rewrites stored bodies. */
 export class ErasureStore {
   private readonly prisma: WebhooksPrisma;
@@ -51,6 +63,10 @@ export class ErasureStore {
             where: { paymentId, accountId: scope.accountId, livemode: scope.livemode },
             select: { id: true, body: true },
           });
+          await lockDeliveriesOf(
+            tx,
+            events.map((e) => e.id),
+          );
           for (const event of events) {
             const body = withoutCustomerDetails(event.body as unknown as WebhookEventBody);
             await tx.webhookEvent.update({ where: { id: event.id }, data: { body: body as unknown as Prisma.InputJsonValue } });

@@ -52,27 +52,44 @@ export async function lockPayment(tx: Tx, paymentId: string): Promise<void> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('hc-webhooks-payment'), hashtext(${paymentId}))`;
 }
 
-/** Queues a delivery of `eventId` to each endpoint, due at once. */
-export async function queueDeliveries(tx: Tx, eventId: string, endpointIds: readonly string[], now: Date): Promise<void> {
-  await queueDeliveryRows(
+/** Queues a delivery of `eventId` to each endpoint still enabled, due at once; returns the endpoints queued. */
+export async function queueDeliveries(tx: Tx, eventId: string, endpointIds: readonly string[], now: Date): Promise<string[]> {
+  const queued = await queueDeliveryRows(
     tx,
     endpointIds.map((endpointId) => ({ eventId, endpointId })),
     now,
   );
+  return queued.map((row) => row.endpointId);
 }
 
-async function queueDeliveryRows(tx: Tx, rows: readonly { eventId: string; endpointId: string }[], now: Date): Promise<void> {
-  if (rows.length === 0) return;
-  await tx.webhookDelivery.createMany({
-    data: rows.map(({ eventId, endpointId }) => ({
-      id: newId('webhookDelivery', now.getTime()),
-      eventId,
-      endpointId,
-      status: 'pending',
-      nextAttemptAt: now,
-      createdAt: now,
-    })),
-  });
+interface QueuedDelivery {
+  readonly eventId: string;
+  readonly endpointId: string;
+}
+
+/**
+ * Queues deliveries, due at once, to those endpoints that are still enabled and not deleted as the
+ * rows are written, and returns the ones queued. The caller read the endpoints earlier; one disabled
+ * or deleted since then must get nothing, because its disable or delete has already cancelled its
+ * open deliveries and would never see this one: it would stay pending for good, and be sent if the
+ * endpoint were enabled again. FOR KEY SHARE holds each endpoint as the foreign key's check does,
+ * and disabling or deleting takes FOR UPDATE first (lockEndpointForRemoval), so the two serialize:
+ * a removal that committed first is seen here (PostgreSQL re-reads a row it waited for), and one
+ * that waits for this lock cancels these deliveries after our commit.
+ */
+async function queueDeliveryRows(tx: Tx, rows: readonly QueuedDelivery[], now: Date): Promise<QueuedDelivery[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map(() => newId('webhookDelivery', now.getTime()));
+  return tx.$queryRaw<QueuedDelivery[]>`
+    INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, attempt_count, next_attempt_at, created_at)
+    SELECT q.id, q.event_id, q.endpoint_id, 'pending', 0, ${now}::timestamptz, ${now}::timestamptz
+      FROM unnest(${ids}::text[], ${rows.map((r) => r.eventId)}::text[], ${rows.map((r) => r.endpointId)}::text[])
+             AS q(id, event_id, endpoint_id)
+      JOIN webhook_endpoints e ON e.id = q.endpoint_id
+     WHERE e.status = 'enabled' AND e.deleted_at IS NULL
+     ORDER BY e.id
+       FOR KEY SHARE OF e
+    RETURNING event_id AS "eventId", endpoint_id AS "endpointId"`;
 }
 
 function sameScope(row: { accountId: string; livemode: boolean }, scope: Scope): boolean {
@@ -183,15 +200,15 @@ export class EventStore {
         tx,
         created.map(({ event }) => event.scope),
       );
-      const deliveries: { eventId: string; endpointId: string }[] = [];
-      for (const { event, index, body } of created) {
-        const endpointIds = endpoints
-          .filter((e) => sameScope(e, event.scope) && filterMatches(e.enabledEvents, body.type))
-          .map((e) => e.id);
-        for (const endpointId of endpointIds) deliveries.push({ eventId: body.id, endpointId });
-        results[index] = endpointIds.length;
+      const deliveries: QueuedDelivery[] = [];
+      for (const { event, body } of created) {
+        for (const e of endpoints) {
+          if (sameScope(e, event.scope) && filterMatches(e.enabledEvents, body.type))
+            deliveries.push({ eventId: body.id, endpointId: e.id });
+        }
       }
-      await queueDeliveryRows(tx, deliveries, now);
+      const queued = await queueDeliveryRows(tx, deliveries, now);
+      for (const { index, body } of created) results[index] = queued.filter((q) => q.eventId === body.id).length;
       return results;
     });
   }
@@ -303,8 +320,11 @@ export class EventStore {
     return matchingEndpointIds(this.prisma, scope, type);
   }
 
-  /** Queues a new delivery of the event to each endpoint (the event, and so its evt_ id, is the same). */
-  async resend(eventId: string, endpointIds: readonly string[], now: Date): Promise<void> {
-    await this.prisma.$transaction((tx) => queueDeliveries(tx, eventId, endpointIds, now));
+  /**
+   * Queues a new delivery of the event to each endpoint still enabled (the event, and so its evt_ id,
+   * is the same); returns the endpoints queued.
+   */
+  resend(eventId: string, endpointIds: readonly string[], now: Date): Promise<string[]> {
+    return this.prisma.$transaction((tx) => queueDeliveries(tx, eventId, endpointIds, now));
   }
 }

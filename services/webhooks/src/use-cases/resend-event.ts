@@ -25,7 +25,8 @@ export async function resendEvent(
   } else {
     endpointIds = await deps.events.matching(scope, event.type);
   }
-  await deps.events.resend(event.id, endpointIds, deps.now());
-  if (endpointIds.length > 0) deps.wakeWorker();
-  return { event, endpointIds };
+  // An endpoint disabled or deleted since it was read gets nothing, and is not in the answer.
+  const queued = await deps.events.resend(event.id, endpointIds, deps.now());
+  if (queued.length > 0) deps.wakeWorker();
+  return { event, endpointIds: queued };
 }
