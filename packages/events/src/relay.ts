@@ -24,6 +24,12 @@ export interface OutboxRelayOptions {
   publishTimeoutMs?: number;
   /** Ceiling of the retry back-off after a failure (NATS or database down). Default 2 s. */
   maxBackoffMs?: number;
+  /**
+   * How long start-up keeps trying to open the LISTEN connection before it gives up. Default 30 s:
+   * a database slow to accept one connection (a loaded host) must not fail the service's start,
+   * while a wrong address or password still does.
+   */
+  startWaitMs?: number;
 }
 
 export interface OutboxRelay {
@@ -68,7 +74,8 @@ export const RELAY_APPLICATION_NAME = 'hc-outbox-relay';
  * stream missing, database restarting) are logged and retried with a bounded back-off; the process
  * never crashes from here.
  *
- * Rejects only when the database cannot be reached at start (a misconfiguration should stop start-up).
+ * Rejects only when the database cannot be reached at start within `startWaitMs` (a misconfiguration
+ * should stop start-up; a connection attempt that fails or times out once is retried).
  */
 export async function startOutboxRelay(options: OutboxRelayOptions): Promise<OutboxRelay> {
   const { databaseUrl, logger, subjectPrefix } = options;
@@ -226,11 +233,20 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
     }, delayMs);
   }
 
-  try {
-    await listen();
-  } catch (error) {
-    await pool.end();
-    throw error;
+  const startDeadline = Date.now() + (options.startWaitMs ?? 30_000);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await listen();
+      break;
+    } catch (error) {
+      const delayMs = backoffDelay({ firstMs: FIRST_BACKOFF_MS, maxMs: maxBackoffMs }, attempt);
+      if (Date.now() + delayMs > startDeadline) {
+        await pool.end();
+        throw error;
+      }
+      logger.warn({ err: error, attempt }, 'outbox relay: could not LISTEN at start; trying again');
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
   }
   loop.start();
   let stopping: Promise<void> | undefined;
