@@ -65,6 +65,12 @@ export function markPublishedAndCommitSql(seqs: readonly string[]): string {
 }
 export const RELAY_APPLICATION_NAME = 'hc-outbox-relay';
 
+/** A refusal that waiting cannot mend: wrong password or role (28P01, 28000), no such database (3D000). */
+function isMisconfiguration(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '28P01' || code === '28000' || code === '3D000';
+}
+
 /**
  * Publishes committed outbox rows to JetStream, in seq order, each with `Nats-Msg-Id` = msg_id.
  *
@@ -193,8 +199,10 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
   async function listen(): Promise<void> {
     const client = new pg.Client(connectionSettings);
     let lost = false;
+    let listening = false;
     const onLost = (error?: Error): void => {
-      if (lost) return;
+      // Before LISTEN answered, a failure is the caller's (listen() rejects); nothing to re-open here.
+      if (lost || !listening) return;
       lost = true;
       if (listener === client) listener = undefined;
       client.end().catch(() => undefined);
@@ -213,6 +221,7 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
       await client.end().catch(() => undefined);
       throw error;
     }
+    listening = true;
     listenFailures = 0;
     listener = client;
     // A row committed while we were not listening would otherwise wait for the next poll.
@@ -240,7 +249,7 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
       break;
     } catch (error) {
       const delayMs = backoffDelay({ firstMs: FIRST_BACKOFF_MS, maxMs: maxBackoffMs }, attempt);
-      if (Date.now() + delayMs > startDeadline) {
+      if (Date.now() + delayMs > startDeadline || isMisconfiguration(error)) {
         await pool.end();
         throw error;
       }

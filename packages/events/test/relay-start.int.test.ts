@@ -67,6 +67,18 @@ describe('startOutboxRelay at start', () => {
     }
   });
 
+  it('refuses to start at once when the database does not exist (waiting cannot mend it)', async () => {
+    const url = new URL(f.db.url);
+    url.pathname = '/no_such_database_here';
+    const started = Date.now();
+    await expect(
+      startOutboxRelay({ databaseUrl: url.toString(), nats: f.nc, subjectPrefix: f.prefix, logger: f.logger }),
+    ).rejects.toMatchObject({
+      code: '3D000',
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
   it('still refuses to start once its wait is over when nothing answers at the address', async () => {
     const port = await freePort();
     const url = new URL(f.db.url);

@@ -85,6 +85,15 @@ describe.each(Object.keys(removals) as (keyof typeof removals)[])('%s during a f
   });
 });
 
+it('records no ping for an endpoint disabled after the ping checked it', async () => {
+  const { endpointId } = await endpointAndEvent();
+  await removals.disable(endpointId);
+  const body = { id: `evt_ping_${serial}`, type: 'ping', created: 0, livemode: false, data: { payment: null } } as const;
+  expect(await events.recordPing({ accountId: 'acct_removal', livemode: false }, endpointId, body, now, null)).toBeNull();
+  expect(await fanOut.webhookEvent.count({ where: { id: body.id } })).toBe(0);
+  expect(await fanOut.webhookDelivery.count({ where: { endpointId } })).toBe(0);
+});
+
 it('holds back a fan-out while a disable is uncommitted, which then queues nothing', async () => {
   const { endpointId, eventId } = await endpointAndEvent();
   const disabling = await heldTransaction(removal, (tx) => disableEndpoint(tx, endpointId, 'operator', now));

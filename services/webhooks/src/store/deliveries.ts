@@ -4,7 +4,7 @@ import type { Scope } from '../domain/endpoint.ts';
 import type { AttemptLogEntry } from '../domain/event-log.ts';
 import type { WebhookEventBody } from '../domain/webhook-event.ts';
 import { queueEndpointAlert } from './endpoint-alerts.ts';
-import { disableEndpoint, lockEndpoints } from './endpoints.ts';
+import { disableEndpoint, lockEndpoints, REMOVAL_TRANSACTION } from './endpoints.ts';
 import { lockPayment } from './events.ts';
 import { isErased, scrubRequestBody } from './erasures.ts';
 import type { Prisma } from './generated/prisma/client.ts';
@@ -207,7 +207,8 @@ export class DeliveryStore {
         record.verdict === 'gone' ? 'gone' : isFailingTooLong(endpoint.failingSince, now, record.disableAfterFailingMs) ? 'failing' : null;
       if (disable) await disableEndpoint(tx, delivery.endpointId, disable, now);
       await queueEndpointAlert(tx, delivery.endpointId, disable !== null, now, record.failingAlertAfterMs);
-    });
+      // Disabling waits for open fan-outs to the endpoint (lockEndpointForRemoval), as removals do.
+    }, REMOVAL_TRANSACTION);
   }
 
   /**

@@ -55,6 +55,12 @@ export async function lockEndpointForRemoval(tx: Tx, endpointId: string): Promis
   await tx.$queryRaw`SELECT 1 FROM webhook_endpoints WHERE id = ${endpointId} FOR UPDATE`;
 }
 
+/**
+ * A removal's transaction may wait for FOR KEY SHARE holders: new fan-outs join them without queueing
+ * behind the removal, so under a steady stream of events it can wait past Prisma's default 5 s.
+ */
+export const REMOVAL_TRANSACTION = { timeout: 30_000 };
+
 /** Disables an endpoint (inside a caller's transaction) and cancels its unfinished deliveries. */
 export async function disableEndpoint(tx: Tx, endpointId: string, reason: DisabledReason, now: Date): Promise<void> {
   await lockEndpointForRemoval(tx, endpointId);
@@ -136,7 +142,7 @@ export class EndpointStore {
         });
       }
       return toEndpoint(await tx.webhookEndpoint.findUniqueOrThrow({ where: { id } }));
-    });
+    }, REMOVAL_TRANSACTION);
   }
 
   async softDelete(id: string, now: Date): Promise<void> {
@@ -144,7 +150,7 @@ export class EndpointStore {
       await lockEndpointForRemoval(tx, id);
       await tx.webhookEndpoint.update({ where: { id }, data: { deletedAt: now, updatedAt: now } });
       await cancelOpenDeliveries(tx, id, now);
-    });
+    }, REMOVAL_TRANSACTION);
   }
 
   /**

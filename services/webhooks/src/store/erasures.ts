@@ -22,15 +22,24 @@ export async function isErased(tx: Tx, scope: Scope, paymentId: string): Promise
 }
 
 /**
- * Locks the deliveries of these events before their logged attempts are read. A claim that is
- * logging an interrupted attempt holds its delivery's row while it copies the event's body, which
- * it may have read before this erasure: waiting for that claim to commit lets the scrub below see
- * (and clean) its log entry. The claim never waits for the payment's lock, so the lock order of
- * ADR 0069 (the payment's advisory lock before delivery rows) holds.
+ * The payment's events with their bodies, locked with their deliveries before their logged attempts
+ * are read. The events first (FOR NO KEY UPDATE, id order): the retention purge locks an event before
+ * its deliveries too, and skips one locked here; an event it deleted meanwhile is simply not
+ * returned. Then the deliveries, FOR KEY SHARE: that waits only for a FOR UPDATE holder — a claim
+ * logging an interrupted attempt holds its delivery so while it copies the event's body, which it
+ * may have read before this erasure — and lets cancels and attempt updates (FOR NO KEY UPDATE) pass.
+ * Once the claim has committed, the scrub below sees its log entry. The claim never waits for the
+ * payment's advisory lock, so no cycle forms.
  */
-async function lockDeliveriesOf(tx: Tx, eventIds: readonly string[]): Promise<void> {
-  if (eventIds.length === 0) return;
-  await tx.$queryRaw`SELECT 1 FROM webhook_deliveries WHERE event_id = ANY(${eventIds}) ORDER BY id FOR UPDATE`;
+async function lockEventsWithDeliveries(tx: Tx, scope: Scope, paymentId: string): Promise<{ id: string; body: Prisma.JsonValue }[]> {
+  const locked = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id FROM webhook_events
+     WHERE payment_id = ${paymentId} AND account_id = ${scope.accountId} AND livemode = ${scope.livemode}
+     ORDER BY id FOR NO KEY UPDATE`;
+  const ids = locked.map((row) => row.id);
+  if (ids.length === 0) return [];
+  await tx.$queryRaw`SELECT 1 FROM webhook_deliveries WHERE event_id = ANY(${ids}) ORDER BY id FOR KEY SHARE`;
+  return tx.webhookEvent.findMany({ where: { id: { in: ids } }, select: { id: true, body: true }, orderBy: { id: 'asc' } });
 }
 
 /** The only code that knows the erased_payments table and rewrites stored bodies. */
@@ -52,21 +61,17 @@ export class ErasureStore {
       async (tx) => {
         if (!(await markProcessed(sqlOf(tx), consumer, msgId))) return null;
         let scrubbed = 0;
-        // Sorted, so two erasures sharing payments take the locks in the same order.
-        for (const paymentId of [...new Set(paymentIds)].sort()) {
-          await lockPayment(tx, paymentId);
+        // Sorted, so two erasures sharing payments take the locks in the same order. Every payment's
+        // advisory lock before any row lock (ADR 0069, decision 3): holding rows of one payment while
+        // waiting for another's lock could close a cycle with an attempt or a fan-out of that payment.
+        const payments = [...new Set(paymentIds)].sort();
+        for (const paymentId of payments) await lockPayment(tx, paymentId);
+        for (const paymentId of payments) {
           await tx.erasedPayment.createMany({
             data: [{ paymentId, accountId: scope.accountId, livemode: scope.livemode, erasedAt: now }],
             skipDuplicates: true,
           });
-          const events = await tx.webhookEvent.findMany({
-            where: { paymentId, accountId: scope.accountId, livemode: scope.livemode },
-            select: { id: true, body: true },
-          });
-          await lockDeliveriesOf(
-            tx,
-            events.map((e) => e.id),
-          );
+          const events = await lockEventsWithDeliveries(tx, scope, paymentId);
           for (const event of events) {
             const body = withoutCustomerDetails(event.body as unknown as WebhookEventBody);
             await tx.webhookEvent.update({ where: { id: event.id }, data: { body: body as unknown as Prisma.InputJsonValue } });

@@ -138,6 +138,9 @@ export interface NewPaymentEvent {
   readonly traceParent: string | null;
 }
 
+/** Thrown inside a ping's transaction to roll it back: its endpoint is no longer enabled. */
+class EndpointNotEnabled extends Error {}
+
 /** The only code that knows the webhook_events table (and queues the deliveries an event fans out to). */
 export class EventStore {
   private readonly prisma: WebhooksPrisma;
@@ -213,8 +216,32 @@ export class EventStore {
     });
   }
 
-  /** Records a ping event and its one delivery. */
-  async recordPing(scope: Scope, endpointId: string, body: WebhookEventBody, now: Date, traceParent: string | null): Promise<StoredEvent> {
+  /**
+   * Records a ping event and its one delivery; null (nothing recorded) when the endpoint was disabled
+   * or deleted after the caller read it.
+   */
+  async recordPing(
+    scope: Scope,
+    endpointId: string,
+    body: WebhookEventBody,
+    now: Date,
+    traceParent: string | null,
+  ): Promise<StoredEvent | null> {
+    try {
+      return await this.recordPingOrThrow(scope, endpointId, body, now, traceParent);
+    } catch (error) {
+      if (error instanceof EndpointNotEnabled) return null;
+      throw error;
+    }
+  }
+
+  private recordPingOrThrow(
+    scope: Scope,
+    endpointId: string,
+    body: WebhookEventBody,
+    now: Date,
+    traceParent: string | null,
+  ): Promise<StoredEvent> {
     return this.prisma.$transaction(async (tx) => {
       const row = await tx.webhookEvent.create({
         data: {
@@ -228,7 +255,8 @@ export class EventStore {
           traceParent,
         },
       });
-      await queueDeliveries(tx, body.id, [endpointId], now);
+      // Disabled or deleted since the caller checked it: the event is rolled back with the throw.
+      if ((await queueDeliveries(tx, body.id, [endpointId], now)).length === 0) throw new EndpointNotEnabled();
       return toStoredEvent(row);
     });
   }

@@ -25,8 +25,10 @@ export async function resendEvent(
   } else {
     endpointIds = await deps.events.matching(scope, event.type);
   }
-  // An endpoint disabled or deleted since it was read gets nothing, and is not in the answer.
-  const queued = await deps.events.resend(event.id, endpointIds, deps.now());
-  if (queued.length > 0) deps.wakeWorker();
-  return { event, endpointIds: queued };
+  // An endpoint disabled or deleted since it was read gets nothing: a named one is refused as if it had
+  // been disabled then, and the others are left out of the answer (which keeps their order).
+  const queued = new Set(await deps.events.resend(event.id, endpointIds, deps.now()));
+  if (endpointId !== undefined && queued.size === 0) throw new ApiError('endpoint_disabled', undefined, 'endpoint_id');
+  if (queued.size > 0) deps.wakeWorker();
+  return { event, endpointIds: endpointIds.filter((id) => queued.has(id)) };
 }

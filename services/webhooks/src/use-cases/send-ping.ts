@@ -15,6 +15,8 @@ export async function sendPing(deps: WebhooksDependencies, scope: Scope, endpoin
   const body = webhookEventBody(newId('event', now.getTime()), 'ping', now.getTime(), scope.livemode, null);
   // The ping's delivery continues the trace of the API call that asked for it.
   const event = await deps.events.recordPing(scope, endpoint.id, body, now, currentTraceparent());
+  // Disabled or deleted since it was read just above: the ping is refused as if it had been then.
+  if (!event) throw new ApiError('endpoint_disabled', undefined, 'endpoint_id');
   deps.wakeWorker();
   return event;
 }
