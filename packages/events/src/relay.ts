@@ -197,7 +197,8 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
   let listenFailures = 0;
 
   async function listen(): Promise<void> {
-    const client = new pg.Client(connectionSettings);
+    // A server that accepts the connection and then stalls must not hold start-up past its wait.
+    const client = new pg.Client({ ...connectionSettings, query_timeout: 10_000 });
     let lost = false;
     let listening = false;
     const onLost = (error?: Error): void => {
@@ -220,6 +221,12 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
       lost = true;
       await client.end().catch(() => undefined);
       throw error;
+    }
+    if (loop.stopped) {
+      // stop() came while this re-LISTEN was connecting; it has already closed what it knew of.
+      lost = true;
+      await client.end().catch(() => undefined);
+      return;
     }
     listening = true;
     listenFailures = 0;
