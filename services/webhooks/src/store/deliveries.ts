@@ -169,6 +169,7 @@ export class DeliveryStore {
    */
   async recordAttempt(record: AttemptRecord): Promise<void> {
     const { delivery, finishedAt: now } = record;
+    // A removal's time limit: disabling the endpoint waits for open fan-outs to it (lockEndpointForRemoval).
     await this.prisma.$transaction(async (tx) => {
       // An erasure that committed while the request was in flight must not be undone by this log
       // entry; the payment's lock makes an erasure committing meanwhile wait for this entry (and scrub it).
@@ -207,7 +208,6 @@ export class DeliveryStore {
         record.verdict === 'gone' ? 'gone' : isFailingTooLong(endpoint.failingSince, now, record.disableAfterFailingMs) ? 'failing' : null;
       if (disable) await disableEndpoint(tx, delivery.endpointId, disable, now);
       await queueEndpointAlert(tx, delivery.endpointId, disable !== null, now, record.failingAlertAfterMs);
-      // Disabling waits for open fan-outs to the endpoint (lockEndpointForRemoval), as removals do.
     }, REMOVAL_TRANSACTION);
   }
 
