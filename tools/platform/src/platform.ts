@@ -253,8 +253,14 @@ const frontRouter = await startFrontRouter({
 });
 say(`front router on ${frontRouter.url}: /pay/*, /track/*, /c/* to the pages, /dashboard/* to the dashboard, the rest to the gateway`);
 
-// 4. Ready when the gateway says its database and every service answer.
-const deadline = Date.now() + 60_000;
+// 4. Ready when the gateway says its database and every service answer. PLATFORM_READY_TIMEOUT_S
+// (default 60) gives a slow machine longer; the supervision test needs a crash loop to run its course.
+const readySeconds = Number(process.env['PLATFORM_READY_TIMEOUT_S'] ?? '60');
+if (!Number.isInteger(readySeconds) || readySeconds <= 0) {
+  say(`PLATFORM_READY_TIMEOUT_S must be a whole number of seconds above 0, not ${process.env['PLATFORM_READY_TIMEOUT_S']}`);
+  process.exit(2);
+}
+const deadline = Date.now() + readySeconds * 1000;
 for (;;) {
   const answers = (address: string) =>
     checkGrpcHealth(address).then(
@@ -283,7 +289,7 @@ for (;;) {
     ));
   if (ready) break;
   if (Date.now() > deadline) {
-    say('the platform did not become ready within 60 s; see .platform/logs/');
+    say(`the platform did not become ready within ${readySeconds} s; see .platform/logs/`);
     await stopAll(1);
   }
   await new Promise((resolve) => setTimeout(resolve, 250));

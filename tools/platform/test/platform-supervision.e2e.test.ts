@@ -24,10 +24,10 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-async function launch(label: string) {
+async function launch(label: string, extraEnv: NodeJS.ProcessEnv = {}) {
   const setting = await platformSetting(label);
   settings.push(setting);
-  const env = { ...process.env, ...setting.env, PLATFORM_HOME: join(home, label), LOG_LEVEL: 'warn' };
+  const env = { ...process.env, ...setting.env, PLATFORM_HOME: join(home, label), LOG_LEVEL: 'warn', ...extraEnv };
   return {
     setting,
     platform: launchPlatform(process.execPath, [join(repository, 'tools', 'platform', 'src', 'platform.ts')], {
@@ -86,7 +86,9 @@ describe('the local platform supervises its processes', () => {
   }, 240_000);
 
   it('gives up a process that crashes 5 times in a row, shows the end of its log, and stops the platform (exit 1)', async () => {
-    const { setting, platform } = await launch('crashloop');
+    // Five starts of a service plus 1 + 2 + 4 + 8 s of back-off can outlast the default 60 s readiness
+    // wait on a loaded machine; the give-up, not the readiness timeout, must be what stops the platform.
+    const { setting, platform } = await launch('crashloop', { PLATFORM_READY_TIMEOUT_S: '200' });
     // Settlement cannot bind its port: it crashes at every start.
     const [host, port] = String(setting.env['SETTLEMENT_GRPC_ADDRESS']).split(':');
     const squatter: Server = createServer();
