@@ -21,9 +21,10 @@ export class DeliveryLogRetention {
   async purge(olderThanMs: number): Promise<number> {
     let total = 0;
     for (;;) {
-      const deleted = await this.prisma.$transaction(async (tx) => {
-        // FOR UPDATE: a resend (which adds a delivery) of one of these waits, then finds it gone.
-        const doomed = await tx.$queryRaw<{ id: string }[]>`
+      const slice = await this.prisma.$transaction(async (tx) => {
+        // FOR UPDATE: a resend (which adds a delivery, taking the event FOR KEY SHARE first) of one of
+        // these waits, then finds the event gone; SKIP LOCKED leaves one being resent for the next run.
+        const candidates = await tx.$queryRaw<{ id: string }[]>`
           SELECT e.id FROM webhook_events e
            WHERE e.created_at < now() - ${olderThanMs} * interval '1 millisecond'
              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
@@ -31,15 +32,23 @@ export class DeliveryLogRetention {
            ORDER BY e.seq
            LIMIT ${PURGE_SLICE}
            FOR UPDATE OF e SKIP LOCKED`;
-        const ids = doomed.map((row) => row.id);
-        if (ids.length === 0) return 0;
+        if (candidates.length === 0) return { looked: 0, deleted: 0 };
+        // A resend that committed after that statement's snapshot but before its lock is not seen by
+        // it (PostgreSQL re-reads a locked row only if it changed, and a resend only locks it). Under
+        // our locks no delivery can be added any more, so a fresh look now is the final word.
+        const reopened = await tx.$queryRaw<{ eventId: string }[]>`
+          SELECT DISTINCT d.event_id AS "eventId" FROM webhook_deliveries d
+           WHERE d.event_id = ANY(${candidates.map((row) => row.id)}::text[])
+             AND d.status IN ('pending', 'delivering')`;
+        const keep = new Set(reopened.map((row) => row.eventId));
+        const ids = candidates.map((row) => row.id).filter((id) => !keep.has(id));
         await tx.deliveryAttempt.deleteMany({ where: { eventId: { in: ids } } });
         await tx.webhookDelivery.deleteMany({ where: { eventId: { in: ids } } });
         await tx.webhookEvent.deleteMany({ where: { id: { in: ids } } });
-        return ids.length;
+        return { looked: candidates.length, deleted: ids.length };
       });
-      total += deleted;
-      if (deleted < PURGE_SLICE) return total;
+      total += slice.deleted;
+      if (slice.looked < PURGE_SLICE) return total;
     }
   }
 }

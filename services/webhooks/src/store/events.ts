@@ -350,9 +350,16 @@ export class EventStore {
 
   /**
    * Queues a new delivery of the event to each endpoint still enabled (the event, and so its evt_ id,
-   * is the same); returns the endpoints queued.
+   * is the same); returns the endpoints queued, or null if the event is gone (the log's purge removed
+   * it since it was read). FOR KEY SHARE holds the event as the foreign key's check would, but first:
+   * the purge (FOR UPDATE SKIP LOCKED) then leaves it alone, or, if it locked it first, we wait and
+   * find no row instead of failing on the foreign key.
    */
-  resend(eventId: string, endpointIds: readonly string[], now: Date): Promise<string[]> {
-    return this.prisma.$transaction((tx) => queueDeliveries(tx, eventId, endpointIds, now));
+  resend(eventId: string, endpointIds: readonly string[], now: Date): Promise<string[] | null> {
+    return this.prisma.$transaction(async (tx) => {
+      const event = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM webhook_events WHERE id = ${eventId} FOR KEY SHARE`;
+      if (event.length === 0) return null;
+      return queueDeliveries(tx, eventId, endpointIds, now);
+    });
   }
 }

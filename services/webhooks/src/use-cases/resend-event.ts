@@ -27,7 +27,9 @@ export async function resendEvent(
   }
   // An endpoint disabled or deleted since it was read gets nothing: a named one is refused as if it had
   // been disabled then, and the others are left out of the answer (which keeps their order).
-  const queued = new Set(await deps.events.resend(event.id, endpointIds, deps.now()));
+  const queuedIds = await deps.events.resend(event.id, endpointIds, deps.now());
+  if (queuedIds === null) throw new ApiError('not_found', 'No such event.', 'event_id'); // purged meanwhile
+  const queued = new Set(queuedIds);
   if (endpointId !== undefined && queued.size === 0) throw new ApiError('endpoint_disabled', undefined, 'endpoint_id');
   if (queued.size > 0) deps.wakeWorker();
   return { event, endpointIds: endpointIds.filter((id) => queued.has(id)) };
