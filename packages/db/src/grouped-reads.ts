@@ -7,7 +7,8 @@
  *
  * Reads stay exact: a group's statement starts after each of its reads arrived, so it sees every
  * write committed before any of them was asked (read-your-writes), and a failed statement fails
- * every read of its group, never just some.
+ * every read of its group, never just some. With `stallMs`, one slow group cannot hold every read
+ * behind it for longer than that (docs/adr/0071).
  */
 export interface GroupedReadsOptions<Request, Value> {
   /** Group statements running at once (each holds one pooled connection while it runs). */
@@ -18,6 +19,19 @@ export interface GroupedReadsOptions<Request, Value> {
   readonly keyOf: (request: Request) => string;
   /** Reads a group (keys unique); the answer maps each found request's key to its value. */
   readonly readGroup: (requests: readonly Request[]) => Promise<ReadonlyMap<string, Value>>;
+  /**
+   * A group still running after this many milliseconds stops counting toward maxInFlight, so that
+   * reads waiting behind a slow one go out (at most `maxStalled` stalled groups at once). Unset: a
+   * group counts until it ends, however long it takes.
+   */
+  readonly stallMs?: number | undefined;
+  /** Stalled groups stepped around at once (with stallMs; default 4). */
+  readonly maxStalled?: number | undefined;
+}
+
+interface RunningGroup {
+  readonly startedAt: number;
+  stalled: boolean;
 }
 
 interface Waiter<Request, Value> {
@@ -29,13 +43,22 @@ interface Waiter<Request, Value> {
 export class GroupedReads<Request, Value> {
   private readonly options: GroupedReadsOptions<Request, Value>;
   private waiting: Waiter<Request, Value>[] = [];
+  /** Groups running, oldest first (a Set keeps insertion order). */
+  private readonly running = new Set<RunningGroup>();
+  /** Running groups that count toward maxInFlight (not stalled). */
   private inFlight = 0;
+  private readonly maxRunning: number;
+  private stallTimer: NodeJS.Timeout | undefined;
 
   constructor(options: GroupedReadsOptions<Request, Value>) {
     // Written so that a missing or NaN setting is refused too: it would otherwise never start a group.
     if (!(options.maxInFlight >= 1) || !(options.maxGroupSize >= 1))
       throw new RangeError('maxInFlight and maxGroupSize must be at least 1');
+    if (options.stallMs !== undefined && !(options.stallMs > 0)) throw new RangeError('stallMs must be above 0');
+    const maxStalled = options.stallMs === undefined ? 0 : (options.maxStalled ?? 4);
+    if (!(maxStalled >= 0)) throw new RangeError('maxStalled must be at least 0');
     this.options = options;
+    this.maxRunning = options.maxInFlight + maxStalled;
   }
 
   /** The value for `request`, or undefined when there is none. */
@@ -47,14 +70,49 @@ export class GroupedReads<Request, Value> {
   }
 
   private startGroups(): void {
-    while (this.inFlight < this.options.maxInFlight && this.waiting.length > 0) {
+    while (this.inFlight < this.options.maxInFlight && this.running.size < this.maxRunning && this.waiting.length > 0) {
       const group = this.waiting.splice(0, this.options.maxGroupSize);
+      const run: RunningGroup = { startedAt: Date.now(), stalled: false };
+      this.running.add(run);
       this.inFlight += 1;
       void this.answer(group).finally(() => {
-        this.inFlight -= 1;
+        this.running.delete(run);
+        if (!run.stalled) this.inFlight -= 1;
         this.startGroups();
       });
     }
+    if (this.waiting.length > 0) this.watchForStall();
+  }
+
+  /**
+   * Reads are waiting for a group to end: one timer (never one per group) wakes when the oldest group
+   * that still counts has run stallMs, marks every such group stalled, and starts the waiting reads.
+   */
+  private watchForStall(): void {
+    const { stallMs } = this.options;
+    if (stallMs === undefined || this.stallTimer !== undefined) return;
+    let oldest: RunningGroup | undefined;
+    for (const run of this.running) {
+      if (!run.stalled) {
+        oldest = run;
+        break;
+      }
+    }
+    if (!oldest) return; // every running group is stalled: the reads wait for one to end
+    this.stallTimer = setTimeout(
+      () => {
+        this.stallTimer = undefined;
+        const now = Date.now();
+        for (const run of this.running) {
+          if (run.stalled || now - run.startedAt < stallMs) continue;
+          run.stalled = true;
+          this.inFlight -= 1;
+        }
+        this.startGroups();
+      },
+      Math.max(0, oldest.startedAt + stallMs - Date.now()),
+    );
+    this.stallTimer.unref();
   }
 
   private async answer(group: Waiter<Request, Value>[]): Promise<void> {

@@ -11,7 +11,7 @@ interface Call {
   fail(error: Error): void;
 }
 
-function harness(options: { maxInFlight: number; maxGroupSize: number }) {
+function harness(options: { maxInFlight: number; maxGroupSize: number; stallMs?: number; maxStalled?: number }) {
   const calls: Call[] = [];
   const reads = new GroupedReads<string, string>({
     ...options,
@@ -25,6 +25,7 @@ function harness(options: { maxInFlight: number; maxGroupSize: number }) {
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('GroupedReads', () => {
   it('sends a lone read at once, in a group of one', async () => {
@@ -81,11 +82,49 @@ describe('GroupedReads', () => {
     await expect(after).resolves.toBe('D');
   });
 
+  it('with stallMs, steps around a group that runs too long: the reads behind it go out, up to maxStalled such groups', async () => {
+    const { reads, calls } = harness({ maxInFlight: 1, maxGroupSize: 10, stallMs: 40, maxStalled: 1 });
+    const slow = reads.read('slow');
+    const behind = [reads.read('b'), reads.read('c')];
+    expect(calls.map((c) => c.keys)).toEqual([['slow']]); // not before the stall
+    await sleep(150);
+    expect(calls.map((c) => c.keys)).toEqual([['slow'], ['b', 'c']]);
+    // The second group stalls too; with one stalled group allowed, the next reads wait for an end.
+    const third = reads.read('d');
+    await sleep(150);
+    expect(calls).toHaveLength(2);
+    calls[0]!.answer({ slow: 'S' }); // a stalled group ends: its place is free again
+    await settle();
+    expect(calls.map((c) => c.keys)).toEqual([['slow'], ['b', 'c'], ['d']]);
+    calls[1]!.answer({ b: 'B', c: 'C' });
+    calls[2]!.answer({ d: 'D' });
+    await expect(Promise.all([slow, ...behind, third])).resolves.toEqual(['S', 'B', 'C', 'D']);
+  });
+
+  it('with stallMs, a stalled group that ends frees no place it no longer held', async () => {
+    const { reads, calls } = harness({ maxInFlight: 1, maxGroupSize: 10, stallMs: 40 });
+    const slow = reads.read('slow');
+    const next = reads.read('a');
+    await sleep(100);
+    expect(calls).toHaveLength(2); // 'a' went out once 'slow' stalled, and now holds the one place
+    calls[0]!.answer({ slow: 'S' });
+    await settle();
+    const waiting = reads.read('b');
+    expect(calls).toHaveLength(2); // 'slow' ending freed nothing: 'a' holds the place
+    calls[1]!.answer({ a: 'A' });
+    await settle();
+    expect(calls.map((c) => c.keys)).toEqual([['slow'], ['a'], ['b']]);
+    calls[2]!.answer({ b: 'B' });
+    await expect(Promise.all([slow, next, waiting])).resolves.toEqual(['S', 'A', 'B']);
+  });
+
   it('refuses settings that could never run a statement', () => {
     expect(() => harness({ maxInFlight: 0, maxGroupSize: 10 })).toThrow(RangeError);
     expect(() => harness({ maxInFlight: 1, maxGroupSize: 0 })).toThrow(RangeError);
     // A setting missing from a hand-built config (undefined) or read as NaN would hang every read.
     expect(() => harness({ maxInFlight: undefined as unknown as number, maxGroupSize: 10 })).toThrow(RangeError);
     expect(() => harness({ maxInFlight: 1, maxGroupSize: Number.NaN })).toThrow(RangeError);
+    expect(() => harness({ maxInFlight: 1, maxGroupSize: 10, stallMs: 0 })).toThrow(RangeError);
+    expect(() => harness({ maxInFlight: 1, maxGroupSize: 10, stallMs: 10, maxStalled: -1 })).toThrow(RangeError);
   });
 });

@@ -10,7 +10,8 @@ import { apiErrorOf, logUnexpectedFailure } from './error-mapping.ts';
  * a read by id, on each side: a call's metadata, HTTP/2 stream, serializers and callbacks. So the
  * calls a busy gateway makes for many requests at once (creates, reads by id) go out in groups: at
  * most `maxInFlight` grouped calls run at once, a call that arrives while they are all busy waits for
- * the next group, and a lone call still goes out at once, in a group of one. A group holds the calls
+ * the next group, and a lone call still goes out at once, in a group of one; with `stallMs`, a grouped
+ * call that runs long no longer holds the others back (docs/adr/0071). A group holds the calls
  * of one caller only (account and mode travel in the metadata, never in a message body), so a group
  * that holds several callers' calls is sent as one grouped call per caller.
  *
@@ -39,6 +40,10 @@ export interface GroupedCallsOptions<Request, Answer> {
   readonly maxInFlight: number;
   /** Most calls in one group; more waiting go into the following groups. */
   readonly maxGroupSize: number;
+  /** A grouped call running longer than this stops counting toward maxInFlight (GroupedReads' stallMs). */
+  readonly stallMs?: number | undefined;
+  /** Stalled grouped calls stepped around at once (GroupedReads' maxStalled). */
+  readonly maxStalled?: number | undefined;
   /** Sends one caller's calls as one grouped call; an outcome per call, in order. */
   readonly send: (
     calls: readonly Request[],
@@ -67,6 +72,8 @@ export function groupedCalls<Request, Answer>(
   const groups = new GroupedReads<PendingCall<Request>, Settled<Answer>>({
     maxInFlight: options.maxInFlight,
     maxGroupSize: options.maxGroupSize,
+    stallMs: options.stallMs,
+    maxStalled: options.maxStalled,
     // Every call is its own: two creates (or reads) in one group are never merged.
     keyOf: (call) => String(call.seq),
     readGroup: async (calls) => {

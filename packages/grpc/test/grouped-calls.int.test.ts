@@ -40,6 +40,8 @@ beforeAll(async () => {
     async getCheckoutSessions(request, ctx) {
       grouped.push({ ctx, ids: request.calls.map((c) => c.id), requestIds: [...request.requestIds] });
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      // One caller's slow group (a lock wait in its store, say).
+      if (request.calls.some((c) => c.id === 'pay_slow')) await new Promise((resolve) => setTimeout(resolve, 1500));
       return {
         outcomes: await answerEach(request.calls, request.requestIds, logger, 'GetCheckoutSessions', async (call) => {
           if (call.id === 'pay_missing') throw new ApiError('not_found', 'No such checkout session.');
@@ -74,10 +76,11 @@ beforeEach(() => {
   delayMs = 0;
 });
 
-function reader(target: ServiceClient<typeof CheckoutService>, maxInFlight = 1) {
+function reader(target: ServiceClient<typeof CheckoutService>, maxInFlight = 1, stallMs?: number) {
   return groupedCalls<Read, GetCheckoutSessionResponse>({
     maxInFlight,
     maxGroupSize: 50,
+    stallMs,
     send: (calls, requestIds, ctx) => target.getCheckoutSessions({ calls: [...calls], requestIds: [...requestIds] }, ctx),
   });
 }
@@ -107,6 +110,27 @@ describe('grouped calls', () => {
     // One call for the first, one grouped call for the thirty that waited behind it.
     expect(grouped.map((g) => g.ids.length)).toEqual([1, 30]);
     expect(grouped[1]!.requestIds).toEqual(ids.map((_, i) => `req_${i}`));
+  });
+
+  it("with stallMs, do not hold other callers' calls behind one caller's slow grouped call", async () => {
+    const read = reader(client, 1, 50);
+    const finished: string[] = [];
+    const slow = read({ id: 'pay_slow' }, shopA).then(() => finished.push('slow'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const others = Promise.all([read({ id: 'pay_b1' }, shopB), read({ id: 'pay_b2' }, shopB)]).then(() => finished.push('others'));
+    await Promise.all([slow, others]);
+    expect(finished).toEqual(['others', 'slow']);
+    expect(grouped.map((g) => g.ids)).toEqual([['pay_slow'], ['pay_b1', 'pay_b2']]);
+  });
+
+  it('without stallMs, the calls behind a slow grouped call wait for it (the setting is what steps around it)', async () => {
+    const read = reader(client, 1);
+    const finished: string[] = [];
+    const slow = read({ id: 'pay_slow' }, shopA).then(() => finished.push('slow'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const other = read({ id: 'pay_b1' }, shopB).then(() => finished.push('other'));
+    await Promise.all([slow, other]);
+    expect(finished).toEqual(['slow', 'other']);
   });
 
   it('send one grouped call per caller: account and mode come from each call, never from a neighbour', async () => {

@@ -10,21 +10,35 @@ import type {
 
 /** Most calls in one grouped call: a burst of a thousand requests still goes out as several groups. */
 const MAX_GROUP_SIZE = 128;
+/** Stalled grouped calls stepped around at once, per kind (docs/adr/0071). */
+const MAX_STALLED = 4;
+
+export interface GroupingSettings {
+  /** Grouped calls of each kind running at once (CHECKOUT_GROUPED_CALLS); 0: every call alone. */
+  readonly inFlight: number;
+  /** After how long a grouped call stops holding the others back (CHECKOUT_GROUPED_CALL_STALL_MS); 0: never. */
+  readonly stallMs: number;
+}
 
 /**
  * Checkout's client as the gateway uses it: creates and reads by id, the calls merchants make most,
  * go out in grouped calls (CreateCheckoutSessions, GetCheckoutSessions; docs/adr/0064) while
  * `inFlight` grouped calls of their kind are already running; a call made when fewer are running goes
- * out at once, alone. Every caller gets the answer or the error its single call would have given.
- * `inFlight` 0 leaves every call alone (the single RPCs, as before), as does a call that passes its own
- * options.
+ * out at once, alone. A grouped call running longer than `stallMs` stops counting (docs/adr/0071), so
+ * one slow caller's group cannot hold every other caller back. Every caller gets the answer or the
+ * error its single call would have given. `inFlight` 0 leaves every call alone (the single RPCs, as
+ * before), as does a call that passes its own options.
  */
 export function groupedCheckoutClient(
   checkout: ServiceClient<typeof CheckoutService>,
-  inFlight: number,
+  { inFlight, stallMs }: GroupingSettings,
 ): ServiceClient<typeof CheckoutService> {
   if (inFlight === 0) return checkout;
-  const options = { maxInFlight: inFlight, maxGroupSize: MAX_GROUP_SIZE };
+  const options = {
+    maxInFlight: inFlight,
+    maxGroupSize: MAX_GROUP_SIZE,
+    ...(stallMs > 0 ? { stallMs, maxStalled: MAX_STALLED } : {}),
+  };
   const createGrouped = groupedCalls<MessageInitShape<typeof CreateCheckoutSessionRequestSchema>, CreateCheckoutSessionResponse>({
     ...options,
     send: (calls, requestIds, ctx) =>

@@ -20,6 +20,11 @@ export interface GatewayConfig {
    * read that arrives while that many are in flight goes out in the next group. 0: every call alone.
    */
   CHECKOUT_GROUPED_CALLS: number;
+  /**
+   * A grouped call to checkout still running after this many milliseconds no longer holds back the
+   * calls behind it: they go out in a group of their own (docs/adr/0071). 0: calls wait however long.
+   */
+  CHECKOUT_GROUPED_CALL_STALL_MS: number;
   /** Requests per minute per account, across all its keys and both modes (spec: about 120). */
   RATE_LIMIT_REQUESTS_PER_MINUTE: number;
   /** Session starts per minute per account (spec: about 12). */
@@ -54,7 +59,8 @@ const schema: JSONSchemaType<GatewayConfig> = {
     CUSTOMERS_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50053' },
     WEBHOOKS_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50054' },
     GRPC_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 5000 },
-    CHECKOUT_GROUPED_CALLS: { type: 'integer', minimum: 0, maximum: 64, default: 2 },
+    CHECKOUT_GROUPED_CALLS: { type: 'integer', minimum: 0, maximum: 64, default: 1 },
+    CHECKOUT_GROUPED_CALL_STALL_MS: { type: 'integer', minimum: 0, maximum: 60_000, default: 100 },
     RATE_LIMIT_REQUESTS_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 120 },
     RATE_LIMIT_STARTS_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 12 },
     IDEMPOTENCY_LOCK_MS: { type: 'integer', minimum: 1000, maximum: 600_000, default: 30_000 },
@@ -72,6 +78,7 @@ const schema: JSONSchemaType<GatewayConfig> = {
     'WEBHOOKS_GRPC_ADDRESS',
     'GRPC_TIMEOUT_MS',
     'CHECKOUT_GROUPED_CALLS',
+    'CHECKOUT_GROUPED_CALL_STALL_MS',
     'RATE_LIMIT_REQUESTS_PER_MINUTE',
     'RATE_LIMIT_STARTS_PER_MINUTE',
     'IDEMPOTENCY_LOCK_MS',

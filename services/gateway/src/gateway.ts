@@ -36,7 +36,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   // Creates and reads by id go out in grouped calls while others are in flight (docs/adr/0064).
   const checkout = groupedCheckoutClient(
     createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS }),
-    config.CHECKOUT_GROUPED_CALLS,
+    { inFlight: config.CHECKOUT_GROUPED_CALLS, stallMs: config.CHECKOUT_GROUPED_CALL_STALL_MS },
   );
   // The payment links of /v1/payment_links (ADR 0045): checkout's admin service, on the same listener.
   const checkoutAdmin = createServiceClient(CheckoutAdminService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
