@@ -3,7 +3,10 @@
  * machine the round trip — the socket write, the server waking, the row description parsed again —
  * costs more than the row. So at most `maxInFlight` group statements run at once; a read that arrives
  * while they are all busy waits for the next group, and one statement answers that whole group. A
- * lone read still goes out at once in a group of one: nothing waits that did not have to.
+ * read that finds a place free goes out once the event loop's current turn is done (setImmediate),
+ * with every read asked in that turn: a grouped gRPC call's reads, or the requests read from many
+ * sockets at once, make one group instead of one each. A lone read waits for nothing but the end of
+ * the turn it was asked in (docs/adr/0072).
  *
  * Reads stay exact: a group's statement starts after each of its reads arrived, so it sees every
  * write committed before any of them was asked (read-your-writes), and a failed statement fails
@@ -49,6 +52,8 @@ export class GroupedReads<Request, Value> {
   private inFlight = 0;
   private readonly maxRunning: number;
   private stallTimer: NodeJS.Timeout | undefined;
+  /** Whether a start at the end of this turn of the event loop is already scheduled. */
+  private startScheduled = false;
 
   constructor(options: GroupedReadsOptions<Request, Value>) {
     // Written so that a missing or NaN setting is refused too: it would otherwise never start a group.
@@ -65,7 +70,12 @@ export class GroupedReads<Request, Value> {
   read(request: Request): Promise<Value | undefined> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ request, resolve, reject });
-      this.startGroups();
+      if (this.startScheduled) return;
+      this.startScheduled = true;
+      setImmediate(() => {
+        this.startScheduled = false;
+        this.startGroups();
+      });
     });
   }
 

@@ -151,7 +151,24 @@ describe('WorkLoop', () => {
   });
 });
 
+/** The end of this turn of the event loop, after a group commit scheduled in it has started. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('groupCommit', () => {
+  it('commits the items added in one turn of the event loop together, the first included', async () => {
+    const groups: number[][] = [];
+    const commit = groupCommit<number>({
+      many: async (items) => {
+        groups.push(items);
+      },
+      one: async () => {
+        throw new Error('not expected');
+      },
+    });
+    await Promise.all([commit(1), commit(2), commit(3)]);
+    expect(groups).toEqual([[1, 2, 3]]);
+  });
+
   it('commits items that arrive during a commit together in the next one', async () => {
     const groups: number[][] = [];
     let releaseFirst: (() => void) | undefined;
@@ -165,6 +182,7 @@ describe('groupCommit', () => {
       },
     });
     const first = commit(1);
+    await nextTurn(); // the first commit has started
     const later = [commit(2), commit(3), commit(4)];
     releaseFirst!();
     await Promise.all([first, ...later]);
@@ -188,6 +206,7 @@ describe('groupCommit', () => {
       },
     });
     const first = commit(1);
+    await nextTurn(); // the first commit has started
     const outcomes = Promise.allSettled([commit(2), commit(3), commit(4)]);
     releaseFirst!();
     await first;
@@ -222,6 +241,7 @@ describe('groupCommitEach', () => {
       },
     });
     const first = commit(1);
+    await nextTurn(); // the first commit has started
     const later = Promise.all([commit(2), commit(3)]);
     releaseFirst!();
     expect(await first).toBe('row 1');
@@ -241,6 +261,7 @@ describe('groupCommitEach', () => {
       one: async (n) => n * 10,
     });
     const first = commit(1);
+    await nextTurn(); // the first commit has started
     const later = Promise.all([commit(2), commit(3)]);
     releaseFirst!();
     await expect(first).rejects.toThrow('group commit answered 0 results for 1 items');

@@ -142,7 +142,10 @@ export class WorkLoop {
 
 /**
  * Group commit: items added while a commit runs wait for the next one, which takes all of them, so
- * many concurrent finishers cost one transaction. If a group fails, each of its items is committed on
+ * many concurrent finishers cost one transaction. The first commit starts once the event loop's
+ * current turn is done (setImmediate), with every item added in that turn: a grouped gRPC call's
+ * creates, or the messages of one fetch, make one commit instead of a commit of one and then one of
+ * the rest (docs/adr/0072). If a group fails, each of its items is committed on
  * its own, so one bad item does not hold the others back. Each item's promise settles once it is
  * committed (or its own commit failed), with what the commit answered for it: `many` answers one
  * result per item, in order (`groupCommit` is this without results).
@@ -174,7 +177,9 @@ export function groupCommitEach<T, R>(commit: {
   return (item) =>
     new Promise((resolve, reject) => {
       waiting.push({ item, resolve, reject });
-      if (!committing) void commitWaiting();
+      if (committing) return;
+      committing = true;
+      setImmediate(() => void commitWaiting());
     });
 }
 

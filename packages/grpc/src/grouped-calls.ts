@@ -10,7 +10,8 @@ import { apiErrorOf, logUnexpectedFailure } from './error-mapping.ts';
  * a read by id, on each side: a call's metadata, HTTP/2 stream, serializers and callbacks. So the
  * calls a busy gateway makes for many requests at once (creates, reads by id) go out in groups: at
  * most `maxInFlight` grouped calls run at once, a call that arrives while they are all busy waits for
- * the next group, and a lone call still goes out at once, in a group of one; with `stallMs`, a grouped
+ * the next group, and a lone call goes out at the end of the event loop's turn, with the calls made in
+ * that turn (docs/adr/0072), in a group of one if it is alone; with `stallMs`, a grouped
  * call that runs long no longer holds the others back (docs/adr/0071). A group holds the calls
  * of one caller only (account and mode travel in the metadata, never in a message body), so a group
  * that holds several callers' calls is sent as one grouped call per caller.

@@ -76,6 +76,9 @@ beforeEach(() => {
   delayMs = 0;
 });
 
+/** The end of this turn of the event loop: a call made before it has gone out (GroupedReads, ADR 0072). */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 function reader(target: ServiceClient<typeof CheckoutService>, maxInFlight = 1, stallMs?: number) {
   return groupedCalls<Read, GetCheckoutSessionResponse>({
     maxInFlight,
@@ -102,6 +105,7 @@ describe('grouped calls', () => {
     delayMs = 100;
     const read = reader(client);
     const first = read({ id: 'pay_first' }, shopA);
+    await nextTurn();
     await new Promise((resolve) => setTimeout(resolve, 20));
     const ids = Array.from({ length: 30 }, (_, i) => `pay_${i}`);
     const answers = await Promise.all(ids.map((id, i) => read({ id }, { ...shopA, requestId: `req_${i}` })));
@@ -137,6 +141,7 @@ describe('grouped calls', () => {
     delayMs = 50;
     const read = reader(client);
     const first = read({ id: 'pay_first' }, shopA);
+    await nextTurn();
     const mixed = await Promise.all([
       read({ id: 'pay_a1' }, shopA),
       read({ id: 'pay_b1' }, shopB),
@@ -165,6 +170,7 @@ describe('grouped calls', () => {
     delayMs = 50;
     const read = reader(client);
     const first = read({ id: 'pay_first' }, shopA);
+    await nextTurn();
     const settled = await Promise.allSettled([
       read({ id: 'pay_ok' }, shopA),
       read({ id: 'pay_missing' }, shopA),
@@ -203,6 +209,7 @@ describe('grouped calls', () => {
     delayMs = 50;
     const read = reader(client);
     const first = read({ id: 'pay_first' }, shopA);
+    await nextTurn();
     const [one, two] = await Promise.all([read({ id: 'pay_same' }, shopA), read({ id: 'pay_same' }, { ...shopA, requestId: 'req_other' })]);
     await first;
     expect(one.session?.id).toBe('pay_same');
@@ -222,6 +229,7 @@ describe('grouped calls', () => {
     });
     delayMs = 50;
     const first = short({ id: 'pay_first' }, shopA);
+    await nextTurn();
     const settled = await Promise.allSettled([short({ id: 'pay_x' }, shopA), short({ id: 'pay_y' }, shopA)]);
     await first;
     expect(settled[0]).toMatchObject({ status: 'fulfilled' });

@@ -24,7 +24,7 @@ export interface GroupingSettings {
  * Checkout's client as the gateway uses it: creates and reads by id, the calls merchants make most,
  * go out in grouped calls (CreateCheckoutSessions, GetCheckoutSessions; docs/adr/0064) while
  * `inFlight` grouped calls of their kind are already running; a call made when fewer are running goes
- * out at once, alone. A grouped call running longer than `stallMs` stops counting (docs/adr/0071), so
+ * out at the end of the event loop's turn, with the calls made in that turn (docs/adr/0072). A grouped call running longer than `stallMs` stops counting (docs/adr/0071), so
  * one slow caller's group cannot hold every other caller back. Every caller gets the answer or the
  * error its single call would have given. `inFlight` 0 leaves every call alone (the single RPCs, as
  * before), as does a call that passes its own options.

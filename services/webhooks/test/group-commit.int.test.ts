@@ -83,6 +83,7 @@ it('group commit: concurrent messages share a transaction, and a failing batch i
   };
   const record = groupCommit({ ...deps, events });
   const first = record({ msgId: 'g-0', data: paid('acct_GA', false, 'pay_g0') });
+  await new Promise((resolve) => setImmediate(resolve)); // the end of the turn: the first commit has started (ADR 0072)
   const rest = ['g-1', 'g-2', 'g-3'].map((msgId, i) => record({ msgId, data: paid('acct_GA', false, `pay_g${i + 1}`) }));
   const more = ['g-4', 'g-5'].map((msgId, i) => record({ msgId, data: paid('acct_GA', false, `pay_g${i + 4}`) }));
   expect(await Promise.all([first, ...rest, ...more])).toEqual(Array(6).fill({ kind: 'recorded', deliveries: 1 }));
