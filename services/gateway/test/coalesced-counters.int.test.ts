@@ -37,6 +37,23 @@ describe('CoalescedCounters', () => {
     expect(await a!.add('requests:acct_y')).toBe(1);
   });
 
+  it('adds the points of one turn of the event loop in one upsert, the first included (docs/adr/0072)', async () => {
+    const counters = new CoalescedCounters(pools[1]!, 'rate_limits', 60_000);
+    let statements = 0;
+    const counted = pools[1]!.query.bind(pools[1]);
+    pools[1]!.query = ((...args: Parameters<typeof counted>) => {
+      statements += 1;
+      return counted(...args);
+    }) as typeof counted;
+    try {
+      const positions = await Promise.all(Array.from({ length: 50 }, () => counters.add('requests:acct_turn')));
+      expect(positions).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+      expect(statements).toBe(1);
+    } finally {
+      pools[1]!.query = counted;
+    }
+  });
+
   it('rejects every waiter of a group the database refuses, and counts again once it answers', async () => {
     const broken = openTestPool(db.url, 1);
     const counters = new CoalescedCounters(broken, 'no_such_table', 60_000);

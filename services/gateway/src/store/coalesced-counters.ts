@@ -11,7 +11,8 @@ interface Waiter {
  * point that arrives waits for the next, and that one statement adds them all (one row per key) and
  * returns each key's new total. Each caller learns its own position in the shared count, so the
  * count stays exact across processes — the database orders them — at one statement per group
- * instead of one per request. A lone request still costs one statement, as before.
+ * instead of one per request. A lone request still costs one statement, as before; it goes out at
+ * the end of the event loop's turn it was made in.
  *
  * A key's window starts at its first point and lasts `windowMs` by the database's clock (one clock
  * for every process); the first point after it ended starts the next window at 1.
@@ -33,7 +34,11 @@ export class CoalescedCounters {
   add(key: string): Promise<number> {
     return new Promise<number>((resolve, reject) => {
       this.queue.push({ key, resolve, reject });
-      if (!this.flushing) void this.flush();
+      if (this.flushing) return;
+      // The first upsert waits for the end of this turn of the event loop and takes every point
+      // added in it: the requests read from many sockets at once share it (docs/adr/0072).
+      this.flushing = true;
+      setImmediate(() => void this.flush());
     });
   }
 

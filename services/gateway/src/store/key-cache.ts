@@ -113,13 +113,26 @@ export class KeyCache implements KeyLookup {
 
   private inFlight: Promise<boolean> | undefined;
   private queued: Promise<boolean> | undefined;
+  /** A sync that starts at the end of this turn of the event loop (none in flight when it was asked). */
+  private atEndOfTurn: Promise<boolean> | undefined;
 
   /**
    * Resolves true once a sync query that started after this call has answered on the LISTEN
    * connection (so every notice committed before the call has been applied); false if it could not.
+   * With none in flight, the sync starts at the end of this turn of the event loop, shared by every
+   * request read in the turn (docs/adr/0072).
    */
   private synced(): Promise<boolean> {
-    if (!this.inFlight) return this.startSync();
+    if (this.atEndOfTurn) return this.atEndOfTurn;
+    if (!this.inFlight) {
+      this.atEndOfTurn = new Promise((resolve) =>
+        setImmediate(() => {
+          this.atEndOfTurn = undefined;
+          resolve(this.startSync());
+        }),
+      );
+      return this.atEndOfTurn;
+    }
     // The sync in flight may have started before this request: wait for the one after it.
     this.queued ??= this.inFlight.then(() => {
       this.queued = undefined;
