@@ -18,19 +18,26 @@ afterAll(async () => {
   await db.drop();
 });
 
+/** Counts the statements sent through `pool` until stop(). */
+function countStatements(pool: pg.Pool): { count: () => number; stop: () => void } {
+  let statements = 0;
+  const query = pool.query.bind(pool);
+  pool.query = ((...args: Parameters<typeof query>) => {
+    statements += 1;
+    return query(...args);
+  }) as typeof query;
+  return { count: () => statements, stop: () => (pool.query = query) };
+}
+
 describe('CoalescedCounters', () => {
   it('hands out every position of a shared count exactly once across two processes, in far fewer statements', async () => {
     const [a, b] = pools.map((pool) => new CoalescedCounters(pool, 'rate_limits', 60_000));
-    let statements = 0;
-    const counted = pools[0]!.query.bind(pools[0]);
-    pools[0]!.query = ((...args: Parameters<typeof counted>) => {
-      statements += 1;
-      return counted(...args);
-    }) as typeof counted;
+    const statements = countStatements(pools[0]!);
     const positions = await Promise.all(Array.from({ length: 400 }, (_, i) => (i % 2 === 0 ? a! : b!).add('requests:acct_x')));
     expect([...positions].sort((x, y) => x - y)).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
     // Process a grouped its 200 points into far fewer upserts.
-    expect(statements).toBeLessThan(200);
+    expect(statements.count()).toBeLessThan(200);
+    statements.stop();
     const { rows } = await pools[0]!.query<{ points: number }>(`SELECT points FROM rate_limits WHERE key = 'requests:acct_x'`);
     expect(rows[0]!.points).toBe(400);
     // Another key is counted apart.
@@ -39,18 +46,13 @@ describe('CoalescedCounters', () => {
 
   it('adds the points of one turn of the event loop in one upsert, the first included (docs/adr/0072)', async () => {
     const counters = new CoalescedCounters(pools[1]!, 'rate_limits', 60_000);
-    let statements = 0;
-    const counted = pools[1]!.query.bind(pools[1]);
-    pools[1]!.query = ((...args: Parameters<typeof counted>) => {
-      statements += 1;
-      return counted(...args);
-    }) as typeof counted;
+    const statements = countStatements(pools[1]!);
     try {
       const positions = await Promise.all(Array.from({ length: 50 }, () => counters.add('requests:acct_turn')));
       expect(positions).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
-      expect(statements).toBe(1);
+      expect(statements.count()).toBe(1);
     } finally {
-      pools[1]!.query = counted;
+      statements.stop();
     }
   });
 
