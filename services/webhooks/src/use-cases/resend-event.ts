@@ -1,7 +1,7 @@
 import { ApiError } from '@hc/errors';
 import type { Scope } from '../domain/endpoint.ts';
 import type { StoredEvent } from '../domain/event-log.ts';
-import { getEndpoint } from './get-endpoint.ts';
+import { getEndpoint, refusalAfterRemoval } from './get-endpoint.ts';
 import type { WebhooksDependencies } from './dependencies.ts';
 
 /**
@@ -25,12 +25,13 @@ export async function resendEvent(
   } else {
     endpointIds = await deps.events.matching(scope, event.type);
   }
-  // An endpoint disabled or deleted since it was read gets nothing: a named one is refused as if it had
-  // been disabled then, and the others are left out of the answer (which keeps their order).
+  // An endpoint disabled or deleted since it was read gets nothing: a named one is refused as it would
+  // be now (endpoint_disabled, or not_found once deleted), and the others are left out of the answer
+  // (which keeps their order).
   const queuedIds = await deps.events.resend(event.id, endpointIds, deps.now());
   if (queuedIds === null) throw new ApiError('not_found', 'No such event.', 'event_id'); // purged meanwhile
   const queued = new Set(queuedIds);
-  if (endpointId !== undefined && queued.size === 0) throw new ApiError('endpoint_disabled', undefined, 'endpoint_id');
+  if (endpointId !== undefined && queued.size === 0) throw await refusalAfterRemoval(deps, scope, endpointId);
   if (queued.size > 0) deps.wakeWorker();
   return { event, endpointIds: endpointIds.filter((id) => queued.has(id)) };
 }

@@ -4,7 +4,7 @@ import { newId } from '@hc/ids';
 import type { Scope } from '../domain/endpoint.ts';
 import { webhookEventBody } from '../domain/webhook-event.ts';
 import type { StoredEvent } from '../domain/event-log.ts';
-import { getEndpoint } from './get-endpoint.ts';
+import { getEndpoint, refusalAfterRemoval } from './get-endpoint.ts';
 import type { WebhooksDependencies } from './dependencies.ts';
 
 /** A `ping` event (data.payment null, a new `evt_` id) delivered to one endpoint, Test or Live alike. */
@@ -15,8 +15,8 @@ export async function sendPing(deps: WebhooksDependencies, scope: Scope, endpoin
   const body = webhookEventBody(newId('event', now.getTime()), 'ping', now.getTime(), scope.livemode, null);
   // The ping's delivery continues the trace of the API call that asked for it.
   const event = await deps.events.recordPing(scope, endpoint.id, body, now, currentTraceparent());
-  // Disabled or deleted since it was read just above: the ping is refused as if it had been then.
-  if (!event) throw new ApiError('endpoint_disabled', undefined, 'endpoint_id');
+  // Disabled or deleted since it was read just above: refused as a ping asked now would be.
+  if (!event) throw await refusalAfterRemoval(deps, scope, endpoint.id);
   deps.wakeWorker();
   return event;
 }
