@@ -42,9 +42,15 @@ export async function freePort(): Promise<number> {
   throw new Error(`no free port between ${PORTS_FROM} and ${PORTS_TO}`);
 }
 
-async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+/**
+ * Waits until something listens on `port`. `gone` says why the server can no longer come (it exited),
+ * so a failed start is reported at once rather than after the whole wait.
+ */
+async function waitForPort(port: number, timeoutMs: number, gone: () => string | undefined = () => undefined): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    const why = gone();
+    if (why) throw new Error(`nothing listens on ${port}: ${why}`);
     const open = await new Promise<boolean>((resolve) => {
       const socket = createServer();
       socket.once('error', () => resolve(true));
@@ -126,8 +132,15 @@ export async function startDisposableNats(): Promise<DisposableNats> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn('/usr/sbin/nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', dir], { stdio: 'ignore' });
-    await waitForPort(port, 10_000);
+    const started = spawn('/usr/sbin/nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', dir], { stdio: 'ignore' });
+    child = started;
+    // After a SIGKILL, JetStream recovers its store before it listens: on a loaded machine that can
+    // take well over 10 s (the fault suite restarts it under load).
+    await waitForPort(port, 60_000, () =>
+      started.exitCode !== null || started.signalCode !== null
+        ? `nats-server exited (${started.exitCode ?? started.signalCode})`
+        : undefined,
+    );
   };
   const kill = async () => {
     const running = child;
