@@ -1,6 +1,7 @@
 // Risk covered: a ping or a resend to one endpoint that is deleted between the request's check and
 // its write answered `endpoint_disabled`, which tells the merchant the endpoint still exists; a
 // request made a moment later answers `404 not_found`. Disabled meanwhile, it stays `endpoint_disabled`.
+// And a resend whose event the log's purge removes in that moment answers `not_found`, not a 500.
 // Real PostgreSQL and the service's own dependencies; the removal runs right before the write.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger } from '@hc/logging';
@@ -63,4 +64,20 @@ describe.each([
     await expect(resendEvent(removingBeforeWrite(id, removal), scope, ping.id, id)).rejects.toMatchObject({ code });
     expect(await webhooks.prisma.webhookDelivery.count({ where: { endpointId: id } })).toBe(1); // the ping's own
   });
+});
+
+it('refuses a resend whose event the log purge removed between the check and the write with not_found', async () => {
+  const id = await newEndpoint();
+  const ping = await sendPing(webhooks.service.deps, scope, id);
+  const deps = webhooks.service.deps;
+  const events = Object.create(deps.events) as typeof deps.events;
+  events.resend = async (...args) => {
+    // What the purge deletes for an event, in its order.
+    await webhooks.prisma.deliveryAttempt.deleteMany({ where: { eventId: ping.id } });
+    await webhooks.prisma.webhookDelivery.deleteMany({ where: { eventId: ping.id } });
+    await webhooks.prisma.webhookEvent.delete({ where: { id: ping.id } });
+    return deps.events.resend(...args);
+  };
+  await expect(resendEvent({ ...deps, events }, scope, ping.id, id)).rejects.toMatchObject({ code: 'not_found', field: 'event_id' });
+  expect(await webhooks.prisma.webhookDelivery.count({ where: { endpointId: id } })).toBe(0);
 });

@@ -10,12 +10,11 @@ export async function getEndpoint(deps: WebhooksDependencies, scope: Scope, id: 
 }
 
 /**
- * The refusal for a write that found endpoint `id` no longer enabled although it was a moment before
- * (disabled or deleted meanwhile): `not_found` if it is gone, as a request made after the delete is
- * answered, else `endpoint_disabled`.
+ * Refuses a write that found endpoint `id` no longer enabled although it was a moment before
+ * (disabled or deleted meanwhile) as a request made now would be: `not_found` once deleted (getEndpoint),
+ * else `endpoint_disabled`.
  */
-export async function refusalAfterRemoval(deps: WebhooksDependencies, scope: Scope, id: string): Promise<ApiError> {
-  return (await deps.endpoints.find(scope, id))
-    ? new ApiError('endpoint_disabled', undefined, 'endpoint_id')
-    : new ApiError('not_found', 'No such webhook endpoint.', 'id');
+export async function refuseRemovedMeanwhile(deps: WebhooksDependencies, scope: Scope, id: string): Promise<never> {
+  await getEndpoint(deps, scope, id);
+  throw new ApiError('endpoint_disabled', undefined, 'endpoint_id');
 }

@@ -1,7 +1,7 @@
 import { ApiError } from '@hc/errors';
 import type { Scope } from '../domain/endpoint.ts';
 import type { StoredEvent } from '../domain/event-log.ts';
-import { getEndpoint, refusalAfterRemoval } from './get-endpoint.ts';
+import { getEndpoint, refuseRemovedMeanwhile } from './get-endpoint.ts';
 import type { WebhooksDependencies } from './dependencies.ts';
 
 /**
@@ -31,7 +31,7 @@ export async function resendEvent(
   const queuedIds = await deps.events.resend(event.id, endpointIds, deps.now());
   if (queuedIds === null) throw new ApiError('not_found', 'No such event.', 'event_id'); // purged meanwhile
   const queued = new Set(queuedIds);
-  if (endpointId !== undefined && queued.size === 0) throw await refusalAfterRemoval(deps, scope, endpointId);
+  if (endpointId !== undefined && queued.size === 0) await refuseRemovedMeanwhile(deps, scope, endpointId);
   if (queued.size > 0) deps.wakeWorker();
   return { event, endpointIds: endpointIds.filter((id) => queued.has(id)) };
 }

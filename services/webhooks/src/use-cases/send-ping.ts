@@ -4,7 +4,7 @@ import { newId } from '@hc/ids';
 import type { Scope } from '../domain/endpoint.ts';
 import { webhookEventBody } from '../domain/webhook-event.ts';
 import type { StoredEvent } from '../domain/event-log.ts';
-import { getEndpoint, refusalAfterRemoval } from './get-endpoint.ts';
+import { getEndpoint, refuseRemovedMeanwhile } from './get-endpoint.ts';
 import type { WebhooksDependencies } from './dependencies.ts';
 
 /** A `ping` event (data.payment null, a new `evt_` id) delivered to one endpoint, Test or Live alike. */
@@ -16,7 +16,7 @@ export async function sendPing(deps: WebhooksDependencies, scope: Scope, endpoin
   // The ping's delivery continues the trace of the API call that asked for it.
   const event = await deps.events.recordPing(scope, endpoint.id, body, now, currentTraceparent());
   // Disabled or deleted since it was read just above: refused as a ping asked now would be.
-  if (!event) throw await refusalAfterRemoval(deps, scope, endpoint.id);
+  if (!event) return refuseRemovedMeanwhile(deps, scope, endpoint.id);
   deps.wakeWorker();
   return event;
 }
