@@ -1,7 +1,7 @@
 {{/*
 Every Deployment of the chart, as YAML: { <name>: <its values block> }. The gateway, each enabled entry
 of grpcServices, and any other top-level values block with `enabled` and `image.repository` (a new
-process such as `pages` or `emulator` joins by adding its block). PodDisruptionBudgets,
+process such as `pages` or `emulator` joins by adding its block, and its entry in values.schema.json). PodDisruptionBudgets,
 HorizontalPodAutoscalers and NetworkPolicies are made for each of them (availability.yaml,
 networkpolicies.yaml), so a new Deployment gets all three without a template of its own.
 */}}
