@@ -6,16 +6,40 @@
 # chart's migration Job). Prints each image's size at the end (docs/container-images.md).
 #   pnpm images [SERVICE…]            only these services
 #   IMAGE_REPOSITORY=registry.example.com/hosted-checkout pnpm images     another name prefix
-# Uses podman, or docker when podman is absent; the base image comes from scripts/container-images-env.sh
-# (node:24-bookworm-slim, or a local stand-in built from Debian packages where no registry answers).
+# Builds with the client of the engine that scripts/ensure-container-engine.sh finds (or installs):
+# podman build for podman, docker build with BuildKit for a Docker daemon. The base image comes from
+# scripts/container-images-env.sh (node:24-bookworm-slim, or a local stand-in built from Debian packages
+# where no registry answers).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-client=podman
-command -v podman >/dev/null || client=docker
-if [ "$client" = podman ] || [ -z "${DOCKER_HOST:-}" ]; then
-  eval "$(bash scripts/ensure-container-engine.sh)" || true
+say() { echo "images: $*" >&2; }
+# The engine first, then its client. On a fresh machine the engine script installs podman; a client
+# chosen before it (docker, the only one on PATH then) built through podman's API with Docker's legacy
+# builder, which knows neither --secret nor RUN --mount (issue 45).
+engine=""
+if exports="$(bash scripts/ensure-container-engine.sh)"; then
+  eval "$exports"
+  engine="$HC_CONTAINER_ENGINE"
 fi
+case "$engine" in
+  podman)
+    # podman build (buildah) supports the Dockerfile's secret mounts; the docker client cannot send a
+    # build secret to podman's API.
+    command -v podman >/dev/null || { say "the engine is podman's API ($DOCKER_HOST) but the podman client is missing"; exit 1; }
+    client=podman ;;
+  docker)
+    client=docker ;;
+  *)
+    # No engine the script can check (e.g. a docker context of the client's own): the client as configured.
+    if command -v docker >/dev/null; then client=docker
+    elif command -v podman >/dev/null; then client=podman
+    else say "no container engine and no client (scripts/ensure-container-engine.sh)"; exit 1
+    fi ;;
+esac
+# BuildKit: the legacy builder has no --secret and no RUN --mount (a recent docker needs its buildx plugin).
+[ "$client" = docker ] && export DOCKER_BUILDKIT=1
+say "building with $client build (engine: ${engine:-as the client is configured})"
 eval "$(bash scripts/container-images-env.sh)"
 
 repository="${IMAGE_REPOSITORY:-hosted-checkout}"
