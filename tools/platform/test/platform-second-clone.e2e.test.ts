@@ -8,7 +8,14 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { killLeftovers, platformSetting, startPlatform, stopPlatform, type PlatformSetting } from '../src/platform-process.ts';
+import {
+  killLeftovers,
+  launchPlatform,
+  platformSetting,
+  startPlatform,
+  stopPlatform,
+  type PlatformSetting,
+} from '../src/platform-process.ts';
 
 const repository = join(import.meta.dirname, '..', '..', '..');
 let homes: string;
@@ -24,13 +31,18 @@ afterAll(async () => {
   rmSync(homes, { recursive: true, force: true });
 });
 
+const runner = join(repository, 'tools', 'platform', 'src', 'platform.ts');
+const cloneEnv = (clone: string, extra: NodeJS.ProcessEnv = {}) => ({
+  ...process.env,
+  ...setting.env,
+  PLATFORM_HOME: join(homes, clone),
+  LOG_LEVEL: 'warn',
+  ...extra,
+});
+
 /** ./scripts/start's runner as the clone whose state folder is `clone` would run it. */
-function startClone(clone: string) {
-  return startPlatform(process.execPath, [join(repository, 'tools', 'platform', 'src', 'platform.ts')], {
-    cwd: repository,
-    env: { ...process.env, ...setting.env, PLATFORM_HOME: join(homes, clone), LOG_LEVEL: 'warn' },
-    timeoutMs: 150_000,
-  });
+function startClone(clone: string, args: string[] = []) {
+  return startPlatform(process.execPath, [runner, ...args], { cwd: repository, env: cloneEnv(clone), timeoutMs: 150_000 });
 }
 
 async function createEndpoint(url: string, key: string): Promise<Record<string, unknown>> {
@@ -77,5 +89,33 @@ describe('two clones started one after the other on the same databases', () => {
     const again = await startClone('first');
     expect(again.printed['TEST_SECRET_KEY']).toBe(demoKey);
     expect(await stopPlatform(again)).toBe(0);
+  }, 480_000);
+
+  it('names a key the data needs and the start lacks at once, and --reset-local-data starts afresh', async () => {
+    // The databases hold the endpoint sealed above; a keyring without its key (as if hc_platform_local were lost).
+    const otherKeys = `elsewhere:${Buffer.alloc(32, 7).toString('base64')}`;
+    const stranded = launchPlatform(process.execPath, [runner], {
+      cwd: repository,
+      env: cloneEnv('third', { SECRETS_ENCRYPTION_KEYS: otherKeys }),
+      timeoutMs: 150_000,
+    });
+    expect(await stranded.exited()).toBe(1);
+    const said = stranded.stderr();
+    expect(said).toMatch(
+      /webhooks exited \(code 1\); not restarting it\. webhooks cannot start: its database holds secrets sealed with key "local-[0-9a-z]+", which SECRETS_ENCRYPTION_KEYS in your environment does not have/,
+    );
+    expect(said).toContain('docs/operations.md#a-key-missing-at-start');
+    expect(said).toContain('./scripts/start --reset-local-data drops them and starts afresh');
+    expect(said).not.toMatch(/webhooks exited unexpectedly/); // no restart that cannot help
+
+    const fresh = await startPlatform(process.execPath, [runner, '--reset-local-data'], {
+      cwd: repository,
+      env: cloneEnv('third', { SECRETS_ENCRYPTION_KEYS: otherKeys }),
+      timeoutMs: 150_000,
+    });
+    expect(fresh.stderr()).toMatch(/--reset-local-data: dropped the webhooks database/);
+    expect(fresh.printed['GATEWAY_URL']).toMatch(/^http:/);
+    expect(fresh.printed['DEMO_ACCOUNT_ID']).toMatch(/^acct_/);
+    expect(await stopPlatform(fresh)).toBe(0);
   }, 480_000);
 });
