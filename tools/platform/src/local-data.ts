@@ -84,7 +84,8 @@ export function missingKeyAdvice(service: string, log: string, keysFrom: 'enviro
   return (
     `${service} cannot start: its database holds secrets sealed with key ${which}, which ${given} does not have ` +
     `(the key was lost, or the databases were filled by a platform with other keys). Either start with that key ` +
-    `(SECRETS_ENCRYPTION_KEYS=<a keyring listing it> ./scripts/start; ${MISSING_KEY_RUNBOOK}), ` +
+    `(SECRETS_ENCRYPTION_KEYS=<a keyring listing it> ./scripts/start, or start once from an older clone whose ` +
+    `.local/secrets-encryption-keys has it: it is taken over; ${MISSING_KEY_RUNBOOK}), ` +
     `or, if nothing in the local databases matters, ./scripts/start --reset-local-data drops them and starts afresh.`
   );
 }

@@ -76,7 +76,8 @@ describe('a service that meets secrets sealed with a key it was not given', () =
     expect(missingKeyAdvice('webhooks', log, 'local')).toBe(
       'webhooks cannot start: its database holds secrets sealed with key "local-m1", which the local keyring does not have ' +
         '(the key was lost, or the databases were filled by a platform with other keys). Either start with that key ' +
-        '(SECRETS_ENCRYPTION_KEYS=<a keyring listing it> ./scripts/start; docs/operations.md#a-key-missing-at-start), ' +
+        '(SECRETS_ENCRYPTION_KEYS=<a keyring listing it> ./scripts/start, or start once from an older clone whose ' +
+        '.local/secrets-encryption-keys has it: it is taken over; docs/operations.md#a-key-missing-at-start), ' +
         'or, if nothing in the local databases matters, ./scripts/start --reset-local-data drops them and starts afresh.',
     );
     expect(missingKeyAdvice('webhooks', log, 'environment')).toContain('which SECRETS_ENCRYPTION_KEYS in your environment does not have');
