@@ -7,6 +7,6 @@ export {
   type EncryptionKey,
   type Keyring,
 } from './keyring.ts';
-export { SecretBox, SecretDecryptError, type DecryptFailure, type SecretContext } from './sealed.ts';
+export { missingKeyIdsIn, MISSING_KEY_RUNBOOK, SecretBox, SecretDecryptError, type DecryptFailure, type SecretContext } from './sealed.ts';
 export { secretBoxFromEnv } from './from-env.ts';
 export { currentKeyPrefix, resealTable, type ResealableTable, type ResealReport } from './reseal.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseEncryptionKeys } from './keyring.ts';
-import { SecretBox, SecretDecryptError, type SecretContext } from './sealed.ts';
+import { missingKeyIdsIn, SecretBox, SecretDecryptError, type SecretContext } from './sealed.ts';
 
 const K1 = `k1:${Buffer.alloc(32, 1).toString('base64')}`;
 const K1_OTHER_MATERIAL = `k1:${Buffer.alloc(32, 9).toString('base64')}`;
@@ -48,10 +48,20 @@ describe('SecretBox (AES-256-GCM, key id, row as associated data)', () => {
     expect(() => box(K1_OTHER_MATERIAL).open(sealed, ROW_A)).toThrow(/does not decrypt with key "k1"/);
   });
 
-  it('refuses a key id the keyring does not list, naming it', () => {
+  it('refuses a key id the keyring does not list, naming it and the runbook (issue 47, item 8)', () => {
     const sealed = box(K1).seal(SECRET, ROW_A);
     expect(failure(() => box(K2).open(sealed, ROW_A))).toBe('unknown-key');
     expect(() => box(K2).open(sealed, ROW_A)).toThrow(/sealed with key "k1", which SECRETS_ENCRYPTION_KEYS does not list/);
+    expect(() => box(K2).open(sealed, ROW_A)).toThrow(/see docs\/operations\.md#a-key-missing-at-start$/);
+    let caught: unknown;
+    try {
+      box(K2).open(sealed, ROW_A);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({ reason: 'unknown-key', keyId: 'k1' });
+    // What the start command reads in a service's log to say which key is missing.
+    expect(missingKeyIdsIn(`${(caught as Error).message}\n${(caught as Error).message}\nother line`)).toEqual(['k1']);
   });
 
   it('refuses a tampered ciphertext, tag, IV or key id', () => {

@@ -18,11 +18,36 @@ export type DecryptFailure = 'malformed' | 'unknown-key' | 'rejected';
 export class SecretDecryptError extends Error {
   override name = 'SecretDecryptError';
   readonly reason: DecryptFailure;
+  /** The key id the value names, when it is sealed (`unknown-key`: the id the keyring lacks). */
+  readonly keyId: string | undefined;
 
-  constructor(reason: DecryptFailure, message: string) {
+  constructor(reason: DecryptFailure, message: string, keyId?: string) {
     super(message);
     this.reason = reason;
+    this.keyId = keyId;
   }
+}
+
+/** Where an operator reads what to do about a missing key: docs/operations.md, its section and anchor. */
+export const MISSING_KEY_RUNBOOK = 'docs/operations.md#a-key-missing-at-start';
+
+/**
+ * The message of a value sealed with a key the keyring lacks: the row, the missing key id and the
+ * runbook. A service meets it first at its start (the re-encryption opens every value), so it refuses
+ * to start with this message rather than fail one signature or sign-in at a time.
+ */
+function unknownKeyMessage(row: string, keyId: string): string {
+  return (
+    `${row} is sealed with key "${keyId}", which ${ENCRYPTION_KEYS_VARIABLE} does not list: give the service that key ` +
+    `(it may have been removed before everything was re-encrypted, or never been copied here); see ${MISSING_KEY_RUNBOOK}`
+  );
+}
+
+const UNKNOWN_KEY = new RegExp(`sealed with key "([A-Za-z0-9_-]{1,32})", which ${ENCRYPTION_KEYS_VARIABLE} does not list`, 'g');
+
+/** The key ids that text (a service's log, an error) reports missing, each once, in order of appearance. */
+export function missingKeyIdsIn(text: string): string[] {
+  return [...new Set(Array.from(text.matchAll(UNKNOWN_KEY), (match) => String(match[1])))];
 }
 
 const VERSION = 'v1';
@@ -80,12 +105,7 @@ export class SecretBox {
     if (!parts) throw new SecretDecryptError('malformed', `${where(context)} is not a sealed secret (v1:<keyId>:<iv>:<ciphertext>)`);
     const [, keyId, iv, body] = parts as unknown as [string, string, string, string];
     const key = this.keyring.keys.find((k) => k.id === keyId);
-    if (!key) {
-      throw new SecretDecryptError(
-        'unknown-key',
-        `${where(context)} is sealed with key "${keyId}", which ${ENCRYPTION_KEYS_VARIABLE} does not list (removed before everything was re-encrypted?)`,
-      );
-    }
+    if (!key) throw new SecretDecryptError('unknown-key', unknownKeyMessage(where(context), keyId), keyId);
     return decrypt(key, Buffer.from(iv, 'base64url'), Buffer.from(body, 'base64url'), context);
   }
 

@@ -118,9 +118,10 @@ describe('signing secrets at rest', () => {
     } finally {
       await withNewKey.stop();
     }
-    // The old key alone no longer opens them: a process started without the new key refuses to start.
+    // The old key alone no longer opens them: a process started without the new key refuses to start,
+    // naming the missing key id and the runbook (issue 47, item 8).
     await expect(startAnother(TEST_SECRETS_ENCRYPTION_KEYS)).rejects.toThrow(
-      /sealed with key "test-2", which SECRETS_ENCRYPTION_KEYS does not list/,
+      /sealed with key "test-2", which SECRETS_ENCRYPTION_KEYS does not list: .*see docs\/operations\.md#a-key-missing-at-start$/,
     );
   });
 

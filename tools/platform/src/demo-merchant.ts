@@ -1,16 +1,18 @@
 /**
  * The local demo merchant of ./scripts/start and its Test key, which survives restarts the way a
- * provider's test keys do: the key is stored hashed like any other; its secret is kept in the
- * git-ignored local state folder (.local/demo-merchant.json, readable by its owner only) so the next
- * start can print it again. Rolling makes a new key and revokes the old ones (docs/adr/0018).
+ * provider's test keys do: the key is stored hashed like any other; its secret is kept in the local
+ * state database beside the gateway's (local-state.ts, docs/adr/0083), so the next start, from this
+ * clone or any other on the same databases, prints it again. Rolling makes a new key and revokes the
+ * old ones (docs/adr/0018).
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { MerchantOperations } from '@hc/gateway';
+import type { LocalState } from './local-state.ts';
 
 export const DEMO_ACCOUNT = 'Demo Shop';
 export const DEMO_KEY_LABEL = 'platform start (demo)';
 const DEMO_WALLET = '0x1111111111111111111111111111111111111111';
+const SAVED_KEY_NAME = 'demo-merchant';
 
 export interface DemoMerchant {
   accountId: string;
@@ -20,38 +22,64 @@ export interface DemoMerchant {
   key: 'kept' | 'new' | 'rolled';
 }
 
-interface SavedKey {
+export interface SavedKey {
   account: string;
   secret: string;
 }
 
-function readSavedKey(stateFile: string): SavedKey | undefined {
+/** Where the demo key's secret is kept between starts. */
+export interface SavedKeyStore {
+  read(): Promise<SavedKey | undefined>;
+  save(saved: SavedKey): Promise<void>;
+}
+
+function parseSavedKey(text: string | undefined): SavedKey | undefined {
+  if (text === undefined) return undefined;
   try {
-    const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as Partial<SavedKey>;
+    const saved = JSON.parse(text) as Partial<SavedKey>;
     return typeof saved.account === 'string' && typeof saved.secret === 'string'
       ? { account: saved.account, secret: saved.secret }
       : undefined;
   } catch {
-    return undefined; // none yet, or unreadable: a new key replaces it
+    return undefined; // unreadable: a new key replaces it
   }
 }
 
-/** Written whole or not at all (rename), so a crash never leaves half a file. */
-function saveKey(stateFile: string, saved: SavedKey): void {
-  mkdirSync(dirname(stateFile), { recursive: true, mode: 0o700 });
-  const partial = `${stateFile}.${process.pid}.tmp`;
-  writeFileSync(partial, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600 });
-  renameSync(partial, stateFile);
+function readCloneFile(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The demo key kept in the local state database under `scope` (the gateway database's: several
+ * platforms may share a cluster, each with its own demo account). A clone that kept it in its own
+ * .local/demo-merchant.json before ADR 0083 has it read from there while the database has none, so
+ * its printed key stays the same, and is copied into the database for the other clones.
+ */
+export function keptInLocalState(state: LocalState, scope: string, cloneFile: string): SavedKeyStore {
+  return {
+    async read() {
+      const kept = parseSavedKey(await state.get(scope, SAVED_KEY_NAME));
+      if (kept) return kept;
+      const fromClone = parseSavedKey(readCloneFile(cloneFile));
+      if (fromClone) await state.put(scope, SAVED_KEY_NAME, JSON.stringify(fromClone));
+      return fromClone;
+    },
+    save: (saved) => state.put(scope, SAVED_KEY_NAME, JSON.stringify(saved)),
+  };
 }
 
 /**
  * Makes sure the demo account exists and is active, and returns its Test key: the saved one while it
  * is still an active Test key of that account, else (or when `roll`) a new one. A new key is saved
- * before the old demo keys are revoked, so a crash in between leaves a working key on disk.
+ * before the old demo keys are revoked, so a crash in between leaves a working key kept.
  */
 export async function ensureDemoMerchant(
   operations: MerchantOperations,
-  stateFile: string,
+  store: SavedKeyStore,
   options: { roll: boolean },
 ): Promise<DemoMerchant> {
   const demo =
@@ -59,14 +87,14 @@ export async function ensureDemoMerchant(
     (await operations.createAccount({ name: DEMO_ACCOUNT, payoutWallet: DEMO_WALLET }));
   if (demo.status !== 'active') await operations.reactivate(demo.id);
 
-  const saved = readSavedKey(stateFile);
+  const saved = await store.read();
   if (saved && !options.roll && saved.account === demo.id) {
     const key = await operations.activeKey(saved.secret);
     if (key?.accountId === demo.id && key.mode === 'test') return { accountId: demo.id, secret: saved.secret, key: 'kept' };
   }
 
   const created = await operations.createKey(demo.id, 'test', DEMO_KEY_LABEL);
-  saveKey(stateFile, { account: demo.id, secret: created.secret });
+  await store.save({ account: demo.id, secret: created.secret });
   for (const key of await operations.listKeys(demo.id)) {
     if (key.label === DEMO_KEY_LABEL && key.revokedAt === null && key.id !== created.key.id) await operations.revokeKey(key.id);
   }

@@ -1,6 +1,6 @@
 /**
  * The local platform (./scripts/start or tools/platform/src/platform.ts) as a real process for tests: on free
- * ports, with databases and a NATS prefix of its own so it never meets a platform someone else runs
+ * ports, with databases (its local state's too) and a NATS prefix of its own so it never meets a platform someone else runs
  * on this machine, its printed lines parsed and its stderr watchable.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -32,7 +32,10 @@ export async function platformSetting(label: string): Promise<PlatformSetting> {
   const [emulatorPort, noticesPort] = await Promise.all([freePort(), freePort()]);
   // The merchant dashboard (behind the front router too) and the gateway's internal admin listener.
   const [dashboardPort, gatewayAdmin] = await Promise.all([freePort(), freePort()]);
-  const names = SERVICES.map((service) => `${label}_${randomBytes(4).toString('hex')}_${service}`);
+  const run = `${label}_${randomBytes(4).toString('hex')}`;
+  const names = SERVICES.map((service) => `${run}_${service}`);
+  // The local state (the keyring of secrets at rest, the demo key) of its own too (docs/adr/0083).
+  const stateDatabase = `${run}_platform_local`;
   const server = testDatabaseServerUrl();
   return {
     gatewayPort: Number(gatewayPort),
@@ -55,11 +58,12 @@ export async function platformSetting(label: string): Promise<PlatformSetting> {
       ...Object.fromEntries(
         SERVICES.map((service, i) => [`${service.toUpperCase()}_DATABASE_URL`, withDatabase(server, String(names[i]))]),
       ),
+      PLATFORM_STATE_DATABASE_URL: withDatabase(server, stateDatabase),
       NATS_URL: testNatsUrl(),
       NATS_SUBJECT_PREFIX: testNatsPrefix(label),
     },
     async dropDatabases() {
-      await Promise.all(names.map((name) => dropDatabase(withDatabase(server, name)).catch(() => undefined)));
+      await Promise.all([...names, stateDatabase].map((name) => dropDatabase(withDatabase(server, name)).catch(() => undefined)));
     },
   };
 }

@@ -10,8 +10,10 @@
  *
  * Addresses, ports and databases come from the services' environment variables (README,
  * Configuration); while it runs, .local/platform.env tells ./scripts/operator where they are. The key
- * that encrypts webhook signing secrets and two-factor seeds at rest is made once and kept in
- * .local/secrets-encryption-keys (SECRETS_ENCRYPTION_KEYS in the environment wins; docs/adr/0042).
+ * that encrypts webhook signing secrets and two-factor seeds at rest is made once and kept, with the
+ * demo key, in the local state database beside the data (SECRETS_ENCRYPTION_KEYS in the environment
+ * wins; docs/adr/0042, docs/adr/0083), so another clone or worktree on the same databases starts too;
+ * --reset-local-data drops this platform's databases first.
  * Service logs go to .platform/logs/<service>.log. A service that crashes is restarted with backoff;
  * one that keeps crashing is reported with its log's end and the platform stops (tools/platform/src/supervisor.ts).
  * Ctrl-C (or SIGTERM) stops everything cleanly.
@@ -20,7 +22,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ensureDatabase, migrateDatabase } from '@hc/db';
 import { checkGrpcHealth } from '@hc/grpc';
 import { CHECKOUT_MIGRATIONS_DIR, loadCheckoutConfig } from '@hc/checkout';
 import { CUSTOMERS_MIGRATIONS_DIR, loadCustomersConfig } from '@hc/customers';
@@ -33,8 +34,9 @@ import { DASHBOARD_MIGRATIONS_DIR, loadDashboardConfig } from '@hc/dashboard';
 import { loadNotificationsConfig, NOTIFICATIONS_MIGRATIONS_DIR } from '@hc/notifications';
 import { ensureDemoNotifications } from './demo-notifications.ts';
 import { startFrontRouter } from './front-router.ts';
-import { ensureDemoMerchant } from './demo-merchant.ts';
-import { localEncryptionKeys } from './local-encryption-keys.ts';
+import { ensureDemoMerchant, keptInLocalState } from './demo-merchant.ts';
+import { missingKeyAdvice, prepareLocalData } from './local-data.ts';
+import { databaseScope, stateDatabaseUrl } from './local-state.ts';
 import { Supervisor } from './supervisor.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -43,11 +45,14 @@ const TELEMETRY = join(root, 'packages/telemetry/src/register.ts');
 // PLATFORM_HOME moves the logs and the local state elsewhere (tests run a platform of their own).
 const home = process.env['PLATFORM_HOME'] ?? root;
 const logDir = join(home, '.platform', 'logs');
-// Local state that outlives a run (git-ignored): the demo key's secret, the encryption key of secrets
-// at rest, and where the platform runs.
+// The clone's own state (git-ignored): where the platform runs. What belongs to the data (the demo
+// key's secret, the encryption key of secrets at rest) is kept in the local state database beside it
+// (local-state.ts); files an older start left here are taken over from.
 const stateDir = join(home, '.local');
 const addressesFile = join(stateDir, 'platform.env');
-const { values: flags } = parseArgs({ options: { 'roll-demo-key': { type: 'boolean', default: false } } });
+const { values: flags } = parseArgs({
+  options: { 'roll-demo-key': { type: 'boolean', default: false }, 'reset-local-data': { type: 'boolean', default: false } },
+});
 
 function say(line: string): void {
   process.stderr.write(`platform: ${line}\n`);
@@ -100,29 +105,29 @@ const notificationsConfig = loadNotificationsConfig({
   ...process.env,
 });
 
-// 1. Databases and migrations.
-for (const [name, url, dir] of [
-  ['gateway', gatewayConfig.GATEWAY_DATABASE_URL, GATEWAY_MIGRATIONS_DIR],
-  ['checkout', checkoutConfig.CHECKOUT_DATABASE_URL, CHECKOUT_MIGRATIONS_DIR],
-  ['settlement', settlementConfig.SETTLEMENT_DATABASE_URL, SETTLEMENT_MIGRATIONS_DIR],
-  ['customers', customersConfig.CUSTOMERS_DATABASE_URL, CUSTOMERS_MIGRATIONS_DIR],
-  ['webhooks', webhooksConfig.WEBHOOKS_DATABASE_URL, WEBHOOKS_MIGRATIONS_DIR],
-  ['dashboard', dashboardConfig.DASHBOARD_DATABASE_URL, DASHBOARD_MIGRATIONS_DIR],
-  ['notifications', notificationsConfig.NOTIFICATIONS_DATABASE_URL, NOTIFICATIONS_MIGRATIONS_DIR],
-] as const) {
-  await ensureDatabase(url);
-  const applied = await migrateDatabase(url, dir);
-  say(`${name} database ${applied.length ? `migrated (${applied.join(', ')})` : 'up to date'}`);
-}
+// 1. Databases and migrations (after dropping them all with --reset-local-data).
+const databases = [
+  { service: 'gateway', url: gatewayConfig.GATEWAY_DATABASE_URL, migrations: GATEWAY_MIGRATIONS_DIR },
+  { service: 'checkout', url: checkoutConfig.CHECKOUT_DATABASE_URL, migrations: CHECKOUT_MIGRATIONS_DIR },
+  { service: 'settlement', url: settlementConfig.SETTLEMENT_DATABASE_URL, migrations: SETTLEMENT_MIGRATIONS_DIR },
+  { service: 'customers', url: customersConfig.CUSTOMERS_DATABASE_URL, migrations: CUSTOMERS_MIGRATIONS_DIR },
+  { service: 'webhooks', url: webhooksConfig.WEBHOOKS_DATABASE_URL, migrations: WEBHOOKS_MIGRATIONS_DIR },
+  { service: 'dashboard', url: dashboardConfig.DASHBOARD_DATABASE_URL, migrations: DASHBOARD_MIGRATIONS_DIR },
+  { service: 'notifications', url: notificationsConfig.NOTIFICATIONS_DATABASE_URL, migrations: NOTIFICATIONS_MIGRATIONS_DIR },
+];
+// The local state database (docs/adr/0083): the cluster's keyring, the demo key; then the databases.
+const { state, encryption } = await prepareLocalData({
+  databases,
+  stateUrl: stateDatabaseUrl(process.env, gatewayConfig.GATEWAY_DATABASE_URL),
+  stateDir,
+  reset: flags['reset-local-data'],
+  say,
+});
 
-// The key webhooks and the dashboard seal their secrets with: the one kept from the last start.
-const encryption = localEncryptionKeys(join(stateDir, 'secrets-encryption-keys'));
-const keyOrigin = { environment: 'from SECRETS_ENCRYPTION_KEYS', kept: 'kept in .local/', new: 'new, kept in .local/' };
-say(`encryption key of secrets at rest: ${keyOrigin[encryption.origin]}`);
-
-// 2. Demo merchant and its Test key (the one printed last time, unless rolled or gone).
+// 2. Demo merchant and its Test key (the one printed last time, by any clone, unless rolled or gone).
 const accounts = openMerchantAccounts(gatewayConfig.GATEWAY_DATABASE_URL);
-const demo = await ensureDemoMerchant(accounts.operations, join(stateDir, 'demo-merchant.json'), {
+const demoKeyStore = keptInLocalState(state, databaseScope(gatewayConfig.GATEWAY_DATABASE_URL), join(stateDir, 'demo-merchant.json'));
+const demo = await ensureDemoMerchant(accounts.operations, demoKeyStore, {
   roll: flags['roll-demo-key'],
 });
 await accounts.close();
@@ -131,7 +136,15 @@ say(`demo merchant ${demo.accountId}: ${keyNews[demo.key]} (./scripts/start --ro
 
 // 3. Services, then the gateway.
 mkdirSync(logDir, { recursive: true });
-const supervisor = new Supervisor({ root, logDir, say, onGiveUp: () => void stopAll(1), nodeArgs: ['--import', TELEMETRY] });
+const supervisor = new Supervisor({
+  root,
+  logDir,
+  say,
+  onGiveUp: () => void stopAll(1),
+  nodeArgs: ['--import', TELEMETRY],
+  // Secrets sealed with a key this start does not have: say which and what to do, at once.
+  diagnose: (name, log) => missingKeyAdvice(name, log, encryption.origin === 'environment' ? 'environment' : 'local'),
+});
 let stopped: Promise<never> | undefined;
 
 /** Starts a service as a supervised child process: restarted with backoff when it crashes (tools/platform/src/supervisor.ts). */
@@ -145,6 +158,7 @@ function stopAll(exitCode: number): Promise<never> {
     say('stopping');
     rmSync(addressesFile, { force: true });
     await supervisor.stopAll();
+    await state.close();
     process.exit(exitCode);
   })();
   return stopped;
@@ -308,6 +322,7 @@ const addresses = {
   // `emulator pay` (local Live mode) talks to the emulator.
   EMULATOR_URL: emulatorUrl,
 };
+mkdirSync(stateDir, { recursive: true, mode: 0o700 });
 writeFileSync(
   addressesFile,
   Object.entries(addresses)
@@ -316,11 +331,11 @@ writeFileSync(
 );
 
 // The demo account sends Test receipts and alerts (to the catcher) until someone changes its settings.
-const demoMail = await ensureDemoNotifications(
-  notificationsConfig.NOTIFICATIONS_GRPC_ADDRESS,
-  demo.accountId,
-  join(stateDir, 'demo-notifications.json'),
-);
+const demoMail = await ensureDemoNotifications(notificationsConfig.NOTIFICATIONS_GRPC_ADDRESS, demo.accountId, {
+  store: state,
+  scope: databaseScope(notificationsConfig.NOTIFICATIONS_DATABASE_URL),
+  cloneMarkerFile: join(stateDir, 'demo-notifications.json'),
+});
 if (demoMail) say(`demo merchant: Test receipts on, alerts to ${demoMail} (dashboard Settings changes them)`);
 say(`mail catcher: every mail the platform sends is at ${mailCatcherUrl} (SMTP 127.0.0.1:${mailCatcher.smtpPort})`);
 say(`ready: demo merchant ${demo.accountId} (Test mode); logs in .platform/logs/; Ctrl-C stops everything`);

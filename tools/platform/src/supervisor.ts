@@ -3,7 +3,9 @@
  * started again after a delay that doubles with each crash in a row (1 s, 2 s, 4 s … at most 15 s),
  * and the start command says so; one that has run for 30 s counts as healthy again. A process that
  * crashes 5 times in a row, each within 30 s of its start, is not restarted again: it is reported
- * with the end of its log and the platform stops (README; docs/adr/0018).
+ * with the end of its log and the platform stops (README; docs/adr/0018). A crash that the
+ * `diagnose` hook explains from the log of that run (e.g. a key missing for the secrets at rest,
+ * docs/adr/0083) is given up at once: restarting cannot help, and the explanation is what to show.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
@@ -34,6 +36,33 @@ export function afterCrash(policy: RestartPolicy, crashesBefore: number, uptimeM
   if (crashesInARow >= policy.maxCrashesInARow) return { action: 'give-up', crashesInARow };
   const delayMs = Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** (crashesInARow - 1));
   return { action: 'restart', delayMs, crashesInARow };
+}
+
+/** What a file holds from byte `from` on (at most its last 16 KB): one run's part of a process's log. */
+export function logSince(file: string, from: number): string {
+  try {
+    const size = statSync(file).size;
+    const start = Math.max(from, size - 16_384);
+    if (size <= start) return '';
+    const buffer = Buffer.alloc(size - start);
+    const fd = openSync(file, 'r');
+    try {
+      readSync(fd, buffer, 0, buffer.length, start);
+    } finally {
+      closeSync(fd);
+    }
+    return buffer.toString('utf8');
+  } catch {
+    return '';
+  }
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
 }
 
 /** The last `lines` lines of a file (read from its end, so a long log costs nothing). */
@@ -72,6 +101,7 @@ export class Supervisor {
   private readonly onGiveUp: (name: string) => void;
   private readonly policy: RestartPolicy;
   private readonly nodeArgs: readonly string[];
+  private readonly diagnose: (name: string, log: string) => string | undefined;
 
   constructor(options: {
     root: string;
@@ -82,7 +112,10 @@ export class Supervisor {
     policy?: RestartPolicy;
     /** Node options put before each entry, e.g. `--import` of the telemetry hook. */
     nodeArgs?: readonly string[];
+    /** After a crash, from what the process logged in that run: why no restart can help, or undefined. */
+    diagnose?: (name: string, log: string) => string | undefined;
   }) {
+    this.diagnose = options.diagnose ?? (() => undefined);
     this.nodeArgs = options.nodeArgs ?? [];
     this.root = options.root;
     this.logDir = options.logDir;
@@ -112,6 +145,7 @@ export class Supervisor {
     // The child writes its own log file (opened for append, both streams): no pipe through this
     // process, which would read and copy every access line (about 4 % of the machine under load),
     // and no line lost or blocked when the supervisor is slow or gone.
+    const logStart = sizeOf(this.logFile(p.name));
     const log = openSync(this.logFile(p.name), 'a');
     let child: ChildProcess;
     try {
@@ -128,6 +162,12 @@ export class Supervisor {
     child.on('exit', (code, signal) => {
       if (this.stopping) return;
       const how = signal ?? `code ${code}`;
+      const diagnosis = this.diagnose(p.name, logSince(this.logFile(p.name), logStart));
+      if (diagnosis !== undefined) {
+        this.say(`${p.name} exited (${how}); not restarting it. ${diagnosis}`);
+        this.onGiveUp(p.name);
+        return;
+      }
       const next = afterCrash(this.policy, p.crashesInARow, Date.now() - startedAt);
       p.crashesInARow = next.crashesInARow;
       if (next.action === 'give-up') {

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { afterCrash, DEFAULT_RESTART_POLICY as policy, logTail } from '../src/supervisor.ts';
+import { missingKeyIdsIn } from '@hc/secrets';
+import { eventually } from '@hc/test-kit';
+import { afterCrash, DEFAULT_RESTART_POLICY as policy, logSince, logTail, Supervisor } from '../src/supervisor.ts';
 
 describe('the platform supervisor', () => {
   it('doubles the delay with each quick crash in a row, from 1 s, capped at 15 s', () => {
@@ -36,6 +38,46 @@ describe('the platform supervisor', () => {
       expect(logTail(join(dir, 'missing.log'))).toBe('(no log)');
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a crash the diagnosis explains', () => {
+  it('is given up at once with the explanation, from what the process logged in that run only', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'hc-supervisor-diagnose-'));
+    const said: string[] = [];
+    const givenUp: string[] = [];
+    // A service that meets a value sealed with a key it was not given (as webhooks does at its start).
+    writeFileSync(
+      join(root, 'sealed.mjs'),
+      'console.error("x is sealed with key \\"local-1\\", which SECRETS_ENCRYPTION_KEYS does not list"); process.exit(1);\n',
+    );
+    const supervisor = new Supervisor({
+      root,
+      logDir: root,
+      say: (line) => said.push(line),
+      onGiveUp: (name) => givenUp.push(name),
+      diagnose: (name, log) => (missingKeyIdsIn(log).length > 0 ? `${name} lacks ${missingKeyIdsIn(log).join(', ')}` : undefined),
+    });
+    // An earlier run's log that mentions the key must not be taken for this run's.
+    const earlier = 'x is sealed with key "local-0", which SECRETS_ENCRYPTION_KEYS does not list\n';
+    writeFileSync(join(root, 'sealed.log'), earlier);
+    try {
+      supervisor.start('sealed', 'sealed.mjs', {});
+      await eventually(
+        async () => givenUp,
+        (names) => names.length > 0,
+        10_000,
+      );
+      expect(givenUp).toEqual(['sealed']);
+      expect(said).toEqual([
+        expect.stringMatching(/^sealed started \(pid \d+\)$/),
+        'sealed exited (code 1); not restarting it. sealed lacks local-1',
+      ]);
+      expect(logSince(join(root, 'sealed.log'), earlier.length)).toMatch(/^x is sealed with key "local-1"/);
+    } finally {
+      await supervisor.stopAll();
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });
