@@ -6,7 +6,7 @@ import { paymentLinkObject } from '../presenters/integration.ts';
 import { accountSnapshot, callContext } from '../locals.ts';
 import { sentOrderFields } from './checkout-sessions.ts';
 import { readIdempotencyKey, sentIdempotencyKey } from '../middleware/idempotency-key.ts';
-import { jsonObjectBody } from '../middleware/json-body.ts';
+import { jsonObjectBody, optionalJsonObjectBody } from '../middleware/json-body.ts';
 import { idempotencyReplays } from '../metrics.ts';
 import { createPaymentLink } from '../../../use-cases/create-payment-link.ts';
 import type { IdempotencyDependencies } from '../../../use-cases/create-idempotently.ts';
@@ -50,7 +50,7 @@ export function paymentLinkRoutes(checkoutAdmin: ServiceClient<typeof CheckoutAd
     res.json(paymentLinkObject(required(link)));
   });
 
-  router.post('/payment_links/:id/cancel', async (req, res) => {
+  router.post('/payment_links/:id/cancel', optionalJsonObjectBody, async (req, res) => {
     const { link } = await checkoutAdmin.cancelPaymentLink({ id: req.params.id }, callContext(res));
     res.json(paymentLinkObject(required(link)));
   });

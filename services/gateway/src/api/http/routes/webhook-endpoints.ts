@@ -5,7 +5,7 @@ import type { WebhooksService } from '@hc/proto/webhooks/v1';
 import { webhookEndpointObject } from '../presenters/integration.ts';
 import { callContext } from '../locals.ts';
 import { readIdempotencyKey, sentIdempotencyKey } from '../middleware/idempotency-key.ts';
-import { jsonObjectBody } from '../middleware/json-body.ts';
+import { jsonObjectBody, optionalJsonObjectBody } from '../middleware/json-body.ts';
 import { idempotencyReplays } from '../metrics.ts';
 import { createWebhookEndpoint } from '../../../use-cases/create-webhook-endpoint.ts';
 import type { IdempotencyDependencies } from '../../../use-cases/create-idempotently.ts';
@@ -72,7 +72,7 @@ export function webhookEndpointRoutes(webhooks: ServiceClient<typeof WebhooksSer
     res.json({ id, object: 'webhook_endpoint', deleted: true });
   });
 
-  router.post('/webhook_endpoints/:id/rotate_secret', async (req, res) => {
+  router.post('/webhook_endpoints/:id/rotate_secret', optionalJsonObjectBody, async (req, res) => {
     const rotated = await webhooks.rotateEndpointSecret({ id: req.params.id }, callContext(res)).catch(withoutField);
     res.json({
       ...webhookEndpointObject(required(rotated.endpoint)),
