@@ -51,7 +51,7 @@ export function paymentLinkRoutes(checkoutAdmin: ServiceClient<typeof CheckoutAd
   });
 
   router.post('/payment_links/:id/cancel', optionalJsonObjectBody, async (req, res) => {
-    const { link } = await checkoutAdmin.cancelPaymentLink({ id: req.params.id }, callContext(res));
+    const { link } = await checkoutAdmin.cancelPaymentLink({ id: req.params.id as string }, callContext(res));
     res.json(paymentLinkObject(required(link)));
   });
 

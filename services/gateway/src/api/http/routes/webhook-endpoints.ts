@@ -73,7 +73,7 @@ export function webhookEndpointRoutes(webhooks: ServiceClient<typeof WebhooksSer
   });
 
   router.post('/webhook_endpoints/:id/rotate_secret', optionalJsonObjectBody, async (req, res) => {
-    const rotated = await webhooks.rotateEndpointSecret({ id: req.params.id }, callContext(res)).catch(withoutField);
+    const rotated = await webhooks.rotateEndpointSecret({ id: req.params.id as string }, callContext(res)).catch(withoutField);
     res.json({
       ...webhookEndpointObject(required(rotated.endpoint)),
       secret: rotated.secret,
