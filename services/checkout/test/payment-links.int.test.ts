@@ -181,7 +181,9 @@ describe('payment links', () => {
     const id = newId('payment');
     const request = { amount: '12', currency: 'usd', description: 'Mug', lifetime: '24h', account, id };
     const first = await admin.createPaymentLink(request, test);
-    const again = await admin.createPaymentLink({ ...request, account: { feeBps: 0 } }, { ...test, livemode: true }).catch((e: unknown) => e);
+    const again = await admin
+      .createPaymentLink({ ...request, account: { feeBps: 0 } }, { ...test, livemode: true })
+      .catch((e: unknown) => e);
     const retry = await admin.createPaymentLink(request, test);
     expect(first.created).toBe(true);
     expect(retry.created).toBe(false);

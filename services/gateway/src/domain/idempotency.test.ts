@@ -26,7 +26,9 @@ describe('Idempotency-Key', () => {
 describe('request fingerprints', () => {
   it('ignore key order at every depth', () => {
     expect(canonicalJson({ b: 1, a: { d: 2, c: 3 } })).toBe('{"a":{"c":3,"d":2},"b":1}');
-    expect(requestHash('checkout_session', { amount: '1', metadata: { x: '1', y: '2' } })).toBe(requestHash('checkout_session', { metadata: { y: '2', x: '1' }, amount: '1' }));
+    expect(requestHash('checkout_session', { amount: '1', metadata: { x: '1', y: '2' } })).toBe(
+      requestHash('checkout_session', { metadata: { y: '2', x: '1' }, amount: '1' }),
+    );
   });
 
   it('treat null and absent alike, and differ on any value', () => {
