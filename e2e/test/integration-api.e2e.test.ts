@@ -140,3 +140,37 @@ describe('/v1/payment_links', () => {
     await expectError(await bad({ amount: '-1' }), 400, 'invalid_amount', 'amount');
   });
 });
+
+// Issue 51: docs/api-errors.md and the OpenAPI document disagreed on a POST that takes no fields. One
+// rule now: such an action needs no body; a body, when sent, is held to the body rules of every POST.
+describe('actions that take no fields (cancel, rotate_secret)', () => {
+  const raw = (path: string, headers: Record<string, string>, body?: string) =>
+    platform.request('POST', path, { key: merchant.testKey, headers, ...(body === undefined ? {} : { body }) });
+
+  it('answer without a body or with a JSON object; any other body is refused as on every POST', async () => {
+    const endpoint = String((await call('POST', '/v1/webhook_endpoints', { url: 'https://127.0.0.1:9/no-fields' })).body['id']);
+    const links = await Promise.all(
+      [1, 2].map(async () => (await call('POST', '/v1/payment_links', { amount: '3', currency: 'EUR', description: 'x' })).body),
+    );
+    for (const path of [`/v1/webhook_endpoints/${endpoint}/rotate_secret`, `/v1/payment_links/${String(links[0]!['id'])}/cancel`]) {
+      await expectError(await raw(path, { 'content-type': 'text/plain' }, 'please'), 415, 'unsupported_media_type');
+      await expectError(await raw(path, { 'content-type': 'application/json' }, '[]'), 400, 'invalid_json');
+      await expectError(await raw(path, { 'content-type': 'application/json' }, '{"a":1,"a":2}'), 400, 'invalid_json');
+      expect((await raw(path, {})).status).toBe(200);
+      expect((await raw(path, { 'content-type': 'application/json' }, '{}')).status).toBe(200);
+    }
+    expect((await raw(`/v1/payment_links/${String(links[1]!['id'])}/cancel`, { 'content-type': 'application/json' }, '')).status).toBe(200);
+  });
+
+  it('the webhook endpoint list is oldest first, as its OpenAPI description says', async () => {
+    const made: string[] = [];
+    for (const n of [1, 2, 3])
+      made.push(String((await call('POST', '/v1/webhook_endpoints', { url: `https://127.0.0.1:9/order-${n}` })).body['id']));
+    const listed = ((await call('GET', '/v1/webhook_endpoints')).body['data'] as Json[]).map((e) => String(e['id']));
+    expect(listed.filter((id) => made.includes(id))).toEqual(made);
+    const document = (await (await fetch(`${platform.url}/v1/openapi.json`)).json()) as {
+      components: { schemas: Record<string, { description: string }> };
+    };
+    expect(document.components.schemas['WebhookEndpointList']!.description).toMatch(/oldest first/);
+  });
+});

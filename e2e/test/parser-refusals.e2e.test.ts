@@ -77,8 +77,37 @@ describe('requests the HTTP parser refuses answer with the error body', () => {
     );
   });
 
-  it('a control character in the Idempotency-Key header is 400 invalid_request with the error body', async () => {
-    await expectRefused(rawCreate([`Content-Length: ${Buffer.byteLength(BODY)}`, 'Idempotency-Key: abc\u0001def']), 400, 'invalid_request');
+  // Issue 51, item 5: the contract names these headers' refusals; a byte the parser refuses in one of
+  // them (DEL, a control character) is that refusal, not the parser's generic one.
+  it.each([
+    ['DEL', 'abc\u007fdef', '/v1/checkout_sessions'],
+    ['a control character', 'abc\u0001def', '/v1/checkout_sessions'],
+    ['DEL', 'abc\u007fdef', '/v1/payment_links'],
+    ['DEL', 'abc\u007fdef', '/v1/webhook_endpoints'],
+  ])('%s in the Idempotency-Key header is 400 invalid_idempotency_key with the error body (%s, %s)', async (_label, key, path) => {
+    await expectRefused(
+      rawCreate([`Content-Length: ${Buffer.byteLength(BODY)}`, `Idempotency-Key: ${key}`], BODY, path),
+      400,
+      'invalid_idempotency_key',
+    );
+  });
+
+  it('DEL in the Authorization header is 401 invalid_api_key, in Content-Type 415, in another header 400 invalid_request', async () => {
+    const length = `Content-Length: ${Buffer.byteLength(BODY)}`;
+    const withAuthorization = (value: string): string =>
+      [
+        `POST /v1/checkout_sessions HTTP/1.1`,
+        'Host: gateway.test',
+        `Authorization: ${value}`,
+        'Content-Type: application/json',
+        length,
+        '',
+        BODY,
+      ].join('\r\n');
+    await expectRefused(withAuthorization(`Bearer ${merchant.testKey}\u007f`), 401, 'invalid_api_key');
+    await expectRefused(withAuthorization(`Bearer \u0001${merchant.testKey}`), 401, 'invalid_api_key');
+    await expectRefused(rawCreate([length, 'Content-Type: application/json\u007f']), 415, 'unsupported_media_type');
+    await expectRefused(rawCreate([length, 'X-Trace: abc\u007fdef']), 400, 'invalid_request');
   });
 
   it('raw non-ASCII bytes in the path are 400 invalid_request with the error body', async () => {

@@ -1,5 +1,13 @@
 export { accessLog, accessLogger, assignRequestId, requestIdOf } from './request-log.ts';
 export { strictPageHeaders, type ScriptSource } from './page-headers.ts';
 export { isSameOrigin } from './same-origin.ts';
-export { answerParserRefusals, parserRefusal, wantsApiBody, type RefusalStyle } from './parser-refusals.ts';
+export {
+  answerParserRefusals,
+  API_HEADER_CODES,
+  parserRefusal,
+  refusedHeader,
+  wantsApiBody,
+  type HeaderCodes,
+  type RefusalStyle,
+} from './parser-refusals.ts';
 export { formBodyProblem, strictFormBody } from './form-body.ts';

@@ -1,6 +1,6 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ApiError } from '@hc/errors';
+import { ApiError, type ErrorCode } from '@hc/errors';
 import { newId } from '@hc/ids';
 import type { Logger } from '@hc/logging';
 
@@ -21,17 +21,25 @@ export type RefusalStyle = 'api' | 'page' | 'by-path';
  * error body or a plain page, with a stable status, Cache-Control: no-store and a request id — then
  * closes the connection (the parser cannot tell where the next request would start).
  */
-export function answerParserRefusals(server: Server, logger: Logger | undefined, style: RefusalStyle): void {
-  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
+export function answerParserRefusals(
+  server: Server,
+  logger: Logger | undefined,
+  style: RefusalStyle,
+  options: { readonly headerCodes?: HeaderCodes } = {},
+): void {
+  server.on('clientError', (error: ParserError, socket: Duplex) => {
     // A reset or a half-written response leaves nothing that could carry an answer.
     if (error.code === 'ECONNRESET' || !socket.writable || responseStarted(socket)) {
       socket.destroy();
       return;
     }
-    const apiError = parserRefusal(error.code);
+    const api = wantsApiBody(style, error.rawPacket);
+    const header = api && options.headerCodes ? refusedHeader(error) : undefined;
+    const code = header === undefined ? undefined : options.headerCodes?.[header];
+    const apiError = code === undefined ? parserRefusal(error.code) : headerRefusal(code, header!);
     const requestId = newId('request');
-    logger?.info({ requestId, parserError: error.code, status: apiError.httpStatus }, 'request refused by the HTTP parser');
-    socket.end(rawResponse(refusalAnswer(apiError, wantsApiBody(style, error.rawPacket)), requestId));
+    logger?.info({ requestId, parserError: error.code, header, status: apiError.httpStatus }, 'request refused by the HTTP parser');
+    socket.end(rawResponse(refusalAnswer(apiError, api), requestId));
   });
   // Node answers an Expect header other than 100-continue with a bare 417 unless this is listened to.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
@@ -44,6 +52,44 @@ export function answerParserRefusals(server: Server, logger: Logger | undefined,
     });
     res.end(answer.body);
   });
+}
+
+/** What Node hands a clientError listener: llhttp's code, the bytes it was parsing and where it stopped. */
+type ParserError = NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number };
+
+/** Error codes by lowercase header name, for a header whose value the parser refused a byte of. */
+export type HeaderCodes = Readonly<Record<string, ErrorCode>>;
+
+/**
+ * The /v1 API's headers with their own codes in the contract: a byte HTTP does not allow (a control
+ * character, DEL) in one of them is that header's refusal, as the same header with any other bad value
+ * is in the app (Idempotency-Key: not printable ASCII; Authorization: a malformed key; Content-Type:
+ * not application/json). Any other header's is invalid_request.
+ */
+export const API_HEADER_CODES: HeaderCodes = {
+  'idempotency-key': 'invalid_idempotency_key',
+  authorization: 'invalid_api_key',
+  'content-type': 'unsupported_media_type',
+};
+
+/**
+ * The lowercase name of the header whose value held the byte the parser refused, read from the bytes
+ * it was parsing: the line that holds the offset it stopped at, up to its colon. Undefined for any other
+ * refusal, for a bad byte in a header's name, or when that line began in an earlier packet (no name).
+ */
+export function refusedHeader(error: ParserError): string | undefined {
+  const { rawPacket: packet, bytesParsed: at } = error;
+  if (error.code !== 'HPE_INVALID_HEADER_TOKEN' || packet === undefined || at === undefined || at > packet.length) return undefined;
+  const lineStart = packet.lastIndexOf(0x0a, at - 1) + 1;
+  const line = packet.subarray(lineStart, at).toString('latin1');
+  const colon = line.indexOf(':');
+  if (lineStart === 0 || colon <= 0) return undefined;
+  return line.slice(0, colon).trim().toLowerCase();
+}
+
+function headerRefusal(code: ErrorCode, header: string): ApiError {
+  const name = header.replace(/(^|-)([a-z])/g, (_m, dash: string, letter: string) => dash + letter.toUpperCase());
+  return new ApiError(code, `The ${name} header holds a character HTTP does not allow in a header (a control character or DEL).`);
 }
 
 /** The ApiError for a parser error code (llhttp's HPE_* or Node's ERR_HTTP_*). */

@@ -4,6 +4,7 @@
 // JetStream (the events as published, with the webhook fields of a link filled).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServiceClient, type CallContext, type PublicCallContext, type ServiceClient } from '@hc/grpc';
+import { newId } from '@hc/ids';
 import { createLogger } from '@hc/logging';
 import { CheckoutAdminService, CheckoutService, HostedCheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
 import type { PaymentEvent } from '../src/domain/payment-events.ts';
@@ -174,5 +175,23 @@ describe('payment links', () => {
     });
     const { links: after } = await admin.listPaymentLinks({ limit: 100 }, test);
     expect(after.length).toBe(before.length);
+  });
+
+  it('created with a preset id is made once: again with the id answers the first link, created false', async () => {
+    const id = newId('payment');
+    const request = { amount: '12', currency: 'usd', description: 'Mug', lifetime: '24h', account, id };
+    const first = await admin.createPaymentLink(request, test);
+    const again = await admin
+      .createPaymentLink({ ...request, account: { feeBps: 0 } }, { ...test, livemode: true })
+      .catch((e: unknown) => e);
+    const retry = await admin.createPaymentLink(request, test);
+    expect(first.created).toBe(true);
+    expect(retry.created).toBe(false);
+    expect(retry.link!.payment!.id).toBe(id);
+    expect(retry.link!.payment!.created).toBe(first.link!.payment!.created);
+    // The other mode is another scope: its refusal stands, the link is not answered there.
+    expect(again).toMatchObject({ code: 'no_payout_wallet' });
+    const { links } = await admin.listPaymentLinks({ limit: 100 }, test);
+    expect(links.filter((l) => l.payment!.id === id)).toHaveLength(1);
   });
 });

@@ -5,7 +5,7 @@ import type { Logger } from '@hc/logging';
 import { CheckoutAdminService, CheckoutService } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
-import { answerParserRefusals } from '@hc/web';
+import { answerParserRefusals, API_HEADER_CODES } from '@hc/web';
 import { startAdminListener } from './admin-listener.ts';
 import { groupedCheckoutClient } from './checkout-client.ts';
 import type { GatewayConfig } from './config.ts';
@@ -82,7 +82,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
     },
   });
   const server: Server = createServer(app);
-  answerParserRefusals(server, logger, 'api');
+  answerParserRefusals(server, logger, 'api', { headerCodes: API_HEADER_CODES });
   // Slow-client protection: a request must arrive whole within 30 s.
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;

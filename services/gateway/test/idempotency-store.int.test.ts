@@ -24,10 +24,10 @@ afterAll(async () => {
 
 const HOUR = 60 * 60 * 1000;
 // request_hash is char(64): a sha256 in hex, as the gateway stores it.
-const hashOf = (sessionId: string): string => createHash('sha256').update(sessionId).digest('hex');
-const record = (sessionId: string, now: Date): IdempotencyRecord => ({
-  requestHash: hashOf(sessionId),
-  sessionId,
+const hashOf = (objectId: string): string => createHash('sha256').update(objectId).digest('hex');
+const record = (objectId: string, now: Date): IdempotencyRecord => ({
+  requestHash: hashOf(objectId),
+  objectId,
   lockedUntil: new Date(now.getTime() + 30_000),
   expiresAt: new Date(now.getTime() + 24 * HOUR),
 });
@@ -38,7 +38,7 @@ describe('IdempotencyStore.claim', () => {
     const now = new Date();
     expect(await stores[0]!.claim(scope, record('pay_first', now), now)).toBe(true);
     expect(await stores[1]!.claim(scope, record('pay_second', now), now)).toBe(false);
-    expect(await stores[0]!.find(scope)).toMatchObject({ sessionId: 'pay_first', requestHash: hashOf('pay_first') });
+    expect(await stores[0]!.find(scope)).toMatchObject({ objectId: 'pay_first', requestHash: hashOf('pay_first') });
     // The same key in the other mode or another account is another key.
     expect(await stores[0]!.claim({ ...scope, livemode: true }, record('pay_live', now), now)).toBe(true);
     expect(await stores[0]!.claim({ ...scope, accountId: 'acct_b' }, record('pay_b', now), now)).toBe(true);
@@ -51,7 +51,7 @@ describe('IdempotencyStore.claim', () => {
     const later = new Date(then.getTime() + 25 * HOUR);
     expect(await stores[1]!.claim(scope, record('pay_new', later), later)).toBe(true);
     expect(await stores[0]!.find(scope)).toMatchObject({
-      sessionId: 'pay_new',
+      objectId: 'pay_new',
       expiresAt: record('pay_new', later).expiresAt,
     });
   });
@@ -67,7 +67,7 @@ describe('IdempotencyStore.claim', () => {
     const wins = await Promise.all(Array.from({ length: 40 }, (_, i) => stores[i % 2]!.claim(scope, record(`pay_${i}`, now), now)));
     expect(wins.filter(Boolean)).toHaveLength(1);
     const winner = wins.indexOf(true);
-    expect((await stores[0]!.find(scope))?.sessionId).toBe(`pay_${winner}`);
+    expect((await stores[0]!.find(scope))?.objectId).toBe(`pay_${winner}`);
   });
 });
 
@@ -84,37 +84,37 @@ describe('claims in groups', () => {
     await stores[0]!.claim(scopeOf('g-live'), { ...record('pay_live_old', now), expiresAt: new Date(now.getTime() + HOUR) }, then);
     await stores[0]!.claim(scopeOf('g-expired'), record('pay_expired_old', then), then);
     const claims = [
-      ...Array.from({ length: 20 }, (_, i) => ({ scope: scopeOf(`g-fresh-${i}`), sessionId: `pay_fresh_${i}` })),
-      { scope: scopeOf('g-live'), sessionId: 'pay_live_new' },
-      { scope: scopeOf('g-expired'), sessionId: 'pay_expired_new' },
-      { scope: scopeOf('g-twice'), sessionId: 'pay_twice_a' },
-      { scope: scopeOf('g-twice'), sessionId: 'pay_twice_b' },
-      { scope: { ...scopeOf('g-twice'), livemode: true }, sessionId: 'pay_twice_live' },
+      ...Array.from({ length: 20 }, (_, i) => ({ scope: scopeOf(`g-fresh-${i}`), objectId: `pay_fresh_${i}` })),
+      { scope: scopeOf('g-live'), objectId: 'pay_live_new' },
+      { scope: scopeOf('g-expired'), objectId: 'pay_expired_new' },
+      { scope: scopeOf('g-twice'), objectId: 'pay_twice_a' },
+      { scope: scopeOf('g-twice'), objectId: 'pay_twice_b' },
+      { scope: { ...scopeOf('g-twice'), livemode: true }, objectId: 'pay_twice_live' },
     ];
     const queries = jest.spyOn(pools[0]!, 'query');
     let won: boolean[];
     try {
-      won = await Promise.all(claims.map((c) => stores[0]!.claim(c.scope, record(c.sessionId, now), now)));
+      won = await Promise.all(claims.map((c) => stores[0]!.claim(c.scope, record(c.objectId, now), now)));
       expect(queries.mock.calls.length).toBeLessThanOrEqual(3);
     } finally {
       queries.mockRestore();
     }
     expect(won).toEqual([...claims.slice(0, 20).map(() => true), false, true, true, false, true]);
-    expect((await stores[0]!.find(scopeOf('g-live')))?.sessionId).toBe('pay_live_old');
-    expect((await stores[0]!.find(scopeOf('g-expired')))?.sessionId).toBe('pay_expired_new');
-    expect((await stores[0]!.find(scopeOf('g-twice')))?.sessionId).toBe('pay_twice_a');
-    expect((await stores[0]!.find({ ...scopeOf('g-twice'), livemode: true }))?.sessionId).toBe('pay_twice_live');
-    expect((await stores[0]!.find(scopeOf('g-fresh-7')))?.sessionId).toBe('pay_fresh_7');
+    expect((await stores[0]!.find(scopeOf('g-live')))?.objectId).toBe('pay_live_old');
+    expect((await stores[0]!.find(scopeOf('g-expired')))?.objectId).toBe('pay_expired_new');
+    expect((await stores[0]!.find(scopeOf('g-twice')))?.objectId).toBe('pay_twice_a');
+    expect((await stores[0]!.find({ ...scopeOf('g-twice'), livemode: true }))?.objectId).toBe('pay_twice_live');
+    expect((await stores[0]!.find(scopeOf('g-fresh-7')))?.objectId).toBe('pay_fresh_7');
   });
 
   it('hands each of 10 keys to exactly one of 80 claims spread over two pools (two gateway processes)', async () => {
     const now = new Date();
-    const claims = Array.from({ length: 80 }, (_, i) => ({ key: `g-race-${i % 10}`, sessionId: `pay_race_${i}` }));
-    const won = await Promise.all(claims.map((c, i) => stores[i % 2]!.claim(scopeOf(c.key), record(c.sessionId, now), now)));
+    const claims = Array.from({ length: 80 }, (_, i) => ({ key: `g-race-${i % 10}`, objectId: `pay_race_${i}` }));
+    const won = await Promise.all(claims.map((c, i) => stores[i % 2]!.claim(scopeOf(c.key), record(c.objectId, now), now)));
     for (let k = 0; k < 10; k += 1) {
       const owners = claims.filter((c, i) => won[i] && c.key === `g-race-${k}`);
       expect(owners).toHaveLength(1);
-      expect((await stores[0]!.find(scopeOf(`g-race-${k}`)))?.sessionId).toBe(owners[0]!.sessionId);
+      expect((await stores[0]!.find(scopeOf(`g-race-${k}`)))?.objectId).toBe(owners[0]!.objectId);
     }
   });
 
@@ -132,7 +132,7 @@ describe('claims in groups', () => {
     );
     expect([outcomes[0], outcomes[1], outcomes[3]]).toEqual([true, true, true]);
     expect(outcomes[2]).toBeInstanceOf(Error);
-    expect((await stores[0]!.find(scopeOf('g-ok-3')))?.sessionId).toBe('pay_bad_group_3');
+    expect((await stores[0]!.find(scopeOf('g-ok-3')))?.objectId).toBe('pay_bad_group_3');
   });
 });
 
@@ -163,7 +163,7 @@ describe("the owner's lock: take-over, release, forget", () => {
     await stores[0]!.claim(scopeOf('l-2'), record('pay_l2', now), now);
     await stores[1]!.release(scopeOf('l-2'), now);
     expect(await stores[1]!.takeOver(scopeOf('l-2'), 'pay_l2', now, new Date(now.getTime() + 30_000))).toBe(true);
-    expect((await stores[0]!.find(scopeOf('l-2')))?.sessionId).toBe('pay_l2');
+    expect((await stores[0]!.find(scopeOf('l-2')))?.objectId).toBe('pay_l2');
   });
 
   // Gateways of the previous release read `state` during a rolling update (docs/adr/0070): a fresh
@@ -190,7 +190,7 @@ describe("the owner's lock: take-over, release, forget", () => {
     const later = new Date(then.getTime() + 25 * HOUR);
     await stores[0]!.claim(scopeOf('l-3'), record('pay_l3_new', later), later);
     await stores[1]!.forget(scopeOf('l-3'), 'pay_l3_old');
-    expect((await stores[0]!.find(scopeOf('l-3')))?.sessionId).toBe('pay_l3_new');
+    expect((await stores[0]!.find(scopeOf('l-3')))?.objectId).toBe('pay_l3_new');
     await stores[1]!.forget(scopeOf('l-3'), 'pay_l3_new');
     expect(await stores[0]!.find(scopeOf('l-3'))).toBeNull();
   });

@@ -48,7 +48,7 @@ describe("the gateway's store: a bad value is 400 invalid_request, never a 500",
     const now = new Date();
     const record = {
       requestHash: 'h',
-      sessionId: 'pay_x',
+      objectId: 'pay_x',
       state: 'running' as const,
       lockedUntil: now,
       expiresAt: new Date(now.getTime() + 60_000),

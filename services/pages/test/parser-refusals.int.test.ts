@@ -78,7 +78,14 @@ const REFUSALS: readonly Refusal[] = [
     name: 'a control character in a header value',
     status: 400,
     code: 'invalid_request',
-    request: (path) => `GET ${path} HTTP/1.1\r\n${HOST}\r\nIdempotency-Key: abc\u0001def\r\n\r\n`,
+    request: (path) => `GET ${path} HTTP/1.1\r\n${HOST}\r\nX-Trace: abc\u0001def\r\n\r\n`,
+  },
+  {
+    // A header the contract gives its own code (issue 51): that code on /v1, the same status on pages.
+    name: 'DEL in the Idempotency-Key header',
+    status: 400,
+    code: 'invalid_idempotency_key',
+    request: (path) => `GET ${path} HTTP/1.1\r\n${HOST}\r\nIdempotency-Key: abc\u007fdef\r\n\r\n`,
   },
   {
     name: 'raw non-ASCII bytes in the path',

@@ -3,6 +3,7 @@
 // forgotten, a key rotation that strands rows under the old key, or a sealed value copied onto
 // another endpoint's row signing there. Real PostgreSQL, NATS and an HTTP receiver.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { newId } from '@hc/ids';
 import { createLogger } from '@hc/logging';
 import { SecretDecryptError } from '@hc/secrets';
 import { TEST_SECRETS_ENCRYPTION_KEYS, testNatsPrefix } from '@hc/test-kit';
@@ -134,5 +135,27 @@ describe('signing secrets at rest', () => {
     await expect(opened).rejects.toBeInstanceOf(SecretDecryptError);
     await expect(webhooks.service.deps.endpoints.signingSecrets(b.endpoint!.id, new Date())).rejects.toThrow(/copied from another row/);
     expect(await webhooks.service.deps.endpoints.signingSecrets(a.endpoint!.id, new Date())).toEqual([a.secret]);
+  });
+
+  it('a create with a preset id is made once; again it answers that endpoint and its secret, opened from the sealed row alone', async () => {
+    const id = newId('webhookEndpoint');
+    const request = { url: receiver.url('/preset'), description: 'preset', id };
+    const first = await webhooks.client.createEndpoint(request, ctx);
+    const retry = await webhooks.client.createEndpoint(request, ctx);
+    expect([first.created, retry.created]).toEqual([true, false]);
+    expect(retry.endpoint!.id).toBe(id);
+    expect(retry.secret).toBe(first.secret);
+    // Kept once, sealed: the retry's answer is the stored row opened, not a second copy.
+    const stored = await storedSecrets(id);
+    expect(stored).toEqual([expect.stringMatching(/^v1:/)]);
+    expect(stored[0]).not.toContain(first.secret.slice('whsec_'.length));
+    const read = await webhooks.client.getEndpoint({ id, withSecret: true }, ctx);
+    expect(read.secret).toBe(first.secret);
+    expect((await webhooks.client.getEndpoint({ id }, ctx)).secret).toBeUndefined();
+    // After a rotation a retry answers the current secret; another account's retry is not answered.
+    const rotated = await webhooks.client.rotateEndpointSecret({ id }, ctx);
+    expect((await webhooks.client.createEndpoint(request, ctx)).secret).toBe(rotated.secret);
+    await expect(webhooks.client.createEndpoint(request, { ...ctx, accountId: 'acct_other' })).rejects.toMatchObject({ code: 'not_found' });
+    expect((await webhooks.client.listEndpoints({}, ctx)).endpoints.filter((e) => e.id === id)).toHaveLength(1);
   });
 });

@@ -16,7 +16,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { answerParserRefusals } from '@hc/web/parser-refusals';
+import { answerParserRefusals, API_HEADER_CODES } from '@hc/web/parser-refusals';
 
 export interface FrontRoutes {
   readonly host: string;
@@ -92,7 +92,8 @@ export async function startFrontRouter(routes: FrontRoutes): Promise<{ url: stri
   });
   // What Node's parser refuses never reaches a backend: answered here, in the API's error shape on
   // /v1 paths and as a plain page elsewhere (never Node's bare status line).
-  answerParserRefusals(server, undefined, 'by-path');
+  // /v1 answers name the API's own headers as the gateway does (a DEL in Idempotency-Key: invalid_idempotency_key).
+  answerParserRefusals(server, undefined, 'by-path', { headerCodes: API_HEADER_CODES });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(routes.port, routes.host, () => resolve());

@@ -1,11 +1,11 @@
 import { ApiError } from '@hc/errors';
-import { newId } from '@hc/ids';
+import { isId, newId } from '@hc/ids';
 import { UNSTARTED, type CheckoutSession, type Scope } from '../domain/checkout-session.ts';
 import { newSessionFields, type NewSessionRequest } from '../domain/new-session.ts';
 import { orderCustomer } from '../domain/order-customer.ts';
 import { linkCustomerName, linkLifetimeMs, linkMemo } from '../domain/payment-link.ts';
 import { sessionCreatedEvent } from '../domain/session-events.ts';
-import type { AccountSnapshot } from './create-checkout-session.ts';
+import type { AccountSnapshot, CreatedSession } from './create-checkout-session.ts';
 import type { CheckoutDependencies } from './dependencies.ts';
 
 export interface NewPaymentLinkRequest extends Omit<NewSessionRequest, 'successUrl' | 'cancelUrl'> {
@@ -17,23 +17,46 @@ export interface NewPaymentLinkRequest extends Omit<NewSessionRequest, 'successU
 
 /**
  * Creates a payment link: an open payment with source `payment_link`, expiring after its own
- * lifetime. Every field is checked before anything is written (one insert with its event).
+ * lifetime. Every field is checked before anything is written (one insert with its event). With
+ * `presetId` (the gateway's idempotent creates) the link gets that id, and creating it again returns
+ * the first one, even where a new create would now be refused: the rules of the session create with a
+ * preset id (createCheckoutSession, docs/adr/0070).
  */
 export async function createPaymentLink(
   deps: CheckoutDependencies,
   scope: Scope,
   request: NewPaymentLinkRequest,
   account: AccountSnapshot,
-): Promise<CheckoutSession> {
+  presetId?: string,
+): Promise<CreatedSession> {
+  try {
+    return await createNew(deps, scope, request, account, presetId);
+  } catch (error) {
+    if (!(error instanceof ApiError) || presetId === undefined || !isId('payment', presetId)) throw error;
+    const existing = await existingLink(deps, scope, presetId);
+    if (existing) return { session: existing, created: false };
+    throw error;
+  }
+}
+
+async function createNew(
+  deps: CheckoutDependencies,
+  scope: Scope,
+  request: NewPaymentLinkRequest,
+  account: AccountSnapshot,
+  presetId: string | undefined,
+): Promise<CreatedSession> {
   const fields = newSessionFields(request, scope.livemode);
   const customerName = linkCustomerName(request.customerName);
   const memo = linkMemo(request.memo);
   const lifetimeMs = linkLifetimeMs(request.lifetime);
   const customer = orderCustomer(request.customerEmail, undefined);
   if (scope.livemode && !account.payoutWallet) throw new ApiError('no_payout_wallet');
+  if (presetId !== undefined && !isId('payment', presetId))
+    throw new ApiError('invalid_request', 'The preset id is not a payment id.', 'id');
   const createdAt = deps.now();
   const link: CheckoutSession = {
-    id: newId('payment', createdAt.getTime()),
+    id: presetId ?? newId('payment', createdAt.getTime()),
     accountId: scope.accountId,
     livemode: scope.livemode,
     status: 'open',
@@ -47,6 +70,19 @@ export async function createPaymentLink(
     memo,
     merchantName: account.merchantName ?? null,
   };
-  await deps.sessions.insert(link, sessionCreatedEvent(link, customer.details));
-  return link;
+  const event = sessionCreatedEvent(link, customer.details);
+  if (presetId === undefined) {
+    await deps.sessions.insert(link, event);
+    return { session: link, created: true };
+  }
+  if (await deps.sessions.insertUnlessTaken(link, event)) return { session: link, created: true };
+  const existing = await existingLink(deps, scope, presetId);
+  if (!existing) throw new Error(`The preset id ${presetId} is taken outside the caller's payment links`);
+  return { session: existing, created: false };
+}
+
+/** The link with this id in the caller's scope; a session made another way is not one. */
+async function existingLink(deps: CheckoutDependencies, scope: Scope, id: string): Promise<CheckoutSession | null> {
+  const existing = await deps.sessions.find(scope, id);
+  return existing?.source === 'payment_link' ? existing : null;
 }

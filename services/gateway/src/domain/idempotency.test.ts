@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '@hc/errors';
+import { createHash } from 'node:crypto';
 import { canonicalJson, idempotencyKey, requestHash } from './idempotency.ts';
 
 describe('Idempotency-Key', () => {
@@ -25,11 +26,21 @@ describe('Idempotency-Key', () => {
 describe('request fingerprints', () => {
   it('ignore key order at every depth', () => {
     expect(canonicalJson({ b: 1, a: { d: 2, c: 3 } })).toBe('{"a":{"c":3,"d":2},"b":1}');
-    expect(requestHash({ amount: '1', metadata: { x: '1', y: '2' } })).toBe(requestHash({ metadata: { y: '2', x: '1' }, amount: '1' }));
+    expect(requestHash('checkout_session', { amount: '1', metadata: { x: '1', y: '2' } })).toBe(
+      requestHash('checkout_session', { metadata: { y: '2', x: '1' }, amount: '1' }),
+    );
   });
 
   it('treat null and absent alike, and differ on any value', () => {
-    expect(requestHash({ amount: '1', reference: null })).toBe(requestHash({ amount: '1' }));
-    expect(requestHash({ amount: '1' })).not.toBe(requestHash({ amount: '1.00' }));
+    expect(requestHash('checkout_session', { amount: '1', reference: null })).toBe(requestHash('checkout_session', { amount: '1' }));
+    expect(requestHash('checkout_session', { amount: '1' })).not.toBe(requestHash('checkout_session', { amount: '1.00' }));
+  });
+
+  it('name the create: one body sent to two creates is two requests; a session keeps the hash earlier gateways wrote', () => {
+    const body = { amount: '1.00', currency: 'USD', description: 'Mug' };
+    const hashes = (['checkout_session', 'payment_link', 'webhook_endpoint'] as const).map((create) => requestHash(create, body));
+    expect(new Set(hashes).size).toBe(3);
+    // sha256 of the canonical body alone: what the records of earlier gateways hold.
+    expect(hashes[0]).toBe(createHash('sha256').update('{"amount":"1.00","currency":"USD","description":"Mug"}').digest('hex'));
   });
 });

@@ -28,8 +28,20 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** Fingerprint of a request body; absent and null fields are the same request. */
-export function requestHash(body: Readonly<Record<string, unknown>>): string {
+/**
+ * The /v1 creates an Idempotency-Key makes idempotent (every one of them). A key is remembered per
+ * account and mode, not per create: the same key sent to another create is another request, so
+ * `idempotency_conflict`, never the first create's object.
+ */
+export type IdempotentCreate = 'checkout_session' | 'payment_link' | 'webhook_endpoint';
+
+/**
+ * Fingerprint of a create: which create, and its body (absent and null fields are the same request).
+ * A checkout session's is its body alone, as it was when sessions were the only idempotent create, so
+ * the records that gateways of earlier releases wrote still match their retries.
+ */
+export function requestHash(create: IdempotentCreate, body: Readonly<Record<string, unknown>>): string {
   const present = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null && v !== undefined));
-  return createHash('sha256').update(canonicalJson(present)).digest('hex');
+  const named = create === 'checkout_session' ? canonicalJson(present) : `${create}\n${canonicalJson(present)}`;
+  return createHash('sha256').update(named).digest('hex');
 }

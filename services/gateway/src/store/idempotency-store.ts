@@ -8,8 +8,14 @@ export interface IdempotencyScope {
 }
 
 export interface IdempotencyRecord {
+  /** Names the create and fingerprints its body (domain/idempotency.ts). */
   readonly requestHash: string;
-  readonly sessionId: string;
+  /**
+   * The id the created object gets (a session's or link's `pay_`, an endpoint's `we_`), chosen before
+   * the owning service is called. Its column is still `session_id`: sessions were the first create
+   * to take a key, and gateways of earlier releases read that column.
+   */
+  readonly objectId: string;
   /** Until then the request that claimed the key owns it; afterwards a retry may take over. */
   readonly lockedUntil: Date;
   readonly expiresAt: Date;
@@ -20,7 +26,7 @@ const scopeValues = (scope: IdempotencyScope): unknown[] => [scope.accountId, sc
 
 /**
  * Claiming keys is ONE statement per group (docs/adr/0062): each new key is inserted; a taken one whose
- * record expired is replaced in place (an old key makes a new session), under the row lock ON CONFLICT
+ * record expired is replaced in place (an old key makes a new object), under the row lock ON CONFLICT
  * takes; a taken live one is left alone and returns no row. So across every gateway process exactly
  * one request owns a key at a time. The rows are sorted by key, so two processes' groups take their
  * row locks in the same order and cannot deadlock on each other.
@@ -94,7 +100,7 @@ export class IdempotencyStore {
       values: [
         ...scopeColumns(rows),
         rows.map((c) => c.record.requestHash),
-        rows.map((c) => c.record.sessionId),
+        rows.map((c) => c.record.objectId),
         rows.map((c) => c.record.lockedUntil),
         rows.map((c) => c.now),
         rows.map((c) => c.record.expiresAt),
@@ -107,7 +113,7 @@ export class IdempotencyStore {
   async find(scope: IdempotencyScope): Promise<IdempotencyRecord | null> {
     const { rows } = await this.pool.query<IdempotencyRecord>({
       name: 'idempotency_find',
-      text: `SELECT request_hash AS "requestHash", session_id AS "sessionId", locked_until AS "lockedUntil",
+      text: `SELECT request_hash AS "requestHash", session_id AS "objectId", locked_until AS "lockedUntil",
                     expires_at AS "expiresAt"
                FROM idempotency_records WHERE ${SCOPE}`,
       values: scopeValues(scope),
@@ -117,13 +123,13 @@ export class IdempotencyStore {
 
   /**
    * Takes over the record whose owner stopped answering (its lock ran out), only while it still holds
-   * `sessionId`: the record the caller read, not one that replaced it meanwhile.
+   * `objectId`: the record the caller read, not one that replaced it meanwhile.
    */
-  async takeOver(scope: IdempotencyScope, sessionId: string, now: Date, lockedUntil: Date): Promise<boolean> {
+  async takeOver(scope: IdempotencyScope, objectId: string, now: Date, lockedUntil: Date): Promise<boolean> {
     const { rowCount } = await this.pool.query({
       name: 'idempotency_take_over',
       text: `UPDATE idempotency_records SET locked_until = $5 WHERE ${SCOPE} AND locked_until <= $4 AND session_id = $6`,
-      values: [...scopeValues(scope), now, lockedUntil, sessionId],
+      values: [...scopeValues(scope), now, lockedUntil, objectId],
     });
     return rowCount === 1;
   }
@@ -138,11 +144,11 @@ export class IdempotencyStore {
   }
 
   /** Forgets the key: the request was refused and is not remembered. */
-  async forget(scope: IdempotencyScope, sessionId: string): Promise<void> {
+  async forget(scope: IdempotencyScope, objectId: string): Promise<void> {
     await this.pool.query({
       name: 'idempotency_forget',
       text: `DELETE FROM idempotency_records WHERE ${SCOPE} AND session_id = $4`,
-      values: [...scopeValues(scope), sessionId],
+      values: [...scopeValues(scope), objectId],
     });
   }
 

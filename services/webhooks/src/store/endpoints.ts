@@ -1,3 +1,4 @@
+import { isUniqueViolation } from '@hc/db';
 import type { SecretBox } from '@hc/secrets';
 import type { DisabledReason, EndpointStatus, Scope, WebhookEndpoint } from '../domain/endpoint.ts';
 import type { Prisma } from './generated/prisma/client.ts';
@@ -112,6 +113,24 @@ export class EndpointStore {
     return toEndpoint(row);
   }
 
+  /**
+   * `create` for an id chosen by the caller (the gateway's idempotent creates): null, and nothing
+   * written, when an endpoint (of any account, deleted or not) already has that id.
+   */
+  async createUnlessTaken(
+    scope: Scope,
+    endpoint: { id: string; url: string; description: string | null; enabledEvents: string[] },
+    secret: string,
+    now: Date,
+  ): Promise<WebhookEndpoint | null> {
+    try {
+      return await this.create(scope, endpoint, secret, now);
+    } catch (error) {
+      if (isUniqueViolation(error)) return null;
+      throw error;
+    }
+  }
+
   async list(scope: Scope): Promise<WebhookEndpoint[]> {
     const rows = await this.prisma.webhookEndpoint.findMany({
       where: { accountId: scope.accountId, livemode: scope.livemode, deletedAt: null },
@@ -172,6 +191,13 @@ export class EndpointStore {
         data: { id: secretId, endpointId: id, secret: this.secrets.seal(secret, id, secretId), createdAt: now },
       });
     });
+  }
+
+  /** The newest secret that signs at `now`, decrypted: what a replayed create answers. */
+  async currentSecret(endpointId: string, now: Date): Promise<string> {
+    const [newest] = await this.signingSecrets(endpointId, now);
+    if (newest === undefined) throw new Error(`webhook endpoint ${endpointId} has no signing secret`);
+    return newest;
   }
 
   /** Secrets that sign at `now`, newest first, decrypted. */

@@ -34,7 +34,7 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
   });
   return {
     async createPaymentLink(request, ctx) {
-      const payment = await createPaymentLink(
+      const { session: payment, created } = await createPaymentLink(
         deps,
         ctx,
         {
@@ -49,8 +49,9 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
           lifetime: request.lifetime,
         },
         accountSnapshot(request.account),
+        request.id,
       );
-      return { link: link(payment) };
+      return { link: link(payment), created };
     },
 
     async cancelPaymentLink(request, ctx) {

@@ -8,7 +8,7 @@ import type { CustomersService } from '@hc/proto/customers/v1';
 import type { WebhooksService } from '@hc/proto/webhooks/v1';
 import type { AccountLimiter } from '../../domain/account-limiter.ts';
 import type { KeyDirectory } from '../../use-cases/authenticate.ts';
-import type { CreateSessionDependencies, IdempotencySettings } from '../../use-cases/create-checkout-session.ts';
+import type { IdempotencyDependencies, IdempotencySettings } from '../../use-cases/create-idempotently.ts';
 import { rateLimited } from './middleware/rate-limit.ts';
 import { requireApiKey } from './middleware/authenticate.ts';
 import { errorResponder, unknownRoute } from './middleware/errors.ts';
@@ -33,7 +33,8 @@ export interface GatewayApp {
   readonly webhooks: ServiceClient<typeof WebhooksService>;
   /** Aborted when the gateway stops: waiting GET /v1/listen polls answer at once. */
   readonly closing?: AbortSignal;
-  readonly idempotency: CreateSessionDependencies['idempotency'];
+  /** Idempotency-Key records of every /v1 create (checkout sessions, payment links, webhook endpoints). */
+  readonly idempotency: IdempotencyDependencies['idempotency'];
   readonly idempotencySettings: IdempotencySettings;
   /** The per-account budgets (store/rate-limit-store.ts counts them). */
   readonly rateLimits: { readonly requests: AccountLimiter; readonly starts: AccountLimiter };
@@ -88,8 +89,9 @@ export function createGatewayApp(deps: GatewayApp): RequestListener {
   v1.use(customerRoutes({ customers: deps.customers, checkout: deps.checkout, readWaitMs: deps.customersReadWaitMs }));
   v1.use(eventRoutes(deps.webhooks));
   v1.use(listenRoutes(deps.webhooks, { ...DEFAULT_LISTEN_SETTINGS, closing: deps.closing }));
-  v1.use(webhookEndpointRoutes(deps.webhooks));
-  v1.use(paymentLinkRoutes(deps.checkoutAdmin));
+  const idempotent: IdempotencyDependencies = { idempotency: deps.idempotency, settings: deps.idempotencySettings };
+  v1.use(webhookEndpointRoutes(deps.webhooks, idempotent));
+  v1.use(paymentLinkRoutes(deps.checkoutAdmin, idempotent));
   app.use('/v1', v1);
 
   app.use(unknownRoute);

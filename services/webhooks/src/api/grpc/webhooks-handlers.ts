@@ -18,12 +18,13 @@ import { unixSecondsBig } from '@hc/conversions';
 export function webhooksHandlers(deps: WebhooksDependencies): ServiceHandlers<typeof WebhooksService> {
   return {
     async createEndpoint(request, ctx) {
-      const { endpoint, secret } = await createEndpoint(deps, ctx, {
-        url: request.url,
-        description: request.description,
-        enabledEvents: request.enabledEvents,
-      });
-      return { endpoint: endpointMessage(endpoint), secret };
+      const { endpoint, secret, created } = await createEndpoint(
+        deps,
+        ctx,
+        { url: request.url, description: request.description, enabledEvents: request.enabledEvents },
+        request.id,
+      );
+      return { endpoint: endpointMessage(endpoint), secret, created };
     },
 
     async listEndpoints(_request, ctx) {
@@ -31,7 +32,10 @@ export function webhooksHandlers(deps: WebhooksDependencies): ServiceHandlers<ty
     },
 
     async getEndpoint(request, ctx) {
-      return { endpoint: endpointMessage(await getEndpoint(deps, ctx, request.id)) };
+      const endpoint = await getEndpoint(deps, ctx, request.id);
+      // Only the gateway's replay of an idempotent create asks for the secret (docs/adr/0073).
+      const secret = request.withSecret ? await deps.endpoints.currentSecret(endpoint.id, deps.now()) : undefined;
+      return { endpoint: endpointMessage(endpoint), secret };
     },
 
     async updateEndpoint(request, ctx) {

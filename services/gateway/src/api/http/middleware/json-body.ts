@@ -66,6 +66,24 @@ export const jsonObjectBody: RequestHandler = (req, res, next) => {
   });
 };
 
+/**
+ * For the actions that take no fields (cancel, rotate_secret): no body is needed, and none is read. A
+ * request that does carry one (a Content-Length above 0, or chunked) is held to jsonObjectBody's
+ * rules, so a body the API would refuse anywhere else is refused here too, never silently ignored.
+ * One rule for every POST (docs/api-errors.md): a body, when sent, is a JSON object; only these
+ * actions may leave it out.
+ */
+export const optionalJsonObjectBody: RequestHandler = (req, res, next) => {
+  const chunked = req.headers['transfer-encoding'] !== undefined;
+  const length = Number(req.headers['content-length'] ?? '0');
+  // No bytes is no body, whatever Content-Type says (a client may send its default type on every POST).
+  if (!chunked && length === 0) {
+    next();
+    return;
+  }
+  jsonObjectBody(req, res, next);
+};
+
 /** No request of the API nests deeper than this; deeper bodies are refused before any code walks them. */
 export const MAX_JSON_DEPTH = 16;
 

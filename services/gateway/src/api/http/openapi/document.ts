@@ -5,7 +5,18 @@ import { createCheckoutSessionSchema } from '../validation/checkout-session-sche
 import { simulatePaymentSchema, startCheckoutSessionSchema } from '../validation/payment-schemas.ts';
 import { LISTEN_MAX_WAIT_SECONDS } from '../validation/listen-query.ts';
 import { INTEGRATION_OPERATIONS } from './integration-operations.ts';
-import { BODY, COMMON, idParameter, LIST, PAGING, query, UNAVAILABLE, type Operation } from './operation-parts.ts';
+import {
+  BODY,
+  COMMON,
+  IDEMPOTENT,
+  idempotencyKeyHeader,
+  idParameter,
+  LIST,
+  PAGING,
+  query,
+  UNAVAILABLE,
+  type Operation,
+} from './operation-parts.ts';
 import { toOpenApiSchema } from './request-schemas.ts';
 
 /**
@@ -32,15 +43,7 @@ const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
         { status: 200, schema: 'CheckoutSession', description: 'A retry with the same Idempotency-Key: the session as it is now.' },
       ],
       body: toOpenApiSchema(createCheckoutSessionSchema),
-      parameters: [
-        {
-          name: 'Idempotency-Key',
-          in: 'header',
-          required: false,
-          description: '1 to 120 printable ASCII characters; a retry with the same key and body returns the same session.',
-          schema: { type: 'string', minLength: 1, maxLength: 120 },
-        },
-      ],
+      parameters: [idempotencyKeyHeader('session')],
       errors: [
         ...BODY,
         'invalid_amount',
@@ -51,8 +54,7 @@ const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
         'invalid_url',
         'invalid_customer',
         'invalid_email',
-        'invalid_idempotency_key',
-        'idempotency_conflict',
+        ...IDEMPOTENT,
         'no_payout_wallet',
       ],
     },
@@ -262,7 +264,9 @@ function operationObject(operation: Operation): JsonSchema {
     operationId: operation.id,
     summary: operation.summary,
     ...(operation.parameters ? { parameters: operation.parameters } : {}),
-    ...(operation.body ? { requestBody: { required: true, content: { 'application/json': { schema: operation.body } } } } : {}),
+    ...(operation.body
+      ? { requestBody: { required: !operation.bodyOptional, content: { 'application/json': { schema: operation.body } } } }
+      : {}),
     responses: { ...responses, ...errorResponses(operation.errors) },
   };
 }

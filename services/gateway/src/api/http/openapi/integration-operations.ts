@@ -1,5 +1,5 @@
 import { createPaymentLinkSchema, createWebhookEndpointSchema, updateWebhookEndpointSchema } from '../validation/integration-schemas.ts';
-import { BODY, LIST, PAGING, type Operation } from './operation-parts.ts';
+import { BODY, IDEMPOTENT, idempotencyKeyHeader, LIST, NO_FIELDS, PAGING, type Operation } from './operation-parts.ts';
 import { toOpenApiSchema } from './request-schemas.ts';
 
 type Method = 'get' | 'post' | 'delete';
@@ -10,9 +10,19 @@ export const INTEGRATION_OPERATIONS: Record<string, Partial<Record<Method, Opera
     post: {
       id: 'createWebhookEndpoint',
       summary: 'Register a webhook endpoint in the key’s mode (answers its signing secret, once)',
-      ok: [{ status: 201, schema: 'WebhookEndpointWithSecret', description: 'The endpoint and its `whsec_` secret, shown only here.' }],
+      ok: [
+        { status: 201, schema: 'WebhookEndpointWithSecret', description: 'The endpoint and its `whsec_` secret, shown only here.' },
+        {
+          status: 200,
+          schema: 'WebhookEndpointWithSecret',
+          description:
+            'A retry with the same Idempotency-Key and body: the endpoint as it is now and its current secret (the same one ' +
+            'unless it was rotated since), answered again to this key only, within its 24 hours.',
+        },
+      ],
       body: toOpenApiSchema(createWebhookEndpointSchema),
-      errors: [...BODY, 'invalid_url', 'invalid_description', 'invalid_event_types'],
+      parameters: [idempotencyKeyHeader('endpoint')],
+      errors: [...BODY, 'invalid_url', 'invalid_description', 'invalid_event_types', ...IDEMPOTENT],
     },
     get: {
       id: 'listWebhookEndpoints',
@@ -27,7 +37,9 @@ export const INTEGRATION_OPERATIONS: Record<string, Partial<Record<Method, Opera
       id: 'rotateWebhookEndpointSecret',
       summary: 'Make a new signing secret (the previous one keeps signing until previous_secret_expires_at)',
       ok: [{ status: 200, schema: 'RotatedWebhookEndpoint', description: 'The endpoint and its new secret, shown only here.' }],
-      errors: [],
+      body: NO_FIELDS,
+      bodyOptional: true,
+      errors: BODY,
     },
   },
   '/v1/webhook_endpoints/{id}': {
@@ -55,8 +67,12 @@ export const INTEGRATION_OPERATIONS: Record<string, Partial<Record<Method, Opera
     post: {
       id: 'createPaymentLink',
       summary: 'Create a payment link (a payment with its own lifetime, for one payer), as the dashboard does',
-      ok: [{ status: 201, schema: 'PaymentLink', description: 'The link; send its `url` to the payer.' }],
+      ok: [
+        { status: 201, schema: 'PaymentLink', description: 'The link; send its `url` to the payer.' },
+        { status: 200, schema: 'PaymentLink', description: 'A retry with the same Idempotency-Key and body: the link as it is now.' },
+      ],
       body: toOpenApiSchema(createPaymentLinkSchema),
+      parameters: [idempotencyKeyHeader('link')],
       errors: [
         ...BODY,
         'invalid_amount',
@@ -68,6 +84,7 @@ export const INTEGRATION_OPERATIONS: Record<string, Partial<Record<Method, Opera
         'invalid_customer_name',
         'invalid_memo',
         'invalid_lifetime',
+        ...IDEMPOTENT,
         'no_payout_wallet',
       ],
     },
@@ -92,7 +109,9 @@ export const INTEGRATION_OPERATIONS: Record<string, Partial<Record<Method, Opera
       id: 'cancelPaymentLink',
       summary: 'Cancel a payment link before anyone went to a provider (again: unchanged)',
       ok: [{ status: 200, schema: 'PaymentLink', description: 'The link, `expired` with `canceled_at`.' }],
-      errors: ['not_cancelable'],
+      body: NO_FIELDS,
+      bodyOptional: true,
+      errors: [...BODY, 'not_cancelable'],
     },
   },
 };

@@ -26,8 +26,32 @@ export interface Operation {
   readonly ok: { readonly status: 200 | 201; readonly schema: string; readonly description: string }[];
   readonly errors: readonly ErrorCode[];
   readonly body?: JsonSchema;
+  /** An action that takes no fields: a body is optional (none, or a JSON object; docs/api-errors.md). */
+  readonly bodyOptional?: true;
   readonly parameters?: JsonSchema[];
 }
+
+/** The body of an action that takes no fields (cancel, rotate_secret): none at all, or a JSON object. */
+export const NO_FIELDS: JsonSchema = {
+  type: 'object',
+  description: 'This action takes no fields: send no body, or any JSON object (its fields are ignored).',
+};
+
+/** The Idempotency-Key header every /v1 create takes (the checkout session's rules, one flow for all). */
+export const idempotencyKeyHeader = (object: string): JsonSchema => ({
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    `1 to 120 printable ASCII characters, remembered 24 hours per account and mode. A retry with the same key and body ` +
+    `answers 200 with the same ${object} (201 went to the request that made it); another body, or the key sent to another ` +
+    `create, is 409 idempotency_conflict, as is, rarely, a retry while the first request is still running. Without it every ` +
+    `create makes a new ${object}.`,
+  schema: { type: 'string', minLength: 1, maxLength: 120 },
+});
+
+/** The errors a create with an Idempotency-Key adds. */
+export const IDEMPOTENT: readonly ErrorCode[] = ['invalid_idempotency_key', 'idempotency_conflict'];
 
 export const idParameter = (description: string): JsonSchema => ({
   name: 'id',

@@ -76,8 +76,8 @@ const provider = closed('A way to pay offered to the buyer.', {
   handoff_url: { type: 'string' },
 });
 
-const list = (item: string): JsonSchema =>
-  closed(`A page of ${item} objects, newest first.`, {
+const list = (item: string, order = 'newest first'): JsonSchema =>
+  closed(`A page of ${item} objects, ${order}.`, {
     data: { type: 'array', items: ref(item) },
     has_more: { type: 'boolean' },
     next_cursor: { type: ['string', 'null'], description: 'The `starting_after` of the next page; null on the last page.' },
@@ -232,7 +232,8 @@ function integrationSchemas(): Record<string, JsonSchema> {
       secret,
       previous_secret_expires_at: unixSeconds,
     }),
-    WebhookEndpointList: list('WebhookEndpoint'),
+    // The store lists endpoints by creation, oldest first, every one on one page (routes/webhook-endpoints.ts).
+    WebhookEndpointList: list('WebhookEndpoint', 'oldest first'),
     DeletedWebhookEndpoint: closed('A deleted webhook endpoint.', {
       id: { type: 'string', pattern: '^we_' },
       object: { const: 'webhook_endpoint' },

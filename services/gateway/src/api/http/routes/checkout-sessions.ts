@@ -2,14 +2,10 @@ import { Router, type RequestHandler } from 'express';
 import { ApiError } from '@hc/errors';
 import type { ServiceClient } from '@hc/grpc';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
-import { idempotencyKey } from '../../../domain/idempotency.ts';
-import {
-  createCheckoutSession,
-  type CreateSessionDependencies,
-  type IdempotencySettings,
-  type SessionFields,
-} from '../../../use-cases/create-checkout-session.ts';
+import { createCheckoutSession, type SessionFields } from '../../../use-cases/create-checkout-session.ts';
+import type { IdempotencyDependencies, IdempotencySettings } from '../../../use-cases/create-idempotently.ts';
 import { accountSnapshot, callContext } from '../locals.ts';
+import { readIdempotencyKey, sentIdempotencyKey } from '../middleware/idempotency-key.ts';
 import { jsonObjectBody } from '../middleware/json-body.ts';
 import { checkoutSessionObject } from '../presenters/checkout-session.ts';
 import { providerEntry } from '../presenters/payment.ts';
@@ -24,7 +20,7 @@ import { idempotencyReplays } from '../metrics.ts';
 
 export interface CheckoutSessionRouteDeps {
   readonly checkout: ServiceClient<typeof CheckoutService>;
-  readonly idempotency: CreateSessionDependencies['idempotency'];
+  readonly idempotency: IdempotencyDependencies['idempotency'];
   readonly idempotencySettings: IdempotencySettings;
   /** Limits session starts per account (spec: about 12 a minute). */
   readonly startLimit: RequestHandler;
@@ -34,21 +30,15 @@ export function checkoutSessionRoutes(deps: CheckoutSessionRouteDeps): Router {
   const { checkout } = deps;
   const router = Router();
 
-  // The Idempotency-Key is checked before the body: a bad key is refused whatever the body says.
-  const readIdempotencyKey: RequestHandler = (req, res, next) => {
-    res.locals['idempotencyKey'] = idempotencyKey(req.get('idempotency-key'));
-    next();
-  };
-
   router.post('/checkout_sessions', readIdempotencyKey, jsonObjectBody, async (req, res) => {
     const body = validateCreateCheckoutSession(req.body);
     const result = await createCheckoutSession(
       { checkout, idempotency: deps.idempotency, settings: deps.idempotencySettings },
       callContext(res),
-      { fields: sentFields(body), account: accountSnapshot(res), idempotencyKey: res.locals['idempotencyKey'] as string | undefined },
+      { fields: sentFields(body), account: accountSnapshot(res), idempotencyKey: sentIdempotencyKey(res) },
     );
-    if (result.status === 200) idempotencyReplays.add(1);
-    res.status(result.status).json(checkoutSessionObject(result.session));
+    if (result.status === 200) idempotencyReplays.add(1, { create: 'checkout_session' });
+    res.status(result.status).json(checkoutSessionObject(result.object));
   });
 
   router.get('/checkout_sessions/:id', async (req, res) => {

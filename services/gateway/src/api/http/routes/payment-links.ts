@@ -5,7 +5,11 @@ import type { CheckoutAdminService } from '@hc/proto/checkout/v1';
 import { paymentLinkObject } from '../presenters/integration.ts';
 import { accountSnapshot, callContext } from '../locals.ts';
 import { sentOrderFields } from './checkout-sessions.ts';
-import { jsonObjectBody } from '../middleware/json-body.ts';
+import { readIdempotencyKey, sentIdempotencyKey } from '../middleware/idempotency-key.ts';
+import { jsonObjectBody, optionalJsonObjectBody } from '../middleware/json-body.ts';
+import { idempotencyReplays } from '../metrics.ts';
+import { createPaymentLink } from '../../../use-cases/create-payment-link.ts';
+import type { IdempotencyDependencies } from '../../../use-cases/create-idempotently.ts';
 import { validateCreatePaymentLink } from '../validation/integration-schemas.ts';
 import { listQuery } from '../validation/payment-schemas.ts';
 
@@ -14,22 +18,24 @@ import { listQuery } from '../validation/payment-schemas.ts';
  * 0045), through the CheckoutAdminService calls the dashboard makes, in the key's mode. A link is a
  * payment (`pay_` id): it is also read, listed and simulated through /v1/payments.
  */
-export function paymentLinkRoutes(checkoutAdmin: ServiceClient<typeof CheckoutAdminService>): Router {
+export function paymentLinkRoutes(checkoutAdmin: ServiceClient<typeof CheckoutAdminService>, idempotent: IdempotencyDependencies): Router {
   const router = Router();
 
-  router.post('/payment_links', jsonObjectBody, async (req, res) => {
+  // Idempotent as every create (Idempotency-Key: the checkout session's rules, createIdempotently).
+  router.post('/payment_links', readIdempotencyKey, jsonObjectBody, async (req, res) => {
     const body = validateCreatePaymentLink(req.body);
-    const { link } = await checkoutAdmin.createPaymentLink(
-      {
+    const result = await createPaymentLink({ ...idempotent, checkoutAdmin }, callContext(res), {
+      fields: {
         ...sentOrderFields(body),
         customerName: body.customer_name ?? undefined,
         memo: body.memo ?? undefined,
         lifetime: body.lifetime ?? undefined,
-        account: accountSnapshot(res),
       },
-      callContext(res),
-    );
-    res.status(201).json(paymentLinkObject(required(link)));
+      account: accountSnapshot(res),
+      idempotencyKey: sentIdempotencyKey(res),
+    });
+    if (result.status === 200) idempotencyReplays.add(1, { create: 'payment_link' });
+    res.status(result.status).json(paymentLinkObject(result.object));
   });
 
   router.get('/payment_links', async (req, res) => {
@@ -44,8 +50,8 @@ export function paymentLinkRoutes(checkoutAdmin: ServiceClient<typeof CheckoutAd
     res.json(paymentLinkObject(required(link)));
   });
 
-  router.post('/payment_links/:id/cancel', async (req, res) => {
-    const { link } = await checkoutAdmin.cancelPaymentLink({ id: req.params.id }, callContext(res));
+  router.post('/payment_links/:id/cancel', optionalJsonObjectBody, async (req, res) => {
+    const { link } = await checkoutAdmin.cancelPaymentLink({ id: req.params.id as string }, callContext(res));
     res.json(paymentLinkObject(required(link)));
   });
 

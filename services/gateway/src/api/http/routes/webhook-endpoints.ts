@@ -4,24 +4,31 @@ import type { ServiceClient } from '@hc/grpc';
 import type { WebhooksService } from '@hc/proto/webhooks/v1';
 import { webhookEndpointObject } from '../presenters/integration.ts';
 import { callContext } from '../locals.ts';
-import { jsonObjectBody } from '../middleware/json-body.ts';
+import { readIdempotencyKey, sentIdempotencyKey } from '../middleware/idempotency-key.ts';
+import { jsonObjectBody, optionalJsonObjectBody } from '../middleware/json-body.ts';
+import { idempotencyReplays } from '../metrics.ts';
+import { createWebhookEndpoint } from '../../../use-cases/create-webhook-endpoint.ts';
+import type { IdempotencyDependencies } from '../../../use-cases/create-idempotently.ts';
 import { validateCreateWebhookEndpoint, validateUpdateWebhookEndpoint } from '../validation/integration-schemas.ts';
 
 /**
  * /v1/webhook_endpoints: the merchant manages its endpoints with the secret key (issue 29, ADR 0045),
  * through the same WebhooksService calls the dashboard and the operator CLI make, in the key's mode.
- * The signing secret is answered by create and rotate only, once.
+ * The signing secret is answered by create and rotate only, once; a create replayed with its
+ * Idempotency-Key answers it again (createWebhookEndpoint says why).
  */
-export function webhookEndpointRoutes(webhooks: ServiceClient<typeof WebhooksService>): Router {
+export function webhookEndpointRoutes(webhooks: ServiceClient<typeof WebhooksService>, idempotent: IdempotencyDependencies): Router {
   const router = Router();
 
-  router.post('/webhook_endpoints', jsonObjectBody, async (req, res) => {
+  // Idempotent as every create (Idempotency-Key: the checkout session's rules, createIdempotently).
+  router.post('/webhook_endpoints', readIdempotencyKey, jsonObjectBody, async (req, res) => {
     const body = validateCreateWebhookEndpoint(req.body);
-    const { endpoint, secret } = await webhooks.createEndpoint(
-      { url: body.url, description: body.description ?? undefined, enabledEvents: body.enabled_events ?? [] },
-      callContext(res),
-    );
-    res.status(201).json({ ...webhookEndpointObject(required(endpoint)), secret });
+    const result = await createWebhookEndpoint({ ...idempotent, webhooks }, callContext(res), {
+      fields: { url: body.url, description: body.description ?? undefined, enabledEvents: body.enabled_events ?? [] },
+      idempotencyKey: sentIdempotencyKey(res),
+    });
+    if (result.status === 200) idempotencyReplays.add(1, { create: 'webhook_endpoint' });
+    res.status(result.status).json({ ...webhookEndpointObject(result.object.endpoint), secret: result.object.secret });
   });
 
   router.get('/webhook_endpoints', async (_req, res) => {
@@ -65,8 +72,8 @@ export function webhookEndpointRoutes(webhooks: ServiceClient<typeof WebhooksSer
     res.json({ id, object: 'webhook_endpoint', deleted: true });
   });
 
-  router.post('/webhook_endpoints/:id/rotate_secret', async (req, res) => {
-    const rotated = await webhooks.rotateEndpointSecret({ id: req.params.id }, callContext(res)).catch(withoutField);
+  router.post('/webhook_endpoints/:id/rotate_secret', optionalJsonObjectBody, async (req, res) => {
+    const rotated = await webhooks.rotateEndpointSecret({ id: req.params.id as string }, callContext(res)).catch(withoutField);
     res.json({
       ...webhookEndpointObject(required(rotated.endpoint)),
       secret: rotated.secret,
