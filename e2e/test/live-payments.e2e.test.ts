@@ -87,6 +87,33 @@ describe('a Live payment through the API, paid by an emulated buyer', () => {
   });
 });
 
+describe('a canceled Live payment link paid anyway (issue 51)', () => {
+  it('is held for review with the cancel as its reason, payment.held and never payment.paid', async () => {
+    const created = await platform.request('POST', '/v1/payment_links', {
+      key: merchant.liveKey,
+      body: { amount: '21.55', currency: 'USD', description: 'Invoice 51', customer_email: 'kim@example.com' },
+    });
+    expect(created.status).toBe(201);
+    const id = String((await bodyOf(created))['id']);
+    expect((await platform.request('POST', `/v1/checkout_sessions/${id}/start`, { key: merchant.liveKey, body: {} })).status).toBe(200);
+    const cancel = await platform.request('POST', `/v1/payment_links/${id}/cancel`, { key: merchant.liveKey });
+    expect(await bodyOf(cancel)).toMatchObject({ status: 'expired', canceled_at: expect.any(Number) });
+    // The buyer pays the deposit address anyway, in full, and the processor forwards it as usual.
+    await emulatorPay(id, '--amount', '21.55');
+    const payment = await eventually(
+      () => readPayment(id),
+      (p) => p['status'] !== 'expired',
+    );
+    expect(payment).toMatchObject({ status: 'held', hold_acceptable: true, paid_at: null, settlement: { value_coin: '21.550000' } });
+    expect(String(payment['hold_reason'])).toMatch(/^Money arrived after the payment link was canceled\./);
+    const events = await eventually(
+      () => recordedEvents(id),
+      (e) => e.some((x) => x.type === 'payment.held'),
+    );
+    expect(events.map((e) => e.type).sort()).toEqual(['payment.canceled', 'payment.held', 'payment.started']);
+  });
+});
+
 describe('a Live start while the processor is down', () => {
   it('answers 502 network_unavailable and leaves the session unstarted', async () => {
     const session = await createSession(platform, merchant.liveKey, {

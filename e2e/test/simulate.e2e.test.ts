@@ -356,3 +356,30 @@ describe('simulate expired (issue 29): the payment expires now', () => {
     expect(await payment(merchant.testKey, id)).toMatchObject({ status: 'open' });
   });
 });
+
+describe('issue 51: the only moves out of expired are a late delivery to paid or held', () => {
+  it('refuses a decline after expiry with 409 already_expired, changing nothing; a late paid then lands', async () => {
+    const id = await startedPayment();
+    const expired = await simulated(merchant.testKey, id, 'expired');
+    await expectError(await simulate(merchant.testKey, id, { outcome: 'failed' }), 409, 'already_expired');
+    expect(await payment(merchant.testKey, id)).toEqual(expired);
+    expect(await simulated(merchant.testKey, id, 'paid')).toMatchObject({ status: 'paid' });
+  });
+
+  it('holds money on a canceled payment link for review, never paid: started, canceled, then simulate paid', async () => {
+    const created = await platform.request('POST', '/v1/payment_links', {
+      key: merchant.testKey,
+      body: { amount: '20.00', currency: 'USD', description: 'Invoice 9', customer_email: 'buyer@example.com' },
+    });
+    expect(created.status).toBe(201);
+    const id = idOf(await bodyOf(created));
+    await start(merchant.testKey, id);
+    const canceled = await bodyOf(await platform.request('POST', `/v1/payment_links/${id}/cancel`, { key: merchant.testKey }));
+    expect(canceled).toMatchObject({ status: 'expired', canceled_at: expect.any(Number) });
+    await expectError(await simulate(merchant.testKey, id, { outcome: 'failed' }), 409, 'already_expired');
+    const held = await simulated(merchant.testKey, id, 'paid');
+    expect(held).toMatchObject({ status: 'held', hold_acceptable: true, paid_at: null, canceled_at: canceled['canceled_at'] });
+    expect(String(held['hold_reason'])).toMatch(/^Money arrived after the payment link was canceled\./);
+    expect(await payment(merchant.testKey, id)).toEqual(held);
+  });
+});

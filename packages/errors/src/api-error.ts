@@ -91,6 +91,12 @@ export const API_ERRORS = {
   no_payout_wallet: { http: 409, grpc: FAILED_PRECONDITION, message: 'Set a payout wallet before creating Live sessions.' },
   no_providers: { http: 409, grpc: FAILED_PRECONDITION, message: 'No provider can take this amount and currency now.' },
   already_paid: { http: 409, grpc: FAILED_PRECONDITION, message: 'The payment is already paid.' },
+  // Simulate `failed` on an expired (or canceled) started payment: only a late delivery moves it (issue 51).
+  already_expired: {
+    http: 409,
+    grpc: FAILED_PRECONDITION,
+    message: 'The payment has expired: only money arriving late can still change it.',
+  },
   held: { http: 409, grpc: FAILED_PRECONDITION, message: 'The payment is held for review.' },
   failed: { http: 409, grpc: FAILED_PRECONDITION, message: 'The payment has failed.' },
   unavailable: { http: 409, grpc: FAILED_PRECONDITION, message: 'The account cannot take payments now.' },

@@ -30,31 +30,51 @@ export interface Verdict {
 
 // Money can still arrive for an unpaid payment, including an expired one (a late delivery).
 const CAN_RECEIVE: readonly SessionStatus[] = ['open', 'pending', 'expired'];
+// A decline ends only a payment still waiting for money: the spec's only moves out of `expired` are a
+// late delivery to paid or held, so a decline never rewrites an expiry (issue 51).
+const CAN_DECLINE: readonly SessionStatus[] = ['open', 'pending'];
+
+/**
+ * Why money that reached a canceled payment link is held: the merchant withdrew the request, so the
+ * order is not an ordinary paid one (spec: a canceled payment "can no longer be paid"). The merchant
+ * decides: accept it as paid, or return the money to the buyer (docs/adr/0080).
+ */
+export const ARRIVED_AFTER_CANCEL =
+  'Money arrived after the payment link was canceled. Do not fulfil the order until you have checked with the buyer: ' +
+  'accept it as paid to fulfil the order, or return the money to the buyer.';
 
 function settlementPatch(verdict: Verdict): PaymentPatch {
   const { payoutWallet, ...settlement } = verdict.settlement;
   return payoutWallet === null ? { settlement } : { settlement, payoutWallet };
 }
 
+function heldTransition(verdict: Verdict, holdReason: string | null, holdAcceptable: boolean): Transition {
+  return { patch: { status: 'held', holdReason, holdAcceptable, ...settlementPatch(verdict) }, event: 'payment.held' };
+}
+
 export function verdictTransition(payment: CheckoutSession, verdict: Verdict, now: Date): Transition | null {
   switch (verdict.kind) {
     case 'paid':
       if (!CAN_RECEIVE.includes(payment.status)) return null;
+      // Money on a canceled link is held for the merchant's review, never a paid order (no payment.paid):
+      // it passed settlement's checks, so the merchant may accept it.
+      if (payment.canceledAt !== null) return heldTransition(verdict, ARRIVED_AFTER_CANCEL, true);
       return {
         patch: { status: 'paid', paidAt: now, holdReason: null, holdAcceptable: false, ...settlementPatch(verdict) },
         event: 'payment.paid',
       };
     case 'held':
       if (!CAN_RECEIVE.includes(payment.status)) return null;
-      return {
-        patch: { status: 'held', holdReason: verdict.holdReason, holdAcceptable: verdict.holdAcceptable, ...settlementPatch(verdict) },
-        event: 'payment.held',
-      };
+      // Held anyway; on a canceled link the reason says so first, and settlement's evidence decides
+      // whether it can be accepted (money that went elsewhere still cannot).
+      if (payment.canceledAt !== null)
+        return heldTransition(verdict, `${ARRIVED_AFTER_CANCEL} ${verdict.holdReason ?? ''}`.trim(), verdict.holdAcceptable);
+      return heldTransition(verdict, verdict.holdReason, verdict.holdAcceptable);
     case 'failed':
-      // A decline (Test-mode simulation only) ends a started payment still waiting for money, an
-      // expired one included (spec: "started Test payment, simulate failed → failed"); it never
-      // undoes an arrival.
-      if (!CAN_RECEIVE.includes(payment.status)) return null;
+      // A decline (Test-mode simulation only) ends a started payment still waiting for money; it never
+      // undoes an arrival, an expiry or a cancel (simulate refuses it on an expired payment up front:
+      // declineRefusal; this covers a payment that expired between that check and the verdict).
+      if (!CAN_DECLINE.includes(payment.status)) return null;
       return { patch: { status: 'failed' }, event: 'payment.failed' };
     case 'details':
       // Late settlement details fill a paid payment; an accepted held payment keeps merchant_received
@@ -62,6 +82,20 @@ export function verdictTransition(payment: CheckoutSession, verdict: Verdict, no
       if (payment.status !== 'paid' || payment.acceptedAt !== null) return null;
       return { patch: settlementPatch(verdict), event: 'payment.updated' };
   }
+}
+
+/**
+ * Simulate `failed` on a started payment that expired (or was canceled, which reads `expired`): only a
+ * late delivery may still move it (to paid or held), so a decline is refused and nothing changes.
+ */
+export function declineRefusal(payment: Pick<CheckoutSession, 'status' | 'canceledAt'>): ApiError | undefined {
+  if (payment.status !== 'expired') return undefined;
+  return new ApiError(
+    'already_expired',
+    payment.canceledAt !== null
+      ? 'The payment link was canceled: a decline cannot end it; only money arriving late can still change it.'
+      : 'The payment has expired: a decline cannot end it; only money arriving late can still change it.',
+  );
 }
 
 /** Unpaid and past its expiry (by the sweeper or a read). */
@@ -81,10 +115,17 @@ export function forcedExpiryTransition(payment: CheckoutSession, now: Date): Tra
   return { patch: { status: 'expired', expiresAt }, event: 'payment.expired' };
 }
 
-/** The buyer reached a provider on the hosted page: open → pending; pending may switch provider. */
-export function providerReachedTransition(payment: CheckoutSession, provider: string): Transition | null {
+/**
+ * The buyer reached a provider on the hosted page: open → pending; pending may switch provider. A
+ * payment that can no longer be paid (canceled, expired, finished) is refused as a start is (410
+ * canceled / expired, 409 already_paid / held / failed), so the page never hands the buyer over to pay
+ * it: judged under the row lock, this is what makes a cancel and a click at the same moment end with
+ * exactly one winner (issue 51).
+ */
+export function providerReachedTransition(payment: CheckoutSession, provider: string, now: Date): Transition | null {
   if (payment.startedAt === null) throw new ApiError('not_started');
-  if (payment.status !== 'open' && payment.status !== 'pending') return null;
+  const refused = startRefusal(payment, now);
+  if (refused) throw refused;
   if (payment.status === 'pending' && payment.provider === provider) return null;
   return { patch: { status: 'pending', provider }, event: null };
 }

@@ -8,8 +8,9 @@ import type { CheckoutDependencies } from './dependencies.ts';
  * delivers it: the answer to the gRPC simulate call (Test mode, use-cases/simulate-payment.ts), or the
  * `settlement.verdict.reached` event on JetStream that settlement publishes through its outbox for
  * processor notices and chain checks (consumed by api/consumers/settlement-verdicts.ts). A verdict that no
- * longer fits the payment's status (a decline after money arrived, a second outcome) changes nothing:
- * a paid order is never undone.
+ * longer fits the payment's status (a decline after money arrived or after expiry, a second outcome)
+ * changes nothing: a paid order is never undone. Money on a canceled payment link is held for the
+ * merchant's review, never paid (docs/adr/0080).
  */
 export async function applyVerdict(deps: CheckoutDependencies, scope: Scope, verdict: Verdict): Promise<CheckoutSession> {
   const now = deps.now();

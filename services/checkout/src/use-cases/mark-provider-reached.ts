@@ -27,7 +27,8 @@ export async function markProviderReachedOn(
   provider: string,
 ): Promise<CheckoutSession> {
   if (!findProvider(deps.providers, provider)) throw new ApiError('invalid_request', 'Unknown provider.', 'provider');
-  const result = await deps.sessions.change(scope, session.id, deps.now(), (payment) => providerReachedTransition(payment, provider));
+  const now = deps.now();
+  const result = await deps.sessions.change(scope, session.id, now, (payment) => providerReachedTransition(payment, provider, now));
   if (!result) throw new ApiError('not_found', 'No such payment.');
   return result.payment;
 }

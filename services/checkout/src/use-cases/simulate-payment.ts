@@ -1,7 +1,7 @@
 import { ApiError } from '@hc/errors';
 import { SimulatedOutcome, VerdictKind, type Verdict as VerdictMessage } from '@hc/proto/settlement/v1';
 import { isFinished, type CheckoutSession } from '../domain/checkout-session.ts';
-import { forcedExpiryTransition, type Verdict } from '../domain/payment-transitions.ts';
+import { declineRefusal, forcedExpiryTransition, type Verdict } from '../domain/payment-transitions.ts';
 import { applyVerdict } from './apply-verdict.ts';
 import type { Caller, CheckoutDependencies } from './dependencies.ts';
 import { getCheckoutSession } from './get-checkout-session.ts';
@@ -46,7 +46,8 @@ const EXPIRED = 'expired';
 /**
  * Test mode: settlement's sandbox processor produces the outcome's arrival, the same settlement checks
  * as Live decide the verdict, and the verdict is applied like any other. A payment ends only once:
- * a finished payment is returned unchanged.
+ * a finished payment is returned unchanged. An expired started payment can still be paid late
+ * (`paid`, `underpaid`), never declined (`409 already_expired`, nothing changes).
  */
 export async function simulatePayment(deps: CheckoutDependencies, caller: Caller, id: string, outcome: string): Promise<CheckoutSession> {
   return simulateLoadedPayment(deps, caller, await getCheckoutSession(deps, caller, id), outcome);
@@ -67,6 +68,10 @@ export async function simulateLoadedPayment(
   if (simulated === undefined) throw new ApiError('invalid_outcome', undefined, 'outcome');
   if (isFinished(payment.status)) return payment;
   if (payment.startedAt === null) throw new ApiError('not_started');
+  // Refused before settlement is asked: settlement keeps a payment's first simulated outcome, so a
+  // decline recorded there would answer every later simulation (a late `paid` included).
+  const refused = simulated === SimulatedOutcome.FAILED ? declineRefusal(payment) : undefined;
+  if (refused) throw refused;
   const { verdict } = await deps.settlement.simulateOutcome({ paymentId: id, outcome: simulated }, caller);
   if (!verdict) throw new ApiError('internal_error');
   return applyVerdict(deps, caller, verdictFromMessage(verdict));

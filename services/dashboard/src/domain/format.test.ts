@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatAmounts, formatMoney, formatTime, formatUnixSeconds, pageSize } from './format.ts';
+import { SessionStatus } from '@hc/proto/checkout/v1';
+import { formatAmounts, formatMoney, formatTime, formatUnixSeconds, pageSize, paymentStatusWord } from './format.ts';
 
 describe('dashboard formatting', () => {
   it('writes an instant in UTC with the month in words, whatever the server zone', () => {
@@ -23,5 +24,12 @@ describe('dashboard formatting', () => {
   it('takes a page size of 1 to 100 and falls back to 20 for anything else', () => {
     expect(pageSize('50')).toBe(50);
     for (const raw of [undefined, '', '0', '101', '-1', '1e2', '20.5', ['5']]) expect(pageSize(raw)).toBe(20);
+  });
+
+  it('shows a canceled link as canceled, unless money reached it: then held (to decide on) or paid (accepted)', () => {
+    expect(paymentStatusWord({ status: SessionStatus.EXPIRED, canceledAt: 1n })).toBe('canceled');
+    expect(paymentStatusWord({ status: SessionStatus.HELD, canceledAt: 1n })).toBe('held');
+    expect(paymentStatusWord({ status: SessionStatus.PAID, canceledAt: 1n })).toBe('paid');
+    expect(paymentStatusWord({ status: SessionStatus.EXPIRED })).toBe('expired');
   });
 });

@@ -48,5 +48,15 @@ export function statusWord(status: SessionStatus): string {
   return sessionStatusName(status) ?? 'unknown';
 }
 
+/**
+ * A payment's status word for lists and pages: a canceled payment link reads "canceled", unless money
+ * reached it anyway — then its own status ("held" for the merchant's review, "paid" once accepted), so a
+ * hold to decide on is never hidden behind the cancel (docs/adr/0080).
+ */
+export function paymentStatusWord(payment: { readonly status: SessionStatus; readonly canceledAt?: bigint | undefined }): string {
+  const word = statusWord(payment.status);
+  return payment.canceledAt !== undefined && word !== 'held' && word !== 'paid' ? 'canceled' : word;
+}
+
 /** The statuses a payments list can be filtered by, in the API's order. */
 export const PAYMENT_STATUSES = SESSION_STATUS_NAMES;

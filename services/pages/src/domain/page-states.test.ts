@@ -15,8 +15,10 @@ describe('pageState', () => {
     expect(STATE_VIEWS.held.title).not.toMatch(/paid|received/i);
   });
 
-  it('shows a canceled session as canceled whatever its status', () => {
+  it('shows a canceled session as canceled, unless money reached it anyway: then where that money stands', () => {
     expect(pageState({ status: 'expired', started: false, canceled: true, unavailable: false })).toBe('canceled');
+    expect(pageState({ status: 'held', started: true, canceled: true, unavailable: false })).toBe('held');
+    expect(pageState({ status: 'paid', started: true, canceled: true, unavailable: false })).toBe('paid');
   });
 
   it('shows an unpaid session of a shop that cannot take payments as unavailable, whether started or pending', () => {

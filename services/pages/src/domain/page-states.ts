@@ -33,8 +33,15 @@ export const STATE_VIEWS: Readonly<Record<PageState, StateView>> = {
   unavailable: { template: 'unavailable.njk', title: 'This shop cannot take payments right now', live: true, simulate: false },
 };
 
+/** Money reached the payment: held for review, or paid (a held one the merchant accepted). */
+export function moneyArrived(status: HostedSession['status']): boolean {
+  return status === 'held' || status === 'paid';
+}
+
 export function pageState(session: Pick<HostedSession, 'status' | 'started' | 'canceled' | 'unavailable'>): PageState {
-  if (session.canceled) return 'canceled';
+  // A canceled link says so, unless money reached it anyway: then the buyer sees where that money
+  // stands (held for the merchant's review, docs/adr/0080), never "do not pay".
+  if (session.canceled && !moneyArrived(session.status)) return 'canceled';
   // Checkout says so only while the payment is unpaid; every action is refused there too.
   if (session.unavailable) return 'unavailable';
   switch (session.status) {

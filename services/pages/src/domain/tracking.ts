@@ -1,4 +1,5 @@
 import type { HostedSession } from './hosted-session.ts';
+import { moneyArrived } from './page-states.ts';
 
 /** What the tracking page of a payment link says about its state, in the buyer's words. */
 export interface TrackingStatus {
@@ -10,7 +11,8 @@ export interface TrackingStatus {
 }
 
 export function trackingStatus(session: Pick<HostedSession, 'status' | 'canceled' | 'unavailable'>): TrackingStatus {
-  if (session.canceled) {
+  // As the checkout page: money that reached a canceled link shows where it stands (page-states.ts).
+  if (session.canceled && !moneyArrived(session.status)) {
     return {
       key: 'canceled',
       title: 'Payment canceled',

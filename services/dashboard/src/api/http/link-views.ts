@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import { ApiError } from '@hc/errors';
 import type { Checkout, PaymentLink } from '@hc/proto/checkout/v1';
 import type { Account } from '@hc/proto/gateway/v1';
-import { formatUnixSeconds, statusWord } from '../../domain/format.ts';
+import { formatUnixSeconds, paymentStatusWord } from '../../domain/format.ts';
 import { widgetSnippet } from '../../domain/link-forms.ts';
 
 /** The account as checkout needs it at create (like the operator CLI's creatingAccount). */
@@ -17,7 +17,7 @@ export function creatingAccount(res: Response): { payoutWallet?: string; feeBps:
 export function linkView(link: PaymentLink) {
   const payment = link.payment;
   if (!payment) throw new ApiError('internal_error');
-  const status = payment.canceledAt !== undefined ? 'canceled' : statusWord(payment.status);
+  const status = paymentStatusWord(payment);
   return {
     id: payment.id,
     url: payment.url,

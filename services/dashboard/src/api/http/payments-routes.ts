@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import { ApiError } from '@hc/errors';
 import { SessionStatus, type CheckoutSession, type PaymentTimelineEntry } from '@hc/proto/checkout/v1';
 import type { Event } from '@hc/proto/webhooks/v1';
-import { formatMoney, formatTime, pageSize, PAYMENT_STATUSES, statusWord } from '../../domain/format.ts';
+import { formatMoney, formatTime, pageSize, PAYMENT_STATUSES, paymentStatusWord } from '../../domain/format.ts';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
 import { redirectWithFlash } from './auth-routes.ts';
 import { modeOf } from './mode.ts';
@@ -22,7 +22,7 @@ function query(req: Request, name: string): string {
 function paymentRow(payment: CheckoutSession) {
   return {
     id: payment.id,
-    status: payment.canceledAt !== undefined ? 'canceled' : statusWord(payment.status),
+    status: paymentStatusWord(payment),
     amount: formatMoney(payment.amount, payment.currency),
     description: payment.description,
     reference: payment.reference ?? null,

@@ -18,7 +18,17 @@ export type HostedClient = ServiceClient<typeof HostedCheckoutService, PublicCal
 
 // Errors that are the session's state: the page shows that state's own view instead (`unavailable`: the
 // shop stopped taking payments between the page and the action; the page now says so).
-const STATE_ERRORS = new Set(['expired', 'canceled', 'already_paid', 'held', 'failed', 'not_started', 'live_payment', 'unavailable']);
+const STATE_ERRORS = new Set([
+  'expired',
+  'already_expired',
+  'canceled',
+  'already_paid',
+  'held',
+  'failed',
+  'not_started',
+  'live_payment',
+  'unavailable',
+]);
 
 /** /pay/{id}: the checkout page of one session, its actions and its live status. */
 export function payRoutes(checkout: HostedClient, receipts: ReceiptPolicy, limits: PageLimits, logger: Logger): Router {
@@ -99,7 +109,11 @@ export function payRoutes(checkout: HostedClient, receipts: ReceiptPolicy, limit
     action('provider', async (req, res, session) => {
       const offer = session.providers.find((p) => p.id === field(req, 'provider'));
       if (!offer) return backToPage(res, session.id);
-      await checkout.reachHostedProvider({ id: session.id, provider: offer.id }, ctx(res));
+      // Checkout judges the click under the payment's row lock: a link canceled (or a payment expired or
+      // paid) since the page was read is refused there (a state error: back to the page, which says so).
+      const { session: reached } = await checkout.reachHostedProvider({ id: session.id, provider: offer.id }, ctx(res));
+      // Hand the buyer over only to pay a payment now waiting at a provider, never one that cannot be paid.
+      if (pageState(fromMessage(reached!)) !== 'waiting') return backToPage(res, session.id);
       // Only the buyer's own click gets here; the provider opens in the tab the form targeted.
       res.redirect(303, offer.handoffUrl);
     }),

@@ -132,6 +132,8 @@ const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
         'already_paid',
         'held',
         'failed',
+        // A decline (`failed`) on an expired or canceled started payment: only a late delivery moves it.
+        'already_expired',
         'expired',
         'canceled',
         'network_unavailable',
