@@ -73,12 +73,12 @@ export class MailStore {
 
   /**
    * Queues a mail that carries a secret (an invitation's link): `seal` gets the new row's id and
-   * returns the sealed secret, stored beside the bodies. The id of the mail of this cause: the one
-   * queued now, or the one queued before (a repeated call).
+   * returns the sealed secret, stored beside the bodies (null: this mail carries none). The id of the
+   * mail of this cause: the one queued now, or the one queued before (a repeated call).
    */
-  async queueSealed(sql: Sql, mail: NewMail, seal: (mailId: string) => string): Promise<string> {
+  async queueSealed(sql: Sql, mail: NewMail, seal: ((mailId: string) => string) | null): Promise<string> {
     const id = newId('mail');
-    if ((await this.insert(sql, id, mail, seal(id))) === 1) return id;
+    if ((await this.insert(sql, id, mail, seal ? seal(id) : null)) === 1) return id;
     const { rows } = await sql.query<{ id: string }>('SELECT id FROM mails WHERE dedupe_key = $1', [mail.dedupeKey]);
     return rows[0]!.id;
   }
