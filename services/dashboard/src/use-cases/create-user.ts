@@ -83,3 +83,13 @@ export async function createUser(
       : null,
   };
 }
+
+/**
+ * Whether the address signs in to the account's dashboard: a user of the account who has set a
+ * password. An invitation not yet used does not count (anyone may be invited, docs/adr/0082).
+ */
+export async function isAccountUser(deps: DashboardDependencies, accountId: string, email: string): Promise<boolean> {
+  const address = normalEmail(email);
+  if (!address || !accountId) return false;
+  return (await deps.users.userByEmail(address))?.accountId === accountId;
+}

@@ -1,6 +1,6 @@
 import type { CallContext } from '@hc/grpc';
 import { ApiError } from '@hc/errors';
-import { normalEmailAddress } from '../domain/email-address.ts';
+import { normalEmailAddress } from '@hc/conversions';
 import { INVITATION_ROLES, invitationView } from '../domain/invitation-mails.ts';
 import { sealedLinkContext } from '../store/mail-store.ts';
 import type { NotificationsDependencies } from './dependencies.ts';
