@@ -236,6 +236,9 @@ describe('customer_email: optional, stored lowercased', () => {
     ['no domain', 'jane@'],
     ['two @', 'jane@doe@example.com'],
     ['a space', 'jane doe@example.com'],
+    ['a domain literal (issue 47 item 7)', 'jane@[127.0.0.1]'],
+    ['a stray > (issue 47 item 7)', 'jane>@example.com'],
+    ['a display name in angle brackets (issue 47 item 7)', 'Jane <jane@example.com>'],
     ['an empty string', ''],
     ['a number', 42],
   ])('refuses a malformed email (%s) with 400 invalid_email on field customer_email', async (_name, email) => {

@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import { createServiceClient, type PublicCallContext } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { DashboardUsersService } from '@hc/proto/dashboard/v1';
-import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestDatabase, NOT_RUNNING_ADDRESS } from '@hc/test-kit';
+import { createTestDatabase, freePort, TEST_SECRETS_ENCRYPTION_KEYS, type TestDatabase, NOT_RUNNING_ADDRESS } from '@hc/test-kit';
 import { launchChromium, walk as walkPages } from '@hc/test-kit/browser';
 import { DASHBOARD_MIGRATIONS_DIR, loadDashboardConfig, startDashboard, type RunningDashboard } from '@hc/dashboard';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
@@ -67,9 +67,12 @@ export async function apiPayment(
 }
 
 export async function startDashboardHarness(label: string, options: { notifications?: boolean } = {}): Promise<DashboardHarness> {
+  // The dashboard's internal listener at a port chosen now: notifications, started first, asks it
+  // whether a Test receipt's address is one of the account's users.
+  const grpcAddress = `127.0.0.1:${await freePort()}`;
   const platform = await startPlatform({
     webhooks: true,
-    notifications: options.notifications ?? false,
+    notifications: options.notifications ? { dashboardGrpcAddress: grpcAddress } : false,
     gateway: { GATEWAY_ADMIN_GRPC_ADDRESS: '127.0.0.1:0' },
   });
   const database = await createTestDatabase('dashboard', DASHBOARD_MIGRATIONS_DIR);
@@ -77,7 +80,7 @@ export async function startDashboardHarness(label: string, options: { notificati
     loadDashboardConfig({
       DASHBOARD_DATABASE_URL: database.url,
       DASHBOARD_PORT: '0',
-      DASHBOARD_GRPC_ADDRESS: '127.0.0.1:0',
+      DASHBOARD_GRPC_ADDRESS: grpcAddress,
       DASHBOARD_SECURE_COOKIES: 'false',
       SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
       PUBLIC_BASE_URL: 'http://127.0.0.1',

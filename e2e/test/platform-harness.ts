@@ -135,7 +135,12 @@ export async function startPlatform(
   options: {
     gateway?: Partial<GatewayConfig>;
     webhooks?: boolean;
-    notifications?: boolean;
+    /**
+     * The notifications service and a mail sink. `dashboardGrpcAddress`: where the dashboard will
+     * listen, for the Test receipt rule (only the account's users); without it Test receipts go to any
+     * address, as under ./scripts/start.
+     */
+    notifications?: boolean | { dashboardGrpcAddress: string };
     captureLogs?: boolean;
     /** Where session urls point (default PUBLIC_BASE_URL): a pages server's address for browser walks. */
     publicBaseUrl?: string;
@@ -196,6 +201,9 @@ export async function startPlatform(
             MAIL_POLL_INTERVAL_MS: '100',
             // Seals invitation links until sent (docs/adr/0059).
             SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
+            ...(typeof options.notifications === 'object'
+              ? { DASHBOARD_GRPC_ADDRESS: options.notifications.dashboardGrpcAddress }
+              : { TEST_RECEIPTS_TO_ANY_ADDRESS: 'true' }),
           }),
           logger,
         )

@@ -246,6 +246,8 @@ describe('rendered with the CI test values', () => {
       expect(new Set(portsOut('dashboard'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50051, 50053, 50054, 50057, 50058]));
       // 50058: notifications, which the pages ask whether a receipt is sent.
       expect(new Set(portsOut('pages'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50051, 50058]));
+      // 50056: the dashboard's users listener, which notifications asks about Test receipts' addresses.
+      expect(portsOut('notifications')).toContain(50056);
       // 50057: the gateway's admin listener, where checkout reads the account a buyer pays (ADR 0037).
       expect(new Set(portsOut('checkout'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50052, 50057]));
       const internet = (name: string) => policy(name).egress.filter((r) => r.to?.some((p) => p.ipBlock?.cidr === '0.0.0.0/0'));
@@ -413,8 +415,10 @@ describe('the merchant dashboard and the gateway admin listener', () => {
     // Nothing else may even try: no other workload has egress to the admin port.
     for (const policy of ofKind(all, 'NetworkPolicy').filter((p) => component(p) !== 'dashboard' && component(p) !== 'checkout'))
       expect(onPort((policy.spec as unknown as PolicySpec).egress, 50057)).toEqual([]);
-    // The dashboard's own gRPC port (operator users create) is for the gateway's pods, where the CLI runs.
-    expect(peers(onPort(policyOf(all, 'dashboard').ingress, 50056))).toEqual(['gateway']);
+    // The dashboard's own gRPC port (operator users create) is for the gateway's pods, where the CLI runs,
+    // and notifications (is a Test receipt's address one of the account's users?).
+    expect(peers(onPort(policyOf(all, 'dashboard').ingress, 50056))).toEqual(['gateway', 'notifications']);
+    expect(configOf(all, 'notifications')['DASHBOARD_GRPC_ADDRESS']).toBe('pay-hosted-checkout-dashboard.payments.svc:50056');
     expect(peers(onPort(policyOf(all, 'dashboard').ingress, 8083))).toEqual(['outside']);
   });
 

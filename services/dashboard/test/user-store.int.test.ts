@@ -27,12 +27,15 @@ afterAll(async () => {
 const now = new Date('2026-11-23T10:00:00.000Z');
 const later = (ms: number) => new Date(now.getTime() + ms);
 let counter = 0;
-async function newUser(setupLink?: { tokenHash: string; expiresAt: Date }): Promise<DashboardUser> {
+async function newUser(
+  setupLink?: { tokenHash: string; expiresAt: Date },
+  of: { accountId?: string; email?: string } = {},
+): Promise<DashboardUser> {
   counter += 1;
   const user: DashboardUser = {
     id: `dusr_store_${counter}`,
-    accountId: 'acct_store',
-    email: `user${counter}@shop.example`,
+    accountId: of.accountId ?? 'acct_store',
+    email: of.email ?? `user${counter}@shop.example`,
     passwordHash: null,
     totpSecret: null,
     totpPendingSecret: null,
@@ -59,7 +62,7 @@ describe('a set-password link', () => {
     const results = await Promise.all(
       ['$argon2id$first', '$argon2id$second'].map((hash) => store.usePasswordLink(secretHash(token), hash, later(1_000))),
     );
-    const winners = results.filter((r) => r !== null);
+    const winners = results.filter((r): r is DashboardUser => r !== null && r !== 'address_in_use');
     expect(winners).toHaveLength(1);
     expect((await store.userById(user.id))?.passwordHash).toBe(winners[0]!.passwordHash);
     expect(await store.userForPasswordLink(secretHash(token), later(2_000))).toBeNull();
@@ -72,6 +75,35 @@ describe('a set-password link', () => {
     await newUser({ tokenHash: secretHash(token), expiresAt: later(60_000) });
     expect(await store.usePasswordLink(secretHash(token), '$argon2id$late', later(60_000))).toBeNull();
     expect(await store.userForPasswordLink(secretHash(token), later(59_999))).not.toBeNull();
+  });
+});
+
+describe('an invitation (issue 47 item 6, docs/adr/0082)', () => {
+  it('holds no address: two accounts invite one email; the first to set a password holds it, the other link answers address_in_use and stays unused', async () => {
+    const email = 'sought-after@shop.example';
+    const [first, second] = [newSecret(), newSecret()];
+    const a = await newUser({ tokenHash: secretHash(first), expiresAt: later(60_000) }, { accountId: 'acct_inv_a', email });
+    const b = await newUser({ tokenHash: secretHash(second), expiresAt: later(60_000) }, { accountId: 'acct_inv_b', email });
+    expect(await store.userByEmail(email)).toBeNull();
+    expect(await store.usePasswordLink(secretHash(second), '$argon2id$b', later(1_000))).toMatchObject({ id: b.id });
+    expect((await store.userByEmail(email))?.id).toBe(b.id);
+    expect(await store.usePasswordLink(secretHash(first), '$argon2id$a', later(1_000))).toBe('address_in_use');
+    expect((await store.userById(a.id))?.passwordHash).toBeNull();
+    expect((await store.userForPasswordLink(secretHash(first), later(2_000)))?.id).toBe(a.id);
+    // One user per email within an account, invited or not.
+    expect(await store.insertUser({ ...a, id: 'dusr_store_again' })).toBe(false);
+  });
+
+  it('expires with its link: the purge removes an invited user a day after the link ended, never a signed-up one', async () => {
+    const token = newSecret();
+    const invited = await newUser({ tokenHash: secretHash(token), expiresAt: later(60_000) }, { accountId: 'acct_inv_c' });
+    const signedUp = await newUser(undefined, { accountId: 'acct_inv_c' });
+    await prisma.dashboardUser.update({ where: { id: signedUp.id }, data: { passwordHash: '$argon2id$x' } });
+    await store.purge(later(60_000 + 60_000));
+    expect(await store.userById(invited.id)).not.toBeNull();
+    await store.purge(later(60_000 + 24 * 60 * 60 * 1000 + 1));
+    expect(await store.userById(invited.id)).toBeNull();
+    expect(await store.userById(signedUp.id)).not.toBeNull();
   });
 });
 

@@ -43,6 +43,19 @@ export interface NotificationsConfig extends EventRetention {
    * without them the service refuses invitations and the dashboard shows the link to its owner once.
    */
   SECRETS_ENCRYPTION_KEYS?: string;
+  /**
+   * The dashboard's internal listener (DashboardUsersService): a Test receipt goes only to an address
+   * that signs in to the payment's account there (docs/notifications.md, "Test receipts").
+   */
+  DASHBOARD_GRPC_ADDRESS: string;
+  /** Test receipts an account may send in an hour; those beyond are recorded as canceled, never sent. */
+  TEST_RECEIPTS_PER_ACCOUNT_HOUR: number;
+  /**
+   * Local development and tests only (`./scripts/start`, whose mail never leaves the machine): Test
+   * receipts to any address, without asking the dashboard. The hourly cap still applies. Never in a
+   * deployment: the chart does not set it.
+   */
+  TEST_RECEIPTS_TO_ANY_ADDRESS: boolean;
   LOG_LEVEL: string;
 }
 
@@ -71,6 +84,9 @@ const schema: JSONSchemaType<NotificationsConfig> = {
     MAIL_CONCURRENCY: integer(1, 100, 4),
     NOTIFICATIONS_EVENT_ACK_WAIT_MS: integer(1_000, 600_000, 30_000),
     SECRETS_ENCRYPTION_KEYS: { type: 'string', nullable: true },
+    DASHBOARD_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50056' },
+    TEST_RECEIPTS_PER_ACCOUNT_HOUR: integer(1, 10_000, 20),
+    TEST_RECEIPTS_TO_ANY_ADDRESS: { type: 'boolean', default: false },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
     ...EVENT_RETENTION_SCHEMA_PROPERTIES,
   },
@@ -92,6 +108,9 @@ const schema: JSONSchemaType<NotificationsConfig> = {
     'MAIL_POLL_INTERVAL_MS',
     'MAIL_CONCURRENCY',
     'NOTIFICATIONS_EVENT_ACK_WAIT_MS',
+    'DASHBOARD_GRPC_ADDRESS',
+    'TEST_RECEIPTS_PER_ACCOUNT_HOUR',
+    'TEST_RECEIPTS_TO_ANY_ADDRESS',
     'LOG_LEVEL',
     ...EVENT_RETENTION_KEYS,
   ],

@@ -3,6 +3,7 @@ import { createGrpcServer } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { NotificationsService, ReceiptPolicyService } from '@hc/proto/notifications/v1';
 import { secretBoxFromEnv } from '@hc/secrets';
+import { dashboardAccountUsers } from './adapters/account-users.ts';
 import { smtpSender, type MailSender } from './adapters/smtp-sender.ts';
 import { mailTemplates } from './adapters/templates.ts';
 import { startConsumers } from './api/consumers/consumers.ts';
@@ -64,6 +65,11 @@ export async function startNotificationsService(
     templates: mailTemplates(),
     publicBaseUrl: config.PUBLIC_BASE_URL,
     links,
+    testReceipts: {
+      accountUsers: dashboardAccountUsers(config.DASHBOARD_GRPC_ADDRESS),
+      perAccountHour: config.TEST_RECEIPTS_PER_ACCOUNT_HOUR,
+      toAnyAddress: config.TEST_RECEIPTS_TO_ANY_ADDRESS,
+    },
     wakeWorker: () => worker.wake(),
   };
 
@@ -88,6 +94,7 @@ export async function startNotificationsService(
       await worker.stop();
       await purges.stop();
       await nats.drain();
+      deps.testReceipts.accountUsers.close();
       await database.close();
     },
   };

@@ -1,6 +1,7 @@
 import { DEFAULT_EVENT_RETENTION } from '@hc/events';
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@hc/config';
+import { Webhook } from 'standardwebhooks';
 import { LOCAL_NOTICE_SIGNING_SECRET, loadSettlementConfig, loadSettlementMigrationConfig, publishedSecretWarning } from './config.ts';
 
 // A secret of a deployment's own (Standard Webhooks form), not the emulator's published one.
@@ -73,6 +74,33 @@ describe('settlement config', () => {
       expect(local.NOTICE_SIGNING_SECRET).toBe(LOCAL_NOTICE_SIGNING_SECRET);
       expect(publishedSecretWarning(local)).toMatch(/^LOCAL MODE: .*published secret.*Never run this way with real money\.$/);
       expect(loadSettlementConfig({ ...LOCAL, NOTICE_SIGNING_SECRET: OWN_SECRET }).NOTICE_SIGNING_SECRET).toBe(OWN_SECRET);
+    });
+
+    describe('is compared by its key bytes, in its one canonical base64 spelling (issue 47, item 5)', () => {
+      const published = LOCAL_NOTICE_SIGNING_SECRET; // whsec_…MDE= : 32 bytes, one '=', two unused bits
+      const otherSpellings = {
+        'without padding': published.replace(/=+$/, ''),
+        'with extra padding': `${published}=`,
+        'with other unused bits (F)': published.replace(/E=$/, 'F='),
+        'with other unused bits (H)': published.replace(/E=$/, 'H='),
+      };
+
+      it.each(Object.entries(otherSpellings))('the published key %s signs notices exactly as the published secret does', (_, spelling) => {
+        const at = new Date();
+        expect(new Webhook(spelling).sign('msg_1', at, '{}')).toBe(new Webhook(published).sign('msg_1', at, '{}'));
+      });
+
+      it.each(Object.entries(otherSpellings))('refuses the published key %s outside local mode', (_, spelling) => {
+        expect(() => loadSettlementConfig({ NOTICE_SIGNING_SECRET: spelling })).toThrow(ConfigError);
+        expect(() => loadSettlementConfig({ NOTICE_SIGNING_SECRET: spelling })).toThrow(/NOTICE_SIGNING_SECRET/);
+      });
+
+      it("refuses an own key's non-canonical spelling in any mode, naming canonical base64", () => {
+        const unpadded = OWN_SECRET.replace(/=+$/, '');
+        expect(() => loadSettlementConfig({ NOTICE_SIGNING_SECRET: unpadded })).toThrow(/not canonical base64/);
+        expect(() => loadSettlementConfig({ ...LOCAL, NOTICE_SIGNING_SECRET: unpadded })).toThrow(/not canonical base64/);
+        expect(loadSettlementConfig({ NOTICE_SIGNING_SECRET: OWN_SECRET }).NOTICE_SIGNING_SECRET).toBe(OWN_SECRET);
+      });
     });
 
     it('is not needed by the migration command, which reads only the database URL', () => {

@@ -53,6 +53,7 @@ type SettlementEnv = Omit<SettlementConfig, 'FX_RATES_USD' | 'NOTICE_SIGNING_SEC
   NOTICE_SIGNING_SECRET?: string;
 };
 
+const SECRET_PREFIX = 'whsec_';
 const SECRET_PATTERN = '^whsec_[A-Za-z0-9+/]{32,}={0,2}$';
 
 const schema: JSONSchemaType<SettlementEnv> = {
@@ -106,18 +107,21 @@ export function loadSettlementConfig(env: NodeJS.ProcessEnv = process.env): Sett
 }
 
 /**
- * The secret notices must be signed with. Outside local mode it must be set, and not to the
- * emulator's published secret: either would let anyone who read this repository pay a Live payment
- * with a forged notice. In local mode, unset means the emulator's secret.
+ * The secret notices must be signed with. Outside local mode it must be set, and its key must not be
+ * the emulator's published one: either would let anyone who read this repository pay a Live payment
+ * with a forged notice. In local mode, unset means the emulator's secret. In every mode the base64 must
+ * be the one canonical spelling of its key (issue 47 item 5): the verifier decodes leniently (no
+ * padding, any pad bits), so a text comparison let `whsec_…MDE` or `…MDF=` through as the published key.
  */
 function noticeSigningSecret(given: string | undefined, localMode: boolean): string {
+  if (given !== undefined) assertCanonicalSecret(given);
   if (localMode) return given ?? LOCAL_NOTICE_SIGNING_SECRET;
   if (given === undefined)
     throw new ConfigError(
       'Invalid configuration: NOTICE_SIGNING_SECRET is required: the Live processor signs its notices with it ' +
         '(deploy/helm: grpcServices.settlement.secretEnv). Only SETTLEMENT_LOCAL_MODE=true (one machine with the emulator) goes without.',
     );
-  if (given === LOCAL_NOTICE_SIGNING_SECRET)
+  if (isPublishedSecret(given))
     throw new ConfigError(
       "Invalid configuration: NOTICE_SIGNING_SECRET is the processor emulator's published secret, with which anyone can " +
         "sign a notice that pays a Live payment. Set the processor's own secret; only SETTLEMENT_LOCAL_MODE=true accepts this one.",
@@ -125,9 +129,28 @@ function noticeSigningSecret(given: string | undefined, localMode: boolean): str
   return given;
 }
 
+/** The key bytes of a `whsec_` secret (the schema's pattern has already checked the form). */
+function secretKey(secret: string): Buffer {
+  return Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
+}
+
+/** Decoding and encoding again must give back the text: padding present, unused pad bits zero. */
+function assertCanonicalSecret(secret: string): void {
+  if (SECRET_PREFIX + secretKey(secret).toString('base64') !== secret)
+    throw new ConfigError(
+      'Invalid configuration: NOTICE_SIGNING_SECRET is not canonical base64 (padding missing or extra, or stray bits in the last ' +
+        "character): write the key exactly as the processor gave it, `whsec_` and standard base64 with '=' padding.",
+    );
+}
+
+/** Whether the secret's key is the emulator's published key, however it was spelt. */
+function isPublishedSecret(secret: string): boolean {
+  return secretKey(secret).equals(secretKey(LOCAL_NOTICE_SIGNING_SECRET));
+}
+
 /** The warning a settlement logs at start while it accepts notices signed with the published secret. */
 export function publishedSecretWarning(config: Pick<SettlementConfig, 'NOTICE_SIGNING_SECRET'>): string | undefined {
-  return config.NOTICE_SIGNING_SECRET === LOCAL_NOTICE_SIGNING_SECRET
+  return isPublishedSecret(config.NOTICE_SIGNING_SECRET)
     ? "LOCAL MODE: processor notices signed with the emulator's published secret are accepted. Never run this way with real money."
     : undefined;
 }

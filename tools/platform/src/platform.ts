@@ -222,6 +222,9 @@ start('notifications', 'services/notifications/src/main.ts', {
   PUBLIC_BASE_URL: notificationsConfig.PUBLIC_BASE_URL,
   // Seals dashboard invitation links until they are mailed (docs/adr/0059).
   SECRETS_ENCRYPTION_KEYS: encryption.keys,
+  // Local only: every mail lands in the catcher, so the demo's Test receipts may go to whatever the
+  // buyer types on the hosted page; a deployment sends them only to the account's users (docs/notifications.md).
+  TEST_RECEIPTS_TO_ANY_ADDRESS: 'true',
 });
 start('gateway', 'services/gateway/src/main.ts', {
   GATEWAY_DATABASE_URL: gatewayConfig.GATEWAY_DATABASE_URL,

@@ -1,5 +1,6 @@
 import { ApiError } from '@hc/errors';
 import { formatPrice, isWithin, parseCurrency, parsePrice, type Currency } from '@hc/money';
+import { EMAIL_ADDRESS_MAX_LENGTH, normalEmailAddress } from '@hc/conversions';
 
 /**
  * The rules of "Create a checkout session", as one pure function: raw values in, normalized fields
@@ -37,7 +38,7 @@ export const LIMITS = {
   metadataKeyLength: 40,
   metadataValueLength: 500,
   url: 1000,
-  email: 254,
+  email: EMAIL_ADDRESS_MAX_LENGTH,
 } as const;
 
 /** Length in characters (code points), not UTF-16 units: "é" and "😀" count once. */
@@ -45,14 +46,13 @@ function length(value: string): number {
   return [...value].length;
 }
 
-// Deliberately plain: one @, no spaces, a dot in the domain. Deliverability is the buyer's matter.
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
+/**
+ * The platform's one email rule (@hc/conversions, issue 47 item 7): no domain literal, angle bracket or
+ * display name, lowercased. Deliverability is the buyer's matter.
+ */
 export function normalizeEmail(raw: string, field: string): string {
-  const email = raw.trim().toLowerCase();
-  if (length(email) > LIMITS.email || !EMAIL_PATTERN.test(email)) {
-    throw new ApiError('invalid_email', `${field} must be a valid email address.`, field);
-  }
+  const email = normalEmailAddress(raw);
+  if (email === undefined) throw new ApiError('invalid_email', `${field} must be a valid email address.`, field);
   return email;
 }
 

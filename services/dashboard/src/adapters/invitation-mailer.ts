@@ -16,8 +16,10 @@ export function invitationMailer(notifications: ServiceClient<typeof Notificatio
           recipient: invitation.recipient,
           role: invitation.role,
           invitedBy: invitation.invitedBy,
-          link: invitation.link,
+          // The link goes only to the person it is for: an address in use gets a mail without it.
+          link: invitation.addressInUse ? '' : invitation.link,
           expires: unixSecondsBig(invitation.expiresAt),
+          addressInUse: invitation.addressInUse,
         },
         ctx,
       );

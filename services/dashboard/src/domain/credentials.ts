@@ -1,12 +1,12 @@
+import { normalEmailAddress } from '@hc/conversions';
+
 /**
  * What a dashboard user's email and password must be. Pure rules: hashing lives in src/auth.
  */
 
-/** Lower-cased and trimmed, or null when it is not an email address we would send mail to. */
+/** Lower-cased and trimmed, or null when it is not an email address we would send mail to (the platform's one rule). */
 export function normalEmail(raw: string): string | null {
-  const email = raw.trim().toLowerCase();
-  if (email.length < 3 || email.length > 254) return null;
-  return /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(email) ? email : null;
+  return normalEmailAddress(raw) ?? null;
 }
 
 export const PASSWORD_MIN_LENGTH = 12;

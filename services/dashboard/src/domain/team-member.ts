@@ -7,5 +7,7 @@ export interface TeamMember {
   readonly role: Role;
   readonly createdAt: Date;
   readonly passwordSet: boolean;
+  /** Not signed up yet, and a set-password link still works: the invitation is open (else it has expired). */
+  readonly invitationOpen: boolean;
   readonly twoFactor: boolean;
 }

@@ -18,20 +18,25 @@ export class TeamStore {
     this.prisma = prisma;
   }
 
-  async members(accountId: string): Promise<TeamMember[]> {
-    const rows = await this.prisma.dashboardUser.findMany({ where: { accountId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  async members(accountId: string, now: Date): Promise<TeamMember[]> {
+    const rows = await this.prisma.dashboardUser.findMany({
+      where: { accountId },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      include: { setupTokens: { where: { usedAt: null, expiresAt: { gt: now } }, select: { expiresAt: true } } },
+    });
     return rows.map((row) => ({
       id: row.id,
       email: row.email,
       role: isRole(row.role) ? row.role : 'viewer',
       createdAt: row.createdAt,
       passwordSet: row.passwordHash !== null,
+      invitationOpen: row.passwordHash === null && row.setupTokens.length > 0,
       twoFactor: row.totpSecret !== null,
     }));
   }
 
-  async member(accountId: string, userId: string): Promise<TeamMember | null> {
-    return (await this.members(accountId)).find((member) => member.id === userId) ?? null;
+  async member(accountId: string, userId: string, now: Date): Promise<TeamMember | null> {
+    return (await this.members(accountId, now)).find((member) => member.id === userId) ?? null;
   }
 
   /**
@@ -55,6 +60,8 @@ export class TeamStore {
         role: target.role,
         createdAt: before.createdAt,
         passwordSet: before.passwordHash !== null,
+        // Read for its email and role only (the audit line); whether a link still works is not asked.
+        invitationOpen: false,
         twoFactor: before.totpSecret !== null,
       };
     });

@@ -37,7 +37,8 @@ export class UserStore {
   }
 
   /**
-   * Inserts a user (and its set-password link, if any); false when the email already has a user.
+   * Inserts a user (and its set-password link, if any); false when the account already has a user with
+   * this email, or the user comes with a password and another user who set one holds the email.
    * `audit`: its line in the audit log, in the same transaction (docs/adr/0060): both or neither.
    */
   async insertUser(user: DashboardUser, setupLink?: { tokenHash: string; expiresAt: Date }, audit?: NewAuditEntry): Promise<boolean> {
@@ -64,8 +65,9 @@ export class UserStore {
     }
   }
 
+  /** The user who signs in with this email: the one who has set a password (invited users hold no address). */
   async userByEmail(email: string): Promise<DashboardUser | null> {
-    const row = await this.prisma.dashboardUser.findUnique({ where: { email } });
+    const row = await this.prisma.dashboardUser.findFirst({ where: { email, passwordHash: { not: null } } });
     return row ? userOf(row, this.totp) : null;
   }
 
@@ -76,9 +78,19 @@ export class UserStore {
 
   /**
    * Uses a set-password link: sets the password and ends every session of the user, once. Null when
-   * the link is unknown, used or expired.
+   * the link is unknown, used or expired; `address_in_use` (and the link left unused) when another
+   * user has set a password with this email meanwhile: an address signs in to one account.
    */
-  async usePasswordLink(tokenHash: string, passwordHash: string, now: Date): Promise<DashboardUser | null> {
+  async usePasswordLink(tokenHash: string, passwordHash: string, now: Date): Promise<DashboardUser | null | 'address_in_use'> {
+    try {
+      return await this.spendPasswordLink(tokenHash, passwordHash, now);
+    } catch (error) {
+      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') return 'address_in_use';
+      throw error;
+    }
+  }
+
+  private async spendPasswordLink(tokenHash: string, passwordHash: string, now: Date): Promise<DashboardUser | null> {
     return this.prisma.$transaction(async (tx) => {
       const used = await tx.passwordSetupToken.updateMany({
         where: { tokenHash, usedAt: null, expiresAt: { gt: now } },
@@ -239,12 +251,16 @@ export class UserStore {
     return { forEmail, fromAddress };
   }
 
-  /** Drops expired sessions and links and attempts older than a day. */
+  /**
+   * Drops expired sessions, links a day past their end and attempts older than a day, and the invited
+   * users left without a link: an invitation expires with its link (docs/adr/0082).
+   */
   async purge(now: Date): Promise<void> {
     const dayAgo = new Date(now.getTime() - 24 * 60 * 60 * 1000);
     await this.prisma.$transaction([
       this.prisma.dashboardSession.deleteMany({ where: { expiresAt: { lte: now } } }),
       this.prisma.passwordSetupToken.deleteMany({ where: { expiresAt: { lte: dayAgo } } }),
+      this.prisma.dashboardUser.deleteMany({ where: { passwordHash: null, setupTokens: { none: {} } } }),
       this.prisma.signInAttempt.deleteMany({ where: { at: { lt: dayAgo } } }),
     ]);
   }

@@ -21,7 +21,8 @@ export interface CreatedUser {
 
 /**
  * Makes a dashboard user of an account (the operator checked the account exists). With a password
- * the user can sign in at once; without, the answer carries a one-time link to set it.
+ * the user can sign in at once; without, the answer carries a one-time link to set it. email_taken:
+ * the account has a user with this email, or (but for an invitation) a user elsewhere signs in with it.
  */
 export async function createUser(
   deps: DashboardDependencies,
@@ -32,10 +33,16 @@ export async function createUser(
     role?: Role;
     /** Who asks, when the line in the audit log is to be written with the user (one transaction, docs/adr/0060). */
     auditAs?: Pick<NewAuditEntry, 'actorKind' | 'actor' | 'clientAddress'>;
+    /**
+     * An invitation: the user may be made while the email signs in to another account (it holds no
+     * address until its password is set, docs/adr/0082). Otherwise (the operator) that is email_taken.
+     */
+    invitation?: boolean;
   },
 ): Promise<CreatedUser> {
   const email = normalEmail(input.email);
   if (!email) throw new ApiError('invalid_email', undefined, 'email');
+  if (!input.invitation && (await deps.users.userByEmail(email))) throw new ApiError('email_taken', undefined, 'email');
   if (input.password !== null) {
     const problem = passwordProblem(input.password, email);
     if (problem) throw new ApiError('invalid_password', problem, 'password');
@@ -75,4 +82,14 @@ export async function createUser(
       ? { url: `${deps.publicBaseUrl}/dashboard/set-password?token=${token}`, expiresAt, linkId: secretHash(token).slice(0, 22) }
       : null,
   };
+}
+
+/**
+ * Whether the address signs in to the account's dashboard: a user of the account who has set a
+ * password. An invitation not yet used does not count (anyone may be invited, docs/adr/0082).
+ */
+export async function isAccountUser(deps: DashboardDependencies, accountId: string, email: string): Promise<boolean> {
+  const address = normalEmail(email);
+  if (!address || !accountId) return false;
+  return (await deps.users.userByEmail(address))?.accountId === accountId;
 }

@@ -23,6 +23,13 @@ export async function setPasswordWithLink(deps: DashboardDependencies, token: st
   if (problem) throw new ApiError('invalid_password', problem, 'password');
   // The link is spent in the same transaction that sets the password: two tabs cannot both use it.
   const updated = await deps.users.usePasswordLink(secretHash(token), await hashPassword(password), deps.now());
+  if (updated === 'address_in_use')
+    // Told to whoever holds the link (the invited person), never to the account that invited (docs/adr/0082).
+    throw new ApiError(
+      'email_taken',
+      'This email already signs in to a merchant dashboard, and an email belongs to one account. Sign in as usual, or ask whoever invited you to invite another address.',
+      'email',
+    );
   if (!updated) throw gone();
   return updated;
 }

@@ -13,6 +13,8 @@ export interface MailTemplates {
   alert(kind: Exclude<MailKind, 'receipt' | 'webhook_failing' | 'invitation'>, view: AlertView): MailContent;
   endpoint(view: EndpointAlertView): MailContent;
   invitation(view: InvitationView): MailContent;
+  /** To an address that already signs in to a dashboard: someone invited it; no link (docs/adr/0082). */
+  invitationAddressInUse(view: InvitationView): MailContent;
 }
 
 export function mailTemplates(): MailTemplates {
@@ -40,6 +42,10 @@ export function mailTemplates(): MailTemplates {
     },
     invitation(view) {
       return render('invitation', `You are invited to a merchant dashboard by ${view.invitedBy}`, view);
+    },
+    invitationAddressInUse(view) {
+      // The subject is the invitation's: the inviter's mail log shows subjects (docs/adr/0082).
+      return render('invitation_address_in_use', `You are invited to a merchant dashboard by ${view.invitedBy}`, view);
     },
   };
 }

@@ -27,6 +27,11 @@ export interface NewMail {
   /** The From display name (the address is the platform's). */
   readonly senderName: string;
   readonly content: MailContent;
+  /**
+   * Recorded but never sent, for this reason (the mail log shows it): a Test receipt the platform may
+   * not send (docs/notifications.md, "Test receipts"). Its dedupe key is spent all the same.
+   */
+  readonly canceledBecause?: string;
 }
 
 /** One mail as the log shows it. */

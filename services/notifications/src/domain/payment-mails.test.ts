@@ -3,7 +3,7 @@ import { create } from '@bufbuild/protobuf';
 import { PaymentEventSchema, PaymentSchema } from '@hc/proto/checkout/v1/events';
 import { receiptsSent, DEFAULT_SETTINGS, alertRecipient } from './settings.ts';
 import { utcWords, wantedMails } from './payment-mails.ts';
-import { normalEmailAddress } from './email-address.ts';
+import { normalEmailAddress } from '@hc/conversions';
 
 const payment = create(PaymentSchema, { id: 'pay_1', expiresAt: 2_000n, paidAt: 1_000n, amount: '1.00', currency: 'USD' });
 const event = (type: string, livemode: boolean, paidAt = 1_000n) =>
@@ -48,7 +48,15 @@ describe('settings', () => {
 
   it('an alert address is one plain mailbox: no header injection, no display name', () => {
     expect(normalEmailAddress(' Ops@Shop.Example ')).toBe('ops@shop.example');
-    for (const bad of ['ops@shop.example\r\nBcc: x@y.z', 'Ops <ops@shop.example>', 'ops@', 'a b@c.de', `${'a'.repeat(250)}@b.cd`])
+    for (const bad of [
+      'ops@shop.example\r\nBcc: x@y.z',
+      'Ops <ops@shop.example>',
+      'ops@',
+      'a b@c.de',
+      `${'a'.repeat(250)}@b.cd`,
+      'ops@[127.0.0.1]',
+      'ops@shop.example>',
+    ])
       expect(normalEmailAddress(bad)).toBeUndefined();
   });
 });

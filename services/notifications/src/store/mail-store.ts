@@ -73,20 +73,20 @@ export class MailStore {
 
   /**
    * Queues a mail that carries a secret (an invitation's link): `seal` gets the new row's id and
-   * returns the sealed secret, stored beside the bodies. The id of the mail of this cause: the one
-   * queued now, or the one queued before (a repeated call).
+   * returns the sealed secret, stored beside the bodies (null: this mail carries none). The id of the
+   * mail of this cause: the one queued now, or the one queued before (a repeated call).
    */
-  async queueSealed(sql: Sql, mail: NewMail, seal: (mailId: string) => string): Promise<string> {
+  async queueSealed(sql: Sql, mail: NewMail, seal: ((mailId: string) => string) | null): Promise<string> {
     const id = newId('mail');
-    if ((await this.insert(sql, id, mail, seal(id))) === 1) return id;
+    if ((await this.insert(sql, id, mail, seal ? seal(id) : null)) === 1) return id;
     const { rows } = await sql.query<{ id: string }>('SELECT id FROM mails WHERE dedupe_key = $1', [mail.dedupeKey]);
     return rows[0]!.id;
   }
 
   private async insert(sql: Sql, id: string, mail: NewMail, sealedLink: string | null): Promise<number> {
     const { rowCount } = await sql.query(
-      `INSERT INTO mails (id, account_id, livemode, kind, dedupe_key, payment_id, recipient, recipient_name, sender_name, subject, text_body, html_body, message_id, sealed_link)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT (dedupe_key) DO NOTHING`,
+      `INSERT INTO mails (id, account_id, livemode, kind, dedupe_key, payment_id, recipient, recipient_name, sender_name, subject, text_body, html_body, message_id, sealed_link, status, last_error)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) ON CONFLICT (dedupe_key) DO NOTHING`,
       [
         id,
         mail.accountId,
@@ -102,6 +102,8 @@ export class MailStore {
         mail.content.html,
         messageIdOf(id, this.from),
         sealedLink,
+        mail.canceledBecause === undefined ? 'queued' : 'canceled',
+        mail.canceledBecause ?? null,
       ],
     );
     return rowCount ?? 0;
@@ -209,6 +211,22 @@ export class MailStore {
    * erased while the erasure commits, and the erasure could not see the receipt the event had not
    * committed yet: the receipt would be queued with the address (test/delivery.int.test.ts).
    */
+  /**
+   * Test receipts of the account queued (not canceled) in the last hour, counted under a lock of the
+   * account's Test receipts held to the end of the transaction: two events at once cannot both take
+   * the last one of the hour.
+   */
+  async testReceiptsInLastHour(sql: Sql, accountId: string): Promise<number> {
+    await sql.query(`SELECT pg_advisory_xact_lock(hashtext('hc-notifications-test-receipts'), hashtext($1))`, [accountId]);
+    const { rows } = await sql.query<{ count: string }>(
+      `SELECT count(*) FROM mails
+        WHERE account_id = $1 AND livemode = false AND kind = 'receipt' AND status <> 'canceled'
+          AND created_at > now() - interval '1 hour'`,
+      [accountId],
+    );
+    return Number(rows[0]!.count);
+  }
+
   async lockPayment(sql: Sql, paymentId: string): Promise<void> {
     await sql.query(`SELECT pg_advisory_xact_lock(hashtext('hc-notifications-payment'), hashtext($1))`, [paymentId]);
   }

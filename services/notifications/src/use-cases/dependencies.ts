@@ -1,4 +1,5 @@
 import type { SecretBox } from '@hc/secrets';
+import type { AccountUsers } from '../adapters/account-users.ts';
 import type { MailTemplates } from '../adapters/templates.ts';
 import type { NotificationsSql } from '../store/database.ts';
 import type { MailStore } from '../store/mail-store.ts';
@@ -14,6 +15,14 @@ export interface NotificationsDependencies {
   readonly publicBaseUrl: string;
   /** Seals invitations' links at rest (null: no keys configured; invitations are refused). */
   readonly links: SecretBox | null;
+  /** Who may get a Test receipt (docs/notifications.md, "Test receipts"). */
+  readonly testReceipts: {
+    /** The account's own users, asked of the dashboard. */
+    readonly accountUsers: AccountUsers;
+    readonly perAccountHour: number;
+    /** Local development and tests only: any address (the cap still applies). */
+    readonly toAnyAddress: boolean;
+  };
   /** Tells the mail worker new mails are queued (it also polls). */
   wakeWorker(): void;
 }

@@ -1,6 +1,6 @@
 import type { CallContext } from '@hc/grpc';
 import { ApiError } from '@hc/errors';
-import { normalEmailAddress } from '../domain/email-address.ts';
+import { normalEmailAddress } from '@hc/conversions';
 import { receiptsSent, type NotificationSettings, type SettingsChange } from '../domain/settings.ts';
 import type { NotificationsDependencies } from './dependencies.ts';
 

@@ -45,6 +45,9 @@ export function fastEnv(sink: MailSink, natsPrefix: string, databaseUrl: string)
     MAIL_POLL_INTERVAL_MS: '50',
     NOTIFICATIONS_EVENT_ACK_WAIT_MS: '1000',
     SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
+    // No dashboard here: Test receipts to any address (who the account's users are is e2e's matter,
+    // e2e/test/test-receipts.e2e.test.ts); the hourly cap still applies.
+    TEST_RECEIPTS_TO_ANY_ADDRESS: 'true',
     LOG_LEVEL: 'silent',
   };
 }
@@ -59,9 +62,15 @@ export interface NotificationsStack {
   stop(): Promise<void>;
 }
 
-export async function startNotificationsStack(logger: Logger, sink: MailSink, natsPrefix: string): Promise<NotificationsStack> {
+/** `env`: variables over fastEnv's (e.g. a small TEST_RECEIPTS_PER_ACCOUNT_HOUR). */
+export async function startNotificationsStack(
+  logger: Logger,
+  sink: MailSink,
+  natsPrefix: string,
+  env: Record<string, string> = {},
+): Promise<NotificationsStack> {
   const database = await createTestDatabase('notifications', NOTIFICATIONS_MIGRATIONS_DIR);
-  const config = loadNotificationsConfig(fastEnv(sink, natsPrefix, database.url));
+  const config = loadNotificationsConfig({ ...fastEnv(sink, natsPrefix, database.url), ...env });
   const service = await startNotificationsService(config, logger);
   const client = createServiceClient(NotificationsService, service.address);
   const policy = createServiceClient<typeof ReceiptPolicyService, PublicCallContext>(ReceiptPolicyService, service.address);

@@ -3,7 +3,7 @@ import { ApiError } from '@hc/errors';
 import type { DashboardUsersService } from '@hc/proto/dashboard/v1';
 import { isMode } from '../../domain/dashboard-user.ts';
 import { isRole } from '../../domain/roles.ts';
-import { createUser } from '../../use-cases/create-user.ts';
+import { createUser, isAccountUser } from '../../use-cases/create-user.ts';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
 import { completeAudit, recordAudit } from '../../use-cases/record-audit.ts';
 
@@ -11,8 +11,9 @@ const text = (value: string | undefined): string | null => (value === undefined 
 
 /**
  * The operator's way to make dashboard users and to write its actions into an account's audit log
- * (docs/adr/0028, 0056): proto in, use case, proto out. The listener is internal (never behind the
- * front router or the Ingress); the CLI checked the account.
+ * (docs/adr/0028, 0056), and the notifications context's question whether an address is one of an
+ * account's users (Test receipts, docs/notifications.md): proto in, use case, proto out. The listener
+ * is internal (never behind the front router or the Ingress); the CLI checked the account.
  */
 export function dashboardUsersHandlers(deps: DashboardDependencies): ServiceHandlers<typeof DashboardUsersService, PublicCallContext> {
   return {
@@ -40,6 +41,10 @@ export function dashboardUsersHandlers(deps: DashboardDependencies): ServiceHand
         setPasswordUrl: setPassword?.url,
         setPasswordExpires: setPassword?.expiresAt.toISOString(),
       };
+    },
+
+    async isAccountUser(request) {
+      return { isUser: await isAccountUser(deps, request.accountId, request.email) };
     },
 
     async recordAuditEntry(request) {

@@ -106,7 +106,7 @@ export function authRoutes(deps: DashboardDependencies, secureCookies: boolean):
         res,
         'set-password.njk',
         { title: 'Error: Set your password', token, email: user?.email ?? null, problem: error.message },
-        error.code === 'not_found' ? 410 : 400,
+        error.code === 'not_found' ? 410 : error.httpStatus,
       );
     }
     res.redirect(303, `${dashboardPaths.signIn}?password-set=1`);

@@ -26,7 +26,13 @@ const memberView = (member: TeamMember, me: string) => ({
   ...member,
   created: formatTime(member.createdAt),
   me: member.id === me,
-  status: member.passwordSet ? (member.twoFactor ? 'Active, two-factor on' : 'Active') : 'Invited (link not used yet)',
+  status: member.passwordSet
+    ? member.twoFactor
+      ? 'Active, two-factor on'
+      : 'Active'
+    : member.invitationOpen
+      ? 'Invited (link not used yet)'
+      : 'Invitation expired',
 });
 
 async function renderTeam(
@@ -79,7 +85,7 @@ export function teamRoutes(platform: PlatformClients, deps: DashboardDependencie
     } catch (error) {
       const refusal = formRefusal(error);
       if (!refusal) throw error;
-      const message = refusal.code === 'email_taken' ? 'That email already has a user of the dashboard.' : refusal.message;
+      const message = refusal.code === 'email_taken' ? 'That email is already on this team (see the list above).' : refusal.message;
       return renderTeam(deps, res, { message, email: form['email']!, role }, refusal.httpStatus);
     }
     auditDetail(res, { target: invited.user.email, after: `${role} (${invited.emailed ? 'emailed' : 'mail not sent: link shown once'})` });

@@ -49,9 +49,9 @@ export function notificationsHandlers(deps: NotificationsDependencies): ServiceH
       return { mails: page.mails.map(mailMessage), hasMore: page.hasMore };
     },
     async sendInvitation(request, ctx) {
-      const { invitationId, recipient, role, invitedBy, link } = request;
+      const { invitationId, recipient, role, invitedBy, link, addressInUse } = request;
       const expiresAt = new Date(Number(request.expires) * 1000);
-      return { mailId: await sendInvitation(deps, ctx, { invitationId, recipient, role, invitedBy, link, expiresAt }) };
+      return { mailId: await sendInvitation(deps, ctx, { invitationId, recipient, role, invitedBy, link, expiresAt, addressInUse }) };
     },
   };
 }
