@@ -103,7 +103,7 @@ export const API_ERRORS = {
   not_cancelable: {
     http: 409,
     grpc: FAILED_PRECONDITION,
-    message: 'Only a payment link nobody has taken to a provider yet can be canceled; this payment can no longer be.',
+    message: 'Only a payment link nobody has paid can be canceled; this payment can no longer be.',
   },
   // Transport-level request problems. The first two are answered from Node's HTTP parser (clientError).
   request_timeout: { http: 408, grpc: DEADLINE_EXCEEDED, message: 'The request did not arrive whole in time.' },
