@@ -125,6 +125,37 @@ export class NoticeSender {
     this.pending.add(timer);
   }
 
+  /**
+   * Asks settlement where to forward a transfer (`POST /forward-target` beside `/notices`, signed the
+   * same way; docs/adr/0081): the wallet, or null when settlement named none (no wallet now, the
+   * account's owner down, settlement down). A real processor would then keep the money and ask again;
+   * the emulator keeps it at the deposit address and sends no notice.
+   */
+  async askForwardTarget(paymentId: string, txidIn: string): Promise<string | null> {
+    const raw = JSON.stringify({ payment_id: paymentId, txid_in: txidIn });
+    const id = `fwd_${randomUUID()}`;
+    const at = new Date();
+    try {
+      const response = await fetch(new URL('/forward-target', this.url), {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': id,
+          'webhook-timestamp': String(unixSeconds(at)),
+          'webhook-signature': new Webhook(this.secret).sign(id, at, raw),
+        },
+        body: raw,
+        signal: AbortSignal.timeout(15_000),
+      });
+      const body = (await response.json().catch(() => null)) as { payout_wallet?: unknown; error?: unknown } | null;
+      if (response.ok && typeof body?.payout_wallet === 'string') return body.payout_wallet;
+      this.logger.warn({ paymentId, status: response.status, error: body?.error }, 'settlement named no wallet to forward to');
+    } catch (error) {
+      this.logger.warn({ err: error, paymentId }, 'settlement did not answer where to forward');
+    }
+    return null;
+  }
+
   /** Drops notices not yet sent (the emulator is stopping). */
   stop(): void {
     for (const timer of this.pending) clearTimeout(timer);
