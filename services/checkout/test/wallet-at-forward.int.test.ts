@@ -4,7 +4,7 @@
 // forwarded. Real gateway admin listener (the accounts' owner), settlement, the processor emulator over
 // HTTP, PostgreSQL and JetStream.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { payThroughEmulator } from '@hc/emulator';
+import { payThroughEmulator, signForwardQuestion } from '@hc/emulator';
 import { createServiceClient, type CallContext, type PublicCallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { CheckoutAdminService, CheckoutService, HostedCheckoutService, SessionStatus, type CheckoutSession } from '@hc/proto/checkout/v1';
@@ -17,6 +17,8 @@ const buyer: PublicCallContext = { requestId: 'req_wf_buyer' };
 const MERCHANT = '0x1111111111111111111111111111111111111111';
 const ATTACKER = '0xbadbadbadbadbadbadbadbadbadbadbadbadbad0';
 const account = { payoutWallet: MERCHANT, feeBps: 150, merchantName: 'Wallet shop' };
+/** The emulator's published notice secret (local mode, docs/adr/0016); the processor signs its questions with it. */
+const SECRET = 'whsec_bG9jYWwtZW11bGF0b3Itbm90aWNlLXNlY3JldC0wMDE=';
 let stack: CheckoutStack;
 let admin: ServiceClient<typeof CheckoutAdminService>;
 let checkout: ServiceClient<typeof CheckoutService>;
@@ -114,5 +116,30 @@ describe('the payout wallet is decided when the money is forwarded', () => {
     const { link } = await admin.cancelPaymentLink({ id }, live);
     expect(link!.payment).toMatchObject({ status: SessionStatus.EXPIRED });
     await expect(hosted.startHostedSession({ id }, buyer)).rejects.toMatchObject({ code: 'canceled' });
+  });
+
+  it('answers a repeated question for a transfer with the first decision, even after the wallet changed; refuses forged and unknown ones', async () => {
+    const id = await linkAtProvider();
+    const ask = async (secret: string, paymentId: string, txidIn: string) => {
+      const question = signForwardQuestion(secret, paymentId, txidIn, new Date());
+      const response = await fetch(`http://${stack.settlement.noticesAddress}/forward-target`, {
+        method: 'POST',
+        headers: question.headers,
+        body: question.body,
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    expect(await ask(SECRET, id, '0xaaa')).toEqual({ status: 200, body: { payment_id: id, txid_in: '0xaaa', payout_wallet: MERCHANT } });
+    await stack.gateway.operations.setPayoutWallet(live.accountId, ATTACKER);
+    try {
+      // A processor retrying after a lost answer is never sent to a second wallet for the same transfer.
+      expect((await ask(SECRET, id, '0xaaa')).body).toMatchObject({ payout_wallet: MERCHANT });
+      // A new transfer is decided afresh, from the wallet the account has now.
+      expect((await ask(SECRET, id, '0xbbb')).body).toMatchObject({ payout_wallet: ATTACKER });
+    } finally {
+      await stack.gateway.operations.setPayoutWallet(live.accountId, MERCHANT);
+    }
+    expect((await ask('whsec_Zm9yZ2VkLWZvcmdlZC1mb3JnZWQtZm9yZ2VkLWZvcmdlZDE=', id, '0xccc')).status).toBe(401);
+    expect(await ask(SECRET, 'pay_00000000000000000000000000', '0xaaa')).toMatchObject({ status: 404, body: { error: 'not_found' } });
   });
 });

@@ -50,7 +50,21 @@ export interface SignedNotice {
 }
 
 export function signNotice(secret: string, body: NoticeBody, at: Date, id: string = `ntc_${randomUUID()}`): SignedNotice {
-  const raw = JSON.stringify(body);
+  return signed(secret, JSON.stringify(body), at, id);
+}
+
+/** The processor's signed question before it forwards a transfer (docs/adr/0081): where to. */
+export function signForwardQuestion(
+  secret: string,
+  paymentId: string,
+  txidIn: string,
+  at: Date,
+  id: string = `fwd_${randomUUID()}`,
+): SignedNotice {
+  return signed(secret, JSON.stringify({ payment_id: paymentId, txid_in: txidIn }), at, id);
+}
+
+function signed(secret: string, raw: string, at: Date, id: string): SignedNotice {
   return {
     id,
     body: raw,
@@ -132,19 +146,12 @@ export class NoticeSender {
    * the emulator keeps it at the deposit address and sends no notice.
    */
   async askForwardTarget(paymentId: string, txidIn: string): Promise<string | null> {
-    const raw = JSON.stringify({ payment_id: paymentId, txid_in: txidIn });
-    const id = `fwd_${randomUUID()}`;
-    const at = new Date();
+    const question = signForwardQuestion(this.secret, paymentId, txidIn, new Date());
     try {
       const response = await fetch(new URL('/forward-target', this.url), {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'webhook-id': id,
-          'webhook-timestamp': String(unixSeconds(at)),
-          'webhook-signature': new Webhook(this.secret).sign(id, at, raw),
-        },
-        body: raw,
+        headers: question.headers,
+        body: question.body,
         signal: AbortSignal.timeout(15_000),
       });
       const body = (await response.json().catch(() => null)) as { payout_wallet?: unknown; error?: unknown } | null;
