@@ -1,4 +1,5 @@
-// Risk covered: a payment link that can be canceled after a buyer went to a provider, a canceled link
+// Risk covered: a payment link that can be canceled once paid, or cannot be canceled while a buyer is at
+// a provider and nobody has paid (issue 47, docs/adr/0081), a canceled link
 // that can still be started, a cancel without its event, a link that ignores its own lifetime, a bad
 // request that writes half a link, a link canceled across accounts — over real gRPC, PostgreSQL and
 // JetStream (the events as published, with the webhook fields of a link filled).
