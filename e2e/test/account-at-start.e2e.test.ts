@@ -146,3 +146,62 @@ describe('a payment started after the merchant changed the payout wallet settles
     expect(await readLive(merchant, id)).toMatchObject({ status: 'open', started_at: null, settlement: { payout_wallet: null } });
   });
 });
+
+// Issue 47 item 1 (docs/adr/0081): someone holding the merchant's dashboard points the wallet at their
+// own, starts the merchant's open Live links on their public pages and goes to a provider; the merchant
+// changes the wallet back. The processor asks settlement where to forward when the money arrives.
+describe('a payment started while the wallet was someone else’s, paid after the merchant changed it back', () => {
+  const ATTACKER = '0xbadbadbadbadbadbadbadbadbadbadbadbadbad0';
+
+  async function linkStartedAtProvider(merchant: TestMerchant): Promise<string> {
+    const link = await cli(
+      'links',
+      'create',
+      merchant.accountId,
+      '--mode',
+      'live',
+      '--amount',
+      '30',
+      '--currency',
+      'USD',
+      '--description',
+      'Stool',
+    );
+    const id = String(link['id']);
+    await buyerStarts(id);
+    expect((await post(`/pay/${id}/provider`, { provider: 'cardrail' })).status).toBe(303);
+    return id;
+  }
+
+  it('is forwarded to the restored wallet through the emulator, and says so on the payment and its timeline', async () => {
+    const merchant = await platform.merchant();
+    await merchantSetsWallet(merchant, ATTACKER);
+    const id = await linkStartedAtProvider(merchant);
+    expect(await readLive(merchant, id)).toMatchObject({ status: 'pending', settlement: { payout_wallet: ATTACKER } });
+    await merchantSetsWallet(merchant, WALLET);
+
+    await cli('emulator', 'pay', merchant.accountId, id, '--mode', 'live', '--amount', '30');
+    const paid = await eventually(
+      () => readLive(merchant, id),
+      (p) => p['status'] !== 'pending',
+    );
+    expect(paid).toMatchObject({ status: 'paid', settlement: { payout_wallet: WALLET, merchant_received: '29.550000' } });
+    const { code, stdout } = await platform.operator('payments', 'timeline', merchant.accountId, id, '--mode', 'live');
+    expect(code).toBe(0);
+    const lines = JSON.parse(stdout) as TimelineLine[];
+    expect(lines.find((l) => l.kind === 'forward_target_decided')!.detail).toMatchObject({
+      payout_wallet: WALLET,
+      wallet_at_start: ATTACKER,
+    });
+    expect(lines.find((l) => l.kind === 'forwarded')!.detail).toMatchObject({ forwarded_to: WALLET });
+  });
+
+  it('a link nobody paid yet can be canceled by the merchant after the buyer went to a provider', async () => {
+    const merchant = await platform.merchant();
+    await merchantSetsWallet(merchant, ATTACKER);
+    const id = await linkStartedAtProvider(merchant);
+    await merchantSetsWallet(merchant, WALLET);
+    expect(await cli('links', 'cancel', merchant.accountId, id, '--mode', 'live')).toMatchObject({ status: 'expired' });
+    expect(await readLive(merchant, id)).toMatchObject({ status: 'expired', canceled_at: expect.any(Number) });
+  });
+});

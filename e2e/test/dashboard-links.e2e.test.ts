@@ -143,21 +143,45 @@ describe('payment links', () => {
     });
   });
 
-  it('shows not_cancelable as a message when the buyer reached a provider before the cancel', async () => {
+  it('shows not_cancelable as a message when the link was finished before the cancel', async () => {
     const page = await h.signedIn(merchant);
     await walk('links-not-cancelable', page, async () => {
       const id = await createLink(page, { amount: '40', description: 'Too late to cancel' });
       await page.getByRole('link', { name: 'Cancel payment link' }).click();
-      // Meanwhile the buyer starts and goes to a provider (as the hosted page's provider step does).
-      await h.platform.request('POST', `/v1/checkout_sessions/${id}/start`, { key: merchant.testKey, body: {} });
+      // Meanwhile the buyer starts and the payment ends (a declined Test payment).
+      await h.platform.request('POST', `/v1/checkout_sessions/${id}/start`, {
+        key: merchant.testKey,
+        body: { customer_email: 'late@example.com' },
+      });
+      await h.platform.request('POST', `/v1/payments/${id}/simulate`, { key: merchant.testKey, body: { outcome: 'failed' } });
+      const response = await submit(page, 'Yes, cancel the link');
+      expect(response.status()).toBe(409);
+      await expect(page.getByRole('alert').textContent()).resolves.toContain('can no longer be canceled');
+      expect((await bodyOf(await h.platform.request('GET', `/v1/payments/${id}`, { key: merchant.testKey })))['status']).toBe('failed');
+    });
+  });
+
+  it('cancels a link a buyer took to a provider but nobody paid (pending)', async () => {
+    const page = await h.signedIn(merchant);
+    await walk('links-cancel-pending', page, async () => {
+      const id = await createLink(page, { amount: '41', description: 'Pending, then canceled' });
+      await h.platform.request('POST', `/v1/checkout_sessions/${id}/start`, {
+        key: merchant.testKey,
+        body: { customer_email: 'p@example.com' },
+      });
       await h.platform.stack.checkout.deps.sessions.change({ accountId: merchant.accountId, livemode: false }, id, new Date(), () => ({
         patch: { status: 'pending', provider: 'cardrail' },
         event: null,
       }));
-      const response = await submit(page, 'Yes, cancel the link');
-      expect(response.status()).toBe(409);
-      await expect(page.getByRole('alert').textContent()).resolves.toContain('can no longer be canceled');
-      expect((await bodyOf(await h.platform.request('GET', `/v1/payments/${id}`, { key: merchant.testKey })))['status']).toBe('pending');
+      await page.reload();
+      await page.getByRole('link', { name: 'Cancel payment link' }).click();
+      await page.getByRole('button', { name: 'Yes, cancel the link' }).click();
+      await page.waitForURL(new RegExp(`/links/${id}$`));
+      await expect(page.getByRole('status').textContent()).resolves.toContain('Payment link canceled');
+      expect(await bodyOf(await h.platform.request('GET', `/v1/payments/${id}`, { key: merchant.testKey }))).toMatchObject({
+        status: 'expired',
+        canceled_at: expect.any(Number),
+      });
     });
   });
 

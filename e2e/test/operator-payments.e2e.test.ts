@@ -87,6 +87,8 @@ describe('operator payments timeline', () => {
       'checkout:created',
       'checkout:started',
       'settlement:address_assigned',
+      // The processor asked where to forward before it moved the money (docs/adr/0081).
+      'settlement:forward_target_decided',
       'settlement:notice_received',
       'settlement:forwarded',
       'settlement:verdict',

@@ -144,14 +144,23 @@ describe('operator links', () => {
     expect(hook!.data.payment).toMatchObject({ status: 'expired', source: 'payment_link', canceledAt: expect.any(Number) });
   });
 
-  it('refuses a cancel after a provider was reached (not_cancelable), and another account’s link (not_found)', async () => {
+  it('cancels a link a buyer took to a provider but nobody paid; refuses a finished one (not_cancelable) and another account’s link (not_found)', async () => {
     const id = String((await cli('links', 'create', merchant.accountId, '--mode', 'test', ...LINK, '--email', 'g@example.com'))['id']);
     await platform.request('POST', `/v1/checkout_sessions/${id}/start`, { key: merchant.testKey, body: {} });
     await platform.stack.checkout.deps.sessions.change({ accountId: merchant.accountId, livemode: false }, id, new Date(), () => ({
       patch: { status: 'pending', provider: 'cardrail' },
       event: null,
     }));
-    expect(await refused('links', 'cancel', merchant.accountId, id, '--mode', 'test')).toMatchObject({
+    expect(await cli('links', 'cancel', merchant.accountId, id, '--mode', 'test')).toMatchObject({
+      status: 'expired',
+      canceled_at: expect.any(Number),
+    });
+    const finished = String(
+      (await cli('links', 'create', merchant.accountId, '--mode', 'test', ...LINK, '--email', 'g@example.com'))['id'],
+    );
+    await platform.request('POST', `/v1/checkout_sessions/${finished}/start`, { key: merchant.testKey, body: {} });
+    await platform.request('POST', `/v1/payments/${finished}/simulate`, { key: merchant.testKey, body: { outcome: 'failed' } });
+    expect(await refused('links', 'cancel', merchant.accountId, finished, '--mode', 'test')).toMatchObject({
       code: 1,
       error: { code: 'not_cancelable' },
     });

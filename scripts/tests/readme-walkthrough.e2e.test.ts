@@ -226,6 +226,8 @@ describe('the README, followed from a fresh clone in a fresh shell', () => {
       expect([kinds[0], [...kinds.slice(1, 3)].sort(), ...kinds.slice(3)]).toEqual([
         'created',
         ['address_assigned', 'started'],
+        // The emulator asked settlement where to forward before moving the money (docs/adr/0081).
+        'forward_target_decided',
         'notice_received',
         'forwarded',
         'verdict',

@@ -408,12 +408,15 @@ describe('the merchant dashboard and the gateway admin listener', () => {
     });
     expect(servicePorts(all, 'gateway')).toEqual(['http:80', 'admin:50057']);
     const gatewayIn = policyOf(all, 'gateway').ingress;
-    // Checkout reads the account a buyer pays there (its current wallet, fee and status, docs/adr/0037).
-    expect(peers(onPort(gatewayIn, 50057))).toEqual(['dashboard', 'checkout']);
+    // Checkout reads the account a buyer pays there (its current wallet, fee and status, docs/adr/0037);
+    // settlement the wallet a Live transfer is forwarded to (docs/adr/0081).
+    expect(peers(onPort(gatewayIn, 50057))).toEqual(['dashboard', 'checkout', 'settlement']);
     expect(peers(onPort(gatewayIn, 8080))).toEqual(['outside']);
     expect(configOf(all, 'checkout')['GATEWAY_ADMIN_GRPC_ADDRESS']).toBe('pay-hosted-checkout-gateway.payments.svc:50057');
+    expect(configOf(all, 'settlement')['GATEWAY_ADMIN_GRPC_ADDRESS']).toBe('pay-hosted-checkout-gateway.payments.svc:50057');
     // Nothing else may even try: no other workload has egress to the admin port.
-    for (const policy of ofKind(all, 'NetworkPolicy').filter((p) => component(p) !== 'dashboard' && component(p) !== 'checkout'))
+    const adminCallers = ['dashboard', 'checkout', 'settlement'];
+    for (const policy of ofKind(all, 'NetworkPolicy').filter((p) => !adminCallers.includes(component(p) ?? '')))
       expect(onPort((policy.spec as unknown as PolicySpec).egress, 50057)).toEqual([]);
     // The dashboard's own gRPC port (operator users create) is for the gateway's pods, where the CLI runs,
     // and notifications (is a Test receipt's address one of the account's users?).
@@ -422,12 +425,12 @@ describe('the merchant dashboard and the gateway admin listener', () => {
     expect(peers(onPort(policyOf(all, 'dashboard').ingress, 8083))).toEqual(['outside']);
   });
 
-  it("leaves no trace when disabled: no Deployment, route, migration, or way in to the admin port but checkout's", () => {
+  it("leaves no trace when disabled: no Deployment, route, migration, or way in to the admin port but checkout's and settlement's", () => {
     const without = render('-f', TEST_VALUES, '--set', 'dashboard.enabled=false');
     expect(ofKind(without, 'Deployment').map(component)).not.toContain('dashboard');
     expect(ofKind(without, 'Job').map(component)).not.toContain('dashboard-migration');
     expect(ingressPaths(without).map((p) => p.split(' ')[0])).toEqual(['/pay', '/track', '/c', '/']);
-    expect(peers(onPort(policyOf(without, 'gateway').ingress, 50057))).toEqual(['checkout']);
+    expect(peers(onPort(policyOf(without, 'gateway').ingress, 50057))).toEqual(['checkout', 'settlement']);
     expect(configOf(without, 'gateway')).not.toHaveProperty('DASHBOARD_GRPC_ADDRESS');
   });
 });

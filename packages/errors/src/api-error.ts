@@ -105,11 +105,12 @@ export const API_ERRORS = {
   expired: { http: 410, grpc: FAILED_PRECONDITION, message: 'The session has expired.' },
   canceled: { http: 410, grpc: FAILED_PRECONDITION, message: 'The session was canceled.' },
   archived: { http: 410, grpc: FAILED_PRECONDITION, message: 'This checkout was archived by the merchant and takes no new payments.' },
-  // Canceling: only payment links, and only before anyone went to a provider (spec, state table).
+  // Canceling: only payment links, and only while nobody has paid (docs/adr/0081; the spec's state
+  // table names the cancel before anyone went to a provider, issue 47 widened it).
   not_cancelable: {
     http: 409,
     grpc: FAILED_PRECONDITION,
-    message: 'Only a payment link nobody has taken to a provider yet can be canceled; this payment can no longer be.',
+    message: 'Only a payment link nobody has paid can be canceled; this payment can no longer be.',
   },
   // Transport-level request problems. The first two are answered from Node's HTTP parser (clientError).
   request_timeout: { http: 408, grpc: DEADLINE_EXCEEDED, message: 'The request did not arrive whole in time.' },

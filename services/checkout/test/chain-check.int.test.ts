@@ -25,6 +25,8 @@ let events: PaymentEventLog;
 
 beforeAll(async () => {
   stack = await startCheckoutStack(logger, { label: 'chain', emulatorEnv: { EMULATOR_LATE_NOTICE_MS: String(LATE_NOTICE_MS) } });
+  // The account's owner has the wallet settlement names when the emulator forwards (docs/adr/0081).
+  await stack.putAccount({ id: live.accountId, payoutWallet: WALLET });
   client = createServiceClient(CheckoutService, stack.checkout.address);
   events = await logPaymentEvents(stack, 'chain-check', logger);
 });
@@ -82,6 +84,8 @@ describe('the scheduled chain check', () => {
       'checkout:created',
       'checkout:started',
       'settlement:address_assigned',
+      // The processor asked where to forward before it moved the money (docs/adr/0081).
+      'settlement:forward_target_decided',
       'settlement:transfer_seen_on_chain',
       'settlement:verdict',
     ]);

@@ -31,6 +31,8 @@ let nats: NatsConnection;
 
 beforeAll(async () => {
   stack = await startCheckoutStack(logger, { label: 'live' });
+  // The account's owner has the wallet settlement names when the emulator forwards (docs/adr/0081).
+  await stack.putAccount({ id: live.accountId, payoutWallet: WALLET });
   client = createServiceClient(CheckoutService, stack.checkout.address);
   settlement = createServiceClient(SettlementService, stack.settlement.address);
   events = await logPaymentEvents(stack, 'live-settlement', logger);

@@ -1,4 +1,5 @@
-// Risk covered: a payment link that can be canceled after a buyer went to a provider, a canceled link
+// Risk covered: a payment link that can be canceled once paid, or cannot be canceled while a buyer is at
+// a provider and nobody has paid (issue 47, docs/adr/0081), a canceled link
 // that can still be started, a cancel without its event, a link that ignores its own lifetime, a bad
 // request that writes half a link, a link canceled across accounts — over real gRPC, PostgreSQL and
 // JetStream (the events as published, with the webhook fields of a link filled).
@@ -111,13 +112,23 @@ describe('payment links', () => {
     expect((await eventsOf(id, 3)).map((e) => e.type)).toEqual(['payment.started', 'payment.canceled']);
   });
 
-  it('refuses to cancel once a provider was reached, a finished payment, or an API payment, with not_cancelable', async () => {
+  it('cancels a pending link nobody has paid (a buyer went to a provider): expired, canceled_at, payment.canceled', async () => {
     const reached = (await newLink({ customerEmail: 'ada@example.com' })).payment!.id;
     await hosted.startHostedSession({ id: reached }, buyer);
     await hosted.reachHostedProvider({ id: reached, provider: 'cardrail' }, buyer);
-    await expect(admin.cancelPaymentLink({ id: reached }, test)).rejects.toMatchObject({ code: 'not_cancelable' });
-    await hosted.simulateHostedPayment({ id: reached, outcome: 'paid' }, buyer);
-    await expect(admin.cancelPaymentLink({ id: reached }, test)).rejects.toMatchObject({ code: 'not_cancelable' });
+    const { link } = await admin.cancelPaymentLink({ id: reached }, test);
+    expect(link!.payment).toMatchObject({ status: SessionStatus.EXPIRED, provider: 'cardrail' });
+    expect(Number(link!.payment!.canceledAt)).toBeGreaterThan(0);
+    await expect(hosted.startHostedSession({ id: reached }, buyer)).rejects.toMatchObject({ code: 'canceled' });
+    expect((await eventsOf(reached, 2)).map((e) => e.type)).toEqual(['payment.started', 'payment.canceled']);
+  });
+
+  it('refuses to cancel a paid payment or an API payment, with not_cancelable', async () => {
+    const paid = (await newLink({ customerEmail: 'ada@example.com' })).payment!.id;
+    await hosted.startHostedSession({ id: paid }, buyer);
+    await hosted.reachHostedProvider({ id: paid, provider: 'cardrail' }, buyer);
+    await hosted.simulateHostedPayment({ id: paid, outcome: 'paid' }, buyer);
+    await expect(admin.cancelPaymentLink({ id: paid }, test)).rejects.toMatchObject({ code: 'not_cancelable' });
     const { session } = await checkout.createCheckoutSession({ amount: '5', currency: 'USD', description: 'API order', account }, test);
     await expect(admin.cancelPaymentLink({ id: session!.id }, test)).rejects.toMatchObject({ code: 'not_cancelable' });
     // Nor is an API payment a link to read.

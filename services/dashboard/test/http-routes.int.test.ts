@@ -449,6 +449,11 @@ describe('forms', () => {
       [expect.objectContaining({ payoutWallet: '0x12' }), true],
       [expect.objectContaining({ payoutWallet: WALLET }), true],
     ]);
+    // The notice names the Live payments started and unpaid at the change (docs/adr/0081).
+    const listed = checkout
+      .callsOf('listPayments')
+      .filter((c) => matches(c.ctx, 'acct_A', true) && (c.request as { status?: string }).status !== undefined);
+    expect(listed.map((c) => (c.request as { status?: string }).status)).toEqual(expect.arrayContaining(['pending', 'open']));
   });
 
   it("shows checkout's refusal of a payment link on the form with its status, the account sent as the gateway has it", async () => {

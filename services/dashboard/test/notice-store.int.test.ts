@@ -45,7 +45,15 @@ async function userOf(accountId: string): Promise<string> {
   return id;
 }
 const change = (accountId: string, at: Date) =>
-  notices.insertNotice({ accountId, kind: 'payout_wallet_changed', actorEmail: 'a@shop.example', oldValue: null, newValue: '0x1', at });
+  notices.insertNotice({
+    accountId,
+    kind: 'payout_wallet_changed',
+    actorEmail: 'a@shop.example',
+    oldValue: null,
+    newValue: '0x1',
+    affected: null,
+    at,
+  });
 
 describe('security notices', () => {
   it('are shown to every user of the account until each dismisses them, and never to another account', async () => {
@@ -77,5 +85,22 @@ describe('security notices', () => {
     expect(await notices.undismissed('acct_d', user, now, 5)).toHaveLength(1);
     await notices.purge(later(1));
     expect(await notices.undismissed('acct_d', user, new Date(0), 5)).toEqual([]);
+  });
+
+  it('keeps the started, unpaid payments named at the change, and an unknown list as null', async () => {
+    const user = await userOf('acct_c');
+    await notices.insertNotice({
+      accountId: 'acct_c',
+      kind: 'payout_wallet_changed',
+      actorEmail: 'a@shop.example',
+      oldValue: '0x1',
+      newValue: '0x2',
+      affected: { ids: ['pay_2', 'pay_1'], count: 2 },
+      at: now,
+    });
+    const [shown] = await notices.undismissed('acct_c', user, now, 5);
+    expect(shown).toMatchObject({ affectedPaymentIds: ['pay_2', 'pay_1'], affectedCount: 2 });
+    await change('acct_c', later(1_000));
+    expect((await notices.undismissed('acct_c', user, now, 5))[0]).toMatchObject({ affectedPaymentIds: [], affectedCount: null });
   });
 });

@@ -69,7 +69,8 @@ export async function startEmulator(config: EmulatorConfig, logger: Logger): Pro
       if (!paymentId) throw new BadRequest('payment_id is required');
       const feeBps = body['fee_bps'] === undefined ? 0 : Number(body['fee_bps']);
       if (!Number.isInteger(feeBps) || feeBps < 0 || feeBps > 10_000) throw new BadRequest('fee_bps must be an integer 0–10000');
-      const deposit = ledger.depositAddressFor(paymentId, optionalString(body, 'payout_wallet') ?? null, feeBps);
+      // A payout_wallet in the body is ignored: settlement names the wallet when the money is forwarded.
+      const deposit = ledger.depositAddressFor(paymentId, feeBps);
       return send(res, 201, { address: deposit.address, payment_id: paymentId });
     }
     if (req.method === 'GET' && parts.length === 5 && parts[0] === 'chain' && parts[2] === 'addresses' && parts[4] === 'transfers') {
@@ -84,26 +85,29 @@ export async function startEmulator(config: EmulatorConfig, logger: Logger): Pro
       if (!amount) throw new BadRequest('amount is required');
       const coin = oneOf<EmulatedCoin>(optionalString(body, 'coin'), EMULATED_COINS, 'polygon_usdc', 'coin');
       const mode = oneOf<NoticeMode>(optionalString(body, 'notice'), NOTICE_MODES, 'on-time', 'notice');
-      const payment = ledger.pay(
-        {
-          paymentId: decodeURIComponent(parts[3]!),
-          amount,
-          coin,
-          forwardTo: optionalString(body, 'forward_to'),
-          toAddress: optionalString(body, 'to_address'),
-          reuseTxidOf: optionalString(body, 'reuse_txid_of'),
-        },
-        new Date(),
-      );
+      const order = {
+        paymentId: decodeURIComponent(parts[3]!),
+        amount,
+        coin,
+        forwardTo: optionalString(body, 'forward_to'),
+        toAddress: optionalString(body, 'to_address'),
+        reuseTxidOf: optionalString(body, 'reuse_txid_of'),
+      };
+      const receipt = ledger.receive(order, new Date());
+      // Where to forward is asked when forwarding, never fixed when the address was made (docs/adr/0081).
+      const wallet = await notices.askForwardTarget(order.paymentId, receipt.txidIn);
+      const payment = ledger.forward(order, receipt, wallet);
       const notice = noticeBody(payment, mode);
       const deliveries: { id: string; status: number | 'scheduled' }[] = [];
-      if (mode === 'on-time') deliveries.push(await notices.send(notice));
-      if (mode === 'late' || mode === 'mismatch') deliveries.push(await notices.send(notice, config.EMULATOR_LATE_NOTICE_MS));
-      if (mode === 'duplicate') {
+      // Not forwarded (settlement named no wallet): the processor keeps the money and reports nothing yet.
+      const reported = payment.forwardedTo !== null;
+      if (reported && mode === 'on-time') deliveries.push(await notices.send(notice));
+      if (reported && (mode === 'late' || mode === 'mismatch')) deliveries.push(await notices.send(notice, config.EMULATOR_LATE_NOTICE_MS));
+      if (reported && mode === 'duplicate') {
         const first = await notices.send(notice);
         deliveries.push(first, await notices.send(notice, 0, first.id));
       }
-      if (mode === 'out-of-order') {
+      if (reported && mode === 'out-of-order') {
         // The original was made a minute ago but is delivered after its re-sent copy (a new id).
         const madeAt = new Date(Date.now() - 60_000);
         const resent = await notices.send(notice);

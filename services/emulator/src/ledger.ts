@@ -5,12 +5,23 @@ import { Decimal } from '@hc/money';
 export const EMULATED_COINS = ['polygon_usdc', 'polygon_usdt'] as const;
 export type EmulatedCoin = (typeof EMULATED_COINS)[number];
 
-/** A one-time deposit address the processor gave a payment, with where it forwards what arrives. */
+/**
+ * A one-time deposit address the processor gave a payment, with the fee it keeps. No wallet: where
+ * the money goes is asked of settlement when it is forwarded (docs/adr/0081).
+ */
 export interface DepositAddress {
   readonly address: string;
   readonly paymentId: string;
-  readonly payoutWallet: string | null;
   readonly feeBps: number;
+}
+
+/** Money that reached a deposit address (or was reported with a reused transaction), not yet forwarded. */
+export interface Receipt {
+  readonly deposit: DepositAddress;
+  readonly txidIn: string;
+  readonly toAddress: string;
+  readonly coin: EmulatedCoin;
+  readonly value: Decimal;
 }
 
 /** An inbound transfer as the chain shows it: a transaction, a coin, an amount, a recipient. */
@@ -43,7 +54,7 @@ export interface PayOrder {
   /** Decimal string: what the buyer sends, in the coin. */
   readonly amount: string;
   readonly coin: EmulatedCoin;
-  /** Forward to this wallet instead of the payout wallet the address was made for. */
+  /** Forward to this wallet instead of the one settlement named (a processor that misdirects money). */
   readonly forwardTo?: string | undefined;
   /** Send to this address instead of the payment's deposit address. */
   readonly toAddress?: string | undefined;
@@ -71,10 +82,10 @@ export class Ledger {
   private readonly payments = new Map<string, EmulatedPayment>();
 
   /** The payment's deposit address, made on the first request (the same address on a repeat). */
-  depositAddressFor(paymentId: string, payoutWallet: string | null, feeBps: number): DepositAddress {
+  depositAddressFor(paymentId: string, feeBps: number): DepositAddress {
     const existing = this.addresses.get(paymentId);
     if (existing) return existing;
-    const made: DepositAddress = { address: randomHex(20), paymentId, payoutWallet, feeBps };
+    const made: DepositAddress = { address: randomHex(20), paymentId, feeBps };
     this.addresses.set(paymentId, made);
     return made;
   }
@@ -84,8 +95,13 @@ export class Ledger {
     return this.transfers.filter((t) => t.to.toLowerCase() === wanted);
   }
 
-  /** A buyer's payment: a transfer on chain (unless a txid is reused) and the forwarding less the fee. */
-  pay(order: PayOrder, now: Date): EmulatedPayment {
+  /** A buyer's payment: the transfer on chain, then the forwarding less the fee to `payoutWallet`. */
+  pay(order: PayOrder, now: Date, payoutWallet: string | null): EmulatedPayment {
+    return this.forward(order, this.receive(order, now), payoutWallet);
+  }
+
+  /** A buyer's transfer reaches the chain (unless a txid is reused); nothing is forwarded yet. */
+  receive(order: PayOrder, now: Date): Receipt {
     const deposit = this.addresses.get(order.paymentId);
     if (!deposit) throw new LedgerError(`no deposit address was issued for ${order.paymentId}: start the Live payment first`);
     if (!AMOUNT.test(order.amount) || new Decimal(order.amount).lte(0))
@@ -101,14 +117,23 @@ export class Ledger {
       txidIn = randomHex(32);
       this.transfers.push({ txid: txidIn, coin: order.coin, value: value.toFixed(6), to: toAddress, blockTime: now });
     }
-    const forwardedTo = order.forwardTo ?? deposit.payoutWallet;
+    return { deposit, txidIn, toAddress, coin: order.coin, value };
+  }
+
+  /**
+   * The processor forwards a received transfer, less the fee, to `payoutWallet` (what settlement
+   * answered), or to the order's `forwardTo`; with neither, the money stays at the deposit address.
+   */
+  forward(order: PayOrder, receipt: Receipt, payoutWallet: string | null): EmulatedPayment {
+    const { deposit, txidIn, toAddress, value } = receipt;
+    const forwardedTo = order.forwardTo ?? payoutWallet;
     const forwarded = value.times(new Decimal(1).minus(new Decimal(deposit.feeBps).div(10_000))).toDecimalPlaces(6, Decimal.ROUND_DOWN);
     const payment: EmulatedPayment = {
       paymentId: order.paymentId,
       depositAddress: deposit.address,
       txidIn,
       toAddress,
-      coin: order.coin,
+      coin: receipt.coin,
       valueCoin: value.toFixed(6),
       forwardedTo,
       txidOut: forwardedTo ? randomHex(32) : null,

@@ -50,7 +50,21 @@ export interface SignedNotice {
 }
 
 export function signNotice(secret: string, body: NoticeBody, at: Date, id: string = `ntc_${randomUUID()}`): SignedNotice {
-  const raw = JSON.stringify(body);
+  return signed(secret, JSON.stringify(body), at, id);
+}
+
+/** The processor's signed question before it forwards a transfer (docs/adr/0081): where to. */
+export function signForwardQuestion(
+  secret: string,
+  paymentId: string,
+  txidIn: string,
+  at: Date,
+  id: string = `fwd_${randomUUID()}`,
+): SignedNotice {
+  return signed(secret, JSON.stringify({ payment_id: paymentId, txid_in: txidIn }), at, id);
+}
+
+function signed(secret: string, raw: string, at: Date, id: string): SignedNotice {
   return {
     id,
     body: raw,
@@ -123,6 +137,30 @@ export class NoticeSender {
       void work();
     }, delayMs);
     this.pending.add(timer);
+  }
+
+  /**
+   * Asks settlement where to forward a transfer (`POST /forward-target` beside `/notices`, signed the
+   * same way; docs/adr/0081): the wallet, or null when settlement named none (no wallet now, the
+   * account's owner down, settlement down). A real processor would then keep the money and ask again;
+   * the emulator keeps it at the deposit address and sends no notice.
+   */
+  async askForwardTarget(paymentId: string, txidIn: string): Promise<string | null> {
+    const question = signForwardQuestion(this.secret, paymentId, txidIn, new Date());
+    try {
+      const response = await fetch(new URL('/forward-target', this.url), {
+        method: 'POST',
+        headers: question.headers,
+        body: question.body,
+        signal: AbortSignal.timeout(15_000),
+      });
+      const body = (await response.json().catch(() => null)) as { payout_wallet?: unknown; error?: unknown } | null;
+      if (response.ok && typeof body?.payout_wallet === 'string') return body.payout_wallet;
+      this.logger.warn({ paymentId, status: response.status, error: body?.error }, 'settlement named no wallet to forward to');
+    } catch (error) {
+      this.logger.warn({ err: error, paymentId }, 'settlement did not answer where to forward');
+    }
+    return null;
   }
 
   /** Drops notices not yet sent (the emulator is stopping). */

@@ -1,6 +1,7 @@
 import { connectNats, ensureStream, eventTablePurges, startOutboxRelay, startPurgeSchedule } from '@hc/events';
-import { createGrpcServer } from '@hc/grpc';
+import { createGrpcServer, createServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
+import { MerchantAdminService } from '@hc/proto/gateway/v1';
 import { SettlementService } from '@hc/proto/settlement/v1';
 import { settlementHandlers } from './api/grpc/settlement-handlers.ts';
 import { publishedSecretWarning, type SettlementConfig } from './config.ts';
@@ -41,6 +42,8 @@ export async function startSettlementService(
 ): Promise<RunningSettlementService> {
   const prisma = createSettlementPrisma(config.SETTLEMENT_DATABASE_URL);
   await prisma.$connect();
+  // The gateway owns accounts: a Live transfer is forwarded to the wallet it has then (docs/adr/0081).
+  const accounts = createServiceClient(MerchantAdminService, config.GATEWAY_ADMIN_GRPC_ADDRESS, { timeoutMs: config.GATEWAY_TIMEOUT_MS });
   const deps: SettlementDependencies = {
     locks: new SettlementLockStore(prisma),
     verdicts: new VerdictStore(prisma),
@@ -52,6 +55,7 @@ export async function startSettlementService(
     },
     units: (work) => inSettlementUnit(prisma, work),
     now: options.now ?? (() => new Date()),
+    accounts,
   };
 
   const nats = await connectNats(config.NATS_URL, 'settlement');
@@ -94,6 +98,7 @@ export async function startSettlementService(
         await purges.stop();
         await relay.stop();
         await nats.drain();
+        accounts.close();
         await prisma.$disconnect();
       })();
       return stopped;

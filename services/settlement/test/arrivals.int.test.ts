@@ -1,7 +1,9 @@
 // Risk covered: a blockchain transaction counted for two payments. Exercised at the use-case level
 // with real PostgreSQL, because the sandbox behind gRPC never repeats a transaction id.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createServiceClient } from '@hc/grpc';
 import { newId } from '@hc/ids';
+import { MerchantAdminService } from '@hc/proto/gateway/v1';
 import { createTestDatabase, TestClock, type TestDatabase } from '@hc/test-kit';
 import { DEFAULT_FX_RATES_USD } from '../src/domain/fx.ts';
 import type { SettlementLock } from '../src/domain/settlement-lock.ts';
@@ -54,10 +56,13 @@ beforeAll(async () => {
     processors: { test: new ReplayingSandbox(), live: new HttpLiveProcessor('http://127.0.0.1:9', 100) },
     units: (work) => inSettlementUnit(prisma, work),
     now: new TestClock(new Date('2026-03-01T12:00:00.000Z')).now,
+    // Test mode only here: no forwarding is asked about, so the gateway is never called.
+    accounts: createServiceClient(MerchantAdminService, '127.0.0.1:9', { timeoutMs: 100 }),
   };
 });
 
 afterAll(async () => {
+  deps.accounts.close();
   await prisma.$disconnect();
   await db.drop();
 });

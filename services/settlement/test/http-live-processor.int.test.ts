@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpLiveProcessor } from '../src/adapters/http-live-processor.ts';
 
-const request = { paymentId: 'pay_x', payoutWallet: '0x1111111111111111111111111111111111111111', feeBps: 150 };
+const request = { paymentId: 'pay_x', feeBps: 150 };
 let silent: Server;
 let broken: Server;
 

@@ -125,7 +125,7 @@ const EMULATOR_COMMANDS: CommandSpec[] = [
       'ACCOUNT_ID PAYMENT_ID --mode live --amount A [--coin polygon_usdc|polygon_usdt] [--forward-to WALLET] [--to-address ADDRESS] [--reuse-txid-of PAYMENT_ID] [--notice on-time|late|never|mismatch|duplicate|out-of-order]',
     summary: 'Local Live mode only: a buyer pays a started Live payment through the processor emulator (services/emulator).',
     details: [
-      'A is what arrives at the deposit address, in the coin; the emulator forwards it less the fee to the payout wallet (or WALLET) and sends the signed notice as --notice says.',
+      'A is what arrives at the deposit address, in the coin; the emulator asks settlement where to forward (the account’s payout wallet at that moment), forwards it less the fee there (or to WALLET) and sends the signed notice as --notice says.',
       'Reads EMULATOR_URL (default http://127.0.0.1:8090).',
     ],
   },

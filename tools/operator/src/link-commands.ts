@@ -27,9 +27,10 @@ export const LINK_COMMANDS: CommandSpec[] = [
   {
     words: 'links cancel',
     synopsis: `ACCOUNT_ID PAYMENT_ID ${M}`,
-    summary: 'Cancels a payment link nobody has taken to a provider yet: status expired, canceled_at set, payment.canceled sent.',
+    summary:
+      'Cancels a payment link nobody has paid (open, or pending at a provider): status expired, canceled_at set, payment.canceled sent.',
     details: [
-      'After a buyer went to a provider, or once paid, held, failed or expired: refused with not_cancelable (exit 1).',
+      'Once paid, held, failed or expired: refused with not_cancelable (exit 1).',
       'Another account’s or mode’s payment: not_found. Canceling a canceled link again prints it unchanged.',
     ],
   },

@@ -181,6 +181,8 @@ start('settlement', 'services/settlement/src/main.ts', {
   SETTLEMENT_LOCAL_MODE: String(settlementConfig.SETTLEMENT_LOCAL_MODE),
   PROCESSOR_URL: process.env['PROCESSOR_URL'] ?? emulatorUrl,
   CHAIN_RPC_URL: process.env['CHAIN_RPC_URL'] ?? emulatorUrl,
+  // A Live transfer is forwarded to the account's wallet as the gateway has it then (docs/adr/0081).
+  GATEWAY_ADMIN_GRPC_ADDRESS: gatewayAdminAddress,
   NATS_URL: settlementConfig.NATS_URL,
 });
 const publishedSecret = publishedSecretWarning(settlementConfig);

@@ -42,24 +42,22 @@ export function trackingPageUrl(publicBaseUrl: string, id: string): string {
 }
 
 /**
- * The merchant cancels a payment link. Allowed only while nobody has gone to a provider (status
- * `open`): the payment becomes `expired` with `canceled_at`, and `payment.canceled` is published.
- * Canceling again changes nothing. Any other payment, a link a buyer took to a provider, or a
- * finished or expired one is refused with `not_cancelable`.
+ * The merchant cancels a payment link. Allowed while nobody has paid it: `open`, or `pending` (a
+ * buyer went to a provider but no money has been reported). A link started while a borrowed dashboard
+ * pointed the account elsewhere must be stoppable by the merchant (issue 47 item 1, docs/adr/0081).
+ * The payment becomes `expired` with `canceled_at`, and `payment.canceled` is published. Canceling
+ * again changes nothing. Any other payment, or a finished or expired one, is refused with
+ * `not_cancelable`. Money that still arrives for a canceled payment is a late delivery for settlement
+ * and the verdict rules, never a reason to refuse the cancel beforehand: nobody can know it is coming.
  */
 export function cancelTransition(payment: CheckoutSession, now: Date): Transition | null {
   if (payment.source !== 'payment_link') {
     throw new ApiError('not_cancelable', 'Only payment links can be canceled; this payment was not made from a link.');
   }
   if (payment.canceledAt !== null) return null;
-  if (payment.status === 'pending' || payment.provider !== null) {
-    throw new ApiError('not_cancelable', 'The buyer has already gone to a provider: the payment link can no longer be canceled.');
-  }
-  if (payment.status !== 'open' || now.getTime() >= payment.expiresAt.getTime()) {
-    throw new ApiError(
-      'not_cancelable',
-      `The payment link is ${payment.status === 'open' ? 'expired' : payment.status}: it can no longer be canceled.`,
-    );
+  const unpaid = payment.status === 'open' || payment.status === 'pending';
+  if (!unpaid || now.getTime() >= payment.expiresAt.getTime()) {
+    throw new ApiError('not_cancelable', `The payment link is ${unpaid ? 'expired' : payment.status}: it can no longer be canceled.`);
   }
   return { patch: { status: 'expired', canceledAt: now }, event: 'payment.canceled' };
 }

@@ -76,6 +76,9 @@ export async function startCheckoutStack(
       SETTLEMENT_NOTICES_ADDRESS: '127.0.0.1:0',
       PROCESSOR_URL: emulator.url,
       CHAIN_RPC_URL: emulator.url,
+      // Where a Live transfer is forwarded: the account's wallet when the emulator asks (docs/adr/0081).
+      GATEWAY_ADMIN_GRPC_ADDRESS: admin.address,
+      GATEWAY_TIMEOUT_MS: '15000',
       NATS_URL: natsUrl,
       NATS_SUBJECT_PREFIX: natsPrefix,
       LOG_LEVEL: 'silent',

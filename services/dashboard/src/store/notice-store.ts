@@ -1,4 +1,4 @@
-import type { NoticeKind, SecurityNotice } from '../domain/security-notice.ts';
+import type { NoticeKind, SecurityNotice, StartedUnpaid } from '../domain/security-notice.ts';
 import type { Prisma } from './generated/prisma/client.ts';
 import type { DashboardPrisma } from './prisma.ts';
 
@@ -11,6 +11,8 @@ function noticeOf(row: NoticeRow): SecurityNotice {
     actorEmail: row.actorEmail,
     oldValue: row.oldValue,
     newValue: row.newValue,
+    affectedPaymentIds: row.affectedPaymentIds,
+    affectedCount: row.affectedCount,
     createdAt: row.createdAt,
   };
 }
@@ -37,6 +39,7 @@ export class NoticeStore {
     actorEmail: string;
     oldValue: string | null;
     newValue: string | null;
+    affected: StartedUnpaid | null;
     at: Date;
   }): Promise<SecurityNotice> {
     const row = await this.prisma.securityNotice.create({
@@ -46,6 +49,8 @@ export class NoticeStore {
         actorEmail: notice.actorEmail,
         oldValue: notice.oldValue,
         newValue: notice.newValue,
+        affectedPaymentIds: [...(notice.affected?.ids ?? [])],
+        affectedCount: notice.affected?.count ?? null,
         createdAt: notice.at,
       },
     });

@@ -6,7 +6,9 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /**
  * The Live processor over HTTP (the emulator in services/emulator on one machine). At start it asks
- * for a one-time deposit address bound to the payment and the merchant's payout wallet. A processor
+ * for a one-time deposit address bound to the payment and the fee. The payout wallet is not given:
+ * the processor asks settlement where to forward when money arrives (`POST /forward-target` on the
+ * notices listener, docs/adr/0081), so a wallet changed after the start is the one paid. A processor
  * that does not answer in time, answers with an error or with something that is not an address is
  * `network_unavailable`: the payment is not started and the merchant retries in a minute.
  * What the processor later reports arrives as signed notices (src/notices), not through this class.
@@ -26,7 +28,7 @@ export class HttpLiveProcessor implements SettlementProcessor {
       response = await fetch(`${this.baseUrl}/v1/deposit-addresses`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ payment_id: request.paymentId, payout_wallet: request.payoutWallet, fee_bps: request.feeBps }),
+        body: JSON.stringify({ payment_id: request.paymentId, fee_bps: request.feeBps }),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch {

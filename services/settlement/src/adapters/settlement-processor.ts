@@ -5,10 +5,12 @@ import type { SimulatedOutcome } from '../domain/simulation.ts';
 /** What a processor reports about a payment: money arrived (and was forwarded), or the card was declined. */
 export type ProcessorReport = { readonly kind: 'arrival'; readonly arrival: Arrival } | { readonly kind: 'declined' };
 
-/** What the processor needs to make a payment's deposit address: where to forward, and what to keep. */
+/**
+ * What the processor needs to make a payment's deposit address: the payment and what to keep. Never a
+ * wallet: where the money goes is decided when it is forwarded (docs/adr/0081).
+ */
 export interface AddressRequest {
   readonly paymentId: string;
-  readonly payoutWallet: string | null;
   readonly feeBps: number;
 }
 

@@ -43,6 +43,15 @@ export const HOLD_THRESHOLD = new Decimal('0.9');
 type LockFacts = Pick<SettlementLock, 'depositAddress' | 'payoutWallet' | 'feeBps' | 'usdValue'>;
 
 /**
+ * The lock as the checks judge one transfer: its payout wallet is the one settlement decided when the
+ * processor asked where to forward that transfer (docs/adr/0081), or, when it never asked, the
+ * account's wallet at start. The fee and the USD value are always the start's (spec: locked at start).
+ */
+export function lockForTransfer<T extends LockFacts>(lock: T, forwardDecision: string | null): T {
+  return forwardDecision === null ? lock : { ...lock, payoutWallet: forwardDecision };
+}
+
+/**
  * Addresses compare without regard to letter case: EVM addresses carry an optional checksum in their
  * capitalization, so the same address can be written two ways. Two missing addresses match — that is
  * the Test-mode case, where neither the lock nor the sandbox arrival has a real address.

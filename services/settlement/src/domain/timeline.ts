@@ -13,6 +13,7 @@ export const TIMELINE_KINDS = [
   'notice_mismatch',
   'verdict',
   'forwarded',
+  'forward_target_decided',
 ] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 

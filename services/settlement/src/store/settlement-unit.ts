@@ -102,6 +102,21 @@ export class SettlementUnit {
     await this.tx.arrival.update({ where: { txidIn }, data: { forwardedTo, txidOut } });
   }
 
+  /** The wallet decided for forwarding this transfer of this payment, if the processor asked (docs/adr/0081). */
+  async forwardDecision(paymentId: string, txidIn: string): Promise<string | null> {
+    const row = await this.tx.forwardDecision.findUnique({ where: { paymentId_txidIn: { paymentId, txidIn } } });
+    return row?.payoutWallet ?? null;
+  }
+
+  /** Records the wallet this transfer is forwarded to unless one was decided before; the one that holds. */
+  async decideForward(paymentId: string, txidIn: string, payoutWallet: string, at: Date): Promise<{ wallet: string; fresh: boolean }> {
+    const { count } = await this.tx.forwardDecision.createMany({
+      data: [{ paymentId, txidIn, payoutWallet, decidedAt: at }],
+      skipDuplicates: true,
+    });
+    return { wallet: count === 1 ? payoutWallet : (await this.forwardDecision(paymentId, txidIn))!, fresh: count === 1 };
+  }
+
   /** Records the verdict and its event together; false when a simulation verdict already exists. */
   async insertVerdict(verdict: Verdict, simulationOf: string | null, event: OutboxEvent): Promise<boolean> {
     const { count } = await this.tx.verdict.createMany({ data: [verdictData(verdict, simulationOf)], skipDuplicates: true });

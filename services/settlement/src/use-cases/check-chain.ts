@@ -1,7 +1,7 @@
 import type { Logger } from '@hc/logging';
 import { ChainUnavailable, type ChainReader, type ChainTransfer } from '../adapters/chain-reader.ts';
 import { confirmOnChain } from '../domain/chain-confirmation.ts';
-import { normalizeArrival, sameAddress, type Arrival } from '../domain/settlement-checks.ts';
+import { lockForTransfer, normalizeArrival, sameAddress, type Arrival } from '../domain/settlement-checks.ts';
 import { verdictTimelineEntry } from '../domain/timeline.ts';
 import { newVerdictId, verdictFrom } from '../domain/verdict.ts';
 import { verdictReachedEvent } from '../adapters/verdict-events.ts';
@@ -92,7 +92,9 @@ async function judgeTransfers(
       }
       if (!(await unit.markChainTransferSeen(arrival.txidIn, lock.paymentId, at))) continue;
       const usedBefore = (await unit.findArrival(arrival.txidIn)) !== null;
-      const conclusion = confirmOnChain(lock, arrival, { txidUsedBefore: usedBefore });
+      // Judged against the wallet decided for this transfer when the processor asked (docs/adr/0081).
+      const judgedLock = lockForTransfer(lock, await unit.forwardDecision(lock.paymentId, arrival.txidIn));
+      const conclusion = confirmOnChain(judgedLock, arrival, { txidUsedBefore: usedBefore });
       await unit.appendTimeline({
         paymentId: lock.paymentId,
         kind: 'transfer_seen_on_chain',

@@ -1,3 +1,5 @@
+import type { ServiceClient } from '@hc/grpc';
+import type { MerchantAdminService } from '@hc/proto/gateway/v1';
 import type { SettlementProcessor, SimulatingProcessor } from '../adapters/settlement-processor.ts';
 import type { FxRateSource } from '../adapters/fx-rate-source.ts';
 import type { SettlementLockStore } from '../store/settlement-locks.ts';
@@ -16,4 +18,9 @@ export interface SettlementDependencies {
   /** Runs work in one transaction over settlement's records (Live notices, chain checks). */
   readonly units: <T>(work: (unit: SettlementUnit) => Promise<T>) => Promise<T>;
   readonly now: () => Date;
+  /**
+   * The accounts' owner (the gateway's internal admin listener, as checkout reads it, ADR 0037): where
+   * a Live transfer is forwarded is its payout wallet when the processor asks (docs/adr/0081).
+   */
+  readonly accounts: ServiceClient<typeof MerchantAdminService>;
 }

@@ -16,11 +16,8 @@ export async function lockSettlement(deps: SettlementDependencies, scope: Scope,
 
   const processor = scope.livemode ? deps.processors.live : deps.processors.test;
   // Racing first calls may each allocate an address; only the lock that gets written keeps one.
-  const depositAddress = await processor.allocateDepositAddress({
-    paymentId: terms.paymentId,
-    payoutWallet: terms.payoutWallet,
-    feeBps: terms.feeBps,
-  });
+  // No wallet goes to the processor: it asks where to forward when the money arrives (docs/adr/0081).
+  const depositAddress = await processor.allocateDepositAddress({ paymentId: terms.paymentId, feeBps: terms.feeBps });
   const rate = lockedRate(await deps.fx.usdRate(terms.currency));
   await deps.locks.insertIfAbsent({
     paymentId: terms.paymentId,

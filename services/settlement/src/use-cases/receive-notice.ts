@@ -1,5 +1,5 @@
 import { crashPoint } from '@hc/runtime';
-import { judgeArrival, normalizeArrival } from '../domain/settlement-checks.ts';
+import { judgeArrival, lockForTransfer, normalizeArrival } from '../domain/settlement-checks.ts';
 import { differencesFromConfirmed, type ProcessorNotice } from '../domain/notice.ts';
 import { merchantShare, parseCoinAmount, formatCoin } from '../domain/coins.ts';
 import { verdictTimelineEntry, type TimelineEntry } from '../domain/timeline.ts';
@@ -38,6 +38,9 @@ export async function receiveNotice(deps: SettlementDependencies, notice: Proces
     if (!known) return finish(unit, notice, 'unknown_payment');
 
     const arrival = normalizeArrival(notice.arrival);
+    // The wallet this transfer was to be forwarded to: decided when the processor asked, from the
+    // account's wallet then (docs/adr/0081); the start's wallet when it never asked.
+    const judgedLock = lockForTransfer(lock, await unit.forwardDecision(lock.paymentId, arrival.txidIn));
     const entry = (kind: TimelineEntry['kind'], detail: TimelineEntry['detail']): TimelineEntry => ({
       paymentId: lock.paymentId,
       kind,
@@ -65,7 +68,7 @@ export async function receiveNotice(deps: SettlementDependencies, notice: Proces
     const decided = await unit.decidingVerdict(lock.paymentId);
     if (!decided) {
       const firstUse = await unit.insertArrival({ ...arrival, paymentId: lock.paymentId, receivedAt: at, source: 'notice' });
-      const verdict = verdictFrom(judgeArrival(lock, arrival, { txidUsedBefore: !firstUse }), {
+      const verdict = verdictFrom(judgeArrival(judgedLock, arrival, { txidUsedBefore: !firstUse }), {
         id: newVerdictId(at),
         paymentId: lock.paymentId,
         decidedAt: at,
@@ -81,7 +84,7 @@ export async function receiveNotice(deps: SettlementDependencies, notice: Proces
     const chainArrival = decided.settlement?.txidIn ? await unit.findArrival(decided.settlement.txidIn) : null;
     if (confirmedOnChain && chainArrival?.source === 'chain') {
       // The checks a chain transfer cannot show (deposit address, payout wallet) are judged now too.
-      const judged = judgeArrival(lock, arrival, { txidUsedBefore: false });
+      const judged = judgeArrival(judgedLock, arrival, { txidUsedBefore: false });
       const differences = differencesFromConfirmed(chainArrival, arrival);
       if (judged.kind === 'held') differences.push(judged.holdReason);
       if (differences.length > 0) {
@@ -99,7 +102,7 @@ export async function receiveNotice(deps: SettlementDependencies, notice: Proces
           merchantReceived: formatCoin(merchantShare(value, lock.feeBps)),
           txidIn: arrival.txidIn,
           txidOut: arrival.txidOut,
-          payoutWallet: lock.payoutWallet,
+          payoutWallet: judgedLock.payoutWallet,
         },
         { id: newVerdictId(at), paymentId: lock.paymentId, decidedAt: at },
       );

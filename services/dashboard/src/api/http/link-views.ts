@@ -23,8 +23,9 @@ export function linkView(link: PaymentLink) {
     url: payment.url,
     trackingUrl: link.trackingUrl,
     status,
-    // Cancel is offered while nobody went to a provider; the service still decides (not_cancelable).
-    cancelable: status === 'open',
+    // Cancel is offered while nobody has paid (open, or pending at a provider; docs/adr/0081); the
+    // service still decides (not_cancelable).
+    cancelable: status === 'open' || status === 'pending',
     amount: payment.amount,
     currency: payment.currency,
     description: payment.description,

@@ -1,15 +1,18 @@
 import { Router } from 'express';
-import { noticeText } from '../../domain/security-notice.ts';
+import { affectedText, noticeText } from '../../domain/security-notice.ts';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
 import { dismissNotice } from '../../use-cases/dismiss-notice.ts';
 import { listNotices } from '../../use-cases/list-notices.ts';
-import { dashboardPaths, safeNext } from './paths.ts';
+import { dashboardPaths, modePath, safeNext } from './paths.ts';
 import { signedIn } from './session.ts';
 
-/** What the layout shows of a notice: its sentence, and its id for the Dismiss form. */
+/** What the layout shows of a notice: its sentence, the payments it names, and its id for the Dismiss form. */
 export interface NoticeView {
   readonly id: string;
   readonly text: string;
+  /** The sentence about the started, unpaid payments at the change, or null (docs/adr/0081). */
+  readonly affected: string | null;
+  readonly payments: readonly { readonly id: string; readonly href: string }[];
 }
 
 /**
@@ -23,7 +26,12 @@ export function noticesRoutes(deps: DashboardDependencies): Router {
   router.use(async (req, res, next) => {
     if (req.method === 'GET') {
       const notices = await listNotices(deps, signedIn(res).session.user);
-      res.locals['notices'] = notices.map((notice): NoticeView => ({ id: notice.id, text: noticeText(notice) }));
+      res.locals['notices'] = notices.map((notice): NoticeView => ({
+        id: notice.id,
+        text: noticeText(notice),
+        affected: affectedText(notice),
+        payments: notice.affectedPaymentIds.map((id) => ({ id, href: modePath('live', 'payments', id) })),
+      }));
     }
     next();
   });

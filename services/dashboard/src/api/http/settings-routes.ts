@@ -3,6 +3,7 @@ import type { Account } from '@hc/proto/gateway/v1';
 import { ApiError } from '@hc/errors';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
 import { changePayoutWallet } from '../../use-cases/change-payout-wallet.ts';
+import { listStartedUnpaid } from '../../use-cases/list-started-unpaid.ts';
 import { beginTwoFactor, confirmTwoFactor, disableTwoFactor, LOCKED } from '../../use-cases/two-factor-setup.ts';
 import { redirectWithFlash } from './auth-routes.ts';
 import { auditDetail } from './audit-trail.ts';
@@ -95,6 +96,8 @@ export function settingsRoutes(platform: PlatformClients, deps: DashboardDepende
         async (wallet) => {
           await platform.admin.setPayoutWallet({ payoutWallet: wallet ?? '' }, callContext(res, mode));
         },
+        // Live: only Live money is forwarded to the wallet (docs/adr/0081).
+        () => listStartedUnpaid((request) => platform.checkout.listPayments(request, callContext(res, 'live'))),
       );
     } catch (error) {
       // The gateway refused the address, or the account (suspended): shown on the form.

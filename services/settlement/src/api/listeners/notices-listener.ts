@@ -9,6 +9,7 @@ import { parseNotice } from '../../domain/notice.ts';
 import type { SettlementDependencies } from '../../use-cases/dependencies.ts';
 import { receiveNotice } from '../../use-cases/receive-notice.ts';
 import { recordRejectedNotice } from '../../use-cases/record-rejected-notice.ts';
+import { answerForwardTarget } from './forward-target.ts';
 
 /** Notices are small; anything bigger is not one. */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -51,7 +52,8 @@ function header(req: IncomingMessage, name: string): string {
 }
 
 /**
- * The processor's notices, on their own listener (never the merchant API): `POST /notices`, signed
+ * The processor's listener (never the merchant API). `POST /forward-target`: the processor asks where
+ * to forward a transfer (./forward-target.ts, docs/adr/0081). `POST /notices`: its notices, signed
  * with the Standard Webhooks scheme (HMAC-SHA256 over id, timestamp and the raw body; docs/adr/0016).
  * Unsigned, forged and stale (timestamp more than 5 minutes off) notices are 401 and change nothing;
  * a replayed notice id is answered 200 `replayed` and changes nothing. A failure after verification
@@ -72,7 +74,8 @@ export async function startNoticesListener(
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'POST' || req.url !== '/notices') return answer(res, 404, { error: 'not_found' });
+    const forwardTarget = req.method === 'POST' && req.url === '/forward-target';
+    if (!forwardTarget && (req.method !== 'POST' || req.url !== '/notices')) return answer(res, 404, { error: 'not_found' });
     const raw = await rawBody(req);
     if (raw === null) return answer(res, 413, { error: 'too_large' });
     const headers = {
@@ -80,6 +83,10 @@ export async function startNoticesListener(
       'webhook-timestamp': header(req, 'webhook-timestamp'),
       'webhook-signature': header(req, 'webhook-signature'),
     };
+    if (forwardTarget) {
+      const { status, body } = await answerForwardTarget(deps, verifier, raw, headers, log);
+      return answer(res, status, body);
+    }
     let body: unknown;
     try {
       // Verifies the signature over the exact bytes received and that the timestamp is within 5 minutes.

@@ -107,7 +107,7 @@ export const INTEGRATION_OPERATIONS: Record<string, Partial<Record<Method, Opera
   '/v1/payment_links/{id}/cancel': {
     post: {
       id: 'cancelPaymentLink',
-      summary: 'Cancel a payment link before anyone went to a provider (again: unchanged)',
+      summary: 'Cancel a payment link nobody has paid (again: unchanged)',
       ok: [{ status: 200, schema: 'PaymentLink', description: 'The link, `expired` with `canceled_at`.' }],
       body: NO_FIELDS,
       bodyOptional: true,
