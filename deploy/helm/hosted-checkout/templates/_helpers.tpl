@@ -202,6 +202,9 @@ volumes:
   - name: tmp
     emptyDir:
       sizeLimit: 64Mi
+  {{- with and .nats (include "hc.natsVolumes" .) }}
+  {{- . | nindent 2 }}
+  {{- end }}
   {{- with include "hc.chartAndService" (dict "root" .root "svc" .svc "key" "extraVolumes") }}
   {{- . | nindent 2 }}
   {{- end }}
@@ -216,6 +219,9 @@ securityContext:
 volumeMounts:
   - name: tmp
     mountPath: /tmp
+  {{- with and .nats (include "hc.natsVolumeMounts" .) }}
+  {{- . | nindent 2 }}
+  {{- end }}
   {{- with include "hc.chartAndService" (dict "root" .root "svc" .svc "key" "extraVolumeMounts") }}
   {{- . | nindent 2 }}
   {{- end }}
