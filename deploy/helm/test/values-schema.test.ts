@@ -98,7 +98,9 @@ describe('the schema itself', () => {
   const resolve = (s: Schema): Schema =>
     s.$ref ? schema.definitions![s.$ref.replace('#/definitions/', '')]! : s.allOf ? resolve(s.allOf[0]!) : s;
   // Kubernetes objects passed to the pod spec as they are (the API server checks their inside).
-  const PASSED_THROUGH = /^(global|(pod|container)SecurityContext\.(seLinuxOptions|windowsOptions)|affinity\.\w+)$/;
+  // global: Helm's, shared with subcharts (this chart reads only global.imageRegistry).
+  const PASSED_THROUGH =
+    /^(global|(pod|container)SecurityContext\.(seLinuxOptions|windowsOptions)|affinity\.\w+)$|(^|\.)(extraVolumes\[\]|initContainers\[\]|sidecars\[\]|extraEnv\[\]\.valueFrom)$/;
 
   /** Every key under `path` that lacks a description or a type, and every object open to unknown keys. */
   function problems(node: Schema, path: string): string[] {

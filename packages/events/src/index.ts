@@ -9,6 +9,8 @@ export {
   DEFAULT_DUPLICATE_WINDOW_MS,
 } from './nats.ts';
 export type { NatsConnection, StreamOptions } from './nats.ts';
+export { natsSecurityOptions } from './nats-security.ts';
+export type { NatsSecurityEnv } from './nats-security.ts';
 export { startOutboxRelay, RELAY_APPLICATION_NAME } from './relay.ts';
 export { backoffDelay, groupCommit, groupCommitEach, WorkLoop } from './loop.ts';
 export type { BackoffSettings, StepResult, WorkLoopOptions } from './loop.ts';

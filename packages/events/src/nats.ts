@@ -1,6 +1,7 @@
 import { JetStreamApiCodes, JetStreamApiError, jetstreamManager, StorageType, type StreamInfo } from '@nats-io/jetstream';
 import { connect, nanos, type NatsConnection, type NodeConnectionOptions } from '@nats-io/transport-node';
 
+import { natsSecurityOptions } from './nats-security.ts';
 import type { EventRetention } from './retention.ts';
 
 export type { NatsConnection };
@@ -9,7 +10,9 @@ export type { NatsConnection };
  * Connects to NATS for a long-running service. The first connect fails fast (a wrong URL or a
  * missing server should stop start-up loudly), but once connected the client reconnects forever:
  * the library's default gives up after 10 attempts and closes the connection for good, which would
- * turn a NATS restart into a dead relay. `options` overrides anything (tests use short waits).
+ * turn a NATS restart into a dead relay. Credentials and TLS come from the environment
+ * (natsSecurityOptions: NATS_CREDS_FILE, NATS_NKEY_SEED_FILE, NATS_USER/NATS_PASSWORD, NATS_CA_FILE, …),
+ * never from the URL. `options` overrides anything (tests use short waits).
  */
 export function connectNats(url: string, name: string, options: Partial<NodeConnectionOptions> = {}): Promise<NatsConnection> {
   // waitOnFirstConnect: a process (re)starting while NATS is briefly away waits for it, retrying every
@@ -26,6 +29,7 @@ export function connectNats(url: string, name: string, options: Partial<NodeConn
     reconnectTimeWait: 1_000,
     waitOnFirstConnect: true,
     noAsyncTraces: true,
+    ...natsSecurityOptions(process.env),
     ...options,
   });
 }

@@ -58,13 +58,22 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 {{- .svc.image.tag | default .root.Values.image.tag | default .root.Chart.AppVersion -}}
 {{- end -}}
 
-{{/* Full image reference of a service. */}}
+{{/*
+Full image reference of a service: <registry>/<repository>@<digest> when image.digest is set (the tag is
+then ignored: a digest names one build for good), else <registry>/<repository>:<tag>. The registry is
+global.imageRegistry when set (bitnami's convention, for umbrella charts and mirrors), else image.registry.
+*/}}
 {{- define "hc.image" -}}
 {{- $repository := .svc.image.repository -}}
-{{- with .root.Values.image.registry -}}
+{{- $registry := (.root.Values.global | default dict).imageRegistry | default .root.Values.image.registry -}}
+{{- with $registry -}}
 {{- $repository = printf "%s/%s" (trimSuffix "/" .) $repository -}}
 {{- end -}}
+{{- with .svc.image.digest -}}
+{{- printf "%s@%s" $repository . -}}
+{{- else -}}
 {{- printf "%s:%s" $repository (include "hc.imageTag" .) -}}
+{{- end -}}
 {{- end -}}
 
 {{/* Address at which other pods reach a gRPC service: its Service's DNS name and port. */}}
@@ -165,7 +174,7 @@ webhooks and the dashboard (docs/adr/0042). Never in a ConfigMap, never in value
 
 {{/* Pod-spec fields shared by every pod of the chart (Deployments and migration Jobs). */}}
 {{- define "hc.podSpec" -}}
-automountServiceAccountToken: false
+{{- include "hc.podServiceAccount" . | trim }}
 enableServiceLinks: false
 terminationGracePeriodSeconds: {{ .root.Values.terminationGracePeriodSeconds }}
 securityContext:
@@ -193,6 +202,12 @@ volumes:
   - name: tmp
     emptyDir:
       sizeLimit: 64Mi
+  {{- with and .nats (include "hc.natsVolumes" .) }}
+  {{- . | nindent 2 }}
+  {{- end }}
+  {{- with include "hc.chartAndService" (dict "root" .root "svc" .svc "key" "extraVolumes") }}
+  {{- . | nindent 2 }}
+  {{- end }}
 {{- end -}}
 
 {{/* Container fields shared by every container of the chart. */}}
@@ -204,6 +219,12 @@ securityContext:
 volumeMounts:
   - name: tmp
     mountPath: /tmp
+  {{- with and .nats (include "hc.natsVolumeMounts" .) }}
+  {{- . | nindent 2 }}
+  {{- end }}
+  {{- with include "hc.chartAndService" (dict "root" .root "svc" .svc "key" "extraVolumeMounts") }}
+  {{- . | nindent 2 }}
+  {{- end }}
 {{- end -}}
 
 {{/* Rolling update that never lowers capacity: a new pod must be ready before an old one stops. */}}
