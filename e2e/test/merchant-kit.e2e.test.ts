@@ -206,6 +206,17 @@ describe('a merchant with only a Test key', () => {
     const link = await client.paymentLinks.create({ amount: '30', currency: 'EUR', description: 'Invoice 12', customer_name: 'Kim' });
     expect(link).toMatchObject({ object: 'payment_link', amount: '30.00', status: 'open' });
     expect((await client.paymentLinks.list().toArray()).map((l) => l.id)).toEqual([link.id]);
+    // The SDK's key, repeated by the caller: the same link and the same endpoint (issue 51).
+    const keyed = { amount: '5', currency: 'EUR', description: 'Keyed' } as const;
+    const again = await client.paymentLinks.create(keyed, { idempotencyKey: `link-${link.id}` });
+    expect((await client.paymentLinks.create(keyed, { idempotencyKey: `link-${link.id}` })).id).toBe(again.id);
+    const hook = { url: `${shopUrl}/webhooks-keyed` };
+    const first = await client.webhookEndpoints.create(hook, { idempotencyKey: `hook-${link.id}` });
+    expect(await client.webhookEndpoints.create(hook, { idempotencyKey: `hook-${link.id}` })).toMatchObject({
+      id: first.id,
+      secret: first.secret,
+    });
+    await client.paymentLinks.cancel(again.id);
     expect(await client.paymentLinks.cancel(link.id)).toMatchObject({ status: 'expired', canceled_at: expect.any(Number) });
     await expect(client.paymentLinks.create({ amount: '1', currency: 'EUR', description: 'x', lifetime: 'forever' })).rejects.toMatchObject(
       {

@@ -154,9 +154,10 @@ export function createClient(options: ClientOptions) {
       },
     },
     webhookEndpoints: {
-      /** The answer carries the endpoint's signing secret: the only time it is shown. */
-      create(body: CreateWebhookEndpointParams, opts: RequestOptions = {}): Promise<WebhookEndpointWithSecret> {
-        return unwrap(http.POST('/v1/webhook_endpoints', { body, signal: opts.signal }));
+      /** The answer carries the endpoint's signing secret, shown only here and to a retry with the same key. */
+      create(body: CreateWebhookEndpointParams, opts: CreateOptions = {}): Promise<WebhookEndpointWithSecret> {
+        const idempotencyKey = opts.idempotencyKey ?? randomUUID();
+        return unwrap(http.POST('/v1/webhook_endpoints', { body, headers: { 'idempotency-key': idempotencyKey }, signal: opts.signal }));
       },
       async list(opts: RequestOptions = {}): Promise<WebhookEndpoint[]> {
         return (await unwrap(http.GET('/v1/webhook_endpoints', { signal: opts.signal }))).data;
@@ -175,8 +176,9 @@ export function createClient(options: ClientOptions) {
       },
     },
     paymentLinks: {
-      create(body: CreatePaymentLinkParams, opts: RequestOptions = {}): Promise<PaymentLink> {
-        return unwrap(http.POST('/v1/payment_links', { body, signal: opts.signal }));
+      create(body: CreatePaymentLinkParams, opts: CreateOptions = {}): Promise<PaymentLink> {
+        const idempotencyKey = opts.idempotencyKey ?? randomUUID();
+        return unwrap(http.POST('/v1/payment_links', { body, headers: { 'idempotency-key': idempotencyKey }, signal: opts.signal }));
       },
       list(query: ListPaymentLinksParams = {}, opts: RequestOptions = {}): ListCall<PaymentLink> {
         return listCall((startingAfter) =>
