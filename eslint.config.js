@@ -31,6 +31,8 @@ export default tseslint.config(
     ignores: [
       '**/node_modules/**',
       '**/gen/**',
+      // Built packages (packages/sdk's dist/, made by its build for pnpm pack).
+      '**/dist/**',
       '**/generated/**',
       '.tools/**',
       '.turbo/**',

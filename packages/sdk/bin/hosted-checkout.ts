@@ -3,7 +3,7 @@
 // Test events to a local URL, signed with a secret printed once, until Ctrl-C.
 import { parseArgs } from 'node:util';
 import { createClient } from '../src/client.ts';
-import { HostedCheckoutError } from '../src/errors.ts';
+import { HostedCheckoutApiError } from '../src/errors.ts';
 import { forwardEvents, newSigningSecret, type Forwarded } from '../src/listen.ts';
 
 const HELP = `Usage: hosted-checkout listen --forward-to URL [options]
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   const secret = values.secret ?? newSigningSecret();
   if (!secret.startsWith('whsec_')) fail('--secret must be a whsec_ secret');
 
-  const client = createClient({ apiKey, baseUrl, maxRetries: 0 });
+  const client = createClient({ apiKey, baseUrl, maxNetworkRetries: 0 });
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
   process.once('SIGTERM', () => stop.abort());
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   try {
     after = (await client.listen({ wait: 0 }, { signal: stop.signal })).next_cursor;
   } catch (error) {
-    fail(error instanceof HostedCheckoutError ? `${error.code}: ${error.message}` : `cannot reach ${baseUrl}: ${String(error)}`);
+    fail(error instanceof HostedCheckoutApiError ? `${error.code}: ${error.message}` : `cannot reach ${baseUrl}: ${String(error)}`);
   }
   process.stdout.write(`Ready. Forwarding this account's Test events to ${forwardTo} (Ctrl-C stops).\n`);
   if (!values.secret) process.stdout.write(`Signing secret (shown once; verify deliveries with it): ${secret}\n`);
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
       onApiError: (error) => process.stderr.write(`hosted-checkout: lost the API (${String(error)}); trying again\n`),
     });
   } catch (error) {
-    fail(error instanceof HostedCheckoutError ? `${error.code}: ${error.message}` : String(error));
+    fail(error instanceof HostedCheckoutApiError ? `${error.code}: ${error.message}` : String(error));
   }
   process.stdout.write('Stopped.\n');
 }

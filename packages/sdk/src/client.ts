@@ -3,7 +3,7 @@ import createFetchClient from 'openapi-fetch';
 import type { paths } from './generated/openapi.ts';
 import { errorFromResponse } from './errors.ts';
 import { paginate, type Page } from './paging.ts';
-import { retryingFetch } from './retrying-fetch.ts';
+import { transport } from './transport.ts';
 import type {
   CheckoutSession,
   CreatePaymentLinkParams,
@@ -30,6 +30,7 @@ import type {
   StartedCheckoutSession,
   WebhookEvent,
 } from './types.ts';
+import { SDK_VERSION } from './version.ts';
 import { verifyWebhook } from './webhooks.ts';
 
 export interface ClientOptions {
@@ -37,16 +38,26 @@ export interface ClientOptions {
   readonly apiKey: string;
   /** Where the API answers, e.g. http://127.0.0.1:8080 (the `GATEWAY_URL` ./scripts/start prints). */
   readonly baseUrl: string;
-  /** Tries after the first on 429, 503 or a lost connection (reads and keyed creates only). Default 2. */
-  readonly maxRetries?: number;
+  /**
+   * Tries after the first when a request safe to repeat (GET, DELETE, any create) met a connection
+   * error, a timeout, 409 idempotency_conflict, 429, 500, 502, 503 or 504. Default 2; 0 turns retries off.
+   */
+  readonly maxNetworkRetries?: number;
   /** The longest wait between tries, whatever Retry-After says. Default 60 000 ms. */
   readonly maxRetryDelayMs?: number;
+  /** Milliseconds for one try (connect, send, read the whole answer). Default 30 000. */
+  readonly timeout?: number;
   /** A fetch of your own (tests, proxies). Default: the global fetch. */
   readonly fetch?: (request: Request) => Promise<Response>;
 }
 
 export interface RequestOptions {
+  /** Abort the call (all its tries); the call rejects with the signal's reason. */
   readonly signal?: AbortSignal;
+  /** This call's timeout per try, in milliseconds (instead of the client's). */
+  readonly timeout?: number;
+  /** This call's retries (instead of the client's). */
+  readonly maxNetworkRetries?: number;
 }
 
 export interface CreateOptions extends RequestOptions {
@@ -83,14 +94,27 @@ function listCall<T>(fetchPage: (startingAfter: string | undefined) => Promise<P
   };
 }
 
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_NETWORK_RETRIES = 2;
+
 /** The client: one object per key. Every call is typed from docs/openapi.json. */
 export function createClient(options: ClientOptions) {
+  const userAgent = `hosted-checkout-sdk/${SDK_VERSION} node/${process.version}`;
   const http = createFetchClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     headers: { authorization: `Bearer ${options.apiKey}` },
-    fetch: retryingFetch({
-      maxRetries: options.maxRetries ?? 2,
-      maxDelayMs: options.maxRetryDelayMs ?? 60_000,
+  });
+  /**
+   * What openapi-fetch needs for one call: its signal and a transport with its timeout and retries
+   * (`extraMs`: a long poll's own wait, on top of the timeout).
+   */
+  const send = (opts: RequestOptions, extraMs = 0) => ({
+    signal: opts.signal,
+    fetch: transport({
+      maxNetworkRetries: opts.maxNetworkRetries ?? options.maxNetworkRetries ?? DEFAULT_MAX_NETWORK_RETRIES,
+      maxRetryDelayMs: options.maxRetryDelayMs ?? 60_000,
+      timeoutMs: (opts.timeout ?? options.timeout ?? DEFAULT_TIMEOUT_MS) + extraMs,
+      userAgent,
       fetch: options.fetch ?? ((request) => fetch(request)),
     }),
   });
@@ -99,102 +123,102 @@ export function createClient(options: ClientOptions) {
     checkoutSessions: {
       create(body: CreateCheckoutSessionParams, opts: CreateOptions = {}): Promise<CheckoutSession> {
         const idempotencyKey = opts.idempotencyKey ?? randomUUID();
-        return unwrap(http.POST('/v1/checkout_sessions', { body, headers: { 'idempotency-key': idempotencyKey }, signal: opts.signal }));
+        return unwrap(http.POST('/v1/checkout_sessions', { body, headers: { 'idempotency-key': idempotencyKey }, ...send(opts) }));
       },
       retrieve(id: string, opts: RequestOptions = {}): Promise<CheckoutSession> {
-        return unwrap(http.GET('/v1/checkout_sessions/{id}', { params: { path: { id } }, signal: opts.signal }));
+        return unwrap(http.GET('/v1/checkout_sessions/{id}', { params: { path: { id } }, ...send(opts) }));
       },
       /** As the buyer would (the hosted page does this for you). */
       start(id: string, body: StartCheckoutSessionParams = {}, opts: RequestOptions = {}): Promise<StartedCheckoutSession> {
-        return unwrap(http.POST('/v1/checkout_sessions/{id}/start', { params: { path: { id } }, body, signal: opts.signal }));
+        return unwrap(http.POST('/v1/checkout_sessions/{id}/start', { params: { path: { id } }, body, ...send(opts) }));
       },
     },
     payments: {
       list(query: ListPaymentsParams = {}, opts: RequestOptions = {}): ListCall<Payment> {
         return listCall((startingAfter) =>
-          unwrap(http.GET('/v1/payments', { params: { query: { ...query, starting_after: startingAfter } }, signal: opts.signal })),
+          unwrap(http.GET('/v1/payments', { params: { query: { ...query, starting_after: startingAfter } }, ...send(opts) })),
         );
       },
       retrieve(id: string, opts: RequestOptions = {}): Promise<Payment> {
-        return unwrap(http.GET('/v1/payments/{id}', { params: { path: { id } }, signal: opts.signal }));
+        return unwrap(http.GET('/v1/payments/{id}', { params: { path: { id } }, ...send(opts) }));
       },
       /** Test mode: end a started payment (`paid`, `underpaid`, `failed`) or expire an unpaid one now. */
       simulate(id: string, outcome: SimulateOutcome, opts: RequestOptions = {}): Promise<Payment> {
-        return unwrap(http.POST('/v1/payments/{id}/simulate', { params: { path: { id } }, body: { outcome }, signal: opts.signal }));
+        return unwrap(http.POST('/v1/payments/{id}/simulate', { params: { path: { id } }, body: { outcome }, ...send(opts) }));
       },
     },
     customers: {
       list(query: ListCustomersParams = {}, opts: RequestOptions = {}): ListCall<Customer> {
         return listCall((startingAfter) =>
-          unwrap(http.GET('/v1/customers', { params: { query: { ...query, starting_after: startingAfter } }, signal: opts.signal })),
+          unwrap(http.GET('/v1/customers', { params: { query: { ...query, starting_after: startingAfter } }, ...send(opts) })),
         );
       },
       retrieve(id: string, opts: RequestOptions = {}): Promise<Customer> {
-        return unwrap(http.GET('/v1/customers/{id}', { params: { path: { id } }, signal: opts.signal }));
+        return unwrap(http.GET('/v1/customers/{id}', { params: { path: { id } }, ...send(opts) }));
       },
     },
     orders: {
       list(query: ListOrdersParams = {}, opts: RequestOptions = {}): ListCall<Order> {
         return listCall((startingAfter) =>
-          unwrap(http.GET('/v1/orders', { params: { query: { ...query, starting_after: startingAfter } }, signal: opts.signal })),
+          unwrap(http.GET('/v1/orders', { params: { query: { ...query, starting_after: startingAfter } }, ...send(opts) })),
         );
       },
       retrieve(id: string, opts: RequestOptions = {}): Promise<Order> {
-        return unwrap(http.GET('/v1/orders/{id}', { params: { path: { id } }, signal: opts.signal }));
+        return unwrap(http.GET('/v1/orders/{id}', { params: { path: { id } }, ...send(opts) }));
       },
     },
     events: {
       list(query: ListEventsParams = {}, opts: RequestOptions = {}): ListCall<WebhookEvent> {
         return listCall((startingAfter) =>
-          unwrap(http.GET('/v1/events', { params: { query: { ...query, starting_after: startingAfter } }, signal: opts.signal })),
+          unwrap(http.GET('/v1/events', { params: { query: { ...query, starting_after: startingAfter } }, ...send(opts) })),
         );
       },
       retrieve(id: string, opts: RequestOptions = {}): Promise<WebhookEvent> {
-        return unwrap(http.GET('/v1/events/{id}', { params: { path: { id } }, signal: opts.signal }));
+        return unwrap(http.GET('/v1/events/{id}', { params: { path: { id } }, ...send(opts) }));
       },
     },
     webhookEndpoints: {
       /** The answer carries the endpoint's signing secret, shown only here and to a retry with the same key. */
       create(body: CreateWebhookEndpointParams, opts: CreateOptions = {}): Promise<WebhookEndpointWithSecret> {
         const idempotencyKey = opts.idempotencyKey ?? randomUUID();
-        return unwrap(http.POST('/v1/webhook_endpoints', { body, headers: { 'idempotency-key': idempotencyKey }, signal: opts.signal }));
+        return unwrap(http.POST('/v1/webhook_endpoints', { body, headers: { 'idempotency-key': idempotencyKey }, ...send(opts) }));
       },
       async list(opts: RequestOptions = {}): Promise<WebhookEndpoint[]> {
-        return (await unwrap(http.GET('/v1/webhook_endpoints', { signal: opts.signal }))).data;
+        return (await unwrap(http.GET('/v1/webhook_endpoints', send(opts)))).data;
       },
       retrieve(id: string, opts: RequestOptions = {}): Promise<WebhookEndpoint> {
-        return unwrap(http.GET('/v1/webhook_endpoints/{id}', { params: { path: { id } }, signal: opts.signal }));
+        return unwrap(http.GET('/v1/webhook_endpoints/{id}', { params: { path: { id } }, ...send(opts) }));
       },
       update(id: string, body: UpdateWebhookEndpointParams, opts: RequestOptions = {}): Promise<WebhookEndpoint> {
-        return unwrap(http.POST('/v1/webhook_endpoints/{id}', { params: { path: { id } }, body, signal: opts.signal }));
+        return unwrap(http.POST('/v1/webhook_endpoints/{id}', { params: { path: { id } }, body, ...send(opts) }));
       },
       delete(id: string, opts: RequestOptions = {}): Promise<DeletedWebhookEndpoint> {
-        return unwrap(http.DELETE('/v1/webhook_endpoints/{id}', { params: { path: { id } }, signal: opts.signal }));
+        return unwrap(http.DELETE('/v1/webhook_endpoints/{id}', { params: { path: { id } }, ...send(opts) }));
       },
       rotateSecret(id: string, opts: RequestOptions = {}): Promise<RotatedWebhookEndpoint> {
-        return unwrap(http.POST('/v1/webhook_endpoints/{id}/rotate_secret', { params: { path: { id } }, signal: opts.signal }));
+        return unwrap(http.POST('/v1/webhook_endpoints/{id}/rotate_secret', { params: { path: { id } }, ...send(opts) }));
       },
     },
     paymentLinks: {
       create(body: CreatePaymentLinkParams, opts: CreateOptions = {}): Promise<PaymentLink> {
         const idempotencyKey = opts.idempotencyKey ?? randomUUID();
-        return unwrap(http.POST('/v1/payment_links', { body, headers: { 'idempotency-key': idempotencyKey }, signal: opts.signal }));
+        return unwrap(http.POST('/v1/payment_links', { body, headers: { 'idempotency-key': idempotencyKey }, ...send(opts) }));
       },
       list(query: ListPaymentLinksParams = {}, opts: RequestOptions = {}): ListCall<PaymentLink> {
         return listCall((startingAfter) =>
-          unwrap(http.GET('/v1/payment_links', { params: { query: { ...query, starting_after: startingAfter } }, signal: opts.signal })),
+          unwrap(http.GET('/v1/payment_links', { params: { query: { ...query, starting_after: startingAfter } }, ...send(opts) })),
         );
       },
       retrieve(id: string, opts: RequestOptions = {}): Promise<PaymentLink> {
-        return unwrap(http.GET('/v1/payment_links/{id}', { params: { path: { id } }, signal: opts.signal }));
+        return unwrap(http.GET('/v1/payment_links/{id}', { params: { path: { id } }, ...send(opts) }));
       },
       cancel(id: string, opts: RequestOptions = {}): Promise<PaymentLink> {
-        return unwrap(http.POST('/v1/payment_links/{id}/cancel', { params: { path: { id } }, signal: opts.signal }));
+        return unwrap(http.POST('/v1/payment_links/{id}/cancel', { params: { path: { id } }, ...send(opts) }));
       },
     },
     /** One long poll for the account's next Test events (what `hosted-checkout listen` loops on). */
     listen(query: ListenParams = {}, opts: RequestOptions = {}): Promise<ListenPage> {
-      return unwrap(http.GET('/v1/listen', { params: { query }, signal: opts.signal }));
+      return unwrap(http.GET('/v1/listen', { params: { query }, ...send(opts, (query.wait ?? 25) * 1000) }));
     },
     webhooks: { verify: verifyWebhook },
   };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { HostedCheckoutError } from './errors.ts';
+import { HostedCheckoutApiError } from './errors.ts';
 import type { HostedCheckout } from './client.ts';
 import type { WebhookEvent } from './types.ts';
 
@@ -80,7 +80,7 @@ export async function forwardEvents(options: ForwardOptions): Promise<void> {
       page = await options.client.listen(cursor === undefined ? {} : { after: cursor }, { signal: options.signal });
     } catch (error) {
       if (options.signal.aborted) return;
-      if (error instanceof HostedCheckoutError && error.status < 500 && error.status !== 429) throw error;
+      if (error instanceof HostedCheckoutApiError && error.status < 500 && error.status !== 429) throw error;
       options.onApiError?.(error);
       await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? 1000));
       continue;

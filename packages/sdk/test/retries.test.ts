@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { createClient, HostedCheckoutError } from '../src/index.ts';
+import { createClient, HostedCheckoutApiError } from '../src/index.ts';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -61,9 +61,9 @@ describe('retries', () => {
     const { url, seen } = await serve([
       { status: 429, headers: { 'retry-after': '0' }, body: { error: { code: 'rate_limited', message: 'slow' } } },
     ]);
-    const client = createClient({ apiKey: 'k', baseUrl: url, maxRetries: 1 });
+    const client = createClient({ apiKey: 'k', baseUrl: url, maxNetworkRetries: 1 });
     const error = await client.payments.retrieve('pay_1').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(HostedCheckoutError);
+    expect(error).toBeInstanceOf(HostedCheckoutApiError);
     expect(error).toMatchObject({ status: 429, code: 'rate_limited', requestId: 'req_2' });
     expect(seen).toHaveLength(2);
     await expect(client.payments.simulate('pay_1', 'paid')).rejects.toMatchObject({ code: 'rate_limited' });
