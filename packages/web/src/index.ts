@@ -3,3 +3,4 @@ export { strictPageHeaders, type ScriptSource } from './page-headers.ts';
 export { isSameOrigin } from './same-origin.ts';
 export { answerParserRefusals, parserRefusal, wantsApiBody, type RefusalStyle } from './parser-refusals.ts';
 export { formBodyProblem, strictFormBody } from './form-body.ts';
+export { exactRouter, exactRouting } from './exact-routing.ts';

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { formatTime } from '../../domain/format.ts';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
 import { redirectWithFlash } from './auth-routes.ts';
@@ -8,6 +8,7 @@ import { modePath } from './paths.ts';
 import type { PlatformClients } from '../../adapters/platform-clients.ts';
 import { renderPage } from './render.ts';
 import { callContext } from './session.ts';
+import { signedInRouter } from './routers.ts';
 
 /** The switches of the emails form: the form field, the settings field, and what it turns on. */
 export const EMAIL_SWITCHES = [
@@ -32,7 +33,7 @@ const KIND_WORDS: Record<string, string> = {
  * over gRPC with the user's account (docs/notifications.md).
  */
 export function emailRoutes(platform: PlatformClients, deps: DashboardDependencies): Router {
-  const router = Router({ mergeParams: true });
+  const router = signedInRouter('/dashboard/:mode');
 
   async function renderEmails(
     res: Parameters<Parameters<Router['get']>[1]>[1],

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { type Router, type Request, type Response } from 'express';
 import {
   PAYMENT_COLUMNS,
   paymentCsvRow,
@@ -15,6 +15,7 @@ import { modeOf } from './mode.ts';
 import type { PlatformClients } from '../../adapters/platform-clients.ts';
 import { renderProblem } from './render.ts';
 import { callContext } from './session.ts';
+import { signedInRouter } from './routers.ts';
 
 function query(req: Request, name: string): string {
   const value = req.query[name];
@@ -63,7 +64,7 @@ async function sendCsv(
  * days (by paid_at) with their locked USD values and totals per coin and payout wallet that add up.
  */
 export function exportRoutes(platform: PlatformClients, logger: Logger): Router {
-  const router = Router({ mergeParams: true });
+  const router = signedInRouter('/dashboard/:mode');
 
   router.get('/payments.csv', async (req, res) => {
     const mode = modeOf(res);

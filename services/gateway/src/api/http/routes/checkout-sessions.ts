@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler, Router } from 'express';
 import { ApiError } from '@hc/errors';
 import type { ServiceClient } from '@hc/grpc';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
@@ -21,6 +21,7 @@ import {
 } from '../validation/checkout-session-schemas.ts';
 import { validateStartCheckoutSession } from '../validation/payment-schemas.ts';
 import { idempotencyReplays } from '../metrics.ts';
+import { exactRouter } from '@hc/web';
 
 export interface CheckoutSessionRouteDeps {
   readonly checkout: ServiceClient<typeof CheckoutService>;
@@ -32,7 +33,7 @@ export interface CheckoutSessionRouteDeps {
 
 export function checkoutSessionRoutes(deps: CheckoutSessionRouteDeps): Router {
   const { checkout } = deps;
-  const router = Router();
+  const router = exactRouter();
 
   // The Idempotency-Key is checked before the body: a bad key is refused whatever the body says.
   const readIdempotencyKey: RequestHandler = (req, res, next) => {

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { ApiError } from '@hc/errors';
 import type { ServiceClient } from '@hc/grpc';
 import type { CheckoutAdminService } from '@hc/proto/checkout/v1';
@@ -8,6 +8,7 @@ import { sentOrderFields } from './checkout-sessions.ts';
 import { jsonObjectBody } from '../middleware/json-body.ts';
 import { validateCreatePaymentLink } from '../validation/integration-schemas.ts';
 import { listQuery } from '../validation/payment-schemas.ts';
+import { exactRouter } from '@hc/web';
 
 /**
  * /v1/payment_links: payment links created, read and canceled with the secret key (issue 29, ADR
@@ -15,7 +16,7 @@ import { listQuery } from '../validation/payment-schemas.ts';
  * payment (`pay_` id): it is also read, listed and simulated through /v1/payments.
  */
 export function paymentLinkRoutes(checkoutAdmin: ServiceClient<typeof CheckoutAdminService>): Router {
-  const router = Router();
+  const router = exactRouter();
 
   router.post('/payment_links', jsonObjectBody, async (req, res) => {
     const body = validateCreatePaymentLink(req.body);

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { ApiError } from '@hc/errors';
 import type { ServiceClient } from '@hc/grpc';
 import type { WebhooksService } from '@hc/proto/webhooks/v1';
@@ -6,6 +6,7 @@ import { webhookEndpointObject } from '../presenters/integration.ts';
 import { callContext } from '../locals.ts';
 import { jsonObjectBody } from '../middleware/json-body.ts';
 import { validateCreateWebhookEndpoint, validateUpdateWebhookEndpoint } from '../validation/integration-schemas.ts';
+import { exactRouter } from '@hc/web';
 
 /**
  * /v1/webhook_endpoints: the merchant manages its endpoints with the secret key (issue 29, ADR 0045),
@@ -13,7 +14,7 @@ import { validateCreateWebhookEndpoint, validateUpdateWebhookEndpoint } from '..
  * The signing secret is answered by create and rotate only, once.
  */
 export function webhookEndpointRoutes(webhooks: ServiceClient<typeof WebhooksService>): Router {
-  const router = Router();
+  const router = exactRouter();
 
   router.post('/webhook_endpoints', jsonObjectBody, async (req, res) => {
     const body = validateCreateWebhookEndpoint(req.body);
