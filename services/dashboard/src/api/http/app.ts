@@ -20,6 +20,7 @@ import { overviewRoutes } from './overview-routes.ts';
 import { dashboardPaths } from './paths.ts';
 import type { PlatformClients } from '../../adapters/platform-clients.ts';
 import { pageErrors, renderNotFound } from './render.ts';
+import { refuseControlCharacters } from './plain-text.ts';
 import { securityHeaders } from './security.ts';
 import { unguardedRouter } from './routers.ts';
 import { csrfProtected, loadSession, requireUser } from './session.ts';
@@ -69,6 +70,8 @@ export function createDashboardApp(options: DashboardAppOptions): Express {
 
   // UTF-8 only (@hc/web): a form that is not is a 400 page, never read with U+FFFD or raw escapes.
   app.use(strictFormBody({ limit: '32kb', parameterLimit: 100 }));
+  // No control character in an address, a query or a form: a 400 page before anything reads them.
+  app.use(refuseControlCharacters);
   app.use(loadSession(options.deps));
   app.use(csrfProtected);
   app.use(authRoutes(options.deps, options.secureCookies));
