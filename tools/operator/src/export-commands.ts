@@ -8,7 +8,6 @@ import {
   PAYMENT_COLUMNS,
   paymentCsvRow,
   periodOf,
-  safeRow,
   STATEMENT_COLUMNS,
   statementRequest,
   statementRows,
@@ -72,7 +71,7 @@ export async function runExportCommand(
         ctx,
       );
       const rows = (async function* () {
-        for await (const { payment } of payments) if (payment) yield safeRow(paymentCsvRow(payment));
+        for await (const { payment } of payments) if (payment) yield paymentCsvRow(payment);
       })();
       await writeCsv(rows, PAYMENT_COLUMNS, process.stdout);
       return {};

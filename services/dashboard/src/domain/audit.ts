@@ -77,6 +77,15 @@ export function idShaped(value: string): boolean {
   return /^(?:[a-z]{2,8}_[0-9A-Za-z]{1,64}|[0-9]{1,20})$/.test(value);
 }
 
+/**
+ * Whether a line may name `value` as its object: an id (idShaped), or a user's email address as the
+ * team's changes name them — letters, digits and `._%+-`, starting with a letter or digit, so never
+ * a formula. Anything else someone typed is left out of the target.
+ */
+export function recordableTarget(value: string): boolean {
+  return idShaped(value) || /^[a-z0-9][a-z0-9._%+-]{0,99}@[a-z0-9](?:[a-z0-9.-]{0,98}[a-z0-9])?$/i.test(value);
+}
+
 /** What a filter form sent, kept only where it is a filter the log knows; the rest is dropped. */
 export function auditFilterOf(query: Record<string, unknown>): AuditFilter {
   const text = (name: string): string | undefined => {

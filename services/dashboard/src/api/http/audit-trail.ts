@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '@hc/logging';
 import { crashPoint } from '@hc/runtime';
-import { idShaped } from '../../domain/audit.ts';
+import { idShaped, recordableTarget } from '../../domain/audit.ts';
 import { isMode } from '../../domain/dashboard-user.ts';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
 import { completeAudit, recordAudit } from '../../use-cases/record-audit.ts';
@@ -98,7 +98,7 @@ export function auditTrail(deps: DashboardDependencies, logger: Logger): Request
       const outcome = {
         outcome: status < 400 ? ('done' as const) : ('refused' as const),
         status,
-        target: detail.target ?? targetOf(found),
+        target: detail.target === undefined ? targetOf(found) : recordableTarget(detail.target) ? detail.target : null,
         before: detail.before ?? null,
         after: detail.after ?? null,
       };

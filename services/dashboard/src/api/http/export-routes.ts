@@ -3,7 +3,6 @@ import {
   PAYMENT_COLUMNS,
   paymentCsvRow,
   periodOf,
-  safeRow,
   STATEMENT_COLUMNS,
   statementRequest,
   statementRows,
@@ -70,7 +69,7 @@ export function exportRoutes(platform: PlatformClients, logger: Logger): Router 
     const mode = modeOf(res);
     const payments = platform.checkoutAdmin.exportPayments(listFilters(req), callContext(res, mode));
     const rows = (async function* () {
-      for await (const { payment } of payments) if (payment) yield safeRow(paymentCsvRow(payment));
+      for await (const { payment } of payments) if (payment) yield paymentCsvRow(payment);
     })();
     await sendCsv(res, logger, `payments-${mode}.csv`, PAYMENT_COLUMNS, rows);
   });
