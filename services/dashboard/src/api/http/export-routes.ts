@@ -1,13 +1,5 @@
 import { type Router, type Request, type Response } from 'express';
-import {
-  PAYMENT_COLUMNS,
-  paymentCsvRow,
-  periodOf,
-  STATEMENT_COLUMNS,
-  statementRequest,
-  statementRows,
-  writeCsv,
-} from '@hc/exports';
+import { PAYMENT_COLUMNS, paymentCsvRow, periodOf, STATEMENT_COLUMNS, statementRequest, statementRows, writeCsv } from '@hc/exports';
 import type { Logger } from '@hc/logging';
 import { PAYMENT_STATUSES } from '../../domain/format.ts';
 import { modeOf } from './mode.ts';
