@@ -1,6 +1,7 @@
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '@hc/logging';
 import { abilities, may, type Action } from '../../domain/roles.ts';
+import { frozenBySuspension } from '../../domain/suspension.ts';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
 import { ACTION_ROUTES } from './action-routes.ts';
 import { writeIntent } from './audit-trail.ts';
@@ -53,7 +54,8 @@ export const pageAbilities: RequestHandler = (_req, res, next) => {
  * Closed by default: a change (POST) whose path has no line in ACTION_ROUTES cannot be registered
  * (the dashboard does not start), and one in the list runs only for the roles the table allows; a GET
  * in the list (the audit log, exports) likewise; any other GET is a page every role reads. A refusal
- * is a 403 page that names the role, and the route never runs, so nothing reaches a service. A change
+ * is a 403 page that names the role, and the route never runs, as for a change a suspended account
+ * may not make (src/domain/suspension.ts), so nothing reaches a service. A change
  * allowed to run has its audit line written, `started`, before it runs (docs/adr/0060).
  */
 export function routeGuard(method: RouteMethod, path: string): RequestHandler {
@@ -74,6 +76,17 @@ export function routeGuard(method: RouteMethod, path: string): RequestHandler {
         403,
         'Not allowed for your role',
         `Your role (${user.role}) does not allow this. Ask an owner of the account.`,
+      );
+    }
+    // A suspended account changes nothing that widens what it can do (src/domain/suspension.ts). Every
+    // frozen action is a page of a mode, whose account modeFromPath has read; none read means refused.
+    const account = res.locals['account'] as { status?: string } | undefined;
+    if (frozenBySuspension(action, account?.status)) {
+      return renderProblem(
+        res,
+        403,
+        'Not done: the account is suspended',
+        'This account is suspended, so this change cannot be made. Reading, exports and what only takes access away (revoking a key, disabling an endpoint, removing a user) stay possible. Contact support.',
       );
     }
     if (method === 'GET') return next();

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
+import { FROZEN_WHEN_SUSPENDED } from '../../domain/suspension.ts';
 import { ACTION_ROUTES } from './action-routes.ts';
 import { signedInRouter } from './routers.ts';
 
@@ -38,5 +39,13 @@ describe('roles on the route itself, closed by default (docs/adr/0055)', () => {
         return ownRouter || unguarded;
       });
     expect(offenders).toEqual([]);
+  });
+
+  it('every action a suspension freezes is a page of a mode, whose account the guard has read (modeFromPath)', () => {
+    const rootRoutes = ACTION_ROUTES.filter(
+      (route) => FROZEN_WHEN_SUSPENDED.has(route.action) && !route.path.startsWith('/dashboard/:mode/'),
+    );
+    expect(rootRoutes).toEqual([]);
+    for (const action of FROZEN_WHEN_SUSPENDED) expect(ACTION_ROUTES.some((route) => route.action === action)).toBe(true);
   });
 });
