@@ -15,7 +15,7 @@ beforeAll(async () => {
   const app = exactRouting(express());
   app.get('/audit.csv', (_req, res) => void res.send('app route'));
   const pages = exactRouter({ mergeParams: true });
-  pages.get('/audit', (req, res) => void res.send(`mounted route of ${String(req.params['mode'])}`));
+  pages.get('/audit', (req, res) => void res.send(`mounted route of ${String((req.params as Record<string, string>)['mode'])}`));
   app.use('/dashboard/:mode', pages);
   app.use((_req, res) => void res.status(404).send('not found'));
   server = app.listen(0, '127.0.0.1');
