@@ -128,6 +128,55 @@ describe('list cursors and filters', () => {
   });
 });
 
+describe('control characters (docs/security.md 47.4)', () => {
+  const WALLET = '0x1111111111111111111111111111111111111111';
+
+  it('a NUL or other control character in a filter, an address, the sign-in email, an invite email or the wallet is a 400 page, and leaves no audit line open', async () => {
+    const b = await signedIn(shop);
+    const before = (await h.platform.operations.getAccount(shop.accountId)).payoutWallet;
+    const answers: { what: string; response: Response }[] = [
+      { what: 'audit actor filter', response: await b.get('/dashboard/test/audit?actor=ann%00') },
+      { what: 'audit action filter', response: await b.get('/dashboard/test/audit?action=%01payment') },
+      { what: 'audit CSV filter', response: await b.get('/dashboard/test/audit.csv?actor=%00') },
+      { what: 'payments search', response: await b.get('/dashboard/test/payments?email=a%00%40b.example') },
+      { what: 'an id in the address', response: await b.get('/dashboard/test/payments/pay_%00') },
+      { what: 'invite email', response: await b.post('/dashboard/test/team/invite', 'email=new%00%40shop.example&role=viewer') },
+      {
+        what: 'payout wallet',
+        response: await b.post(
+          '/dashboard/test/settings/payout-wallet',
+          `payout_wallet=${WALLET}%00&password=${encodeURIComponent(shop.password)}`,
+        ),
+      },
+      {
+        what: 'sign-in email',
+        response: await fetch(`${h.url}/dashboard/sign-in`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: h.url },
+          body: `email=${encodeURIComponent(shop.email)}%00&password=x`,
+        }),
+      },
+    ];
+    expect(answers.map(({ what, response }) => `${what}: ${response.status}`)).toEqual(answers.map(({ what }) => `${what}: 400`));
+    for (const { response } of answers) await plainPage(response, 400, /control character/);
+    expect((await h.platform.operations.getAccount(shop.accountId)).payoutWallet).toBe(before);
+    // Nothing was started, so nothing is left `started`.
+    const csv = await eventually(
+      async () => (await b.get('/dashboard/test/audit.csv?outcome=started')).text(),
+      (text) => text.trim().split('\n').length === 1,
+    );
+    expect(csv.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a note typed on several lines is still taken (tab, line feed and carriage return are text in a form)', async () => {
+    const b = await signedIn(shop);
+    const response = await b.post('/dashboard/test/team/invite', 'email=&role=viewer%0D%0A');
+    expect(response.status).not.toBe(500);
+    expect(await response.text()).not.toMatch(/control character/);
+  });
+});
+
 describe('forms', () => {
   it('an oversized form, one with too many fields and one in an unknown charset are 413 and 415 pages, signed in or not', async () => {
     const b = await signedIn(shop);

@@ -237,8 +237,9 @@ describe('the account', () => {
       await expect(page.getByRole('note').filter({ hasText: 'suspended' }).isVisible()).resolves.toBe(true);
       await page.getByLabel('Amount').fill('10');
       await page.getByLabel('Description').fill('Refused');
+      // Refused by the dashboard's guard before checkout is asked (docs/security.md 47.9).
       expect((await submit(page, 'Create payment link')).status()).toBe(403);
-      await expect(page.getByRole('alert').textContent()).resolves.toContain('This account is suspended');
+      await expect(page.locator('main').textContent()).resolves.toContain('This account is suspended');
       await page.goto('/dashboard/test/links/checkouts/new');
       await page.getByLabel('Description').fill('Refused too');
       await page.getByLabel('Price', { exact: true }).fill('5');

@@ -12,6 +12,9 @@ import { loadPagesConfig, startPages, type RunningPages } from '@hc/pages';
 import { bodyOf, createSession, eventually, type Json } from './e2e-helpers.ts';
 import { startDashboardHarness, walk, type DashboardHarness } from './dashboard-harness.ts';
 import { WALLET, type TestMerchant } from './platform-harness.ts';
+import { getPage, postForm, signInOverHttp, type HttpSession } from './security-harness.ts';
+import { createServiceClient, type PublicCallContext } from '@hc/grpc';
+import { DashboardUsersService } from '@hc/proto/dashboard/v1';
 
 const CANNOT_PAY = 'This shop cannot take payments right now';
 
@@ -19,7 +22,7 @@ let h: DashboardHarness;
 let pages: RunningPages;
 
 beforeAll(async () => {
-  h = await startDashboardHarness('suspension');
+  h = await startDashboardHarness('suspension', { notifications: true });
   pages = await startPages(
     loadPagesConfig({ PAGES_PORT: '0', CHECKOUT_GRPC_ADDRESS: h.platform.stack.checkout.address, LOG_LEVEL: 'silent' }),
     createLogger('pages-test', { level: 'silent' }),
@@ -167,15 +170,15 @@ describe("a suspended account's dashboard", () => {
       await page.getByLabel(/Wallet address/).fill('0x6666666666666666666666666666666666666666');
       // Re-authenticated (issue 35 item 9), so the refusal is the suspension's, not the password's.
       await page.getByLabel('Your password').fill(shop.password);
+      // Refused by the dashboard before the gateway is asked (docs/security.md 47.9); the gateway refuses
+      // it too (merchant-admin-grpc.int.test.ts), for the operator CLI and any other caller.
       expect((await submit(page, 'Save wallet')).status()).toBe(403);
-      await expect(page.getByRole('alert').textContent()).resolves.toContain('This account is suspended');
+      await expect(page.locator('main').textContent()).resolves.toContain('This account is suspended');
 
       await page.goto('/dashboard/test/developers');
       await page.getByLabel('Label for a new key (optional)').fill('Refused');
-      await Promise.all([page.waitForURL(/\/dashboard\/test\/developers$/), page.getByRole('button', { name: 'Create Test key' }).click()]);
-      await expect(page.getByRole('status').filter({ hasText: 'suspended' }).textContent()).resolves.toContain(
-        'no new API key can be made',
-      );
+      expect((await submit(page, 'Create Test key')).status()).toBe(403);
+      await expect(page.locator('main').textContent()).resolves.toContain('This account is suspended');
       await expect(page.getByRole('heading', { name: 'API key created' }).count()).resolves.toBe(0);
     });
     expect(await h.platform.operations.getAccount(shop.accountId)).toMatchObject({ status: 'suspended', payoutWallet: WALLET });
@@ -186,5 +189,128 @@ describe("a suspended account's dashboard", () => {
       payout_wallet: '0x6666666666666666666666666666666666666666',
     });
     expect(await h.platform.operator('keys', 'create', shop.accountId, '--mode', 'test')).toMatchObject({ code: 1 });
+  });
+});
+
+/** The id a page links to, by pattern (the first match's group). */
+function idIn(text: string, pattern: RegExp): string {
+  const id = pattern.exec(text)?.[1];
+  if (!id) throw new Error(`no id matching ${String(pattern)}`);
+  return id;
+}
+
+/** The lines of the account's audit log, as the owner downloads them. */
+async function auditRows(session: HttpSession): Promise<Record<string, string>[]> {
+  const text = await (await getPage(h.url, '/dashboard/test/audit.csv', session.cookie)).text();
+  const [header, ...lines] = text
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\n');
+  const columns = header!.split(',');
+  // The lines this test reads hold no comma, quote or line break inside a cell but before/after.
+  return lines.map((line) => Object.fromEntries(columns.map((column, index) => [column, line.split(',')[index] ?? ''])));
+}
+
+describe("what a suspended account's dashboard may still change (docs/security.md 47.9)", () => {
+  it('invites, role changes, email settings and webhook endpoints are frozen; revoking, disabling and removing stay open; each refusal is in the log', async () => {
+    const shop = await h.merchant();
+    const session = await signInOverHttp(h.url, shop);
+    const post = (path: string, fields: Record<string, string> = {}) =>
+      postForm(h.url, path, { _csrf: session.csrf, ...fields }, session.cookie);
+    const users = createServiceClient<typeof DashboardUsersService, PublicCallContext>(DashboardUsersService, h.dashboard.grpcAddress, {
+      timeoutMs: 30_000,
+    });
+    const teammate = `teammate-${Date.now()}@shop.example`;
+    await users.createUser(
+      { accountId: shop.accountId, email: teammate, password: 'correct horse battery staple 42', role: 'viewer' },
+      { requestId: 'req_test' },
+    );
+    users.close();
+    const base = '/dashboard/test';
+    const endpoint = idIn(
+      await (await post(`${base}/developers/endpoints`, { url: 'http://127.0.0.1:9/hook', description: 'Orders', scope: 'all' })).text(),
+      /\/developers\/endpoints\/(we_[0-9A-Za-z]+)"/,
+    );
+    expect((await post(`${base}/developers/keys`, { label: 'To revoke' })).status).toBe(200);
+    const key = idIn(await (await getPage(h.url, `${base}/developers`, session.cookie)).text(), /\/developers\/keys\/([^/"]+)\/revoke/);
+    // The teammate's row: its email, then its Remove link.
+    const user = idIn(
+      await (await getPage(h.url, `${base}/team`, session.cookie)).text(),
+      new RegExp(`${teammate.replace(/[.]/g, '\\.')}[\\s\\S]*?/team/(usr_[0-9A-Za-z]+)/remove`),
+    );
+    const emails = { alert_address: 'alerts@shop.example', receipts_enabled: 'on', alert_payment_held: 'on' };
+    expect((await post(`${base}/settings/emails`, emails)).status).toBe(303);
+
+    expect((await h.platform.operator('accounts', 'suspend', shop.accountId)).code).toBe(0);
+    const frozen: [string, Record<string, string>][] = [
+      [`${base}/team/invite`, { email: `new-${Date.now()}@shop.example`, role: 'admin' }],
+      [`${base}/team/${user}/role`, { role: 'owner' }],
+      [`${base}/settings/emails`, { alert_address: 'thief@evil.example', receipts_enabled: 'on' }],
+      [`${base}/developers/endpoints`, { url: 'https://evil.example/hook', description: 'Thief', scope: 'all' }],
+      [`${base}/developers/endpoints/${endpoint}`, { url: 'https://evil.example/hook', description: 'Thief', scope: 'all' }],
+      [`${base}/developers/endpoints/${endpoint}/rotate`, {}],
+    ];
+    const answers: string[] = [];
+    for (const [path, fields] of frozen) {
+      const response = await post(path, fields);
+      answers.push(
+        `${path}: ${response.status} ${(await response.text()).includes('This account is suspended') ? 'says suspended' : 'says nothing'}`,
+      );
+    }
+    expect(answers).toEqual(frozen.map(([path]) => `${path}: 403 says suspended`));
+    // Enabling comes after disabling, which stays open: the endpoint stays disabled.
+    expect((await post(`${base}/developers/endpoints/${endpoint}/disable`)).status).toBe(303);
+    const enable = await post(`${base}/developers/endpoints/${endpoint}/enable`);
+    expect(enable.status).toBe(403);
+    expect((await post(`${base}/developers/keys/${key}/revoke`)).status).toBe(303);
+    expect((await post(`${base}/team/${user}/remove`)).status).toBe(303);
+
+    // Nothing frozen changed: the email settings, the endpoint's address, the team.
+    const settingsPage = await (await getPage(h.url, `${base}/settings/emails`, session.cookie)).text();
+    expect(settingsPage).toContain('alerts@shop.example');
+    expect(settingsPage).not.toContain('thief@evil.example');
+    const endpointPage = await (await getPage(h.url, `${base}/developers/endpoints/${endpoint}`, session.cookie)).text();
+    expect(endpointPage).toContain('http://127.0.0.1:9/hook');
+    expect(endpointPage).not.toContain('evil.example');
+    expect(await (await getPage(h.url, `${base}/team`, session.cookie)).text()).not.toContain(teammate);
+
+    const rows = await eventually(
+      () => auditRows(session),
+      (found) => found.filter((row) => row['outcome'] === 'refused' && row['status'] === '403').length >= frozen.length + 1,
+    );
+    expect(
+      rows
+        .filter((row) => row['outcome'] === 'refused')
+        .map((row) => row['action'])
+        .sort(),
+    ).toEqual(
+      [
+        'endpoint.create',
+        'endpoint.enable',
+        'endpoint.rotate_secret',
+        'endpoint.update',
+        'notifications.change',
+        'team.change_role',
+        'team.invite',
+      ].sort(),
+    );
+  });
+
+  it('a change of the email settings is in the log with its values before and after', async () => {
+    const shop = await h.merchant();
+    const session = await signInOverHttp(h.url, shop);
+    const fields = { alert_address: 'alerts@shop.example', receipts_enabled: 'on', alert_payment_held: 'on' };
+    expect((await postForm(h.url, '/dashboard/test/settings/emails', { _csrf: session.csrf, ...fields }, session.cookie)).status).toBe(303);
+    const text = await eventually(
+      async () => (await getPage(h.url, '/dashboard/test/audit.csv?action=notifications.change', session.cookie)).text(),
+      (found) => found.includes(',done,'),
+    );
+    expect(text).toContain(',done,303,');
+    expect(text).toMatch(
+      /receipts_enabled (on|off), test_receipts_enabled off, alert_payment_held (on|off), alert_webhook_failing (on|off), alert_late_payment (on|off), alert_address \(none\)/,
+    );
+    expect(text).toContain(
+      'receipts_enabled on, test_receipts_enabled off, alert_payment_held on, alert_webhook_failing off, alert_late_payment off, alert_address alerts@shop.example',
+    );
   });
 });

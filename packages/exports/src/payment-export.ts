@@ -87,20 +87,3 @@ export function paymentCsvRow(payment: ExportedPayment): PaymentCsvRow {
     payout_wallet: s?.payoutWallet ?? '',
   };
 }
-
-/**
- * A spreadsheet runs a cell that starts with =, +, -, @, tab or carriage return as a formula: text a
- * buyer or merchant typed (a description, a reference) is prefixed with a quote so it stays text
- * (OWASP "CSV injection"). Amounts and ids never start so.
- */
-export function spreadsheetSafe(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
-/** Columns holding text someone typed: kept from running as spreadsheet formulas. */
-const TYPED = new Set(['description', 'reference', 'customer_email', 'hold_reason']);
-
-/** The row with its typed text made spreadsheet-safe. */
-export function safeRow<T extends Record<string, string>>(row: T): T {
-  return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, TYPED.has(key) ? spreadsheetSafe(value) : value])) as T;
-}

@@ -11,3 +11,4 @@ export {
   type RefusalStyle,
 } from './parser-refusals.ts';
 export { formBodyProblem, strictFormBody } from './form-body.ts';
+export { exactRouter, exactRouting } from './exact-routing.ts';

@@ -49,6 +49,8 @@ let audit: FailingAuditStore;
 let served: Awaited<ReturnType<typeof serveDashboardApp>>;
 let base: string;
 const accepted: string[] = [];
+/** Holds the accept of pay_SLOW until the test lets it go (the browser leaves meanwhile). */
+const slowAccept = Promise.withResolvers<void>();
 
 beforeAll(async () => {
   db = await createTestDatabase('dashboard', DASHBOARD_MIGRATIONS_DIR);
@@ -86,6 +88,8 @@ beforeAll(async () => {
           return { payments: [], hasMore: false };
         },
         async acceptHeldPayment(request) {
+          if (request.id === 'pay_THROWS') throw new Error('a bug in the middle of the change');
+          if (request.id === 'pay_SLOW') await slowAccept.promise;
           accepted.push(request.id);
           return { payment: payment(request.id) };
         },
@@ -112,7 +116,7 @@ beforeEach(() => {
 });
 
 /** A signed-in session (cookie and CSRF token) as a browser holds it. */
-async function signedIn(): Promise<{ post: (path: string) => Promise<{ status: number; html: string }> }> {
+async function signedIn(): Promise<{ post: (path: string, signal?: AbortSignal) => Promise<{ status: number; html: string }> }> {
   const headers = { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' };
   const signIn = await fetch(`${base}/dashboard/sign-in`, {
     method: 'POST',
@@ -124,12 +128,13 @@ async function signedIn(): Promise<{ post: (path: string) => Promise<{ status: n
   const page = await (await fetch(`${base}/dashboard/test/payments`, { headers: { cookie } })).text();
   const csrf = /name="_csrf" value="([^"]+)"/.exec(page)![1]!;
   return {
-    async post(path) {
+    async post(path, signal) {
       const answer = await fetch(`${base}${path}`, {
         method: 'POST',
         redirect: 'manual',
         headers: { ...headers, cookie },
         body: new URLSearchParams({ _csrf: csrf }).toString(),
+        ...(signal ? { signal } : {}),
       });
       return { status: answer.status, html: await answer.text() };
     },
@@ -171,6 +176,41 @@ it('a change whose line cannot be written is not made: 503, and no service is as
   expect(answer.status).toBe(503);
   expect(answer.html).toContain('nothing was changed');
   expect(accepted).toEqual([]);
+});
+
+/** The line of an action on a target once it is no longer `started` (completed after its answer), 5 s at most. */
+async function completedLine(action: string, target: string): Promise<Line | undefined> {
+  const until = Date.now() + 5_000;
+  for (;;) {
+    const found = (await lines(action)).find((line) => line.target === target);
+    if ((found && found.outcome !== 'started') || Date.now() > until) return found;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+it('a change that throws has its line completed: refused with 500, never left started', async () => {
+  const session = await signedIn();
+  expect((await session.post('/dashboard/test/payments/pay_THROWS/accept')).status).toBe(500);
+  expect(await completedLine('payment.accept', 'pay_THROWS')).toMatchObject({
+    outcome: 'refused',
+    status: 500,
+  });
+});
+
+it('a browser that leaves during the change: the line is completed once the change ends, with its outcome', async () => {
+  const session = await signedIn();
+  const leave = new AbortController();
+  const posted = session.post('/dashboard/test/payments/pay_SLOW/accept', leave.signal).catch(() => 'left');
+  // The change is under way (its line started) when the browser goes away.
+  for (let i = 0; i < 50 && !(await lines('payment.accept')).some((line) => line.target === 'pay_SLOW'); i += 1)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  leave.abort();
+  expect(await posted).toBe('left');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect((await lines('payment.accept')).find((line) => line.target === 'pay_SLOW')).toMatchObject({ outcome: 'started' });
+  slowAccept.resolve();
+  expect(await completedLine('payment.accept', 'pay_SLOW')).toMatchObject({ outcome: 'done', status: 303 });
+  expect(accepted).toContain('pay_SLOW');
 });
 
 it('the table lets a started line be completed once, and nothing else change', async () => {

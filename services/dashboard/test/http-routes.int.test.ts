@@ -410,12 +410,15 @@ describe('forms', () => {
     ]);
   });
 
-  it("a suspended account's key request is said on the Developers page (303 with a notice), no secret", async () => {
+  it("a suspended account's key request is refused before the gateway is asked (403, says so), no secret", async () => {
     const b = browser('192.0.2.31');
     await b.signIn('sue@suspended.example');
+    const asked = admin.callsOf('createApiKey').length;
     const refused = await b.post('/dashboard/test/developers/keys', { _csrf: await b.csrf(), label: 'x' });
-    expect([refused.status, refused.headers.get('location')]).toEqual([303, '/dashboard/test/developers']);
-    expect((await b.get('/dashboard/test/developers')).html).toContain('This account is suspended.');
+    expect(refused.status).toBe(403);
+    expect(refused.html).toContain('This account is suspended');
+    expect(refused.html).not.toContain('sk_');
+    expect(admin.callsOf('createApiKey')).toHaveLength(asked);
   });
 
   it('changes the payout wallet only with the password: a wrong one is 401 and the gateway is not asked', async () => {

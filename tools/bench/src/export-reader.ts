@@ -6,7 +6,7 @@
  *
  *   node tools/bench/src/export-reader.ts ADDRESS ACCOUNT_ID stream|collect [limit]
  */
-import { PAYMENT_COLUMNS, paymentCsvRow, safeRow, writeCsv, type PaymentCsvRow } from '@hc/exports';
+import { PAYMENT_COLUMNS, paymentCsvRow, writeCsv, type PaymentCsvRow } from '@hc/exports';
 import { createServiceClient } from '@hc/grpc';
 import { CheckoutAdminService } from '@hc/proto/checkout/v1';
 
@@ -21,7 +21,7 @@ async function* csvRows(): AsyncGenerator<PaymentCsvRow> {
   for await (const { payment } of client.exportPayments({}, ctx)) {
     if (!payment) continue;
     rows += 1;
-    yield safeRow(paymentCsvRow(payment));
+    yield paymentCsvRow(payment);
     if (rows >= limit) return;
   }
 }

@@ -4,16 +4,7 @@
  * written as stdout takes them (a 100,000-payment export holds only what is in flight). The same rows
  * as the dashboard's files (@hc/exports).
  */
-import {
-  PAYMENT_COLUMNS,
-  paymentCsvRow,
-  periodOf,
-  safeRow,
-  STATEMENT_COLUMNS,
-  statementRequest,
-  statementRows,
-  writeCsv,
-} from '@hc/exports';
+import { PAYMENT_COLUMNS, paymentCsvRow, periodOf, STATEMENT_COLUMNS, statementRequest, statementRows, writeCsv } from '@hc/exports';
 import { unixSecondsBig } from '@hc/conversions';
 import type { MerchantAccount } from '@hc/gateway';
 import { need, UsageError } from './arguments.ts';
@@ -72,7 +63,7 @@ export async function runExportCommand(
         ctx,
       );
       const rows = (async function* () {
-        for await (const { payment } of payments) if (payment) yield safeRow(paymentCsvRow(payment));
+        for await (const { payment } of payments) if (payment) yield paymentCsvRow(payment);
       })();
       await writeCsv(rows, PAYMENT_COLUMNS, process.stdout);
       return {};

@@ -56,9 +56,34 @@ export const AUDIT_PAGE = 50;
 /** The longest value kept for a field: a setting is short; anything longer is cut, never refused. */
 const MAX_VALUE = 500;
 
+/**
+ * A value as the log keeps it: cut to MAX_VALUE, and storable whatever was typed — a control
+ * character (PostgreSQL cannot store NUL) or a lone surrogate becomes U+FFFD, so writing or completing
+ * a line never fails on what someone sent (docs/security.md 47.4).
+ */
 export function clip(value: string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
-  return value.length > MAX_VALUE ? `${value.slice(0, MAX_VALUE)}…` : value;
+  // eslint-disable-next-line no-control-regex -- control characters are what this replaces
+  const storable = value.toWellFormed().replace(/[\u0000-\u001f\u007f]/g, '\uFFFD');
+  return storable.length > MAX_VALUE ? `${storable.slice(0, MAX_VALUE)}…` : storable;
+}
+
+/**
+ * Whether the object an address names has the shape of an id: a platform id (`pay_…`, `usr_…`, `we_…`,
+ * `key_…`) or a number (a notice). Only such a value is recorded as a line's target: anything else
+ * someone put in the address (`=HYPERLINK(…)`) is not written to the log (docs/security.md 47.3).
+ */
+export function idShaped(value: string): boolean {
+  return /^(?:[a-z]{2,8}_[0-9A-Za-z]{1,64}|[0-9]{1,20})$/.test(value);
+}
+
+/**
+ * Whether a line may name `value` as its object: an id (idShaped), or a user's email address as the
+ * team's changes name them — letters, digits and `._%+-`, starting with a letter or digit, so never
+ * a formula. Anything else someone typed is left out of the target.
+ */
+export function recordableTarget(value: string): boolean {
+  return idShaped(value) || /^[a-z0-9][a-z0-9._%+-]{0,99}@[a-z0-9](?:[a-z0-9.-]{0,98}[a-z0-9])?$/i.test(value);
 }
 
 /** What a filter form sent, kept only where it is a filter the log knows; the rest is dropped. */

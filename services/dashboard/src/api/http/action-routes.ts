@@ -2,9 +2,10 @@ import type { Action } from '../../domain/roles.ts';
 
 /**
  * Every address that changes something (any method but GET and HEAD), and the GET pages only some
- * roles may read, each with its action (src/domain/roles.ts). authorize.ts refuses a change whose
- * address is not in this list, whoever asks: a route added without its line here is refused for
- * every role, never open to every role (docs/adr/0055). `:x` stands for one path segment.
+ * roles may read, each with its action (src/domain/roles.ts), written as the route is registered
+ * (its full path pattern). Each route's guard (authorize.ts, put on the route by routers.ts) finds its
+ * line here by that pattern; a POST route without a line cannot be registered, so the dashboard does
+ * not start: a change added without its role is nobody's, never everybody's (docs/adr/0055).
  */
 export const ACTION_ROUTES: readonly { readonly method: 'GET' | 'POST'; readonly path: string; readonly action: Action }[] = [
   { method: 'POST', path: '/dashboard/notices/:id/dismiss', action: 'self.dismiss_notice' },
@@ -38,49 +39,3 @@ export const ACTION_ROUTES: readonly { readonly method: 'GET' | 'POST'; readonly
   { method: 'GET', path: '/dashboard/:mode/payments.csv', action: 'export.payments' },
   { method: 'GET', path: '/dashboard/:mode/statement.csv', action: 'export.statement' },
 ];
-
-interface CompiledRoute {
-  readonly method: string;
-  readonly pattern: RegExp;
-  readonly params: readonly string[];
-  readonly action: Action;
-}
-
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-const COMPILED: readonly CompiledRoute[] = ACTION_ROUTES.map(({ method, path, action }) => {
-  const params: string[] = [];
-  const source = path
-    .split('/')
-    .map((segment) => {
-      if (!segment.startsWith(':')) return escape(segment);
-      params.push(segment.slice(1));
-      return '([^/]+)';
-    })
-    .join('/');
-  return { method, pattern: new RegExp(`^${source}/?$`), params, action };
-});
-
-/** The action of a request and the values of its `:x` segments, or null when the list has none. */
-export function actionOf(method: string, path: string): { action: Action; params: Record<string, string> } | null {
-  const asked = method === 'HEAD' ? 'GET' : method;
-  for (const route of COMPILED) {
-    if (route.method !== asked) continue;
-    const match = route.pattern.exec(path);
-    if (!match) continue;
-    const params: Record<string, string> = {};
-    route.params.forEach((name, index) => {
-      params[name] = decodeSegment(match[index + 1]!);
-    });
-    return { action: route.action, params };
-  }
-  return null;
-}
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}

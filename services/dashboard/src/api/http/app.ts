@@ -1,13 +1,13 @@
 import { join } from 'node:path';
-import express, { Router, type Express } from 'express';
+import express, { type Express } from 'express';
 import nunjucks from 'nunjucks';
 import type { Logger } from '@hc/logging';
-import { accessLog, assignRequestId, strictFormBody } from '@hc/web';
+import { accessLog, assignRequestId, exactRouting, strictFormBody } from '@hc/web';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
 import { auditRoutes } from './audit-routes.ts';
-import { auditIntent, auditTrail } from './audit-trail.ts';
+import { auditTrail } from './audit-trail.ts';
 import { authRoutes } from './auth-routes.ts';
-import { authorize } from './authorize.ts';
+import { pageAbilities, refuseUnknownChange, setAuditContext } from './authorize.ts';
 import { exportRoutes } from './export-routes.ts';
 import { checkoutsRoutes } from './checkouts-routes.ts';
 import { customersRoutes } from './customers-routes.ts';
@@ -20,7 +20,9 @@ import { overviewRoutes } from './overview-routes.ts';
 import { dashboardPaths } from './paths.ts';
 import type { PlatformClients } from '../../adapters/platform-clients.ts';
 import { pageErrors, renderNotFound } from './render.ts';
+import { refuseControlCharacters } from './plain-text.ts';
 import { securityHeaders } from './security.ts';
+import { unguardedRouter } from './routers.ts';
 import { csrfProtected, loadSession, requireUser } from './session.ts';
 import { settingsRoutes, twoFactorRoutes } from './settings-routes.ts';
 import { emailRoutes } from './email-routes.ts';
@@ -45,7 +47,9 @@ export interface DashboardAppOptions {
  * session, CSRF, and the pages.
  */
 export function createDashboardApp(options: DashboardAppOptions): Express {
-  const app = express();
+  // One spelling per address (docs/security.md 47.2): set before the first route, as Express makes its
+  // router with these settings on first use; every other router comes from routers.ts.
+  const app = exactRouting(express());
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('trust proxy', options.trustProxyHops);
@@ -66,18 +70,22 @@ export function createDashboardApp(options: DashboardAppOptions): Express {
 
   // UTF-8 only (@hc/web): a form that is not is a 400 page, never read with U+FFFD or raw escapes.
   app.use(strictFormBody({ limit: '32kb', parameterLimit: 100 }));
+  // No control character in an address, a query or a form: a 400 page before anything reads them.
+  app.use(refuseControlCharacters);
   app.use(loadSession(options.deps));
   app.use(csrfProtected);
   app.use(authRoutes(options.deps, options.secureCookies));
   app.use(requireUser);
-  // Roles on the server for every action (docs/adr/0055), and each action into the audit log (0056):
-  // a change allowed to run is written before it runs (0060).
-  app.use(auditTrail(options.deps, options.logger), authorize, auditIntent(options.deps, options.logger));
+  // Roles on the server for every action (docs/adr/0055), checked by each route's own guard
+  // (routers.ts), and each action into the audit log (0056): a change allowed to run is written
+  // before it runs (0060) and its line always completed.
+  setAuditContext(app, { deps: options.deps, logger: options.logger });
+  app.use(auditTrail(options.deps, options.logger), pageAbilities);
   app.use(noticesRoutes(options.deps));
   app.use(twoFactorRoutes(options.deps));
 
   // Everything of one mode: /dashboard/{test|live}/…
-  const modePages = Router({ mergeParams: true });
+  const modePages = unguardedRouter();
   modePages.use(modeFromPath(options.platform));
   modePages.use(overviewRoutes(options.platform));
   modePages.use(checkoutsRoutes(options.platform, options.deps), linksRoutes(options.platform, options.deps));
@@ -89,7 +97,7 @@ export function createDashboardApp(options: DashboardAppOptions): Express {
   modePages.use(teamRoutes(options.platform, options.deps), auditRoutes(options.deps), exportRoutes(options.platform, options.logger));
   app.use('/dashboard/:mode', modePages);
 
-  app.use((_req, res) => renderNotFound(res));
+  app.use(refuseUnknownChange, (_req, res) => renderNotFound(res));
   app.use(pageErrors(options.logger));
   return app;
 }

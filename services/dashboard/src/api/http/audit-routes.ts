@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { writeCsv } from '@hc/exports';
 import { auditFilterOf, AUDIT_PAGE, type AuditEntry } from '../../domain/audit.ts';
 import { formatTime } from '../../domain/format.ts';
@@ -8,6 +8,7 @@ import { modeOf } from './mode.ts';
 import { modePath } from './paths.ts';
 import { renderPage } from './render.ts';
 import { signedIn } from './session.ts';
+import { signedInRouter } from './routers.ts';
 
 const entryView = (entry: AuditEntry) => ({
   ...entry,
@@ -31,7 +32,7 @@ function filterQuery(query: Record<string, unknown>): URLSearchParams {
  * and admin only (authorize.ts). The log covers both modes; its own mode filter narrows it.
  */
 export function auditRoutes(deps: DashboardDependencies): Router {
-  const router = Router({ mergeParams: true });
+  const router = signedInRouter('/dashboard/:mode');
 
   router.get('/audit', async (req, res) => {
     const mode = modeOf(res);

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { type Router, type Request, type Response } from 'express';
 import { ApiError } from '@hc/errors';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
 import { leaveFlash } from '../../use-cases/leave-flash.ts';
@@ -9,12 +9,13 @@ import { signOut } from '../../use-cases/sign-out.ts';
 import { dashboardPaths, home, safeNext } from './paths.ts';
 import { renderPage } from './render.ts';
 import { clearSessionCookie, clientAddress, sessionOf, setSessionCookie } from './session.ts';
+import { unguardedRouter } from './routers.ts';
 
 const WRONG = 'That email and password do not match an account. After 5 wrong tries, sign-in is paused for 15 minutes.';
 
 /** Sign-in (password, then the code when two-factor is on), sign-out, and the one-time set-password page. */
 export function authRoutes(deps: DashboardDependencies, secureCookies: boolean): Router {
-  const router = Router();
+  const router = unguardedRouter();
   const field = (req: Request, name: string): string => {
     const value = (req.body as Record<string, unknown> | undefined)?.[name];
     return typeof value === 'string' ? value : '';

@@ -1,4 +1,4 @@
-import { Router, type Response } from 'express';
+import { type Router, type Response } from 'express';
 import { CURRENCIES } from '@hc/money';
 import { checkoutFieldNames, checkoutRequest, PLAN_ROWS, type FormValues } from '../../domain/link-forms.ts';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
@@ -10,6 +10,7 @@ import { modePath } from './paths.ts';
 import type { PlatformClients } from '../../adapters/platform-clients.ts';
 import { renderPage } from './render.ts';
 import { callContext } from './session.ts';
+import { signedInRouter } from './routers.ts';
 
 const PLAN_NUMBERS = Array.from({ length: PLAN_ROWS }, (_, i) => i + 1);
 
@@ -35,7 +36,7 @@ function renderCheckoutForm(res: Response, values: FormValues, problem: ReturnTy
  * `checkouts`. The list is on the area's page (links-routes.ts).
  */
 export function checkoutsRoutes(platform: PlatformClients, deps: DashboardDependencies): Router {
-  const router = Router({ mergeParams: true });
+  const router = signedInRouter('/dashboard/:mode');
 
   router.get('/links/checkouts/new', (_req, res) => {
     renderCheckoutForm(res, { kind: 'page', price: 'fixed', currency: 'EUR' }, null);

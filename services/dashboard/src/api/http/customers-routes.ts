@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { type Router, type Request, type Response } from 'express';
 import { ApiError } from '@hc/errors';
 import { callTimeoutMs, checkoutWritesBarrier, type ReadBarrier } from '@hc/grpc';
 import type { Customer } from '@hc/proto/customers/v1';
@@ -10,6 +10,7 @@ import { modePath } from './paths.ts';
 import type { PlatformClients } from '../../adapters/platform-clients.ts';
 import { isInvalidCursor, renderNoSuchPage, renderPage } from './render.ts';
 import { callContext } from './session.ts';
+import { signedInRouter } from './routers.ts';
 
 /** How long a customers read waits for the merchant's answered writes to be applied (docs/adr/0011). */
 const READ_WAIT_MS = 2_000;
@@ -43,7 +44,7 @@ function customerView(customer: Customer) {
  * on the merchant's answered writes first (read-your-writes), as the API's customer reads do.
  */
 export function customersRoutes(platform: PlatformClients, deps: DashboardDependencies): Router {
-  const router = Router({ mergeParams: true });
+  const router = signedInRouter('/dashboard/:mode');
   const reading = async (res: Response): Promise<{ barrier: ReadBarrier; options: { timeoutMs: number } }> => ({
     barrier: await checkoutWritesBarrier(platform.checkout, callContext(res, modeOf(res)), READ_WAIT_MS),
     options: { timeoutMs: callTimeoutMs(READ_WAIT_MS) },

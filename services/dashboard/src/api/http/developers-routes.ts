@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
 import { keysRoutes, keyView } from './keys-routes.ts';
 import { modeOf } from './mode.ts';
@@ -6,10 +6,11 @@ import type { PlatformClients } from '../../adapters/platform-clients.ts';
 import { renderPage } from './render.ts';
 import { callContext } from './session.ts';
 import { endpointView, eventView, webhooksRoutes } from './webhooks-routes.ts';
+import { signedInRouter } from './routers.ts';
 
 /** /dashboard/{mode}/developers: the mode's API keys, webhook endpoints and latest events on one page. */
 export function developersRoutes(platform: PlatformClients, deps: DashboardDependencies): Router {
-  const router = Router({ mergeParams: true });
+  const router = signedInRouter('/dashboard/:mode');
   router.get('/developers', async (_req, res) => {
     const ctx = callContext(res, modeOf(res));
     const [{ keys }, { endpoints }, { events }] = await Promise.all([

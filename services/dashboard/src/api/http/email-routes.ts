@@ -1,6 +1,8 @@
-import { Router } from 'express';
+import type { Router } from 'express';
+import type { NotificationSettings } from '@hc/proto/notifications/v1';
 import { formatTime } from '../../domain/format.ts';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
+import { auditDetail } from './audit-trail.ts';
 import { redirectWithFlash } from './auth-routes.ts';
 import { formRefusal, formValues } from './forms.ts';
 import { modeOf } from './mode.ts';
@@ -8,6 +10,7 @@ import { modePath } from './paths.ts';
 import type { PlatformClients } from '../../adapters/platform-clients.ts';
 import { renderPage } from './render.ts';
 import { callContext } from './session.ts';
+import { signedInRouter } from './routers.ts';
 
 /** The switches of the emails form: the form field, the settings field, and what it turns on. */
 export const EMAIL_SWITCHES = [
@@ -17,6 +20,16 @@ export const EMAIL_SWITCHES = [
   { field: 'alert_webhook_failing', key: 'alertWebhookFailing', label: 'Alert me when a webhook endpoint keeps failing or is disabled' },
   { field: 'alert_late_payment', key: 'alertLatePayment', label: 'Alert me when a Live payment is paid after it expired' },
 ] as const;
+
+/**
+ * Settings as the audit log shows them before → after (`notifications.change`): each switch by its form
+ * field, on or off, and the alert address (docs/security.md 47.9). Null when there were none yet.
+ */
+export function emailSettingsText(settings: Omit<NotificationSettings, '$typeName' | '$unknown'> | undefined): string | null {
+  if (!settings) return null;
+  const switches = EMAIL_SWITCHES.map((s) => `${s.field} ${settings[s.key] ? 'on' : 'off'}`);
+  return [...switches, `alert_address ${settings.alertAddress || '(none)'}`].join(', ');
+}
 
 const KIND_WORDS: Record<string, string> = {
   receipt: 'Receipt',
@@ -32,7 +45,7 @@ const KIND_WORDS: Record<string, string> = {
  * over gRPC with the user's account (docs/notifications.md).
  */
 export function emailRoutes(platform: PlatformClients, deps: DashboardDependencies): Router {
-  const router = Router({ mergeParams: true });
+  const router = signedInRouter('/dashboard/:mode');
 
   async function renderEmails(
     res: Parameters<Parameters<Router['get']>[1]>[1],
@@ -77,11 +90,13 @@ export function emailRoutes(platform: PlatformClients, deps: DashboardDependenci
     const form = formValues(req, ['alert_address', ...EMAIL_SWITCHES.map((s) => s.field)]);
     // A checkbox left unticked is not posted: every switch is set on each save, on or off.
     const switches = Object.fromEntries(EMAIL_SWITCHES.map((s) => [s.key, form[s.field] === 'on']));
+    const asked = { ...(switches as Record<(typeof EMAIL_SWITCHES)[number]['key'], boolean>), alertAddress: form['alert_address']!.trim() };
+    const { settings: before } = await platform.notifications.getNotificationSettings({}, callContext(res, mode));
+    // Before → after in the audit log; a refused change shows what was asked.
+    auditDetail(res, { before: emailSettingsText(before), after: emailSettingsText(asked) });
     try {
-      await platform.notifications.updateNotificationSettings(
-        { ...switches, alertAddress: form['alert_address']!.trim() },
-        callContext(res, mode),
-      );
+      const { settings: after } = await platform.notifications.updateNotificationSettings(asked, callContext(res, mode));
+      auditDetail(res, { after: emailSettingsText(after ?? asked) });
     } catch (error) {
       const refusal = formRefusal(error);
       if (!refusal) throw error;

@@ -1,20 +1,12 @@
-import { Router, type Request, type Response } from 'express';
-import {
-  PAYMENT_COLUMNS,
-  paymentCsvRow,
-  periodOf,
-  safeRow,
-  STATEMENT_COLUMNS,
-  statementRequest,
-  statementRows,
-  writeCsv,
-} from '@hc/exports';
+import { type Router, type Request, type Response } from 'express';
+import { PAYMENT_COLUMNS, paymentCsvRow, periodOf, STATEMENT_COLUMNS, statementRequest, statementRows, writeCsv } from '@hc/exports';
 import type { Logger } from '@hc/logging';
 import { PAYMENT_STATUSES } from '../../domain/format.ts';
 import { modeOf } from './mode.ts';
 import type { PlatformClients } from '../../adapters/platform-clients.ts';
 import { renderProblem } from './render.ts';
 import { callContext } from './session.ts';
+import { signedInRouter } from './routers.ts';
 
 function query(req: Request, name: string): string {
   const value = req.query[name];
@@ -63,13 +55,13 @@ async function sendCsv(
  * days (by paid_at) with their locked USD values and totals per coin and payout wallet that add up.
  */
 export function exportRoutes(platform: PlatformClients, logger: Logger): Router {
-  const router = Router({ mergeParams: true });
+  const router = signedInRouter('/dashboard/:mode');
 
   router.get('/payments.csv', async (req, res) => {
     const mode = modeOf(res);
     const payments = platform.checkoutAdmin.exportPayments(listFilters(req), callContext(res, mode));
     const rows = (async function* () {
-      for await (const { payment } of payments) if (payment) yield safeRow(paymentCsvRow(payment));
+      for await (const { payment } of payments) if (payment) yield paymentCsvRow(payment);
     })();
     await sendCsv(res, logger, `payments-${mode}.csv`, PAYMENT_COLUMNS, rows);
   });

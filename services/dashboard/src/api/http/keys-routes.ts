@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { ApiKey } from '@hc/proto/gateway/v1';
 import { formatTime } from '../../domain/format.ts';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
@@ -9,6 +9,7 @@ import { modePath } from './paths.ts';
 import type { PlatformClients } from '../../adapters/platform-clients.ts';
 import { renderPage } from './render.ts';
 import { callContext } from './session.ts';
+import { signedInRouter } from './routers.ts';
 
 export function keyView(key: ApiKey) {
   return {
@@ -26,7 +27,7 @@ export function keyView(key: ApiKey) {
  * that page is rendered directly (no redirect, no flash, never stored; every page is no-store).
  */
 export function keysRoutes(platform: PlatformClients, deps: DashboardDependencies): Router {
-  const router = Router({ mergeParams: true });
+  const router = signedInRouter('/dashboard/:mode');
 
   router.post('/developers/keys', async (req, res) => {
     const mode = modeOf(res);

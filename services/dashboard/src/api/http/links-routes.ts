@@ -1,4 +1,4 @@
-import { Router, type Response } from 'express';
+import { type Router, type Response } from 'express';
 import { ApiError } from '@hc/errors';
 import { CURRENCIES } from '@hc/money';
 import { LINK_FIELDS, linkRequest, type FormValues } from '../../domain/link-forms.ts';
@@ -11,6 +11,7 @@ import { modePath } from './paths.ts';
 import type { PlatformClients } from '../../adapters/platform-clients.ts';
 import { isInvalidCursor, renderNoSuchPage, renderPage } from './render.ts';
 import { callContext } from './session.ts';
+import { signedInRouter } from './routers.ts';
 
 const PAGE_SIZE = 20;
 const LIFETIMES = ['1h', '24h', '3d', '7d', '30d', '90d'];
@@ -36,7 +37,7 @@ function renderLinkForm(res: Response, values: FormValues, problem: ReturnType<t
  * (checkouts-routes.ts has the rest), over checkout's admin service like the operator CLI's `links`.
  */
 export function linksRoutes(platform: PlatformClients, deps: DashboardDependencies): Router {
-  const router = Router({ mergeParams: true });
+  const router = signedInRouter('/dashboard/:mode');
 
   router.get('/links', async (req, res) => {
     const ctx = callContext(res, modeOf(res));

@@ -6,12 +6,14 @@ import { callContext } from './session.ts';
 
 /**
  * The mode in the URL (/dashboard/test/…, /dashboard/live/…): checked, kept in res.locals.mode for the
- * pages, and the account (name, status, wallet) read once for the header.
+ * pages, and the account (name, status, wallet) read once for the header. The segment must be spelt
+ * exactly `test` or `live`: `%74est` decodes to the mode too, but an address has one spelling
+ * (docs/security.md 47.2).
  */
 export function modeFromPath(platform: PlatformClients): RequestHandler {
   return async (req, res, next) => {
     const mode = req.params['mode'];
-    if (typeof mode !== 'string' || !isMode(mode)) return renderNotFound(res);
+    if (typeof mode !== 'string' || !isMode(mode) || req.baseUrl !== `/dashboard/${mode}`) return renderNotFound(res);
     res.locals['mode'] = mode;
     const { account } = await platform.admin.getAccount({}, callContext(res, mode));
     res.locals['account'] = account;

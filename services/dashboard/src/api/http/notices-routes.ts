@@ -1,10 +1,11 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { affectedText, noticeText } from '../../domain/security-notice.ts';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
 import { dismissNotice } from '../../use-cases/dismiss-notice.ts';
 import { listNotices } from '../../use-cases/list-notices.ts';
 import { dashboardPaths, modePath, safeNext } from './paths.ts';
 import { signedIn } from './session.ts';
+import { signedInRouter } from './routers.ts';
 
 /** What the layout shows of a notice: its sentence, the payments it names, and its id for the Dismiss form. */
 export interface NoticeView {
@@ -21,7 +22,7 @@ export interface NoticeView {
  * one for this user only and comes back to the page it was on.
  */
 export function noticesRoutes(deps: DashboardDependencies): Router {
-  const router = Router();
+  const router = signedInRouter('');
 
   router.use(async (req, res, next) => {
     if (req.method === 'GET') {

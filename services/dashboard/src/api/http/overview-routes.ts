@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { Endpoint } from '@hc/proto/webhooks/v1';
 import type { PlatformClients } from '../../adapters/platform-clients.ts';
 import { formatMoney, formatTime } from '../../domain/format.ts';
@@ -7,6 +7,7 @@ import { modeOf } from './mode.ts';
 import { modePath } from './paths.ts';
 import { renderPage } from './render.ts';
 import { callContext } from './session.ts';
+import { signedInRouter } from './routers.ts';
 
 /** An endpoint that needs the merchant: disabled (by hand, gone, or failing) or failing now (webhooks decides). */
 const needsAttention = (endpoint: Endpoint): boolean => endpoint.status === 'disabled' || endpoint.failingSince !== undefined;
@@ -17,7 +18,7 @@ const needsAttention = (endpoint: Endpoint): boolean => endpoint.status === 'dis
  * held payments they may accept and webhook endpoints that fail. A read every role may make.
  */
 export function overviewRoutes(platform: PlatformClients): Router {
-  const router = Router({ mergeParams: true });
+  const router = signedInRouter('/dashboard/:mode');
 
   router.get('/', (_req, res) => {
     res.redirect(303, modePath(modeOf(res), 'overview'));

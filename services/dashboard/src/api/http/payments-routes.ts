@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { type Router, type Request } from 'express';
 import { ApiError } from '@hc/errors';
 import { SessionStatus, type CheckoutSession, type PaymentTimelineEntry } from '@hc/proto/checkout/v1';
 import type { Event } from '@hc/proto/webhooks/v1';
@@ -10,6 +10,7 @@ import { modePath } from './paths.ts';
 import type { PlatformClients } from '../../adapters/platform-clients.ts';
 import { isInvalidCursor, renderNoSuchPage, renderPage } from './render.ts';
 import { callContext } from './session.ts';
+import { signedInRouter } from './routers.ts';
 
 /** Timeline lines a person should look at: a notice we refused or that disagreed with the chain. */
 const FLAGGED = new Set(['notice_rejected', 'notice_mismatch', 'notice_duplicate']);
@@ -85,7 +86,7 @@ function eventLine(event: Event) {
  * Accept as paid for a held payment the checks allow it for, behind a confirmation page.
  */
 export function paymentsRoutes(platform: PlatformClients, deps: DashboardDependencies): Router {
-  const router = Router({ mergeParams: true });
+  const router = signedInRouter('/dashboard/:mode');
 
   router.get('/payments', async (req, res) => {
     const mode = modeOf(res);

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { type Router, type Request, type Response } from 'express';
 import type { Account } from '@hc/proto/gateway/v1';
 import { ApiError } from '@hc/errors';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
@@ -14,6 +14,7 @@ import type { PlatformClients } from '../../adapters/platform-clients.ts';
 import { formRefusal, formValues } from './forms.ts';
 import { renderPage } from './render.ts';
 import { callContext, clientAddress, signedIn } from './session.ts';
+import { signedInRouter } from './routers.ts';
 
 /**
  * The mode the two-factor page was opened from (`?mode=`), so "Back to settings" and the page's own
@@ -67,7 +68,7 @@ const CHANGED_FLASH: Record<'changed' | 'unchanged', (removed: boolean) => strin
  * account is told (docs/adr/0038).
  */
 export function settingsRoutes(platform: PlatformClients, deps: DashboardDependencies): Router {
-  const router = Router({ mergeParams: true });
+  const router = signedInRouter('/dashboard/:mode');
 
   router.get('/settings', (_req, res) => {
     renderSettings(res, null);
@@ -119,7 +120,7 @@ export function settingsRoutes(platform: PlatformClients, deps: DashboardDepende
 
 /** /dashboard/two-factor: turn the authenticator-app code on (with a confirming code) or off. */
 export function twoFactorRoutes(deps: DashboardDependencies): Router {
-  const router = Router();
+  const router = signedInRouter('');
 
   router.get(dashboardPaths.twoFactor, (req, res) => {
     const user = signedIn(res).session.user;

@@ -1,4 +1,4 @@
-import { Router, type Response } from 'express';
+import { type Router, type Response } from 'express';
 import { ApiError } from '@hc/errors';
 import { invitationMailer } from '../../adapters/invitation-mailer.ts';
 import type { PlatformClients } from '../../adapters/platform-clients.ts';
@@ -14,6 +14,7 @@ import { modeOf } from './mode.ts';
 import { modePath } from './paths.ts';
 import { renderPage } from './render.ts';
 import { callContext, signedIn } from './session.ts';
+import { signedInRouter } from './routers.ts';
 
 const ROLE_WORDS: Readonly<Record<Role, string>> = {
   owner: 'Owner — everything, including the team',
@@ -66,7 +67,7 @@ async function renderTeam(
  * belongs to the account, not the mode: both modes show the same.
  */
 export function teamRoutes(platform: PlatformClients, deps: DashboardDependencies): Router {
-  const router = Router({ mergeParams: true });
+  const router = signedInRouter('/dashboard/:mode');
 
   router.get('/team', async (_req, res) => {
     await renderTeam(deps, res, null);

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { type Router, type Request, type Response } from 'express';
 import type { DeliveryAttempt, Endpoint, Event } from '@hc/proto/webhooks/v1';
 import { describeEvents, enabledEventsFrom, EVENT_TYPE_CHOICES } from '../../domain/endpoint-forms.ts';
 import { formatTime, pageSize } from '../../domain/format.ts';
@@ -10,6 +10,7 @@ import { modePath } from './paths.ts';
 import type { PlatformClients } from '../../adapters/platform-clients.ts';
 import { isInvalidCursor, renderNoSuchPage, renderPage } from './render.ts';
 import { callContext } from './session.ts';
+import { signedInRouter } from './routers.ts';
 
 export function endpointView(endpoint: Endpoint) {
   return {
@@ -78,7 +79,7 @@ function refuseForm(res: Response, error: unknown, form: ReturnType<typeof endpo
  * ping; each event's delivery attempts, and resend. Signing secrets are shown once, like API keys.
  */
 export function webhooksRoutes(platform: PlatformClients, deps: DashboardDependencies): Router {
-  const router = Router({ mergeParams: true });
+  const router = signedInRouter('/dashboard/:mode');
   const endpointPath = (res: Response, id: string) => modePath(modeOf(res), 'developers', 'endpoints', id);
   const blank = { url: '', description: '', enabledEvents: [] as string[] };
 

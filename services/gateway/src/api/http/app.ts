@@ -2,7 +2,7 @@ import type { RequestListener } from 'node:http';
 import express from 'express';
 import type { ServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
-import { accessLog } from '@hc/web';
+import { accessLog, exactRouter, exactRouting } from '@hc/web';
 import type { CheckoutAdminService, CheckoutService } from '@hc/proto/checkout/v1';
 import type { CustomersService } from '@hc/proto/customers/v1';
 import type { WebhooksService } from '@hc/proto/webhooks/v1';
@@ -53,7 +53,8 @@ export interface GatewayApp {
  * every request must be added there too (the parity test in http-routes.int.test.ts compares answers).
  */
 export function createGatewayApp(deps: GatewayApp): RequestListener {
-  const app = express();
+  // One spelling per address (docs/security.md 47.2), set before the first route.
+  const app = exactRouting(express());
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', parseQuery);
@@ -75,7 +76,7 @@ export function createGatewayApp(deps: GatewayApp): RequestListener {
     res.type('application/json').send(openApi);
   });
 
-  const v1 = express.Router();
+  const v1 = exactRouter();
   v1.use(requireApiKey(deps.merchants), rateLimited(deps.rateLimits.requests, deps.logger));
   v1.use(
     checkoutSessionRoutes({

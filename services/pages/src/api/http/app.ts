@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import express, { type Express } from 'express';
 import nunjucks from 'nunjucks';
 import type { Logger } from '@hc/logging';
-import { accessLog, assignRequestId } from '@hc/web';
+import { accessLog, assignRequestId, exactRouting } from '@hc/web';
 import { paths } from '../../paths.ts';
 import { pageErrors, payRoutes, type HostedClient } from './pay-routes.ts';
 import type { ReceiptPolicy } from '../../adapters/receipt-policy.ts';
@@ -33,7 +33,8 @@ export interface PagesAppOptions {
  * a payment. Order: request id and security headers first, so every answer carries them.
  */
 export function createPagesApp(options: PagesAppOptions): Express {
-  const app = express();
+  // One spelling per address (docs/security.md 47.2), set before the first route.
+  const app = exactRouting(express());
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('trust proxy', options.trustProxyHops);

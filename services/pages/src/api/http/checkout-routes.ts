@@ -1,7 +1,7 @@
-import { type Request, type Response, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { ApiError, httpStatusOf } from '@hc/errors';
 import type { PublicCallContext } from '@hc/grpc';
-import { strictFormBody } from '@hc/web';
+import { strictFormBody, exactRouter } from '@hc/web';
 import type { Checkout } from '@hc/proto/checkout/v1';
 import { buyerLocale, formatAmount } from '../../domain/locale.ts';
 import { pathTo, paths } from '../../paths.ts';
@@ -22,7 +22,7 @@ const PROBLEMS: Record<string, { field: string | null; message: string }> = {
  * now (checkout's `unavailable`) is a plain "cannot take payments" page (pageErrors), its POST too.
  */
 export function checkoutRoutes(checkout: HostedClient, limits: PageLimits): Router {
-  const router = Router();
+  const router = exactRouter();
   // UTF-8 only (@hc/web): a form that is not is 400, never read with U+FFFD or raw escapes.
   const form = strictFormBody({ limit: '2kb', parameterLimit: 5 });
   const ctx = (res: Response): PublicCallContext => ({ requestId: res.locals['requestId'] as string });

@@ -1,8 +1,8 @@
-import { type NextFunction, type Request, type Response, Router } from 'express';
+import type { NextFunction, Request, Response, Router } from 'express';
 import { ApiError, httpStatusOf } from '@hc/errors';
 import type { PublicCallContext, ServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
-import { strictFormBody } from '@hc/web';
+import { strictFormBody, exactRouter } from '@hc/web';
 import type { HostedCheckoutService } from '@hc/proto/checkout/v1';
 import { fromMessage, type HostedSession } from '../../domain/hosted-session.ts';
 import { accepts, pageState, type PageAction } from '../../domain/page-states.ts';
@@ -32,7 +32,7 @@ const STATE_ERRORS = new Set([
 
 /** /pay/{id}: the checkout page of one session, its actions and its live status. */
 export function payRoutes(checkout: HostedClient, receipts: ReceiptPolicy, limits: PageLimits, logger: Logger): Router {
-  const router = Router();
+  const router = exactRouter();
   // UTF-8 only (@hc/web): a form that is not is 400, never read with U+FFFD or raw escapes.
   const form = strictFormBody({ limit: '4kb', parameterLimit: 10 });
   const ctx = (res: Response): PublicCallContext => ({ requestId: res.locals['requestId'] as string });

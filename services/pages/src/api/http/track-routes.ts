@@ -1,4 +1,4 @@
-import { type Request, Router } from 'express';
+import type { Request, Router } from 'express';
 import type { PublicCallContext } from '@hc/grpc';
 import { fromMessage } from '../../domain/hosted-session.ts';
 import { trackingStatus } from '../../domain/tracking.ts';
@@ -8,13 +8,14 @@ import type { HostedClient } from './pay-routes.ts';
 import type { PageLimits } from './rate-limits.ts';
 import { renderNotFound } from './render.ts';
 import { fromUnixSeconds } from '@hc/conversions';
+import { exactRouter } from '@hc/web';
 
 /**
  * /track/{id}: the read-only page of a payment link, for the buyer: what it is for and where it
  * stands. No form and no action; a payment that is not a link has no tracking page (404).
  */
 export function trackRoutes(checkout: HostedClient, limits: PageLimits): Router {
-  const router = Router();
+  const router = exactRouter();
   router.get(paths.track, limits.views, async (req: Request<{ id: string }>, res) => {
     const ctx: PublicCallContext = { requestId: res.locals['requestId'] as string };
     const session = fromMessage((await checkout.getHostedSession({ id: req.params.id }, ctx)).session!);

@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler, Router } from 'express';
 import { ApiError } from '@hc/errors';
 import type { ServiceClient } from '@hc/grpc';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
@@ -17,6 +17,7 @@ import {
 } from '../validation/checkout-session-schemas.ts';
 import { validateStartCheckoutSession } from '../validation/payment-schemas.ts';
 import { idempotencyReplays } from '../metrics.ts';
+import { exactRouter } from '@hc/web';
 
 export interface CheckoutSessionRouteDeps {
   readonly checkout: ServiceClient<typeof CheckoutService>;
@@ -28,7 +29,7 @@ export interface CheckoutSessionRouteDeps {
 
 export function checkoutSessionRoutes(deps: CheckoutSessionRouteDeps): Router {
   const { checkout } = deps;
-  const router = Router();
+  const router = exactRouter();
 
   router.post('/checkout_sessions', readIdempotencyKey, jsonObjectBody, async (req, res) => {
     const body = validateCreateCheckoutSession(req.body);

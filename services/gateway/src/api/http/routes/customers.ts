@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { ApiError } from '@hc/errors';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
 import type { CustomersService } from '@hc/proto/customers/v1';
@@ -6,6 +6,7 @@ import { callTimeoutMs, checkoutWritesBarrier, type ServiceClient } from '@hc/gr
 import { callContext } from '../locals.ts';
 import { customerObject, orderObject } from '../presenters/customer.ts';
 import { listQuery, optionalQueryString } from '../validation/payment-schemas.ts';
+import { exactRouter } from '@hc/web';
 
 export interface CustomerRoutes {
   customers: ServiceClient<typeof CustomersService>;
@@ -20,7 +21,7 @@ export interface CustomerRoutes {
  * 503 catching_up; never stale data.
  */
 export function customerRoutes({ customers, checkout, readWaitMs }: CustomerRoutes): Router {
-  const router = Router();
+  const router = exactRouter();
   const barrier = (res: Parameters<typeof callContext>[0]) => checkoutWritesBarrier(checkout, callContext(res), readWaitMs);
   // The customers call waits on the barrier too: its deadline outlasts the wait.
   const waiting = { timeoutMs: callTimeoutMs(readWaitMs) };

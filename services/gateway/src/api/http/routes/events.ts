@@ -1,9 +1,10 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { ApiError } from '@hc/errors';
 import type { ServiceClient } from '@hc/grpc';
 import type { WebhooksService } from '@hc/proto/webhooks/v1';
 import { callContext } from '../locals.ts';
 import { listQuery, optionalQueryString, unixSecondsQuery } from '../validation/payment-schemas.ts';
+import { exactRouter } from '@hc/web';
 
 /** How long events stay readable over the API (issue 17: 30 days, as Stripe's /v1/events). */
 export const EVENTS_MAX_AGE_SECONDS = 30n * 24n * 60n * 60n;
@@ -13,7 +14,7 @@ export const EVENTS_MAX_AGE_SECONDS = 30n * 24n * 60n * 60n;
  * them (erased details scrubbed as in the delivery log), served by the webhooks context.
  */
 export function eventRoutes(webhooks: ServiceClient<typeof WebhooksService>): Router {
-  const router = Router();
+  const router = exactRouter();
 
   router.get('/events', async (req, res) => {
     const query = req.query as Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Router, type Response } from 'express';
+import type { Response, Router } from 'express';
 import { ApiError } from '@hc/errors';
 import type { CallContext, ServiceClient } from '@hc/grpc';
 import type { WebhooksService } from '@hc/proto/webhooks/v1';
@@ -7,6 +7,7 @@ import { callContext } from '../locals.ts';
 import { waitQuery } from '../validation/listen-query.ts';
 import { optionalQueryString } from '../validation/payment-schemas.ts';
 import { EVENTS_MAX_AGE_SECONDS } from './events.ts';
+import { exactRouter } from '@hc/web';
 
 /** `after=start`: from the oldest event kept (30 days), also the cursor of an account with none yet. */
 export const LISTEN_FROM_START = 'start';
@@ -30,7 +31,7 @@ export const DEFAULT_LISTEN_SETTINGS: ListenSettings = { pollMs: 200, settleMs: 
  * are refused: Live events reach merchants only through webhook endpoints.
  */
 export function listenRoutes(webhooks: ServiceClient<typeof WebhooksService>, settings: ListenSettings = DEFAULT_LISTEN_SETTINGS): Router {
-  const router = Router();
+  const router = exactRouter();
 
   router.get('/listen', async (req, res) => {
     const context = callContext(res);

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { ApiError } from '@hc/errors';
 import type { ServiceClient } from '@hc/grpc';
 import type { CheckoutAdminService } from '@hc/proto/checkout/v1';
@@ -12,6 +12,7 @@ import { createPaymentLink } from '../../../use-cases/create-payment-link.ts';
 import type { IdempotencyDependencies } from '../../../use-cases/create-idempotently.ts';
 import { validateCreatePaymentLink } from '../validation/integration-schemas.ts';
 import { listQuery } from '../validation/payment-schemas.ts';
+import { exactRouter } from '@hc/web';
 
 /**
  * /v1/payment_links: payment links created, read and canceled with the secret key (issue 29, ADR
@@ -19,7 +20,7 @@ import { listQuery } from '../validation/payment-schemas.ts';
  * payment (`pay_` id): it is also read, listed and simulated through /v1/payments.
  */
 export function paymentLinkRoutes(checkoutAdmin: ServiceClient<typeof CheckoutAdminService>, idempotent: IdempotencyDependencies): Router {
-  const router = Router();
+  const router = exactRouter();
 
   // Idempotent as every create (Idempotency-Key: the checkout session's rules, createIdempotently).
   router.post('/payment_links', readIdempotencyKey, jsonObjectBody, async (req, res) => {

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { ApiError } from '@hc/errors';
 import type { ServiceClient } from '@hc/grpc';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
@@ -6,9 +6,10 @@ import { callContext } from '../locals.ts';
 import { jsonObjectBody } from '../middleware/json-body.ts';
 import { paymentObject } from '../presenters/payment.ts';
 import { listQuery, paymentListFilters, validateSimulatePayment } from '../validation/payment-schemas.ts';
+import { exactRouter } from '@hc/web';
 
 export function paymentRoutes(checkout: ServiceClient<typeof CheckoutService>): Router {
-  const router = Router();
+  const router = exactRouter();
 
   router.get('/payments', async (req, res) => {
     const query = req.query as Record<string, unknown>;

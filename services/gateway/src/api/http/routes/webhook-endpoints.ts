@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { ApiError } from '@hc/errors';
 import type { ServiceClient } from '@hc/grpc';
 import type { WebhooksService } from '@hc/proto/webhooks/v1';
@@ -10,6 +10,7 @@ import { idempotencyReplays } from '../metrics.ts';
 import { createWebhookEndpoint } from '../../../use-cases/create-webhook-endpoint.ts';
 import type { IdempotencyDependencies } from '../../../use-cases/create-idempotently.ts';
 import { validateCreateWebhookEndpoint, validateUpdateWebhookEndpoint } from '../validation/integration-schemas.ts';
+import { exactRouter } from '@hc/web';
 
 /**
  * /v1/webhook_endpoints: the merchant manages its endpoints with the secret key (issue 29, ADR 0045),
@@ -18,7 +19,7 @@ import { validateCreateWebhookEndpoint, validateUpdateWebhookEndpoint } from '..
  * Idempotency-Key answers it again (createWebhookEndpoint says why).
  */
 export function webhookEndpointRoutes(webhooks: ServiceClient<typeof WebhooksService>, idempotent: IdempotencyDependencies): Router {
-  const router = Router();
+  const router = exactRouter();
 
   // Idempotent as every create (Idempotency-Key: the checkout session's rules, createIdempotently).
   router.post('/webhook_endpoints', readIdempotencyKey, jsonObjectBody, async (req, res) => {
