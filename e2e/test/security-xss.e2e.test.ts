@@ -51,11 +51,15 @@ function markup(field: string, short = false): string {
   return text;
 }
 
-/** An email address (no spaces, one @, a dot after it) carrying markup. */
+/**
+ * An email address carrying what markup the address rule still lets through (issue 47 item 7 refuses
+ * angle brackets, quotes and parentheses): a single quote that would close an attribute, an event
+ * handler called with backticks, and a character reference written without its semicolon.
+ */
 function markupEmail(field: string): string {
   const n = (counter += 1);
-  const text = `"><img/src=x/onerror=alert(${n})>m${n}@evil.example`;
-  hostile[field] = { marker: `onerror=alert(${n})>m${n}@evil.example`, text };
+  const text = `'autofocus/onfocus=alert\`${n}\`/&lt&#x3cm${n}@evil.example`;
+  hostile[field] = { marker: `onfocus=alert\`${n}\`/&lt&#x3cm${n}@evil.example`, text };
   return text;
 }
 
