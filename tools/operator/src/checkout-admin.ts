@@ -7,8 +7,9 @@ import { createServiceClient, type CallContext, type ServiceClient } from '@hc/g
 import { CheckoutAdminService } from '@hc/proto/checkout/v1';
 import type { MerchantAccount } from '@hc/gateway';
 import { operatorContext, parseMode } from './arguments.ts';
+import { accountOf, checkoutTarget, type CommandInput, type CommandResult, type OptionValues } from './operator-command.ts';
 
-export type CommandResult = Record<string, unknown> | Record<string, unknown>[];
+export type { CommandResult } from './operator-command.ts';
 export interface AdminTarget {
   readonly checkoutAddress: string;
   readonly timeoutMs: number;
@@ -39,4 +40,23 @@ export function creatingAccount(account: MerchantAccount): { payoutWallet?: stri
 export function listLimit(raw: string | undefined): number {
   if (raw === undefined) return 0;
   return /^[0-9]{1,4}$/.test(raw) ? Number(raw) : -1;
+}
+
+/** What a `links …` or `checkouts …` command works with. */
+export interface CheckoutAdminCall {
+  admin: ServiceClient<typeof CheckoutAdminService>;
+  ctx: CallContext;
+  account: MerchantAccount;
+  values: OptionValues;
+}
+
+/** Checks the command line's account, then runs `call` with checkout's admin service for it in `--mode`. */
+export async function withAccountAdmin(
+  input: CommandInput,
+  call: (admin: CheckoutAdminCall) => Promise<CommandResult>,
+): Promise<CommandResult> {
+  const account = await accountOf(input);
+  return withCheckoutAdmin(checkoutTarget(input.config), account, input.values.mode, (admin, ctx) =>
+    call({ admin, ctx, account, values: input.values }),
+  );
 }

@@ -4,14 +4,13 @@
  */
 import { ApiError } from '@hc/errors';
 import type { Checkout } from '@hc/proto/checkout/v1';
-import type { MerchantAccount } from '@hc/gateway';
-import { need, UsageError } from './arguments.ts';
-import { creatingAccount, listLimit, withCheckoutAdmin, type AdminTarget, type CommandResult } from './checkout-admin.ts';
-import type { CommandSpec } from './help.ts';
+import { need } from './arguments.ts';
+import { creatingAccount, listLimit, withAccountAdmin } from './checkout-admin.ts';
+import type { OperatorCommand } from './operator-command.ts';
 
 const M = '--mode test|live';
 
-export const CHECKOUT_COMMANDS: CommandSpec[] = [
+export const CHECKOUT_COMMANDS: OperatorCommand[] = [
   {
     words: 'checkouts create',
     synopsis: `ACCOUNT_ID ${M} --kind page|pricing_table|widget --description D --currency C [--amount A] [--min-amount A --max-amount A] [--plans "Basic:9,Pro:29"]`,
@@ -21,31 +20,56 @@ export const CHECKOUT_COMMANDS: CommandSpec[] = [
       'pricing_table: --plans, 2 to 4 LABEL:PRICE pairs; the chosen one is the payment’s planLabel ("Pro — 29.00 EUR").',
       'widget: paste <script src="PAGES/pay/assets/widget.js" data-checkout="chk_…" async></script> into the site.',
     ],
+    audited: true,
+    run: (input) =>
+      withAccountAdmin(input, async ({ admin, ctx, account, values }) => {
+        const { checkout } = await admin.createCheckout(
+          {
+            kind: need(values.kind, '--kind'),
+            description: need(values.description, '--description'),
+            currency: need(values.currency, '--currency'),
+            amount: values.amount,
+            minAmount: values['min-amount'],
+            maxAmount: values['max-amount'],
+            plans: parsePlans(values.plans),
+            account: creatingAccount(account),
+          },
+          ctx,
+        );
+        return checkoutView(checkout);
+      }),
   },
   {
     words: 'checkouts list',
     synopsis: `ACCOUNT_ID ${M} [--limit N]`,
     summary: "Lists the account's checkouts in that mode, newest first.",
+    audited: false,
+    run: (input) =>
+      withAccountAdmin(input, async ({ admin, ctx, values }) =>
+        (await admin.listCheckouts({ limit: listLimit(values.limit) }, ctx)).checkouts.map((c) => checkoutView(c)),
+      ),
   },
-  { words: 'checkouts show', synopsis: `ACCOUNT_ID CHK_ID ${M}`, summary: 'Prints one checkout.' },
+  {
+    words: 'checkouts show',
+    synopsis: `ACCOUNT_ID CHK_ID ${M}`,
+    summary: 'Prints one checkout.',
+    audited: false,
+    run: (input) =>
+      withAccountAdmin(input, async ({ admin, ctx }) =>
+        checkoutView((await admin.getCheckout({ id: need(input.args[1], 'CHK_ID') }, ctx)).checkout),
+      ),
+  },
   {
     words: 'checkouts archive',
     synopsis: `ACCOUNT_ID CHK_ID ${M}`,
     summary: 'Archives a checkout: its pages say so and make no new payment; payments already made are untouched.',
+    audited: true,
+    run: (input) =>
+      withAccountAdmin(input, async ({ admin, ctx }) =>
+        checkoutView((await admin.archiveCheckout({ id: need(input.args[1], 'CHK_ID') }, ctx)).checkout),
+      ),
   },
 ];
-
-export interface CheckoutCommandOptions {
-  mode?: string | undefined;
-  kind?: string | undefined;
-  description?: string | undefined;
-  currency?: string | undefined;
-  amount?: string | undefined;
-  'min-amount'?: string | undefined;
-  'max-amount'?: string | undefined;
-  plans?: string | undefined;
-  limit?: string | undefined;
-}
 
 /** "Basic:9,Pro:29" → plans; a label may hold ':' (the last one separates the price). */
 function parsePlans(raw: string | undefined): { label: string; amount: string }[] {
@@ -74,43 +98,4 @@ function checkoutView(checkout: Checkout | undefined): Record<string, unknown> {
     created: Number(checkout.created),
     archived_at: checkout.archivedAt === undefined ? null : Number(checkout.archivedAt),
   };
-}
-
-export async function runCheckoutCommand(
-  command: string | undefined,
-  account: MerchantAccount,
-  checkoutId: string | undefined,
-  values: CheckoutCommandOptions,
-  target: AdminTarget,
-): Promise<CommandResult> {
-  return withCheckoutAdmin(target, account, values.mode, async (admin, ctx) => {
-    switch (command) {
-      case 'create': {
-        const { checkout } = await admin.createCheckout(
-          {
-            kind: need(values.kind, '--kind'),
-            description: need(values.description, '--description'),
-            currency: need(values.currency, '--currency'),
-            amount: values.amount,
-            minAmount: values['min-amount'],
-            maxAmount: values['max-amount'],
-            plans: parsePlans(values.plans),
-            account: creatingAccount(account),
-          },
-          ctx,
-        );
-        return checkoutView(checkout);
-      }
-      case 'list': {
-        const limit = listLimit(values.limit);
-        return (await admin.listCheckouts({ limit }, ctx)).checkouts.map((c) => checkoutView(c));
-      }
-      case 'show':
-        return checkoutView((await admin.getCheckout({ id: need(checkoutId, 'CHK_ID') }, ctx)).checkout);
-      case 'archive':
-        return checkoutView((await admin.archiveCheckout({ id: need(checkoutId, 'CHK_ID') }, ctx)).checkout);
-      default:
-        throw new UsageError(`unknown command: checkouts ${command ?? ''}`);
-    }
-  });
 }

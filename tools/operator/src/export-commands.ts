@@ -6,19 +6,20 @@
  */
 import { PAYMENT_COLUMNS, paymentCsvRow, periodOf, STATEMENT_COLUMNS, statementRequest, statementRows, writeCsv } from '@hc/exports';
 import { unixSecondsBig } from '@hc/conversions';
-import type { MerchantAccount } from '@hc/gateway';
 import { need, UsageError } from './arguments.ts';
-import { withCheckoutAdmin, type AdminTarget } from './checkout-admin.ts';
-import type { CommandSpec } from './help.ts';
+import { withAccountAdmin, type CheckoutAdminCall } from './checkout-admin.ts';
+import type { OperatorCommand } from './operator-command.ts';
 
 const M = '--mode test|live';
 
-export const EXPORT_COMMANDS: CommandSpec[] = [
+export const EXPORT_COMMANDS: OperatorCommand[] = [
   {
     words: 'payments export',
     synopsis: `ACCOUNT_ID ${M} [--status S] [--reference R] [--email E] [--from YYYY-MM-DD --to YYYY-MM-DD]`,
     summary: 'Writes the payments as CSV to stdout: the API fields and the settlement columns, newest first.',
     details: ['The dashboard’s list filters; --from/--to narrow to payments created in those UTC days (both included).'],
+    audited: true,
+    run: (input) => withAccountAdmin(input, writePayments),
   },
   {
     words: 'payments statement',
@@ -28,6 +29,8 @@ export const EXPORT_COMMANDS: CommandSpec[] = [
       'A payment is in the period of the UTC day it was paid (not created); usd_value is the value settlement locked at start.',
       'Totals add up: arrived = fee + forwarded; the forwarded totals are what reached the payout wallets.',
     ],
+    audited: true,
+    run: (input) => withAccountAdmin(input, writeStatement),
   },
 ];
 
@@ -50,30 +53,23 @@ function period(values: ExportValues): { createdGte?: bigint; createdLt?: bigint
   return { createdGte: unixSecondsBig(found.from), createdLt: unixSecondsBig(found.until) };
 }
 
-export async function runExportCommand(
-  command: 'export' | 'statement',
-  account: MerchantAccount,
-  values: ExportValues,
-  target: AdminTarget,
-): Promise<typeof WRITTEN> {
-  await withCheckoutAdmin(target, account, values.mode, async (admin, ctx) => {
-    if (command === 'export') {
-      const payments = admin.exportPayments(
-        { status: values.status, reference: values.reference, customerEmail: values.email, ...period(values) },
-        ctx,
-      );
-      const rows = (async function* () {
-        for await (const { payment } of payments) if (payment) yield paymentCsvRow(payment);
-      })();
-      await writeCsv(rows, PAYMENT_COLUMNS, process.stdout);
-      return {};
-    }
-    const found = periodOf(need(values.from, '--from YYYY-MM-DD'), need(values.to, '--to YYYY-MM-DD'));
-    if ('problem' in found) throw new UsageError(`--${found.field}: ${found.problem}`);
-    // By the moment each payment was paid: one made before midnight and paid after is the next day's.
-    const rows = statementRows(admin.exportPayments(statementRequest(found), ctx));
-    await writeCsv(rows, STATEMENT_COLUMNS, process.stdout);
-    return {};
-  });
+async function writePayments({ admin, ctx, values }: CheckoutAdminCall): Promise<typeof WRITTEN> {
+  const payments = admin.exportPayments(
+    { status: values.status, reference: values.reference, customerEmail: values.email, ...period(values) },
+    ctx,
+  );
+  const rows = (async function* () {
+    for await (const { payment } of payments) if (payment) yield paymentCsvRow(payment);
+  })();
+  await writeCsv(rows, PAYMENT_COLUMNS, process.stdout);
+  return WRITTEN;
+}
+
+async function writeStatement({ admin, ctx, values }: CheckoutAdminCall): Promise<typeof WRITTEN> {
+  const found = periodOf(need(values.from, '--from YYYY-MM-DD'), need(values.to, '--to YYYY-MM-DD'));
+  if ('problem' in found) throw new UsageError(`--${found.field}: ${found.problem}`);
+  // By the moment each payment was paid: one made before midnight and paid after is the next day's.
+  const rows = statementRows(admin.exportPayments(statementRequest(found), ctx));
+  await writeCsv(rows, STATEMENT_COLUMNS, process.stdout);
   return WRITTEN;
 }

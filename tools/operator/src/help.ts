@@ -1,6 +1,6 @@
 /**
  * The operator CLI's help and usage machinery. Every command is one CommandSpec in a catalogue
- * (commands.ts); from it come `--help` on every command and every group of commands, the
+ * (commands.ts, the command table); from it come `--help` on every command and every group of commands, the
  * usage printed with a usage error, and the options a command accepts (read from its synopsis, so
  * the help can never list an option the command refuses, nor the command take one the help hides).
  * A command line that names no command of the catalogue is a usage error: a command cannot exist
@@ -24,7 +24,7 @@ const COMMON_OPTIONS = ['json', 'help'];
 const EPILOGUE = 'Add --json for machine-readable output. Exit codes: 0 done, 1 refused (the error on stderr), 2 usage error.';
 
 /** What a command line asks for: a command's help (or a group's), or running a command. */
-export type CommandLine = { kind: 'help'; text: string } | { kind: 'run'; spec: CommandSpec };
+export type CommandLine<S extends CommandSpec = CommandSpec> = { kind: 'help'; text: string } | { kind: 'run'; spec: S };
 
 const wordsOf = (spec: CommandSpec): string[] => spec.words.split(' ');
 
@@ -65,8 +65,8 @@ export function usageFor(program: string, catalogue: readonly CommandSpec[], pos
 }
 
 /** The command whose words begin `positionals` (the rest are its arguments), if any. */
-export function findCommand(catalogue: readonly CommandSpec[], positionals: readonly string[]): CommandSpec | undefined {
-  let best: CommandSpec | undefined;
+export function findCommand<S extends CommandSpec>(catalogue: readonly S[], positionals: readonly string[]): S | undefined {
+  let best: S | undefined;
   for (const spec of catalogue) {
     if (startsWith(positionals, wordsOf(spec)) && wordsOf(spec).length > (best ? wordsOf(best).length : 0)) best = spec;
   }
@@ -83,12 +83,12 @@ export function optionsOf(spec: CommandSpec): Set<string> {
  * the words name; otherwise the command to run, with its options checked against its synopsis.
  * Throws UsageError for an unknown command or an option it does not take (print usageFor with it).
  */
-export function readCommandLine(
+export function readCommandLine<S extends CommandSpec>(
   program: string,
-  catalogue: readonly CommandSpec[],
+  catalogue: readonly S[],
   positionals: readonly string[],
   options: Readonly<Record<string, unknown>>,
-): CommandLine {
+): CommandLine<S> {
   const askedHelp = options['help'] === true || positionals[0] === 'help';
   const words = positionals[0] === 'help' ? positionals.slice(1) : positionals;
   const spec = findCommand(catalogue, words);

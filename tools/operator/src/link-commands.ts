@@ -1,19 +1,18 @@
 /**
  * Operator CLI: the `links …` commands (payment links, docs/payment-links.md), over gRPC to the
- * checkout context's admin service, which the merchant API never reaches. operator.ts parses the
- * arguments, checks the account, and prints what runLinkCommand returns like its other commands.
+ * checkout context's admin service (merchants make them with the secret key on /v1/payment_links,
+ * ADR 0045). Each entry of the command table runs one; operator.ts prints what it returns.
  */
 import { ApiError } from '@hc/errors';
 import type { PaymentLink } from '@hc/proto/checkout/v1';
-import type { MerchantAccount } from '@hc/gateway';
 import { paymentObject } from '@hc/gateway';
-import { need, UsageError } from './arguments.ts';
-import { creatingAccount, listLimit, withCheckoutAdmin, type AdminTarget, type CommandResult } from './checkout-admin.ts';
-import type { CommandSpec } from './help.ts';
+import { need } from './arguments.ts';
+import { creatingAccount, listLimit, withAccountAdmin } from './checkout-admin.ts';
+import type { OperatorCommand } from './operator-command.ts';
 
 const M = '--mode test|live';
 
-export const LINK_COMMANDS: CommandSpec[] = [
+export const LINK_COMMANDS: OperatorCommand[] = [
   {
     words: 'links create',
     synopsis: `ACCOUNT_ID ${M} --amount A --currency C --description D [--customer-name N] [--memo M] [--email E] [--reference R] [--lifetime 7d]`,
@@ -23,58 +22,9 @@ export const LINK_COMMANDS: CommandSpec[] = [
       'Lifetime: a whole number of minutes (m), hours (h) or days (d) from 1h to 90d; 7d when left out (invalid_lifetime).',
       'The url is the hosted checkout page; the tracking_url a read-only page of the payment’s state for the buyer.',
     ],
-  },
-  {
-    words: 'links cancel',
-    synopsis: `ACCOUNT_ID PAYMENT_ID ${M}`,
-    summary:
-      'Cancels a payment link nobody has paid (open, or pending at a provider): status expired, canceled_at set, payment.canceled sent.',
-    details: [
-      'Once paid, held, failed or expired: refused with not_cancelable (exit 1).',
-      'Another account’s or mode’s payment: not_found. Canceling a canceled link again prints it unchanged.',
-    ],
-  },
-  {
-    words: 'links list',
-    synopsis: `ACCOUNT_ID ${M} [--limit N]`,
-    summary: "Lists the account's payment links in that mode, newest first.",
-  },
-];
-
-export interface LinkCommandOptions {
-  mode?: string | undefined;
-  amount?: string | undefined;
-  currency?: string | undefined;
-  description?: string | undefined;
-  'customer-name'?: string | undefined;
-  memo?: string | undefined;
-  email?: string | undefined;
-  reference?: string | undefined;
-  lifetime?: string | undefined;
-  limit?: string | undefined;
-}
-
-function linkView(link: PaymentLink | undefined): Record<string, unknown> {
-  if (!link?.payment) throw new ApiError('internal_error');
-  return {
-    ...paymentObject(link.payment),
-    source: 'payment_link',
-    tracking_url: link.trackingUrl,
-    customer_name: link.customerName ?? null,
-    memo: link.memo ?? null,
-  };
-}
-
-export async function runLinkCommand(
-  command: string | undefined,
-  account: MerchantAccount,
-  paymentId: string | undefined,
-  values: LinkCommandOptions,
-  target: AdminTarget,
-): Promise<CommandResult> {
-  return withCheckoutAdmin(target, account, values.mode, async (admin, ctx) => {
-    switch (command) {
-      case 'create': {
+    audited: true,
+    run: (input) =>
+      withAccountAdmin(input, async ({ admin, ctx, account, values }) => {
         const { link } = await admin.createPaymentLink(
           {
             amount: need(values.amount, '--amount'),
@@ -90,18 +40,44 @@ export async function runLinkCommand(
           ctx,
         );
         return linkView(link);
-      }
-      case 'cancel': {
-        const { link } = await admin.cancelPaymentLink({ id: need(paymentId, 'PAYMENT_ID') }, ctx);
+      }),
+  },
+  {
+    words: 'links cancel',
+    synopsis: `ACCOUNT_ID PAYMENT_ID ${M}`,
+    summary:
+      'Cancels a payment link nobody has paid (open, or pending at a provider): status expired, canceled_at set, payment.canceled sent.',
+    details: [
+      'Once paid, held, failed or expired: refused with not_cancelable (exit 1).',
+      'Another account’s or mode’s payment: not_found. Canceling a canceled link again prints it unchanged.',
+    ],
+    audited: true,
+    run: (input) =>
+      withAccountAdmin(input, async ({ admin, ctx }) => {
+        const { link } = await admin.cancelPaymentLink({ id: need(input.args[1], 'PAYMENT_ID') }, ctx);
         return linkView(link);
-      }
-      case 'list': {
-        const limit = listLimit(values.limit);
-        const { links } = await admin.listPaymentLinks({ limit }, ctx);
+      }),
+  },
+  {
+    words: 'links list',
+    synopsis: `ACCOUNT_ID ${M} [--limit N]`,
+    summary: "Lists the account's payment links in that mode, newest first.",
+    audited: false,
+    run: (input) =>
+      withAccountAdmin(input, async ({ admin, ctx, values }) => {
+        const { links } = await admin.listPaymentLinks({ limit: listLimit(values.limit) }, ctx);
         return links.map((link) => linkView(link));
-      }
-      default:
-        throw new UsageError(`unknown command: links ${command ?? ''}`);
-    }
-  });
+      }),
+  },
+];
+
+function linkView(link: PaymentLink | undefined): Record<string, unknown> {
+  if (!link?.payment) throw new ApiError('internal_error');
+  return {
+    ...paymentObject(link.payment),
+    source: 'payment_link',
+    tracking_url: link.trackingUrl,
+    customer_name: link.customerName ?? null,
+    memo: link.memo ?? null,
+  };
 }

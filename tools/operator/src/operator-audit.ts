@@ -5,8 +5,8 @@
  * outcome, done or refused (CompleteAuditEntry). If the started line cannot be written the command
  * does not run: an action nobody can trace is worse than one not done. If the completion fails (or
  * the CLI is killed in between) the line stays `started`: the action is in the log, its outcome not.
- * Reads (list, show, timeline) are not actions; `users create` is recorded by the dashboard itself,
- * with the user. Never a secret: the command, its object and, for the payout wallet, the address
+ * Which commands are actions is each command's `audited` in the command table (commands.ts): reads
+ * (list, show, timeline) are not; `users create` is recorded by the dashboard itself, with the user. Never a secret: the command, its object and, for the payout wallet, the address
  * before and after.
  */
 import { hostname, userInfo } from 'node:os';
@@ -14,23 +14,7 @@ import { createServiceClient, type PublicCallContext } from '@hc/grpc';
 import { DashboardUsersService } from '@hc/proto/dashboard/v1';
 import { findCommand } from './help.ts';
 import { OPERATOR_COMMANDS } from './commands.ts';
-
-/** Commands that only read, or that the dashboard records itself. */
-const NOT_ACTIONS = new Set([
-  'accounts list',
-  'accounts show',
-  'keys list',
-  'payments timeline',
-  'links list',
-  'checkouts list',
-  'checkouts show',
-  'webhooks endpoints list',
-  'webhooks endpoints show',
-  'webhooks events list',
-  'webhooks attempts list',
-  'users create',
-  'emulator pay',
-]);
+import type { OptionValues } from './operator-command.ts';
 
 export interface OperatorAction {
   readonly words: string;
@@ -40,16 +24,13 @@ export interface OperatorAction {
 }
 
 /** The action a command line takes on an account, or null for a read (or an unknown command). */
-export function operatorActionOf(
-  positionals: readonly string[],
-  values: { mode?: string | undefined; set?: string | undefined },
-): OperatorAction | null {
+export function operatorActionOf(positionals: readonly string[], values: Partial<OptionValues>): OperatorAction | null {
   const spec = findCommand(OPERATOR_COMMANDS, positionals);
-  if (!spec || NOT_ACTIONS.has(spec.words)) return null;
-  // `customers note` without --set only reads the note.
-  if (spec.words === 'customers note' && values.set === undefined) return null;
+  if (!spec) return null;
+  if (typeof spec.audited === 'function' ? !spec.audited(values) : !spec.audited) return null;
   const width = spec.words.split(' ').length;
-  const takesAccount = spec.words !== 'accounts create' && spec.words !== 'keys revoke';
+  // The account is the first argument of every command that names one (not accounts create, keys revoke).
+  const takesAccount = spec.synopsis.startsWith('ACCOUNT_ID');
   return {
     words: spec.words,
     accountId: takesAccount ? positionals[width] : undefined,

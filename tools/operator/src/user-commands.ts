@@ -7,11 +7,10 @@
  */
 import { createServiceClient, type PublicCallContext } from '@hc/grpc';
 import { DashboardUsersService } from '@hc/proto/dashboard/v1';
-import type { MerchantAccount } from '@hc/gateway';
 import { need, UsageError } from './arguments.ts';
-import type { CommandSpec } from './help.ts';
+import { accountOf, type CommandInput, type OperatorCommand } from './operator-command.ts';
 
-export const USER_COMMANDS: CommandSpec[] = [
+export const USER_COMMANDS: OperatorCommand[] = [
   {
     words: 'users create',
     synopsis: 'ACCOUNT_ID --email E [--role owner|admin|developer|viewer] [--password-stdin]',
@@ -21,19 +20,20 @@ export const USER_COMMANDS: CommandSpec[] = [
       "--role: what the user may do (docs/dashboard-roles.md); owner when absent. Recorded in the account's audit log.",
       'Reads DASHBOARD_GRPC_ADDRESS (default 127.0.0.1:50056). An email that already has a user: email_taken (exit 1).',
     ],
+    // The dashboard records it in the account's audit log itself, with the user.
+    audited: false,
+    run: createDashboardUser,
   },
 ];
 
-export async function createDashboardUser(
-  account: MerchantAccount,
-  values: { email?: string | undefined; role?: string | undefined; 'password-stdin'?: boolean | undefined },
-  target: { timeoutMs: number },
-): Promise<Record<string, unknown>> {
+async function createDashboardUser(input: CommandInput): Promise<Record<string, unknown>> {
+  const account = await accountOf(input);
+  const { values } = input;
   const password = values['password-stdin'] ? await firstLineOfStdin() : '';
   if (values['password-stdin'] && password === '') throw new UsageError('--password-stdin: no password on stdin');
   const address = process.env['DASHBOARD_GRPC_ADDRESS'] ?? '127.0.0.1:50056';
   const client = createServiceClient<typeof DashboardUsersService, PublicCallContext>(DashboardUsersService, address, {
-    timeoutMs: target.timeoutMs,
+    timeoutMs: input.config.GRPC_TIMEOUT_MS,
   });
   try {
     const { user, setPasswordUrl, setPasswordExpires } = await client.createUser(

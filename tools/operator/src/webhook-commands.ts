@@ -1,86 +1,14 @@
 /**
- * Operator CLI: the `webhooks …` commands, over gRPC to the webhooks service. The operator wires
- * them in (operator.ts): it parses the arguments, then calls runWebhookCommand with the words after
- * `webhooks` split by splitWebhookArguments, and prints the result like its other commands.
+ * Operator CLI: the `webhooks …` commands, over gRPC to the webhooks service, for the account named
+ * after the command's words (`webhooks endpoints show ACCOUNT_ID WE_ID --mode test`).
  */
 import { ApiError } from '@hc/errors';
-import { createServiceClient } from '@hc/grpc';
-import { need, operatorContext, parseMode, UsageError } from './arguments.ts';
-import type { CommandSpec } from './help.ts';
+import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
+import { need, operatorContext, parseMode } from './arguments.ts';
+import { accountOf, type CommandInput, type CommandResult, type OperatorCommand } from './operator-command.ts';
 import { WebhooksService, type DeliveryAttempt, type Endpoint, type Event } from '@hc/proto/webhooks/v1';
 
 const M = '--mode test|live';
-
-/** The help of every `webhooks …` command (see help.ts). */
-export const WEBHOOK_COMMANDS: CommandSpec[] = [
-  {
-    words: 'webhooks endpoints add',
-    synopsis: `ACCOUNT_ID ${M} --url URL [--events TYPE,TYPE|*] [--description TEXT]`,
-    summary: 'Registers an endpoint for every event of that mode (or the listed types) and prints its signing secret ONCE.',
-    details: [
-      'The URL must be https in production; ./scripts/start allows http on this machine (WEBHOOKS_ALLOW_PRIVATE_TARGETS).',
-      'Deliveries are signed by the Standard Webhooks scheme with the printed whsec_… secret (docs/webhooks.md).',
-    ],
-  },
-  { words: 'webhooks endpoints list', synopsis: `ACCOUNT_ID ${M}`, summary: "Lists the account's endpoints in that mode." },
-  { words: 'webhooks endpoints show', synopsis: `ACCOUNT_ID WE_ID ${M}`, summary: 'Prints one endpoint.' },
-  {
-    words: 'webhooks endpoints update',
-    synopsis: `ACCOUNT_ID WE_ID ${M} [--url URL] [--events TYPE,TYPE|*] [--description TEXT]`,
-    summary: 'Changes what is given of an endpoint’s URL, event types and description.',
-  },
-  { words: 'webhooks endpoints disable', synopsis: `ACCOUNT_ID WE_ID ${M}`, summary: 'Stops deliveries to an endpoint.' },
-  { words: 'webhooks endpoints enable', synopsis: `ACCOUNT_ID WE_ID ${M}`, summary: 'Resumes deliveries to a disabled endpoint.' },
-  { words: 'webhooks endpoints delete', synopsis: `ACCOUNT_ID WE_ID ${M}`, summary: 'Deletes an endpoint.' },
-  {
-    words: 'webhooks endpoints rotate-secret',
-    synopsis: `ACCOUNT_ID WE_ID ${M}`,
-    summary: 'Makes a new signing secret and prints it ONCE; the previous one keeps signing for an overlap window.',
-  },
-  {
-    words: 'webhooks events list',
-    synopsis: `ACCOUNT_ID ${M} [--limit N] [--starting-after EVT_ID]`,
-    summary: "Lists the account's events, newest first.",
-  },
-  {
-    words: 'webhooks events resend',
-    synopsis: `ACCOUNT_ID EVT_ID ${M} [--endpoint WE_ID]`,
-    summary: 'Sends an event again (same evt_ id) to every endpoint, or to one.',
-  },
-  {
-    words: 'webhooks attempts list',
-    synopsis: `ACCOUNT_ID EVT_ID ${M}`,
-    summary: 'Lists every delivery attempt of an event: status, error, latency, next attempt, the body sent.',
-  },
-  { words: 'webhooks ping', synopsis: `ACCOUNT_ID WE_ID ${M}`, summary: 'Sends a signed ping event to an endpoint.' },
-];
-
-export interface WebhookCommandOptions {
-  mode?: string;
-  url?: string;
-  events?: string;
-  description?: string;
-  endpoint?: string;
-  limit?: string;
-  'starting-after'?: string;
-}
-
-export interface WebhookCommandContext {
-  accountId: string;
-  webhooksAddress: string;
-  timeoutMs: number;
-}
-
-const TWO_WORD_GROUPS = new Set(['endpoints', 'events', 'attempts']);
-
-/**
- * The words after `webhooks` → the command ("endpoints add", "ping"…), the account, and the rest.
- * E.g. ["endpoints", "show", "acct_1", "we_1"] → { command: "endpoints show", accountId: "acct_1", positionals: ["we_1"] }.
- */
-export function splitWebhookArguments(words: readonly string[]): { command: string; accountId: string | undefined; positionals: string[] } {
-  const width = TWO_WORD_GROUPS.has(words[0] ?? '') ? 2 : 1;
-  return { command: words.slice(0, width).join(' '), accountId: words[width], positionals: words.slice(width + 1) };
-}
 
 const seconds = (value: bigint | undefined): number | null => (value === undefined ? null : Number(value));
 
@@ -131,24 +59,57 @@ const eventTypes = (value: string | undefined): string[] | undefined =>
         .map((t) => t.trim())
         .filter((t) => t !== '');
 
-/**
- * Runs one `webhooks …` command for `context.accountId` in `--mode`. `command` and `positionals`
- * as splitWebhookArguments gives them. Throws UsageError for a bad command line and ApiError
- * for what the service refused.
- */
-export async function runWebhookCommand(
-  command: string,
-  positionals: string[],
-  options: WebhookCommandOptions,
-  context: WebhookCommandContext,
-): Promise<Record<string, unknown> | Record<string, unknown>[]> {
-  const ctx = operatorContext(context.accountId, parseMode(options.mode));
-  const client = createServiceClient(WebhooksService, context.webhooksAddress, { timeoutMs: context.timeoutMs });
+interface WebhooksCall {
+  client: ServiceClient<typeof WebhooksService>;
+  ctx: CallContext;
+  /** The argument after ACCOUNT_ID (WE_ID or EVT_ID), when the command takes one. */
+  object: (what: string) => string;
+}
+
+/** Checks the account, then runs `call` with a webhooks client for it in `--mode`, closed after it. */
+async function withWebhooks(input: CommandInput, call: (webhooks: WebhooksCall) => Promise<CommandResult>): Promise<CommandResult> {
+  const account = await accountOf(input);
+  const ctx = operatorContext(account.id, parseMode(input.values.mode));
+  const client = createServiceClient(WebhooksService, input.config.WEBHOOKS_GRPC_ADDRESS, { timeoutMs: input.config.GRPC_TIMEOUT_MS });
   try {
-    switch (command) {
-      case 'endpoints add': {
+    return await call({ client, ctx, object: (what) => need(input.args[1], what) });
+  } finally {
+    client.close();
+  }
+}
+
+/** An endpoint command that names one endpoint and prints it after the change. */
+function endpointCommand(
+  words: string,
+  summary: string,
+  change: (client: ServiceClient<typeof WebhooksService>, id: string, ctx: CallContext) => Promise<{ endpoint?: Endpoint | undefined }>,
+): OperatorCommand {
+  return {
+    words,
+    synopsis: `ACCOUNT_ID WE_ID ${M}`,
+    summary,
+    audited: true,
+    run: (input) =>
+      withWebhooks(input, async ({ client, ctx, object }) => endpointView((await change(client, object('WE_ID'), ctx)).endpoint)),
+  };
+}
+
+/** Every `webhooks …` command (see help.ts). */
+export const WEBHOOK_COMMANDS: OperatorCommand[] = [
+  {
+    words: 'webhooks endpoints add',
+    synopsis: `ACCOUNT_ID ${M} --url URL [--events TYPE,TYPE|*] [--description TEXT]`,
+    summary: 'Registers an endpoint for every event of that mode (or the listed types) and prints its signing secret ONCE.',
+    details: [
+      'The URL must be https in production; ./scripts/start allows http on this machine (WEBHOOKS_ALLOW_PRIVATE_TARGETS).',
+      'Deliveries are signed by the Standard Webhooks scheme with the printed whsec_… secret (docs/webhooks.md).',
+    ],
+    audited: true,
+    run: (input) =>
+      withWebhooks(input, async ({ client, ctx }) => {
+        const { values } = input;
         const created = await client.createEndpoint(
-          { url: need(options.url, '--url'), description: options.description, enabledEvents: eventTypes(options.events) ?? [] },
+          { url: need(values.url, '--url'), description: values.description, enabledEvents: eventTypes(values.events) ?? [] },
           ctx,
         );
         return {
@@ -156,33 +117,72 @@ export async function runWebhookCommand(
           secret: created.secret,
           notice: 'Store this signing secret now: it is shown only once.',
         };
-      }
-      case 'endpoints list':
-        return (await client.listEndpoints({}, ctx)).endpoints.map(endpointView);
-      case 'endpoints show':
-        return endpointView((await client.getEndpoint({ id: need(positionals[0], 'WE_ID') }, ctx)).endpoint);
-      case 'endpoints update': {
-        const events = eventTypes(options.events);
+      }),
+  },
+  {
+    words: 'webhooks endpoints list',
+    synopsis: `ACCOUNT_ID ${M}`,
+    summary: "Lists the account's endpoints in that mode.",
+    audited: false,
+    run: (input) => withWebhooks(input, async ({ client, ctx }) => (await client.listEndpoints({}, ctx)).endpoints.map(endpointView)),
+  },
+  {
+    words: 'webhooks endpoints show',
+    synopsis: `ACCOUNT_ID WE_ID ${M}`,
+    summary: 'Prints one endpoint.',
+    audited: false,
+    run: (input) =>
+      withWebhooks(input, async ({ client, ctx, object }) =>
+        endpointView((await client.getEndpoint({ id: object('WE_ID') }, ctx)).endpoint),
+      ),
+  },
+  {
+    words: 'webhooks endpoints update',
+    synopsis: `ACCOUNT_ID WE_ID ${M} [--url URL] [--events TYPE,TYPE|*] [--description TEXT]`,
+    summary: 'Changes what is given of an endpoint’s URL, event types and description.',
+    audited: true,
+    run: (input) =>
+      withWebhooks(input, async ({ client, ctx, object }) => {
+        const { values } = input;
+        const events = eventTypes(values.events);
         const updated = await client.updateEndpoint(
           {
-            id: need(positionals[0], 'WE_ID'),
-            url: options.url,
-            description: options.description,
+            id: object('WE_ID'),
+            url: values.url,
+            description: values.description,
             enabledEvents: events ?? [],
             replaceEnabledEvents: events !== undefined,
           },
           ctx,
         );
         return endpointView(updated.endpoint);
-      }
-      case 'endpoints disable':
-        return endpointView((await client.disableEndpoint({ id: need(positionals[0], 'WE_ID') }, ctx)).endpoint);
-      case 'endpoints enable':
-        return endpointView((await client.enableEndpoint({ id: need(positionals[0], 'WE_ID') }, ctx)).endpoint);
-      case 'endpoints delete':
-        return { id: (await client.deleteEndpoint({ id: need(positionals[0], 'WE_ID') }, ctx)).id, deleted: true };
-      case 'endpoints rotate-secret': {
-        const rotated = await client.rotateEndpointSecret({ id: need(positionals[0], 'WE_ID') }, ctx);
+      }),
+  },
+  endpointCommand('webhooks endpoints disable', 'Stops deliveries to an endpoint.', (client, id, ctx) =>
+    client.disableEndpoint({ id }, ctx),
+  ),
+  endpointCommand('webhooks endpoints enable', 'Resumes deliveries to a disabled endpoint.', (client, id, ctx) =>
+    client.enableEndpoint({ id }, ctx),
+  ),
+  {
+    words: 'webhooks endpoints delete',
+    synopsis: `ACCOUNT_ID WE_ID ${M}`,
+    summary: 'Deletes an endpoint.',
+    audited: true,
+    run: (input) =>
+      withWebhooks(input, async ({ client, ctx, object }) => ({
+        id: (await client.deleteEndpoint({ id: object('WE_ID') }, ctx)).id,
+        deleted: true,
+      })),
+  },
+  {
+    words: 'webhooks endpoints rotate-secret',
+    synopsis: `ACCOUNT_ID WE_ID ${M}`,
+    summary: 'Makes a new signing secret and prints it ONCE; the previous one keeps signing for an overlap window.',
+    audited: true,
+    run: (input) =>
+      withWebhooks(input, async ({ client, ctx, object }) => {
+        const rotated = await client.rotateEndpointSecret({ id: object('WE_ID') }, ctx);
         return {
           ...endpointView(rotated.endpoint),
           secret: rotated.secret,
@@ -190,24 +190,49 @@ export async function runWebhookCommand(
           notice:
             'Store this signing secret now: it is shown only once. The previous secret keeps signing until previous_secret_expires_at.',
         };
-      }
-      case 'events list': {
-        const limit = options.limit === undefined ? 0 : Number(options.limit);
-        const page = await client.listEvents({ limit, startingAfter: options['starting-after'] }, ctx);
-        return page.events.map(eventView);
-      }
-      case 'events resend': {
-        const resent = await client.resendEvent({ eventId: need(positionals[0], 'EVT_ID'), endpointId: options.endpoint }, ctx);
+      }),
+  },
+  {
+    words: 'webhooks events list',
+    synopsis: `ACCOUNT_ID ${M} [--limit N] [--starting-after EVT_ID]`,
+    summary: "Lists the account's events, newest first.",
+    audited: false,
+    run: (input) =>
+      withWebhooks(input, async ({ client, ctx }) => {
+        const { values } = input;
+        const limit = values.limit === undefined ? 0 : Number(values.limit);
+        return (await client.listEvents({ limit, startingAfter: values['starting-after'] }, ctx)).events.map(eventView);
+      }),
+  },
+  {
+    words: 'webhooks events resend',
+    synopsis: `ACCOUNT_ID EVT_ID ${M} [--endpoint WE_ID]`,
+    summary: 'Sends an event again (same evt_ id) to every endpoint, or to one.',
+    audited: true,
+    run: (input) =>
+      withWebhooks(input, async ({ client, ctx, object }) => {
+        const resent = await client.resendEvent({ eventId: object('EVT_ID'), endpointId: input.values.endpoint }, ctx);
         return { ...eventView(resent.event), resent_to: resent.endpointIds.join(',') || null };
-      }
-      case 'attempts list':
-        return (await client.listDeliveryAttempts({ eventId: need(positionals[0], 'EVT_ID') }, ctx)).attempts.map(attemptView);
-      case 'ping':
-        return eventView((await client.sendPing({ endpointId: need(positionals[0], 'WE_ID') }, ctx)).event);
-      default:
-        throw new UsageError(`unknown command: webhooks ${command || '(none)'}`);
-    }
-  } finally {
-    client.close();
-  }
-}
+      }),
+  },
+  {
+    words: 'webhooks attempts list',
+    synopsis: `ACCOUNT_ID EVT_ID ${M}`,
+    summary: 'Lists every delivery attempt of an event: status, error, latency, next attempt, the body sent.',
+    audited: false,
+    run: (input) =>
+      withWebhooks(input, async ({ client, ctx, object }) =>
+        (await client.listDeliveryAttempts({ eventId: object('EVT_ID') }, ctx)).attempts.map(attemptView),
+      ),
+  },
+  {
+    words: 'webhooks ping',
+    synopsis: `ACCOUNT_ID WE_ID ${M}`,
+    summary: 'Sends a signed ping event to an endpoint.',
+    audited: true,
+    run: (input) =>
+      withWebhooks(input, async ({ client, ctx, object }) =>
+        eventView((await client.sendPing({ endpointId: object('WE_ID') }, ctx)).event),
+      ),
+  },
+];
