@@ -393,6 +393,7 @@ describe('the merchant dashboard and the gateway admin listener', () => {
       '/pay pay-hosted-checkout-pages:http',
       '/track pay-hosted-checkout-pages:http',
       '/c pay-hosted-checkout-pages:http',
+      '/docs pay-hosted-checkout-pages:http',
       '/dashboard pay-hosted-checkout-dashboard:http',
       '/ pay-hosted-checkout-gateway:http',
     ]);
@@ -429,7 +430,7 @@ describe('the merchant dashboard and the gateway admin listener', () => {
     const without = render('-f', TEST_VALUES, '--set', 'dashboard.enabled=false');
     expect(ofKind(without, 'Deployment').map(component)).not.toContain('dashboard');
     expect(ofKind(without, 'Job').map(component)).not.toContain('dashboard-migration');
-    expect(ingressPaths(without).map((p) => p.split(' ')[0])).toEqual(['/pay', '/track', '/c', '/']);
+    expect(ingressPaths(without).map((p) => p.split(' ')[0])).toEqual(['/pay', '/track', '/c', '/docs', '/']);
     expect(peers(onPort(policyOf(without, 'gateway').ingress, 50057))).toEqual(['checkout', 'settlement']);
     expect(configOf(without, 'gateway')).not.toHaveProperty('DASHBOARD_GRPC_ADDRESS');
   });

@@ -18,6 +18,8 @@ export const paths = {
     embed: '/c/:id/embed',
     pay: '/c/:id/pay',
   },
+  /** The API reference merchants read: a static file built from docs/openapi.json (api-reference-route.ts). */
+  docs: '/docs',
   assets: '/pay/assets',
   health: '/healthz',
 } as const;

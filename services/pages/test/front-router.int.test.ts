@@ -58,6 +58,10 @@ describe('front router', () => {
     expect((await fetch(`${router.url}/track/pay_01JAAAAAAAAAAAAAAAAAAAAAAA`)).headers.get('content-type')).toMatch(/text\/html/);
     expect((await fetch(`${router.url}/c/chk_01JAAAAAAAAAAAAAAAAAAAAAAA`)).headers.get('content-type')).toMatch(/text\/html/);
     await expect((await fetch(`${router.url}/checkout`)).json()).resolves.toEqual({ gateway: '/checkout' });
+    // The API reference is the pages' static file (its own policy), never a way into the gateway.
+    const docs = await fetch(`${router.url}/docs`);
+    expect(docs.headers.get('content-security-policy')).toContain("script-src 'sha256-");
+    await expect((await fetch(`${router.url}/docsx`)).json()).resolves.toEqual({ gateway: '/docsx' });
   });
 
   it('appends the peer it saw to a client-sent X-Forwarded-For and sets -Proto, -Host and -Port itself', async () => {

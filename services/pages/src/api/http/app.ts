@@ -9,6 +9,7 @@ import type { ReceiptPolicy } from '../../adapters/receipt-policy.ts';
 import { createPageLimits } from './rate-limits.ts';
 import { renderNotFound, renderProblem } from './render.ts';
 import { securityHeaders } from './security.ts';
+import { apiReferenceRoutes } from './api-reference-route.ts';
 import { checkoutRoutes } from './checkout-routes.ts';
 import { countryOptionsGlobal } from './country-options.ts';
 import { trackRoutes } from './track-routes.ts';
@@ -71,6 +72,7 @@ export function createPagesApp(options: PagesAppOptions): Express {
     (_req, res, retryAfter) =>
       renderProblem(res, 429, 'Too many attempts', 'Too many attempts from your connection. Wait a minute, then try again.', retryAfter),
   );
+  app.use(apiReferenceRoutes());
   app.use(payRoutes(options.checkout, options.receipts, limits, options.logger));
   app.use(trackRoutes(options.checkout, limits));
   app.use(checkoutRoutes(options.checkout, limits));

@@ -1,23 +1,12 @@
 import { API_ERRORS, type ErrorCode } from '@hc/errors';
-import { PAYMENT_EVENT_TYPES } from '@hc/events/contracts';
+import { SCHEMA_EXAMPLES } from '../presenters/schema-examples.ts';
 import { responseSchemas, type JsonSchema } from '../presenters/schemas.ts';
-import { createCheckoutSessionSchema } from '../validation/checkout-session-schemas.ts';
-import { simulatePaymentSchema, startCheckoutSessionSchema } from '../validation/payment-schemas.ts';
-import { LISTEN_MAX_WAIT_SECONDS } from '../validation/listen-query.ts';
+import { codeSamples, exampleId, webhookCodeSamples } from './code-samples.ts';
 import { INTEGRATION_OPERATIONS } from './integration-operations.ts';
-import {
-  BODY,
-  COMMON,
-  IDEMPOTENT,
-  idempotencyKeyHeader,
-  idParameter,
-  LIST,
-  PAGING,
-  query,
-  UNAVAILABLE,
-  type Operation,
-} from './operation-parts.ts';
-import { toOpenApiSchema } from './request-schemas.ts';
+import { COMMON, idParameter, UNAVAILABLE, type Operation } from './operation-parts.ts';
+import { PAYMENT_OPERATIONS, WEBHOOK_EVENT_TYPES } from './payment-operations.ts';
+
+export { WEBHOOK_EVENT_TYPES };
 
 /**
  * The OpenAPI 3.1 document of the public /v1 API, built from the schemas the gateway validates
@@ -26,198 +15,12 @@ import { toOpenApiSchema } from './request-schemas.ts';
  * (`pnpm openapi` rewrites it; a test fails when the copy is stale). ADR 0021.
  */
 
-/** The webhook event types: the payment event types of the event contracts (docs/adr/0022) plus ping. */
-export const WEBHOOK_EVENT_TYPES = [...PAYMENT_EVENT_TYPES, 'ping'] as const;
-
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
 type Method = 'get' | 'post' | 'delete';
 
 const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
-  '/v1/checkout_sessions': {
-    post: {
-      id: 'createCheckoutSession',
-      summary: 'Create a checkout session',
-      ok: [
-        { status: 201, schema: 'CheckoutSession', description: 'Created (or created by this Idempotency-Key’s first request).' },
-        { status: 200, schema: 'CheckoutSession', description: 'A retry with the same Idempotency-Key: the session as it is now.' },
-      ],
-      body: toOpenApiSchema(createCheckoutSessionSchema),
-      parameters: [idempotencyKeyHeader('session')],
-      errors: [
-        ...BODY,
-        'invalid_amount',
-        'invalid_currency',
-        'invalid_description',
-        'invalid_reference',
-        'invalid_metadata',
-        'invalid_url',
-        'invalid_customer',
-        'invalid_email',
-        ...IDEMPOTENT,
-        'no_payout_wallet',
-      ],
-    },
-    get: undefined,
-  },
-  '/v1/checkout_sessions/{id}': {
-    get: {
-      id: 'getCheckoutSession',
-      summary: 'Read a checkout session',
-      ok: [{ status: 200, schema: 'CheckoutSession', description: 'The session.' }],
-      errors: [],
-    },
-    post: undefined,
-  },
-  '/v1/checkout_sessions/{id}/start': {
-    post: {
-      id: 'startCheckoutSession',
-      summary: 'Start a checkout session (the buyer gave an email)',
-      ok: [{ status: 200, schema: 'StartedCheckoutSession', description: 'The started session and the ways to pay.' }],
-      body: toOpenApiSchema(startCheckoutSessionSchema),
-      errors: [
-        ...BODY,
-        'invalid_email',
-        'invalid_country',
-        'no_providers',
-        'already_paid',
-        'held',
-        'failed',
-        'unavailable',
-        'expired',
-        'canceled',
-        // Live: the processor did not give a deposit address in time (nothing started; retry).
-        'network_unavailable',
-      ],
-    },
-    get: undefined,
-  },
-  '/v1/payments': {
-    get: {
-      id: 'listPayments',
-      summary: 'List payments, newest first (optionally filtered)',
-      ok: [{ status: 200, schema: 'PaymentList', description: 'A page of payments.' }],
-      parameters: [
-        ...PAGING,
-        query('status', 'Only payments in this status; anything else is invalid_request (field status).', {
-          enum: ['open', 'pending', 'paid', 'held', 'failed', 'expired'],
-        }),
-        query('created[gte]', 'Only payments created at or after this time, Unix seconds.', { type: 'integer', minimum: 0 }),
-        query('created[lte]', 'Only payments created at or before this time, Unix seconds.', { type: 'integer', minimum: 0 }),
-        query('customer_email', 'Only payments with this customer email (any letter case).', { type: 'string' }),
-        query('reference', 'Only payments with exactly this reference.', { type: 'string' }),
-        query('source', 'Only payments made this way: `api`, `checkout` or `payment_link`.', {
-          enum: ['api', 'checkout', 'payment_link'],
-        }),
-      ],
-      errors: [...LIST, 'invalid_email', 'invalid_reference'],
-    },
-    post: undefined,
-  },
-  '/v1/payments/{id}': {
-    get: { id: 'getPayment', summary: 'Read a payment', ok: [{ status: 200, schema: 'Payment', description: 'The payment.' }], errors: [] },
-    post: undefined,
-  },
-  '/v1/payments/{id}/simulate': {
-    post: {
-      id: 'simulatePayment',
-      summary: 'Decide how a started Test payment ends (`paid`, `underpaid`, `failed`), or expire an unpaid one now (`expired`)',
-      ok: [{ status: 200, schema: 'Payment', description: 'The payment after the simulated outcome.' }],
-      body: toOpenApiSchema(simulatePaymentSchema),
-      errors: [
-        ...BODY,
-        'invalid_outcome',
-        'live_payment',
-        'not_started',
-        'already_paid',
-        'held',
-        'failed',
-        // A decline (`failed`) on an expired or canceled started payment: only a late delivery moves it.
-        'already_expired',
-        'expired',
-        'canceled',
-        'network_unavailable',
-      ],
-    },
-    get: undefined,
-  },
-  '/v1/customers': {
-    get: {
-      id: 'listCustomers',
-      summary: 'List customers, newest first',
-      ok: [{ status: 200, schema: 'CustomerList', description: 'A page of customers.' }],
-      parameters: [...PAGING, query('email', 'Only the customer with this email (not erased).', { type: 'string' })],
-      errors: [...LIST, 'invalid_email'],
-    },
-    post: undefined,
-  },
-  '/v1/customers/{id}': {
-    get: {
-      id: 'getCustomer',
-      summary: 'Read a customer',
-      ok: [{ status: 200, schema: 'Customer', description: 'The customer.' }],
-      errors: [],
-    },
-    post: undefined,
-  },
-  '/v1/orders': {
-    get: {
-      id: 'listOrders',
-      summary: 'List orders, newest first',
-      ok: [{ status: 200, schema: 'OrderList', description: 'A page of orders.' }],
-      parameters: [...PAGING, query('customer_id', 'Only this customer’s orders.', { type: 'string' })],
-      errors: LIST,
-    },
-    post: undefined,
-  },
-  '/v1/events': {
-    get: {
-      id: 'listEvents',
-      summary: 'List the webhook events of the last 30 days, newest first',
-      ok: [{ status: 200, schema: 'EventList', description: 'A page of events, each exactly as webhooks deliver it.' }],
-      parameters: [
-        ...PAGING,
-        query('type', 'Only events of this type.', { enum: [...WEBHOOK_EVENT_TYPES] }),
-        query('created[gte]', 'Only events created at or after this time, Unix seconds.', { type: 'integer', minimum: 0 }),
-        query('created[lt]', 'Only events created before this time, Unix seconds.', { type: 'integer', minimum: 0 }),
-      ],
-      errors: [...LIST, 'invalid_event_types'],
-    },
-    post: undefined,
-  },
-  '/v1/events/{id}': {
-    get: {
-      id: 'getEvent',
-      summary: 'Read a webhook event (30 days)',
-      ok: [{ status: 200, schema: 'WebhookEvent', description: 'The event, byte for byte the delivered body.' }],
-      errors: [],
-    },
-    post: undefined,
-  },
-  '/v1/listen': {
-    get: {
-      id: 'listen',
-      summary: 'Wait for the account’s next Test events (a long poll for `hosted-checkout listen`; Test keys only)',
-      ok: [{ status: 200, schema: 'ListenPage', description: 'New events, or none when `wait` passed first.' }],
-      parameters: [
-        query('after', 'The previous answer’s `next_cursor`; absent: from the newest event now; `start`: from the oldest kept.', {
-          type: 'string',
-        }),
-        query('wait', `Seconds to wait for an event, 0 to ${LISTEN_MAX_WAIT_SECONDS} (default ${LISTEN_MAX_WAIT_SECONDS}).`, {
-          type: 'integer',
-          minimum: 0,
-          maximum: LISTEN_MAX_WAIT_SECONDS,
-          default: LISTEN_MAX_WAIT_SECONDS,
-        }),
-      ],
-      errors: ['invalid_cursor', 'test_mode_only'],
-    },
-    post: undefined,
-  },
-  '/v1/orders/{id}': {
-    get: { id: 'getOrder', summary: 'Read an order', ok: [{ status: 200, schema: 'Order', description: 'The order.' }], errors: [] },
-    post: undefined,
-  },
+  ...PAYMENT_OPERATIONS,
   ...INTEGRATION_OPERATIONS,
 };
 
@@ -244,8 +47,13 @@ function errorResponses(codes: readonly ErrorCode[]): Record<string, JsonSchema>
         'application/json': {
           schema: {
             allOf: [ref('Error')],
-            properties: { error: { properties: { code: { enum: statusCodes } } } },
+            // Narrows `code`; `message` and `field` repeat Error's, for linters that close open schemas (Redocly's examples rule).
+            properties: { error: { properties: { code: { enum: statusCodes }, message: { type: 'string' }, field: { type: 'string' } } } },
           },
+          // One example per code, so every error code of the reference shows its body.
+          examples: Object.fromEntries(
+            statusCodes.map((code) => [code, { summary: code, value: { error: { code, message: API_ERRORS[code].message } } }]),
+          ),
         },
       },
     };
@@ -253,23 +61,26 @@ function errorResponses(codes: readonly ErrorCode[]): Record<string, JsonSchema>
   return responses;
 }
 
-function operationObject(operation: Operation): JsonSchema {
+function operationObject(operation: Operation, method: Method, path: string): JsonSchema {
   const responses: Record<string, JsonSchema> = {};
   for (const ok of operation.ok) {
     responses[String(ok.status)] = {
       description: ok.description,
       headers: RESPONSE_HEADERS,
-      content: { 'application/json': { schema: ref(ok.schema) } },
+      content: { 'application/json': { schema: ref(ok.schema), example: SCHEMA_EXAMPLES[ok.schema] } },
     };
   }
+  const body = operation.body
+    ? { required: !operation.bodyOptional, content: { 'application/json': { schema: operation.body, example: operation.example } } }
+    : undefined;
   return {
     operationId: operation.id,
     summary: operation.summary,
+    description: operation.description,
     ...(operation.parameters ? { parameters: operation.parameters } : {}),
-    ...(operation.body
-      ? { requestBody: { required: !operation.bodyOptional, content: { 'application/json': { schema: operation.body } } } }
-      : {}),
+    ...(body ? { requestBody: body } : {}),
     responses: { ...responses, ...errorResponses(operation.errors) },
+    'x-codeSamples': codeSamples(operation.id, method, path, operation.example),
   };
 }
 
@@ -279,13 +90,18 @@ function paths(): Record<string, JsonSchema> {
       get: {
         operationId: 'getOpenApiDocument',
         summary: 'This document',
+        description: 'The OpenAPI 3.1 document of this API, the source of the reference at /docs and of the SDK’s types. No key needed.',
+        'x-codeSamples': [{ lang: 'Shell', label: 'curl', source: 'curl -s "$GATEWAY_URL/v1/openapi.json"' }],
         security: [],
         responses: {
           '200': {
             description: 'The OpenAPI document of the API, no key needed.',
             headers: RESPONSE_HEADERS,
             content: {
-              'application/json': { schema: { type: 'object', properties: { openapi: { const: '3.1.0' } }, required: ['openapi'] } },
+              'application/json': {
+                schema: { type: 'object', properties: { openapi: { const: '3.1.0' }, info: { type: 'object' } }, required: ['openapi'] },
+                example: { openapi: '3.1.0', info: { title: 'Hosted Checkout and Payments API', version: 'v1' } },
+              },
             },
           },
           ...errorResponses([]),
@@ -295,11 +111,11 @@ function paths(): Record<string, JsonSchema> {
   };
   for (const [path, methods] of Object.entries(OPERATIONS)) {
     const item: JsonSchema = {};
-    const id = path.includes('{id}') ? [idParameter('The object’s id; another account’s or mode’s id is not_found.')] : [];
+    const id = path.includes('{id}') ? [idParameter('The object’s id; another account’s or mode’s id is not_found.', exampleId(path))] : [];
     if (id.length > 0) item['parameters'] = id;
     for (const method of ['get', 'post', 'delete'] as const) {
       const operation = methods[method];
-      if (operation) item[method] = operationObject(operation);
+      if (operation) item[method] = operationObject(operation, method, path);
     }
     result[path] = item;
   }
@@ -325,8 +141,15 @@ export function openApiDocument(): JsonSchema {
         post: {
           operationId: 'receiveWebhookEvent',
           summary: 'A webhook delivery to a merchant endpoint (one event object per request).',
-          requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookEvent') } } },
+          description:
+            'Signed with the endpoint’s `whsec_` secret (Standard Webhooks headers webhook-id, webhook-timestamp, webhook-signature): ' +
+            'verify the signature on the raw body, answer 2xx quickly, and deduplicate by the event `id`, since a delivery may repeat.',
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: ref('WebhookEvent'), example: SCHEMA_EXAMPLES['WebhookEvent'] } },
+          },
           responses: { '200': { description: 'Any 2xx acknowledges the delivery; anything else is retried.' } },
+          'x-codeSamples': webhookCodeSamples(),
         },
       },
     },
@@ -334,9 +157,19 @@ export function openApiDocument(): JsonSchema {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'A Test (`sk_test_`) or Live (`sk_live_`) secret key.' },
       },
-      schemas: responseSchemas(Object.keys(API_ERRORS), WEBHOOK_EVENT_TYPES),
+      schemas: withExamples(responseSchemas(Object.keys(API_ERRORS), WEBHOOK_EVENT_TYPES)),
     },
   };
+}
+
+/** Each named schema with its example (presenters/schema-examples.ts). */
+function withExamples(schemas: Record<string, JsonSchema>): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, schema]) => [
+      name,
+      name in SCHEMA_EXAMPLES ? { ...schema, examples: [SCHEMA_EXAMPLES[name]] } : schema,
+    ]),
+  );
 }
 
 /** The document as committed in docs/openapi.json and served: two-space JSON and a final newline. */

@@ -9,6 +9,13 @@ export const INTEGRATION_OPERATIONS: Record<string, Partial<Record<Method, Opera
   '/v1/webhook_endpoints': {
     post: {
       id: 'createWebhookEndpoint',
+      description:
+        "Registers a URL that receives the key's mode's events, signed with the endpoint's `whsec_` secret. The secret is answered only here: store it to verify deliveries.",
+      example: {
+        url: 'https://shop.example.com/webhooks/hosted-checkout',
+        description: 'Fulfil paid orders',
+        enabled_events: ['payment.paid', 'payment.failed'],
+      },
       summary: 'Register a webhook endpoint in the key’s mode (answers its signing secret, once)',
       ok: [
         { status: 201, schema: 'WebhookEndpointWithSecret', description: 'The endpoint and its `whsec_` secret, shown only here.' },
@@ -26,6 +33,7 @@ export const INTEGRATION_OPERATIONS: Record<string, Partial<Record<Method, Opera
     },
     get: {
       id: 'listWebhookEndpoints',
+      description: "Every webhook endpoint of the key's mode on one page, oldest first; secrets are never read back.",
       summary: 'List the webhook endpoints of the key’s mode, oldest first (one page)',
       ok: [{ status: 200, schema: 'WebhookEndpointList', description: 'Every endpoint of this mode.' }],
       errors: [],
@@ -35,6 +43,9 @@ export const INTEGRATION_OPERATIONS: Record<string, Partial<Record<Method, Opera
   '/v1/webhook_endpoints/{id}/rotate_secret': {
     post: {
       id: 'rotateWebhookEndpointSecret',
+      description:
+        'Makes a new signing secret. Deliveries are signed with both until `previous_secret_expires_at`, so deploy the new secret before then.',
+      example: {},
       summary: 'Make a new signing secret (the previous one keeps signing until previous_secret_expires_at)',
       ok: [{ status: 200, schema: 'RotatedWebhookEndpoint', description: 'The endpoint and its new secret, shown only here.' }],
       body: NO_FIELDS,
@@ -45,12 +56,16 @@ export const INTEGRATION_OPERATIONS: Record<string, Partial<Record<Method, Opera
   '/v1/webhook_endpoints/{id}': {
     get: {
       id: 'getWebhookEndpoint',
+      description: 'Reads a webhook endpoint (never its secret).',
       summary: 'Read a webhook endpoint',
       ok: [{ status: 200, schema: 'WebhookEndpoint', description: 'The endpoint (never its secret).' }],
       errors: [],
     },
     post: {
       id: 'updateWebhookEndpoint',
+      description:
+        'Changes only the fields sent: `url`, `description` (null clears it), `enabled_events`, or `status` (`disabled` stops deliveries; `enabled` resumes them).',
+      example: { enabled_events: ['*'], status: 'enabled' },
       summary: 'Change a webhook endpoint: url, description (null clears), enabled_events, status enabled/disabled',
       ok: [{ status: 200, schema: 'WebhookEndpoint', description: 'The endpoint as changed.' }],
       body: toOpenApiSchema(updateWebhookEndpointSchema),
@@ -58,6 +73,7 @@ export const INTEGRATION_OPERATIONS: Record<string, Partial<Record<Method, Opera
     },
     delete: {
       id: 'deleteWebhookEndpoint',
+      description: 'Deletes a webhook endpoint; its pending deliveries stop.',
       summary: 'Delete a webhook endpoint (its pending deliveries stop)',
       ok: [{ status: 200, schema: 'DeletedWebhookEndpoint', description: 'Deleted.' }],
       errors: [],
@@ -66,6 +82,17 @@ export const INTEGRATION_OPERATIONS: Record<string, Partial<Record<Method, Opera
   '/v1/payment_links': {
     post: {
       id: 'createPaymentLink',
+      description:
+        'Creates a payment with its own lifetime for one payer, as the dashboard does: send its `url` to the payer, who can follow it on `tracking_url`. Send an `Idempotency-Key` so a retry cannot make two links.',
+      example: {
+        amount: '19.90',
+        currency: 'USD',
+        description: 'Blue mug',
+        customer_email: 'ann@example.com',
+        customer_name: 'Ann Example',
+        memo: 'Thanks for your order!',
+        lifetime: '7d',
+      },
       summary: 'Create a payment link (a payment with its own lifetime, for one payer), as the dashboard does',
       ok: [
         { status: 201, schema: 'PaymentLink', description: 'The link; send its `url` to the payer.' },
@@ -90,6 +117,7 @@ export const INTEGRATION_OPERATIONS: Record<string, Partial<Record<Method, Opera
     },
     get: {
       id: 'listPaymentLinks',
+      description: "Pages through the payment links of the key's mode, newest first.",
       summary: 'List payment links, newest first',
       ok: [{ status: 200, schema: 'PaymentLinkList', description: 'A page of payment links.' }],
       parameters: PAGING,
@@ -99,6 +127,7 @@ export const INTEGRATION_OPERATIONS: Record<string, Partial<Record<Method, Opera
   '/v1/payment_links/{id}': {
     get: {
       id: 'getPaymentLink',
+      description: "Reads a payment link; any other payment's id is not_found.",
       summary: 'Read a payment link (any other payment is not_found)',
       ok: [{ status: 200, schema: 'PaymentLink', description: 'The link.' }],
       errors: [],
@@ -107,6 +136,9 @@ export const INTEGRATION_OPERATIONS: Record<string, Partial<Record<Method, Opera
   '/v1/payment_links/{id}/cancel': {
     post: {
       id: 'cancelPaymentLink',
+      description:
+        'Cancels a link nobody has paid: it becomes `expired` with `canceled_at`. Canceling again answers it unchanged; a paid link is `not_cancelable`.',
+      example: {},
       summary: 'Cancel a payment link nobody has paid (again: unchanged)',
       ok: [{ status: 200, schema: 'PaymentLink', description: 'The link, `expired` with `canceled_at`.' }],
       body: NO_FIELDS,

@@ -23,9 +23,13 @@ export const UNAVAILABLE = (Object.keys(API_ERRORS) as ErrorCode[]).filter((code
 export interface Operation {
   readonly id: string;
   readonly summary: string;
+  /** What the reference says about it beyond the summary: when to call it, what it changes. */
+  readonly description: string;
   readonly ok: { readonly status: 200 | 201; readonly schema: string; readonly description: string }[];
   readonly errors: readonly ErrorCode[];
   readonly body?: JsonSchema;
+  /** A body this operation accepts, shown in the reference and its code samples (a test validates it). */
+  readonly example?: Record<string, unknown>;
   /** An action that takes no fields: a body is optional (none, or a JSON object; docs/api-errors.md). */
   readonly bodyOptional?: true;
   readonly parameters?: JsonSchema[];
@@ -48,35 +52,48 @@ export const idempotencyKeyHeader = (object: string): JsonSchema => ({
     `create, is 409 idempotency_conflict, as is, rarely, a retry while the first request is still running. Without it every ` +
     `create makes a new ${object}.`,
   schema: { type: 'string', minLength: 1, maxLength: 120 },
+  example: 'order-1001-attempt-1',
 });
 
 /** The errors a create with an Idempotency-Key adds. */
 export const IDEMPOTENT: readonly ErrorCode[] = ['invalid_idempotency_key', 'idempotency_conflict'];
 
-export const idParameter = (description: string): JsonSchema => ({
+export const idParameter = (description: string, example: string): JsonSchema => ({
   name: 'id',
   in: 'path',
   required: true,
   description,
   schema: { type: 'string' },
+  example,
 });
 
-export const query = (name: string, description: string, schema: JsonSchema): JsonSchema => ({
+export const query = (name: string, description: string, schema: JsonSchema, example: unknown): JsonSchema => ({
   name,
   in: 'query',
   required: false,
   description,
   schema,
+  example,
 });
 
 export const PAGING = [
-  query('limit', `Page size, ${1} to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); anything else is invalid_limit.`, {
-    type: 'integer',
-    minimum: 1,
-    maximum: MAX_LIMIT,
-    default: DEFAULT_LIMIT,
-  }),
-  query('starting_after', 'The `next_cursor` of the previous page; an id of another account or mode is invalid_cursor.', {
-    type: 'string',
-  }),
+  query(
+    'limit',
+    `Page size, ${1} to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); anything else is invalid_limit.`,
+    {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_LIMIT,
+      default: DEFAULT_LIMIT,
+    },
+    20,
+  ),
+  query(
+    'starting_after',
+    'The `next_cursor` of the previous page; an id of another account or mode is invalid_cursor.',
+    {
+      type: 'string',
+    },
+    'pay_01JD6Z4K8QH3M2V7T5R9X0C1B2',
+  ),
 ];
