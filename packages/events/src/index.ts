@@ -1,4 +1,6 @@
 export { OUTBOX_TABLE_SQL, OUTBOX_CHANNEL, OUTBOX_NOTIFY_SQL, OUTBOX_NOTIFY_TRIGGER_SQL } from './sql.ts';
+export { writeOutbox, outboxInsertSql, outboxRowsJson, rewriteOutboxPayloads, OUTBOX_WAKE_CALL } from './outbox-writer.ts';
+export type { OutboxRow, OutboxClient } from './outbox-writer.ts';
 export {
   connectNats,
   ensureStream,

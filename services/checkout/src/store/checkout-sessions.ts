@@ -1,5 +1,5 @@
 import { GroupedReads } from '@hc/db';
-import { currentTraceparent, groupCommitEach, MARK_PROCESSED_SQL, OUTBOX_NOTIFY_SQL } from '@hc/events';
+import { currentTraceparent, groupCommitEach, MARK_PROCESSED_SQL, rewriteOutboxPayloads, writeOutbox, type OutboxRow } from '@hc/events';
 import { parseCurrency } from '@hc/money';
 import {
   SESSION_STATUSES,
@@ -19,7 +19,7 @@ import {
 } from '../domain/payment-events.ts';
 import { erasedEventPayload } from '../domain/erasure.ts';
 import type { OverviewRows } from '../domain/overview.ts';
-import type { PaymentPatch, Transition } from '../domain/payment-transitions.ts';
+import type { Transition } from '../domain/payment-transitions.ts';
 import {
   sessionEventPayload,
   sessionEventSubject,
@@ -27,7 +27,7 @@ import {
   type SessionCreatedEvent,
   type SessionEvent,
 } from '../domain/session-events.ts';
-import { Prisma } from './generated/prisma/client.ts';
+import type { Prisma } from './generated/prisma/client.ts';
 import type { CheckoutDatabase, CheckoutPrisma } from './prisma.ts';
 import {
   findSessions,
@@ -39,7 +39,8 @@ import {
   LOCKED_FIND_SQL,
   needsYouStatements,
   overviewStatements,
-  type OutboxRow,
+  updateSession,
+  ERASE_BUYER_SQL,
 } from './session-statements.ts';
 
 type Decimals = 'amount' | 'usdValue' | 'valueCoin' | 'merchantReceived';
@@ -103,32 +104,13 @@ function toSession(row: Row): CheckoutSession {
   };
 }
 
-function toData(patch: PaymentPatch): Prisma.CheckoutSessionUpdateInput {
-  const { settlement, metadata, ...rest } = patch;
-  const data: Prisma.CheckoutSessionUpdateInput = { ...rest };
-  if (metadata !== undefined) data.metadata = metadata === null ? Prisma.DbNull : { ...metadata };
-  if (settlement !== undefined) Object.assign(data, settlement);
-  return data;
-}
-
 export interface ChangeResult {
   readonly payment: CheckoutSession;
   readonly changed: boolean;
 }
 
 async function enqueueSessionEvent(tx: Tx, event: SessionEvent): Promise<void> {
-  await tx.outboxMessage.createMany({
-    data: [
-      {
-        msgId: event.id,
-        subject: sessionEventSubject(event),
-        payload: sessionEventPayload(event) as Prisma.InputJsonValue,
-        traceParent: currentTraceparent(),
-      },
-    ],
-    skipDuplicates: true,
-  });
-  await tx.$executeRawUnsafe(OUTBOX_NOTIFY_SQL);
+  await writeOutbox(tx, [{ msgId: event.id, subject: sessionEventSubject(event), payload: sessionEventPayload(event) }]);
 }
 
 /**
@@ -271,7 +253,9 @@ export class CheckoutSessionStore {
       }
       const transition = decide(current);
       if (!transition) return { payment: current, changed: false };
-      const updated = toSession(await tx.checkoutSession.update({ where: { id }, data: toData(transition.patch) }));
+      const update = updateSession(id, transition.patch);
+      const rows = update ? await tx.$queryRawUnsafe<Row[]>(update.text, ...update.values) : [];
+      const updated = toSession(rows[0] ?? locked);
       if (transition.event) await this.enqueue(tx, updated, transition.event, now, options.verdictId ?? options.eventCause);
       if (transition.emailChanged) await enqueueSessionEvent(tx, sessionStartedEvent(updated, now));
       return { payment: updated, changed: true };
@@ -281,20 +265,9 @@ export class CheckoutSessionStore {
   private async enqueue(tx: Tx, payment: CheckoutSession, type: PaymentEventType, now: Date, cause: string | undefined): Promise<void> {
     const msgId = paymentEventId(payment.id, type, cause);
     const event = paymentEvent(payment, type, msgId, now, this.eventContext);
-    await tx.outboxMessage.createMany({
-      // The request's trace continues through the relay and every consumer of the event (ADR 0019).
-      data: [
-        {
-          msgId,
-          subject: eventSubject(type, payment.id),
-          payload: paymentEventPayload(event) as Prisma.InputJsonValue,
-          traceParent: currentTraceparent(),
-        },
-      ],
-      skipDuplicates: true,
-    });
-    // Delivered at commit: wakes the outbox relay without waiting for its next poll.
-    await tx.$executeRawUnsafe(OUTBOX_NOTIFY_SQL);
+    // The request's trace continues through the relay and every consumer of the event (ADR 0019);
+    // the relay is woken at commit, without waiting for its next poll.
+    await writeOutbox(tx, [{ msgId, subject: eventSubject(type, payment.id), payload: paymentEventPayload(event) }]);
   }
 
   /**
@@ -323,18 +296,13 @@ export class CheckoutSessionStore {
       // else's email now: the erasure stops at the revision it knew.
       const ids = owned.filter((row) => row.customerRevision <= (emailRevisions[row.id] ?? row.customerRevision)).map((row) => row.id);
       if (ids.length === 0) return 0;
-      await tx.checkoutSession.updateMany({ where: { id: { in: ids } }, data: { customerEmail: null, customerName: null } });
+      await tx.$executeRawUnsafe(ERASE_BUYER_SQL, ids);
       // Event ids start with the payment id (`<pay>.<type>…`, docs/events.md).
-      const rows = await tx.outboxMessage.findMany({
-        where: { OR: ids.map((id) => ({ msgId: { startsWith: `${id}.` } })) },
-        select: { seq: true, payload: true },
-      });
-      for (const row of rows) {
-        await tx.outboxMessage.update({
-          where: { seq: row.seq },
-          data: { payload: erasedEventPayload(row.payload) as Prisma.InputJsonValue },
-        });
-      }
+      await rewriteOutboxPayloads(
+        tx,
+        ids.map((id) => `${id}.`),
+        erasedEventPayload,
+      );
       return ids.length;
     });
   }

@@ -8,8 +8,9 @@
  * decimal text (never a float) and timestamptz as a Date.
  */
 import type { QueryConfig } from 'pg';
-import { OUTBOX_CHANNEL } from '@hc/events';
+import { outboxInsertSql, outboxRowsJson, OUTBOX_WAKE_CALL, type OutboxRow } from '@hc/events';
 import type { CheckoutSession, PaymentFilters, Scope } from '../domain/checkout-session.ts';
+import type { PaymentPatch } from '../domain/payment-transitions.ts';
 
 type FlatSession = Omit<CheckoutSession, 'settlement'> & CheckoutSession['settlement'];
 
@@ -77,23 +78,14 @@ const OUTBOX_PARAM = FIELDS.length + 1;
  * clauses always run to completion, and a statement outside BEGIN is its own transaction, so both rows
  * commit together or neither does (a refused session value aborts the outbox insert with it). An id
  * already taken writes neither row and answers no row (ON CONFLICT (id) DO NOTHING, so the idempotent
- * create learns of its retry without a read first, docs/adr/0062). The outbox insert skips a duplicate
- * event id as Prisma's `skipDuplicates` did; pg_notify wakes the relay at commit like `NOTIFY outbox`,
- * and is dropped on rollback.
+ * create learns of its retry without a read first, docs/adr/0062). The outbox insert is @hc/events'
+ * one (docs/adr/0084): it skips a duplicate event id, and its wake-up reaches the relay at commit and is
+ * dropped on rollback.
  */
 const INSERT_WITH_EVENT_SQL = `WITH s AS (INSERT INTO checkout_sessions (${INSERT_COLUMNS}) VALUES (${INSERT_VALUES})
       ON CONFLICT (id) DO NOTHING RETURNING id),
-o AS (INSERT INTO outbox_messages (msg_id, subject, payload, trace_parent)
-      SELECT $${OUTBOX_PARAM}, $${OUTBOX_PARAM + 1}, $${OUTBOX_PARAM + 2}::jsonb, $${OUTBOX_PARAM + 3} FROM s
-      ON CONFLICT (msg_id) DO NOTHING)
-SELECT s.id, pg_notify('${OUTBOX_CHANNEL}', '') FROM s`;
-
-export interface OutboxRow {
-  readonly msgId: string;
-  readonly subject: string;
-  readonly payload: unknown;
-  readonly traceParent: string | null;
-}
+o AS (${outboxInsertSql(`$${OUTBOX_PARAM}`, { onlyWhere: 'e.key IN (SELECT id FROM s)' })})
+SELECT s.id, ${OUTBOX_WAKE_CALL} FROM s`;
 
 /** A session as one flat record of its columns' fields (settlement's fields beside the others). */
 function flatten(session: CheckoutSession): FlatSession {
@@ -108,7 +100,7 @@ export function insertWithEvent(session: CheckoutSession, event: OutboxRow): Que
     // json, not jsonb: the text as serialised here is what is stored (key order kept), as with Prisma.
     return field === 'metadata' && value !== null ? JSON.stringify(value) : value;
   });
-  values.push(event.msgId, event.subject, JSON.stringify(event.payload), event.traceParent);
+  values.push(outboxRowsJson([{ ...event, key: session.id }]));
   return { name: 'checkout-session-insert-with-event', text: INSERT_WITH_EVENT_SQL, values };
 }
 
@@ -123,14 +115,8 @@ export function insertWithEvent(session: CheckoutSession, event: OutboxRow): Que
 const INSERT_MANY_WITH_EVENTS_SQL = `WITH s AS (INSERT INTO checkout_sessions (${INSERT_COLUMNS})
       SELECT ${INSERT_COLUMNS} FROM json_populate_recordset(NULL::checkout_sessions, $1::json)
       ON CONFLICT (id) DO NOTHING RETURNING id),
-o AS (INSERT INTO outbox_messages (msg_id, subject, payload, trace_parent)
-      SELECT e.msg_id, e.subject, e.payload, e.trace_parent
-        FROM ROWS FROM (json_to_recordset($2::json) AS (session_id text, msg_id text, subject text, payload jsonb, trace_parent text))
-             WITH ORDINALITY AS e(session_id, msg_id, subject, payload, trace_parent, n)
-       WHERE e.session_id IN (SELECT id FROM s)
-       ORDER BY e.n
-      ON CONFLICT (msg_id) DO NOTHING)
-SELECT id, (SELECT pg_notify('${OUTBOX_CHANNEL}', '')) FROM s`;
+o AS (${outboxInsertSql('$2', { onlyWhere: 'e.key IN (SELECT id FROM s)' })})
+SELECT id, (SELECT ${OUTBOX_WAKE_CALL}) FROM s`;
 
 /** Several creates; the same id twice must not be in one group (the store keeps the first). */
 export function insertManyWithEvents(creates: readonly { readonly session: CheckoutSession; readonly event: OutboxRow }[]): QueryConfig {
@@ -138,19 +124,35 @@ export function insertManyWithEvents(creates: readonly { readonly session: Check
     const flat = flatten(session);
     return Object.fromEntries(FIELDS.map((field) => [COLUMNS[field], flat[field]]));
   });
-  const events = creates.map(({ session, event }) => ({
-    session_id: session.id,
-    msg_id: event.msgId,
-    subject: event.subject,
-    payload: event.payload,
-    trace_parent: event.traceParent,
-  }));
   return {
     name: 'checkout-session-insert-many-with-events',
     text: INSERT_MANY_WITH_EVENTS_SQL,
-    values: [JSON.stringify(sessions), JSON.stringify(events)],
+    values: [JSON.stringify(sessions), outboxRowsJson(creates.map(({ session, event }) => ({ ...event, key: session.id })))],
   };
 }
+
+/**
+ * A change's UPDATE, run in its transaction under the row lock LOCKED_FIND_SQL took: the patched
+ * columns only, their values carried as one JSON record that json_populate_record converts with each
+ * column's own type (as the grouped create does), and the row as it is after. SQL, as the creates are:
+ * checkout_sessions has one way in (docs/adr/0084). Null for an empty patch (nothing to write).
+ */
+export function updateSession(id: string, patch: PaymentPatch): { text: string; values: unknown[] } | null {
+  const { settlement, ...rest } = patch;
+  const flat: Partial<FlatSession> = { ...rest, ...settlement };
+  const fields = FIELDS.filter((field) => flat[field] !== undefined);
+  if (fields.length === 0) return null;
+  const columns = fields.map((field) => `"${COLUMNS[field]}"`).join(', ');
+  const record = Object.fromEntries(fields.map((field) => [COLUMNS[field], flat[field]]));
+  return {
+    text: `UPDATE checkout_sessions SET (${columns}) = (SELECT ${columns} FROM json_populate_record(NULL::checkout_sessions, $2::json))
+            WHERE id = $1 RETURNING ${SELECT_LIST}`,
+    values: [id, JSON.stringify(record)],
+  };
+}
+
+/** The erasure's UPDATE: the buyer's email and name leave these payments (`$1`, ids). */
+export const ERASE_BUYER_SQL = 'UPDATE checkout_sessions SET customer_email = NULL, customer_name = NULL WHERE id = ANY($1::text[])';
 
 /**
  * Several reads by id in one statement (GroupedReads, docs/adr/0034), each still scoped: a row comes

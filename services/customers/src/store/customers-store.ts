@@ -1,6 +1,7 @@
 import { inTransaction, sqlStateOf } from '@hc/db';
 import type { Customer, Order, Scope } from '../domain/customer.ts';
 import { CustomersTransaction } from './customers-transaction.ts';
+import * as statements from './statements.ts';
 import type { CustomersDatabase, CustomersPrisma } from './prisma.ts';
 import { customerInclude, toCustomer, toOrder } from './rows.ts';
 
@@ -162,9 +163,9 @@ export class CustomersStore {
     return row ?? undefined;
   }
 
-  /** False when the customer is not the caller's. */
+  /** False when the customer is not the caller's. A prepared statement, as every write of customers is. */
   async setNote(scope: Scope, customerId: string, note: string | null): Promise<boolean> {
-    const { count } = await this.prisma.customer.updateMany({ where: { id: customerId, ...inScope(scope) }, data: { note } });
-    return count === 1;
+    const { rowCount } = await this.database.pool.query(statements.setNote(scope, customerId, note));
+    return rowCount === 1;
   }
 }

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { currentTraceparent } from '@hc/events';
+import { writeOutbox } from '@hc/events';
 import { newId } from '@hc/ids';
 import { customerRowChanges } from '../domain/customer-changes.ts';
 import type { Customer, Order, Scope } from '../domain/customer.ts';
@@ -182,6 +182,6 @@ export class CustomersTransaction {
 
   /** Queues an event for the outbox relay, published once this transaction commits. */
   async enqueue(msgId: string, subject: string, payload: object): Promise<void> {
-    await this.client.query(statements.enqueue(msgId, subject, payload, currentTraceparent()));
+    await writeOutbox(this.client, [{ msgId, subject, payload }]);
   }
 }

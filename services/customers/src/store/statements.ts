@@ -4,7 +4,7 @@
  * once. Amounts travel as exact decimal text (never a float); addresses as jsonb text.
  */
 import type { QueryConfig } from 'pg';
-import { MARK_MANY_PROCESSED_SQL, MARK_PROCESSED_SQL, OUTBOX_CHANNEL } from '@hc/events';
+import { MARK_MANY_PROCESSED_SQL, MARK_PROCESSED_SQL } from '@hc/events';
 import type { Customer, Order } from '../domain/customer.ts';
 import type { CustomerRowChanges } from '../domain/customer-changes.ts';
 import { LOCKED_CUSTOMER_SELECT, LOCKED_ORDER_SELECT } from './rows.ts';
@@ -230,11 +230,9 @@ export const eraseCustomerData = (customerId: string, at: Date): Query => ({
   values: [customerId, at],
 });
 
-/** An event for the outbox relay, and the wake-up it gets at commit (dropped on rollback). */
-export const enqueue = (msgId: string, subject: string, payload: object, traceParent: string | null): Query => ({
-  name: 'customers_enqueue',
-  text: `WITH o AS (INSERT INTO outbox_messages (msg_id, subject, payload, trace_parent) VALUES ($1, $2, $3::jsonb, $4)
-           ON CONFLICT (msg_id) DO NOTHING)
-         SELECT pg_notify('${OUTBOX_CHANNEL}', '')`,
-  values: [msgId, subject, JSON.stringify(payload), traceParent],
+/** The merchant's private note, in the caller's scope (no row when the customer is not the caller's). */
+export const setNote = (scope: { accountId: string; livemode: boolean }, customerId: string, note: string | null): Query => ({
+  name: 'customers_set_note',
+  text: 'UPDATE customers SET note = $4 WHERE id = $1 AND account_id = $2 AND livemode = $3',
+  values: [customerId, scope.accountId, scope.livemode, note],
 });

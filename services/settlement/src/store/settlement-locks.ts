@@ -39,25 +39,14 @@ export class SettlementLockStore {
    */
   async insertIfAbsent(lock: SettlementLock): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
-      const { count } = await tx.settlementLock.createMany({
-        data: [
-          {
-            paymentId: lock.paymentId,
-            accountId: lock.accountId,
-            livemode: lock.livemode,
-            depositAddress: lock.depositAddress,
-            payoutWallet: lock.payoutWallet,
-            feeBps: lock.feeBps,
-            amount: lock.amount,
-            currency: lock.currency,
-            usdRate: lock.usdRate,
-            usdValue: lock.usdValue,
-            usdRateSource: lock.usdRateSource,
-            lockedAt: lock.lockedAt,
-          },
-        ],
-        skipDuplicates: true,
-      });
+      // SQL, as the chain check's claim (chain-checks.ts) writes this table too: one way into it (docs/adr/0084).
+      const count = await tx.$executeRaw`
+        INSERT INTO settlement_locks (payment_id, account_id, livemode, deposit_address, payout_wallet, fee_bps, amount,
+                                      currency, usd_rate, usd_value, usd_rate_source, locked_at)
+        VALUES (${lock.paymentId}, ${lock.accountId}, ${lock.livemode}, ${lock.depositAddress}, ${lock.payoutWallet},
+                ${lock.feeBps}::int, ${lock.amount}::numeric, ${lock.currency}, ${lock.usdRate}::numeric,
+                ${lock.usdValue}::numeric, ${lock.usdRateSource}, ${lock.lockedAt}::timestamptz)
+        ON CONFLICT (payment_id) DO NOTHING`;
       if (count === 1 && lock.livemode) {
         await tx.timelineEntry.create({
           data: {

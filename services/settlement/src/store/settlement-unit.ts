@@ -1,4 +1,4 @@
-import { currentTraceparent, OUTBOX_NOTIFY_SQL } from '@hc/events';
+import { writeOutbox } from '@hc/events';
 import type { Arrival } from '../domain/settlement-checks.ts';
 import type { SettlementLock } from '../domain/settlement-lock.ts';
 import type { TimelineEntry } from '../domain/timeline.ts';
@@ -121,13 +121,8 @@ export class SettlementUnit {
   async insertVerdict(verdict: Verdict, simulationOf: string | null, event: OutboxEvent): Promise<boolean> {
     const { count } = await this.tx.verdict.createMany({ data: [verdictData(verdict, simulationOf)], skipDuplicates: true });
     if (count === 0) return false;
-    await this.tx.outboxMessage.createMany({
-      data: [
-        { msgId: event.msgId, subject: event.subject, payload: event.payload as Prisma.InputJsonValue, traceParent: currentTraceparent() },
-      ],
-    });
-    // Delivered at commit: wakes the outbox relay without waiting for its next poll.
-    await this.tx.$executeRawUnsafe(OUTBOX_NOTIFY_SQL);
+    // The relay is woken at commit, without waiting for its next poll.
+    await writeOutbox(this.tx, [event]);
     return true;
   }
 

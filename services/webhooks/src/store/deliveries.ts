@@ -3,6 +3,7 @@ import { isFailingTooLong, type AttemptVerdict } from '../domain/attempt-outcome
 import type { Scope } from '../domain/endpoint.ts';
 import type { AttemptLogEntry } from '../domain/event-log.ts';
 import type { WebhookEventBody } from '../domain/webhook-event.ts';
+import { finishDelivery, rescheduleDelivery } from './delivery-writes.ts';
 import { queueEndpointAlert } from './endpoint-alerts.ts';
 import { disableEndpoint, lockEndpoints, REMOVAL_TRANSACTION } from './endpoints.ts';
 import { lockPayment } from './events.ts';
@@ -182,9 +183,8 @@ export class DeliveryStore {
       // and alert once, and never deadlock on each other's deliveries.
       await lockEndpoints(tx, [delivery.endpointId]);
       await tx.deliveryAttempt.create({ data: attemptRow(record, erased) });
-      const stillOurs = { id: delivery.deliveryId, status: 'delivering', attemptCount: delivery.attemptNumber };
       if (record.verdict === 'succeeded') {
-        await tx.webhookDelivery.updateMany({ where: stillOurs, data: { status: 'succeeded', completedAt: now, leaseExpiresAt: null } });
+        await finishDelivery(tx, delivery, 'succeeded', now);
         await tx.webhookEndpoint.update({ where: { id: delivery.endpointId }, data: { lastSuccessAt: now, failingSince: null } });
         return;
       }
@@ -195,14 +195,11 @@ export class DeliveryStore {
       });
       const endpoint = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: delivery.endpointId } });
       if (record.verdict === 'failed' && record.nextAttemptAt !== null) {
-        await tx.webhookDelivery.updateMany({
-          where: stillOurs,
-          data: { status: 'pending', nextAttemptAt: record.nextAttemptAt, leaseExpiresAt: null },
-        });
+        await rescheduleDelivery(tx, delivery, record.nextAttemptAt);
         if (endpoint.status === 'enabled') await queueEndpointAlert(tx, delivery.endpointId, false, now, record.failingAlertAfterMs);
         return;
       }
-      await tx.webhookDelivery.updateMany({ where: stillOurs, data: { status: 'failed', completedAt: now, leaseExpiresAt: null } });
+      await finishDelivery(tx, delivery, 'failed', now);
       if (endpoint.status !== 'enabled') return;
       const disable =
         record.verdict === 'gone' ? 'gone' : isFailingTooLong(endpoint.failingSince, now, record.disableAfterFailingMs) ? 'failing' : null;

@@ -1,3 +1,4 @@
+import { deleteDeliveriesOf } from './delivery-writes.ts';
 import type { WebhooksPrisma } from './prisma.ts';
 
 // Events per transaction: each one locks its events and deletes their deliveries and attempts.
@@ -43,7 +44,7 @@ export class DeliveryLogRetention {
         const keep = new Set(reopened.map((row) => row.eventId));
         const ids = candidates.map((row) => row.id).filter((id) => !keep.has(id));
         await tx.deliveryAttempt.deleteMany({ where: { eventId: { in: ids } } });
-        await tx.webhookDelivery.deleteMany({ where: { eventId: { in: ids } } });
+        await deleteDeliveriesOf(tx, ids);
         await tx.webhookEvent.deleteMany({ where: { id: { in: ids } } });
         return { looked: candidates.length, deleted: ids.length };
       });

@@ -1,3 +1,4 @@
+import { writeOutbox } from '@hc/events';
 import { endpointAlert } from '../domain/endpoint-alert.ts';
 import type { Prisma } from './generated/prisma/client.ts';
 
@@ -19,8 +20,5 @@ export async function queueEndpointAlert(
   const alert = endpointAlert(endpoint, justDisabled, now, alertAfterMs);
   if (!alert) return;
   if (!justDisabled) await tx.webhookEndpoint.update({ where: { id: endpointId }, data: { failingAlertedAt: now } });
-  await tx.outboxMessage.createMany({
-    data: [{ msgId: alert.msgId, subject: alert.subject, payload: alert.payload }],
-    skipDuplicates: true,
-  });
+  await writeOutbox(tx, [alert]);
 }

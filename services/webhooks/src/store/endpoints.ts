@@ -1,6 +1,7 @@
 import { isUniqueViolation } from '@hc/db';
 import type { SecretBox } from '@hc/secrets';
 import type { DisabledReason, EndpointStatus, Scope, WebhookEndpoint } from '../domain/endpoint.ts';
+import { cancelOpenDeliveries } from './delivery-writes.ts';
 import type { Prisma } from './generated/prisma/client.ts';
 import type { WebhooksPrisma } from './prisma.ts';
 import { nextSecretId, SecretSealing } from './secret-sealing.ts';
@@ -23,14 +24,6 @@ export function toEndpoint(row: Row): WebhookEndpoint {
     lastSuccessAt: row.lastSuccessAt,
     createdAt: row.createdAt,
   };
-}
-
-/** Stops an endpoint's unfinished deliveries: a disabled or deleted endpoint is sent nothing more. */
-export async function cancelOpenDeliveries(tx: Tx, endpointId: string, now: Date): Promise<void> {
-  await tx.webhookDelivery.updateMany({
-    where: { endpointId, status: { in: ['pending', 'delivering'] } },
-    data: { status: 'canceled', completedAt: now, leaseExpiresAt: null },
-  });
 }
 
 /**
