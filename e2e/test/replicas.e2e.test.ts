@@ -37,6 +37,8 @@ beforeAll(async () => {
     EXPIRY_SWEEP_INTERVAL_MS: '200',
     // Every paid payment gets its Test receipt (the default cap, 20 an hour per account, would cancel most).
     TEST_RECEIPTS_PER_ACCOUNT_HOUR: '10000',
+    // Fifteen processes start at once: on a loaded 2-core machine 60 s (the default) was once not enough.
+    PLATFORM_READY_TIMEOUT_S: '110',
   });
 }, 180_000);
 
