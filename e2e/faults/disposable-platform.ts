@@ -30,6 +30,8 @@ export interface DisposablePlatform {
   readonly receiver: WebhookReceiver;
   readonly gatewayUrl: string;
   readonly key: string;
+  /** The environment the platform was started with (its databases' URLs, its addresses). */
+  readonly env: NodeJS.ProcessEnv;
   /** Runs an operator CLI command against this platform (`--json` added); its parsed output. */
   operator(...args: string[]): Promise<unknown>;
   /** The platform's log folder (one file per process). */
@@ -38,7 +40,8 @@ export interface DisposablePlatform {
   stop(keepLogs: boolean): Promise<void>;
 }
 
-export async function startDisposablePlatform(label: string): Promise<DisposablePlatform> {
+/** `env` adds to (or overrides) the platform's environment, e.g. PLATFORM_REPLICAS (e2e/test/replicas.e2e.test.ts). */
+export async function startDisposablePlatform(label: string, env: Record<string, string> = {}): Promise<DisposablePlatform> {
   const home = mkdtempSync(join(tmpdir(), `hc-${label}-`));
   // Whatever started is stopped again if a later step fails: a failed start must not leave a PostgreSQL,
   // a NATS or a platform running that keeps the test worker (and the machine) busy after the suite.
@@ -52,7 +55,7 @@ export async function startDisposablePlatform(label: string): Promise<Disposable
     throw [postgres, nats, receiver].find((server) => server.status === 'rejected')!.reason;
   }
   try {
-    return await startPlatformOn(label, home, postgres.value, nats.value, receiver.value);
+    return await startPlatformOn(label, home, postgres.value, nats.value, receiver.value, env);
   } catch (error) {
     killLeftovers();
     await stopServers();
@@ -67,6 +70,7 @@ async function startPlatformOn(
   postgres: DisposablePostgres,
   nats: DisposableNats,
   receiver: WebhookReceiver,
+  extraEnv: Record<string, string>,
 ): Promise<DisposablePlatform> {
   const setting = await platformSetting(label);
   const ownDatabases = Object.fromEntries(
@@ -91,6 +95,7 @@ async function startPlatformOn(
     // recorded) is taken again when its lease runs out: 2 minutes in production, longer than the suite
     // waits for deliveries (a run once reported such a delivery as lost). 10 s keeps the same path.
     WEBHOOKS_LEASE: '10s',
+    ...extraEnv,
   };
   const platform = await launchPlatform(process.execPath, [join(repository, 'tools', 'platform', 'src', 'platform.ts')], {
     cwd: repository,
@@ -120,6 +125,7 @@ async function startPlatformOn(
     receiver,
     gatewayUrl: String(platform.printed['GATEWAY_URL']),
     key: String(platform.printed['TEST_SECRET_KEY']),
+    env,
     logs,
     operator,
     async stop(keepLogs) {

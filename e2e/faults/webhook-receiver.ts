@@ -10,6 +10,8 @@ export interface ReceivedEvent {
   readonly id: string;
   readonly type: string;
   readonly paymentId: string | null;
+  /** When it arrived (ms since the epoch): tells a redelivery after a crash from a double send. */
+  readonly at: number;
 }
 
 export interface WebhookReceiver {
@@ -40,7 +42,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
           type: string;
           data: { payment: { id: string } | null };
         };
-        deliveries.push({ id: body.id, type: body.type, paymentId: body.data.payment?.id ?? null });
+        deliveries.push({ id: body.id, type: body.type, paymentId: body.data.payment?.id ?? null, at: Date.now() });
       } catch {
         forged += 1;
       }

@@ -11,6 +11,7 @@ export {
   DEFAULT_DUPLICATE_WINDOW_MS,
 } from './nats.ts';
 export type { NatsConnection, StreamOptions } from './nats.ts';
+export { streamReplicas, DEFAULT_STREAM_REPLICAS } from './stream-replicas.ts';
 export { natsSecurityOptions } from './nats-security.ts';
 export type { NatsSecurityEnv } from './nats-security.ts';
 export { startOutboxRelay, RELAY_APPLICATION_NAME } from './relay.ts';

@@ -3,6 +3,7 @@ import { connect, nanos, type NatsConnection, type NodeConnectionOptions } from 
 
 import { natsSecurityOptions } from './nats-security.ts';
 import type { EventRetention } from './retention.ts';
+import { streamReplicas } from './stream-replicas.ts';
 
 export type { NatsConnection };
 
@@ -23,7 +24,8 @@ export function connectNats(url: string, name: string, options: Partial<NodeConn
   // (tools/bench/src/nats-publish.ts: 42-61 µs against 25-27 µs), paid once per event by every outbox
   // relay. A timeout still rejects with a TimeoutError; it only lacks the caller's frames.
   return connect({
-    servers: url,
+    // A comma-separated list is a cluster: the client picks one and fails over to the others.
+    servers: url.split(',').map((server) => server.trim()),
     name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 1_000,
@@ -44,6 +46,8 @@ export interface StreamOptions {
    * them) forever. Take it from the deployment's EVENTS_STREAM_MAX_AGE_MS (`contextStream`).
    */
   maxAgeMs: number;
+  /** Servers that keep a copy (stream-replicas.ts): NATS_STREAM_REPLICAS unless given, 1 by default. */
+  replicas?: number;
 }
 
 export const DEFAULT_DUPLICATE_WINDOW_MS = 120_000;
@@ -62,7 +66,12 @@ export async function ensureStream(nc: NatsConnection, options: StreamOptions): 
     throw new Error(`stream ${options.name}: maxAgeMs must be a whole number of ms above the duplicate window (${duplicateWindowMs})`);
   }
   const jsm = await jetstreamManager(nc);
-  const settings = { subjects: options.subjects, duplicate_window: nanos(duplicateWindowMs), max_age: nanos(options.maxAgeMs) };
+  const settings = {
+    subjects: options.subjects,
+    duplicate_window: nanos(duplicateWindowMs),
+    max_age: nanos(options.maxAgeMs),
+    num_replicas: options.replicas ?? streamReplicas(),
+  };
   const update = () => jsm.streams.update(options.name, settings);
   try {
     // update() reads the current config and merges ours into it, so unrelated settings survive.

@@ -160,3 +160,65 @@ export async function startDisposableNats(): Promise<DisposableNats> {
     },
   };
 }
+
+export interface DisposableNatsCluster {
+  /** Every node's client URL, comma-separated (connectNats takes the list). */
+  readonly url: string;
+  readonly nodes: readonly DisposableNats[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Three nats-server processes (Debian's; clustering is built in) routed to each other on 127.0.0.1 as
+ * one JetStream cluster, each with its store in a folder of its own that a restart keeps. A node can be
+ * killed and started again (`nodes[i]`) while the other two keep the streams' quorum.
+ */
+export async function startDisposableNatsCluster(size = 3): Promise<DisposableNatsCluster> {
+  const clientPorts: number[] = [];
+  const routePorts: number[] = [];
+  for (let i = 0; i < size; i += 1) {
+    clientPorts.push(await freePort());
+    routePorts.push(await freePort());
+  }
+  const routes = routePorts.map((port) => `nats://127.0.0.1:${port}`).join(',');
+  const dirs: string[] = [];
+  const nodes: DisposableNats[] = clientPorts.map((port, i) => {
+    const dir = mkdtempSync(join(tmpdir(), `hc-nats-${i}-`));
+    dirs.push(dir);
+    let child: ChildProcess | undefined;
+    const start = async () => {
+      const args = ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', dir, '-n', `hc-${i}`];
+      args.push('--cluster_name', 'hc', '--cluster', `nats://127.0.0.1:${routePorts[i]}`, '--routes', routes);
+      const started = spawn('/usr/sbin/nats-server', args, { stdio: 'ignore' });
+      child = started;
+      await waitForPort(port, 60_000, () =>
+        started.exitCode !== null || started.signalCode !== null
+          ? `nats-server exited (${started.exitCode ?? started.signalCode})`
+          : undefined,
+      );
+    };
+    const kill = async () => {
+      const running = child;
+      if (!running || running.exitCode !== null || running.signalCode !== null) return;
+      const exited = new Promise((resolve) => running.once('exit', resolve));
+      running.kill('SIGKILL');
+      await exited;
+    };
+    return { url: `nats://127.0.0.1:${port}`, start, kill, stop: kill };
+  });
+  try {
+    await Promise.all(nodes.map((node) => node.start()));
+  } catch (error) {
+    await Promise.all(nodes.map((node) => node.kill()));
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    url: nodes.map((node) => node.url).join(','),
+    nodes,
+    async stop() {
+      await Promise.all(nodes.map((node) => node.kill()));
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -9,8 +9,8 @@ export type { OtlpReceiver, ReceivedSpan, ReceivedMetricPoint, AttributeValue } 
 export { captureMetrics } from './metrics.ts';
 export type { MetricCapture } from './metrics.ts';
 export { captureLogs } from './logs.ts';
-export { freePort, startDisposablePostgres, startDisposableNats } from './disposable-servers.ts';
-export type { DisposablePostgres, DisposableNats } from './disposable-servers.ts';
+export { freePort, startDisposablePostgres, startDisposableNats, startDisposableNatsCluster } from './disposable-servers.ts';
+export type { DisposablePostgres, DisposableNats, DisposableNatsCluster } from './disposable-servers.ts';
 export { rawRequest } from './raw-http.ts';
 export type { RawResponse } from './raw-http.ts';
 export { TEST_SECRETS_ENCRYPTION_KEYS } from './secrets.ts';

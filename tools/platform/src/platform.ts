@@ -147,9 +147,25 @@ const supervisor = new Supervisor({
 });
 let stopped: Promise<never> | undefined;
 
+// PLATFORM_REPLICAS=checkout,webhooks,…: a second copy of each named service, as a Deployment at 2
+// replicas runs it: the same databases and NATS, its own listeners (a service's own addresses are the
+// variables named after it, e.g. SETTLEMENT_GRPC_ADDRESS and SETTLEMENT_NOTICES_ADDRESS, given port 0).
+// Requests still go to the first copy; the second competes for the background work (outbox relay,
+// consumers, webhook deliveries, sweeps, mail), which is what the replicas test proves (docs/replicas.md).
+const replicated = new Set(
+  (process.env['PLATFORM_REPLICAS'] ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean),
+);
+
 /** Starts a service as a supervised child process: restarted with backoff when it crashes (tools/platform/src/supervisor.ts). */
 function start(name: string, entry: string, env: Record<string, string>): void {
   supervisor.start(name, entry, env);
+  if (!replicated.has(name)) return;
+  const own = `${name.toUpperCase()}_`;
+  const listeners = Object.entries(env).filter(([variable]) => variable.startsWith(own) && variable.endsWith('_ADDRESS'));
+  supervisor.start(`${name}-2`, entry, { ...env, ...Object.fromEntries(listeners.map(([variable]) => [variable, '127.0.0.1:0'])) });
 }
 
 /** Stops every process once (a second Ctrl-C waits for the first stop) and exits. */
