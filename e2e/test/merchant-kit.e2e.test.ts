@@ -85,7 +85,7 @@ beforeAll(async () => {
   secret = printed[1]!;
 
   // 2. The shop, configured with the secret listen printed.
-  shop = createShop({ client, webhookSecret: secret, shopUrl });
+  shop = createShop({ client, webhookSecret: secret, shopUrl, dataFile: join(mkdtempSync(join(tmpdir(), 'hc-kit-shop-')), 'shop.json') });
   shopServer = shop.app.listen(port, '127.0.0.1');
   await once(shopServer, 'listening');
   browser = await launchChromium();
