@@ -6,6 +6,9 @@
 // pages (Chromium on the hosted page), PostgreSQL, NATS, HTTP; the listen CLI as a real process.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -63,7 +66,13 @@ beforeAll(async () => {
   const port = await freePort();
   shopUrl = `http://127.0.0.1:${port}`;
   listen = spawn(process.execPath, [CLI, 'listen', '--forward-to', `${shopUrl}/webhooks`], {
-    env: { ...process.env, TEST_SECRET_KEY: merchant.testKey, GATEWAY_URL: platform.url },
+    // Its kept secret goes to a directory of this test's own, not the user's ~/.config.
+    env: {
+      ...process.env,
+      TEST_SECRET_KEY: merchant.testKey,
+      GATEWAY_URL: platform.url,
+      XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'hc-kit-')),
+    },
   });
   listen.stdout.setEncoding('utf8').on('data', (chunk: string) => (listenOutput += chunk));
   listen.stderr.setEncoding('utf8').on('data', (chunk: string) => (listenOutput += chunk));
@@ -76,7 +85,7 @@ beforeAll(async () => {
   secret = printed[1]!;
 
   // 2. The shop, configured with the secret listen printed.
-  shop = createShop({ client, webhookSecret: secret, shopUrl });
+  shop = createShop({ client, webhookSecret: secret, shopUrl, dataFile: join(mkdtempSync(join(tmpdir(), 'hc-kit-shop-')), 'shop.json') });
   shopServer = shop.app.listen(port, '127.0.0.1');
   await once(shopServer, 'listening');
   browser = await launchChromium();

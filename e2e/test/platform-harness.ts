@@ -108,6 +108,7 @@ export function testGatewayConfig(
     CHECKOUT_GROUPED_CALL_STALL_MS: 100,
     RATE_LIMIT_REQUESTS_PER_MINUTE: 1_000_000,
     RATE_LIMIT_STARTS_PER_MINUTE: 1_000_000,
+    RATE_LIMIT_LISTEN_PER_MINUTE: 1_000_000,
     IDEMPOTENCY_LOCK_MS: 5000,
     IDEMPOTENCY_WAIT_MS: 5000,
     // Longer than production's 2 s: a shared 2-core machine under a full test run can lag that much.

@@ -7,11 +7,15 @@ import { startPlatform, type Platform, type TestMerchant } from './platform-harn
 
 const REQUESTS = 10;
 const STARTS = 3;
+const LISTENS = 4;
 let platform: Platform;
 let second: GatewayProcess;
 
 beforeAll(async () => {
-  platform = await startPlatform({ gateway: { RATE_LIMIT_REQUESTS_PER_MINUTE: REQUESTS, RATE_LIMIT_STARTS_PER_MINUTE: STARTS } });
+  platform = await startPlatform({
+    webhooks: true,
+    gateway: { RATE_LIMIT_REQUESTS_PER_MINUTE: REQUESTS, RATE_LIMIT_STARTS_PER_MINUTE: STARTS, RATE_LIMIT_LISTEN_PER_MINUTE: LISTENS },
+  });
   second = await startGatewayProcess(platform.gatewayConfig);
 });
 afterAll(async () => {
@@ -90,5 +94,24 @@ describe('session starts per account', () => {
     expect(await refused.json()).toMatchObject({ error: { code: 'rate_limited' } });
     // Other requests keep their own budget.
     expect((await platform.request('GET', `/v1/payments/${ids[0]!}`, { key: merchant.testKey })).status).toBe(200);
+  });
+});
+
+describe('long polls of `hosted-checkout listen` (issue 44)', () => {
+  const poll = (key: string): Promise<Response> =>
+    fetch(`${platform.url}/v1/listen?wait=0`, { headers: { authorization: `Bearer ${key}` } });
+
+  it('spend a budget of their own: a listener polling leaves the account its requests, and its own polls stop at their limit', async () => {
+    const merchant = await platform.merchant();
+    const polls: number[] = [];
+    for (let i = 0; i < LISTENS; i += 1) polls.push((await poll(merchant.testKey)).status);
+    expect(polls).toEqual(Array.from({ length: LISTENS }, () => 200));
+    const statuses: number[] = [];
+    for (let i = 0; i < REQUESTS; i += 1) statuses.push((await get(platform.url, merchant.testKey)).status);
+    expect(statuses).toEqual(Array.from({ length: REQUESTS }, () => 200));
+    const refused = await poll(merchant.testKey);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect((await get(platform.url, merchant.testKey)).status).toBe(429);
   });
 });

@@ -1,27 +1,17 @@
 import express, { type Express, type Response } from 'express';
 import { verifyWebhook, WebhookVerificationError, type HostedCheckout, type WebhookEvent } from '@hosted-checkout/sdk';
 
-/**
+import { ShopStore, type HandledEvent, type Order } from './store.ts';
+
+export type { HandledEvent, Order } from './store.ts';
+
+/*
  * A small shop on the SDK, as a merchant would write one: an order makes a checkout session and sends
  * the buyer to its `url`; fulfilment happens only from a verified `payment.paid` webhook (never from
- * the buyer's redirect), once per order, whatever the number of deliveries. Orders live in memory here;
- * a real shop keeps them, and the ids of the events it handled, in its database.
+ * the buyer's redirect), once per order, whatever the number of deliveries. Orders and the ids of the
+ * events handled are kept in a file (store.ts), so a restart neither reuses an order id (and with it
+ * an Idempotency-Key, which would send a new buyer to an old, paid session) nor handles an event twice.
  */
-export interface Order {
-  readonly id: string;
-  readonly item: string;
-  readonly amount: string;
-  paymentId: string | null;
-  status: 'awaiting_payment' | 'expired' | 'paid';
-  /** How many times it was shipped: must never exceed 1. */
-  fulfilments: number;
-}
-
-export interface HandledEvent {
-  readonly id: string;
-  readonly type: string;
-  readonly paymentId: string | null;
-}
 
 export interface ShopOptions {
   readonly client: HostedCheckout;
@@ -29,6 +19,8 @@ export interface ShopOptions {
   readonly webhookSecret: string;
   /** Where buyers reach this shop (for success_url and cancel_url). */
   readonly shopUrl: string;
+  /** The JSON file of orders and handled events (made if missing). */
+  readonly dataFile: string;
 }
 
 export interface Shop {
@@ -54,10 +46,8 @@ function page(res: Response, title: string, body: string): void {
 
 export function createShop(options: ShopOptions): Shop {
   const { client } = options;
-  const orders = new Map<string, Order>();
-  const byPayment = new Map<string, Order>();
-  const handled = new Set<string>();
-  const events: HandledEvent[] = [];
+  const store = new ShopStore(options.dataFile);
+  const { orders, events } = store;
   const app = express();
   app.disable('x-powered-by');
 
@@ -70,9 +60,9 @@ export function createShop(options: ShopOptions): Shop {
   });
 
   app.post('/orders', async (_req, res) => {
-    const order: Order = { id: `ORD-${orders.size + 1}`, ...PRODUCT, paymentId: null, status: 'awaiting_payment', fulfilments: 0 };
-    orders.set(order.id, order);
-    // Keyed by the order: a retried or repeated create makes one session for it.
+    const order = store.newOrder(PRODUCT.item, PRODUCT.amount);
+    // Keyed by the kept order id: a retried create makes one session for this order, and no other
+    // order, before or after a restart, ever has the same key.
     const session = await client.checkoutSessions.create(
       {
         amount: PRODUCT.amount,
@@ -82,10 +72,10 @@ export function createShop(options: ShopOptions): Shop {
         success_url: `${options.shopUrl}/orders/${order.id}`,
         cancel_url: `${options.shopUrl}/`,
       },
-      { idempotencyKey: `order-${order.id}` },
+      { idempotencyKey: store.idempotencyKey(order) },
     );
     order.paymentId = session.id;
-    byPayment.set(session.id, order);
+    store.save();
     res.redirect(303, session.url);
   });
 
@@ -109,13 +99,19 @@ export function createShop(options: ShopOptions): Shop {
       if (error instanceof WebhookVerificationError) return void res.status(400).json({ error: error.code });
       throw error;
     }
-    // At-least-once delivery: an event already handled is acknowledged and changes nothing.
-    if (handled.has(event.id)) return void res.status(200).json({ duplicate: true });
-    handled.add(event.id);
+    // At-least-once delivery: an event already handled (before a restart too) is acknowledged and
+    // changes nothing. Claimed at once, so a redelivery racing this one waits for nothing and acts not.
+    if (!store.claim(event.id)) return void res.status(200).json({ duplicate: true });
     const paymentId = event.data.payment?.id ?? null;
-    events.push({ id: event.id, type: event.type, paymentId });
-    const order = paymentId === null ? undefined : byPayment.get(paymentId);
-    if (order && paymentId !== null) await applyEvent(client, order, event.type, paymentId);
+    const order = paymentId === null ? undefined : store.orderOfPayment(paymentId);
+    try {
+      if (order && paymentId !== null) await applyEvent(client, order, event.type, paymentId);
+    } catch (error) {
+      // Not handled: a non-2xx answer makes the platform deliver it again.
+      store.release(event.id);
+      throw error;
+    }
+    store.handledEvent({ id: event.id, type: event.type, paymentId });
     res.status(200).json({ received: true });
   });
 

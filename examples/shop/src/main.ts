@@ -15,5 +15,7 @@ function required(name: string): string {
 const port = Number(process.env['PORT'] ?? 3000);
 const shopUrl = process.env['SHOP_URL'] ?? `http://localhost:${port}`;
 const client = createClient({ apiKey: required('TEST_SECRET_KEY'), baseUrl: process.env['GATEWAY_URL'] ?? 'http://127.0.0.1:8080' });
-const { app } = createShop({ client, webhookSecret: required('WEBHOOK_SECRET'), shopUrl });
+// Orders and handled events survive a restart here (SHOP_DATA_FILE, default ./shop-data.json).
+const dataFile = process.env['SHOP_DATA_FILE'] ?? 'shop-data.json';
+const { app } = createShop({ client, webhookSecret: required('WEBHOOK_SECRET'), shopUrl, dataFile });
 app.listen(port, '127.0.0.1', () => process.stdout.write(`example-shop: ${shopUrl}\n`));

@@ -17,6 +17,8 @@ export {
   type ErrorCode,
 } from './errors.ts';
 export { forwardEvent, forwardEvents, newSigningSecret, type ForwardOptions, type Forwarded } from './listen.ts';
+export { keptListenSecret, listenSecretName, listenSecretsFile, type KeptSecret } from './listen-secret.ts';
+export { isTriggerName, trigger, TRIGGERS, type Triggered, type TriggerName } from './trigger.ts';
 export { paginate, type Page } from './paging.ts';
 export { verifyWebhook, WebhookVerificationError, type HeadersLike, type WebhookVerificationCode } from './webhooks.ts';
 export type * from './types.ts';

@@ -1,13 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { HostedCheckoutApiError } from './errors.ts';
 import type { HostedCheckout } from './client.ts';
 import type { WebhookEvent } from './types.ts';
 
-/** A new signing secret in the endpoints' form (`whsec_` + base64 of 24 random bytes). */
-export function newSigningSecret(): string {
-  return `whsec_${randomBytes(24).toString('base64')}`;
-}
+export { newSigningSecret } from './listen-secret.ts';
 
 /** What happened to one forwarded event: the local server's status, or why nothing answered. */
 export interface Forwarded {
@@ -19,13 +15,17 @@ export interface Forwarded {
 
 export interface ForwardOptions {
   readonly client: HostedCheckout;
-  /** The merchant's local webhook route, e.g. http://localhost:3000/webhooks. */
-  readonly forwardTo: string;
+  /** The merchant's local webhook route, e.g. http://localhost:3000/webhooks; absent: events are only seen. */
+  readonly forwardTo?: string | undefined;
   readonly secret: string;
   /** Ctrl-C: the loop ends (a long poll in flight is dropped). */
   readonly signal: AbortSignal;
   /** `after` of the first poll; absent: events from now on. */
   readonly after?: string;
+  /** Only events of these types are seen and forwarded (`--events`); absent: every type. */
+  readonly types?: ReadonlySet<string> | undefined;
+  /** Each event kept by `types`, before it is forwarded (`--print-json`). */
+  readonly onEvent?: (event: WebhookEvent) => void;
   readonly onForwarded: (result: Forwarded) => void;
   /** Lost contact with the API (it is tried again after `retryMs`). */
   readonly onApiError?: (error: unknown) => void;
@@ -40,7 +40,7 @@ export interface ForwardOptions {
  */
 export async function forwardEvent(
   event: WebhookEvent,
-  options: Pick<ForwardOptions, 'forwardTo' | 'secret' | 'fetch' | 'signal'>,
+  options: Pick<ForwardOptions, 'secret' | 'fetch' | 'signal'> & { readonly forwardTo: string },
 ): Promise<Forwarded> {
   const body = JSON.stringify(event);
   const at = new Date();
@@ -68,7 +68,8 @@ export async function forwardEvent(
 }
 
 /**
- * Polls GET /v1/listen and forwards each new Test event in order, until the signal aborts. A key the
+ * Polls GET /v1/listen and forwards each new Test event of the chosen types in order (the others are
+ * passed over, the cursor moves past them), until the signal aborts. A key the
  * API refuses (a Live key, a revoked one) ends the loop with that error; a lost connection is tried
  * again.
  */
@@ -87,7 +88,9 @@ export async function forwardEvents(options: ForwardOptions): Promise<void> {
     }
     for (const event of page.data) {
       if (options.signal.aborted) return;
-      options.onForwarded(await forwardEvent(event, options));
+      if (options.types && !options.types.has(event.type)) continue;
+      options.onEvent?.(event);
+      if (options.forwardTo !== undefined) options.onForwarded(await forwardEvent(event, { ...options, forwardTo: options.forwardTo }));
     }
     cursor = page.next_cursor;
   }

@@ -29,6 +29,11 @@ export interface GatewayConfig {
   RATE_LIMIT_REQUESTS_PER_MINUTE: number;
   /** Session starts per minute per account (spec: about 12). */
   RATE_LIMIT_STARTS_PER_MINUTE: number;
+  /**
+   * GET /v1/listen long polls per minute per account, a budget of their own so a developer's
+   * `hosted-checkout listen` never spends the account's request budget (issue 44).
+   */
+  RATE_LIMIT_LISTEN_PER_MINUTE: number;
   /** How long the request owning an Idempotency-Key may run before a retry may take over. */
   IDEMPOTENCY_LOCK_MS: number;
   /** How long a duplicate waits for the first request with its key before answering 409. */
@@ -63,6 +68,7 @@ const schema: JSONSchemaType<GatewayConfig> = {
     CHECKOUT_GROUPED_CALL_STALL_MS: { type: 'integer', minimum: 0, maximum: 60_000, default: 100 },
     RATE_LIMIT_REQUESTS_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 120 },
     RATE_LIMIT_STARTS_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 12 },
+    RATE_LIMIT_LISTEN_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 60 },
     IDEMPOTENCY_LOCK_MS: { type: 'integer', minimum: 1000, maximum: 600_000, default: 30_000 },
     IDEMPOTENCY_WAIT_MS: { type: 'integer', minimum: 0, maximum: 60_000, default: 5000 },
     CUSTOMERS_READ_WAIT_MS: { type: 'integer', minimum: 0, maximum: 10_000, default: 2000 },
@@ -81,6 +87,7 @@ const schema: JSONSchemaType<GatewayConfig> = {
     'CHECKOUT_GROUPED_CALL_STALL_MS',
     'RATE_LIMIT_REQUESTS_PER_MINUTE',
     'RATE_LIMIT_STARTS_PER_MINUTE',
+    'RATE_LIMIT_LISTEN_PER_MINUTE',
     'IDEMPOTENCY_LOCK_MS',
     'IDEMPOTENCY_WAIT_MS',
     'CUSTOMERS_READ_WAIT_MS',

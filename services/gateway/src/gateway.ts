@@ -52,6 +52,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
     {
       requestsPerMinute: config.RATE_LIMIT_REQUESTS_PER_MINUTE,
       startsPerMinute: config.RATE_LIMIT_STARTS_PER_MINUTE,
+      listensPerMinute: config.RATE_LIMIT_LISTEN_PER_MINUTE,
     },
     logger,
   );

@@ -176,7 +176,7 @@ beforeAll(async () => {
     webhooks: webhooks.client,
     idempotency: new IdempotencyStore(pool),
     idempotencySettings: { now: () => new Date(), lockMs: 5_000, waitMs: 200 },
-    rateLimits: { requests: limiter(budgets.requests), starts: limiter(budgets.starts) },
+    rateLimits: { requests: limiter(budgets.requests), starts: limiter(budgets.starts), listens: limiter(budgets.requests) },
     customersReadWaitMs: 100,
     logger: createLogger('gateway-routes-test', { level: 'info', destination: logs.destination }),
     ready: async () => undefined,

@@ -17,6 +17,8 @@ import { CoalescedCounters } from './coalesced-counters.ts';
 export interface RateLimits {
   readonly requests: AccountLimiter;
   readonly starts: AccountLimiter;
+  /** GET /v1/listen long polls, counted apart from `requests` (issue 44). */
+  readonly listens: AccountLimiter;
   /** Deletes counters of windows that ended (keeps the table small). */
   purgeExpired(now: Date): Promise<void>;
   close(): Promise<void>;
@@ -26,7 +28,7 @@ const WINDOW_MS = 60_000;
 
 export function createRateLimits(
   databaseUrl: string,
-  limits: { requestsPerMinute: number; startsPerMinute: number },
+  limits: { requestsPerMinute: number; startsPerMinute: number; listensPerMinute: number },
   logger: Logger,
 ): RateLimits {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
@@ -56,6 +58,7 @@ export function createRateLimits(
   return {
     requests: limiter('requests', limits.requestsPerMinute),
     starts: limiter('starts', limits.startsPerMinute),
+    listens: limiter('listens', limits.listensPerMinute),
     async purgeExpired(now) {
       await pool.query('DELETE FROM rate_limits WHERE expire < $1', [now.getTime()]);
     },

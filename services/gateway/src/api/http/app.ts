@@ -37,7 +37,7 @@ export interface GatewayApp {
   readonly idempotency: IdempotencyDependencies['idempotency'];
   readonly idempotencySettings: IdempotencySettings;
   /** The per-account budgets (store/rate-limit-store.ts counts them). */
-  readonly rateLimits: { readonly requests: AccountLimiter; readonly starts: AccountLimiter };
+  readonly rateLimits: { readonly requests: AccountLimiter; readonly starts: AccountLimiter; readonly listens: AccountLimiter };
   /** How long a customers read may wait for the caller's answered writes (docs/adr/0011). */
   readonly customersReadWaitMs: number;
   readonly logger: Logger;
@@ -77,7 +77,10 @@ export function createGatewayApp(deps: GatewayApp): RequestListener {
   });
 
   const v1 = exactRouter();
-  v1.use(requireApiKey(deps.merchants), rateLimited(deps.rateLimits.requests, deps.logger));
+  // A long poll of `hosted-checkout listen` spends its own small budget, not the account's (issue 44).
+  const requestLimit = rateLimited(deps.rateLimits.requests, deps.logger);
+  const listenLimit = rateLimited(deps.rateLimits.listens, deps.logger);
+  v1.use(requireApiKey(deps.merchants), (req, res, next) => (req.path === '/listen' ? listenLimit : requestLimit)(req, res, next));
   v1.use(
     checkoutSessionRoutes({
       checkout: deps.checkout,
