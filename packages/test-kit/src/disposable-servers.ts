@@ -127,12 +127,16 @@ export interface DisposableNats {
   stop(): Promise<void>;
 }
 
-export async function startDisposableNats(): Promise<DisposableNats> {
-  const dir = mkdtempSync(join(tmpdir(), 'hc-nats-'));
-  const port = await freePort();
+/**
+ * One nats-server process on `port` with its JetStream store in `dir` (kept across a restart), started
+ * and SIGKILLed on demand. The single server and every cluster node are made by this.
+ */
+function natsServerProcess(port: number, dir: string, extraArgs: readonly string[] = []): Omit<DisposableNats, 'stop'> {
   let child: ChildProcess | undefined;
   const start = async () => {
-    const started = spawn('/usr/sbin/nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', dir], { stdio: 'ignore' });
+    const started = spawn('/usr/sbin/nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', dir, ...extraArgs], {
+      stdio: 'ignore',
+    });
     child = started;
     // After a SIGKILL, JetStream recovers its store before it listens: on a loaded machine that can
     // take well over 10 s (the fault suite restarts it under load).
@@ -149,13 +153,17 @@ export async function startDisposableNats(): Promise<DisposableNats> {
     running.kill('SIGKILL');
     await exited;
   };
-  await start();
+  return { url: `nats://127.0.0.1:${port}`, start, kill };
+}
+
+export async function startDisposableNats(): Promise<DisposableNats> {
+  const dir = mkdtempSync(join(tmpdir(), 'hc-nats-'));
+  const server = natsServerProcess(await freePort(), dir);
+  await server.start();
   return {
-    url: `nats://127.0.0.1:${port}`,
-    kill,
-    start,
+    ...server,
     async stop() {
-      await kill();
+      await server.kill();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -185,26 +193,17 @@ export async function startDisposableNatsCluster(size = 3): Promise<DisposableNa
   const nodes: DisposableNats[] = clientPorts.map((port, i) => {
     const dir = mkdtempSync(join(tmpdir(), `hc-nats-${i}-`));
     dirs.push(dir);
-    let child: ChildProcess | undefined;
-    const start = async () => {
-      const args = ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', dir, '-n', `hc-${i}`];
-      args.push('--cluster_name', 'hc', '--cluster', `nats://127.0.0.1:${routePorts[i]}`, '--routes', routes);
-      const started = spawn('/usr/sbin/nats-server', args, { stdio: 'ignore' });
-      child = started;
-      await waitForPort(port, 60_000, () =>
-        started.exitCode !== null || started.signalCode !== null
-          ? `nats-server exited (${started.exitCode ?? started.signalCode})`
-          : undefined,
-      );
-    };
-    const kill = async () => {
-      const running = child;
-      if (!running || running.exitCode !== null || running.signalCode !== null) return;
-      const exited = new Promise((resolve) => running.once('exit', resolve));
-      running.kill('SIGKILL');
-      await exited;
-    };
-    return { url: `nats://127.0.0.1:${port}`, start, kill, stop: kill };
+    const node = natsServerProcess(port, dir, [
+      '-n',
+      `hc-${i}`,
+      '--cluster_name',
+      'hc',
+      '--cluster',
+      `nats://127.0.0.1:${routePorts[i]}`,
+      '--routes',
+      routes,
+    ]);
+    return { ...node, stop: node.kill };
   });
   try {
     await Promise.all(nodes.map((node) => node.start()));
