@@ -8,3 +8,4 @@ export { createPool, createSharedDatabase, inTransaction } from './pool.ts';
 export type { SharedDatabase, TransactionOptions } from './pool.ts';
 export { GroupedReads } from './grouped-reads.ts';
 export type { GroupedReadsOptions } from './grouped-reads.ts';
+export { retryWhileDatabaseAway } from './while-away.ts';
