@@ -7,7 +7,7 @@
  * its pid or process group, never by name.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -70,12 +70,17 @@ async function killChild(child: ChildProcess | undefined): Promise<void> {
 
 function launch(command: string, args: string[], log: string, user?: { uid: number; gid: number }, home?: string): ChildProcess {
   const out = openSync(log, 'a');
-  return spawn(command, args, {
-    detached: true,
-    stdio: ['ignore', out, out],
-    ...(user ? { uid: user.uid, gid: user.gid } : {}),
-    env: { ...process.env, ...(home ? { HOME: home } : {}) },
-  });
+  try {
+    return spawn(command, args, {
+      detached: true,
+      stdio: ['ignore', out, out],
+      ...(user ? { uid: user.uid, gid: user.gid } : {}),
+      env: { ...process.env, ...(home ? { HOME: home } : {}) },
+    });
+  } finally {
+    // The child has its own copy of the descriptor.
+    closeSync(out);
+  }
 }
 
 /**
@@ -146,7 +151,9 @@ function clusterNode(ports: NodePorts, root: string, etcdPort: number, user: { u
 }
 
 export async function startDisposablePostgresCluster(): Promise<DisposablePostgresCluster> {
-  const missing = ['patroni', 'etcd', '/usr/sbin/haproxy'].filter((tool) => spawnSync(tool, [tool.endsWith('haproxy') ? '-v' : '--version']).status !== 0);
+  const missing = ['patroni', 'etcd', '/usr/sbin/haproxy'].filter(
+    (tool) => spawnSync(tool, [tool.endsWith('haproxy') ? '-v' : '--version']).status !== 0,
+  );
   if (missing.length > 0) throw new Error(`${missing.join(', ')} missing: run scripts/ensure-failover-tools.sh (Debian's packages)`);
   const user = postgresUser();
   const root = mkdtempSync(join(tmpdir(), 'hc-pg-cluster-'));
