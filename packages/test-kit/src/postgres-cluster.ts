@@ -150,36 +150,38 @@ function clusterNode(ports: NodePorts, root: string, etcdPort: number, user: { u
   return node;
 }
 
-export async function startDisposablePostgresCluster(): Promise<DisposablePostgresCluster> {
+function requireTools(): void {
   const missing = ['patroni', 'etcd', '/usr/sbin/haproxy'].filter(
     (tool) => spawnSync(tool, [tool.endsWith('haproxy') ? '-v' : '--version']).status !== 0,
   );
   if (missing.length > 0) throw new Error(`${missing.join(', ')} missing: run scripts/ensure-failover-tools.sh (Debian's packages)`);
-  const user = postgresUser();
-  const root = mkdtempSync(join(tmpdir(), 'hc-pg-cluster-'));
-  if (user) chownSync(root, user.uid, user.gid);
-  const [etcdClient, etcdPeer, haproxyPort] = [await freePort(), await freePort(), await freePort()];
-  const ports: NodePorts[] = [];
-  for (const name of ['pg-0', 'pg-1']) ports.push({ name, postgres: await freePort(), rest: await freePort() });
-  const etcdUrl = (port: number) => `http://127.0.0.1:${port}`;
-  const etcd = launch(
+}
+
+/** A one-member etcd: Patroni's leader key and the name of the synchronous standby live there. */
+function startEtcd(root: string, client: number, peer: number): ChildProcess {
+  const url = (port: number) => `http://127.0.0.1:${port}`;
+  return launch(
     'etcd',
     [
       ...['--name', 'etcd-0', '--data-dir', join(root, 'etcd')],
-      ...['--listen-client-urls', etcdUrl(etcdClient), '--advertise-client-urls', etcdUrl(etcdClient)],
-      ...['--listen-peer-urls', etcdUrl(etcdPeer), '--initial-advertise-peer-urls', etcdUrl(etcdPeer)],
-      ...['--initial-cluster', `etcd-0=${etcdUrl(etcdPeer)}`],
+      ...['--listen-client-urls', url(client), '--advertise-client-urls', url(client)],
+      ...['--listen-peer-urls', url(peer), '--initial-advertise-peer-urls', url(peer)],
+      ...['--initial-cluster', `etcd-0=${url(peer)}`],
     ],
     join(root, 'etcd.log'),
   );
-  const haproxyFile = join(root, 'haproxy.cfg');
-  writeFileSync(haproxyFile, haproxyConfig(haproxyPort, ports));
-  let haproxy: ChildProcess | undefined;
-  const nodes = ports.map((p) => clusterNode(p, root, etcdClient, user));
+}
+
+/** The cluster's handle over its started parts; `stop` kills what runs of them. */
+function clusterHandle(
+  parts: { root: string; haproxyPort: number; ports: readonly NodePorts[] },
+  nodes: readonly (PostgresClusterNode & { stop(): Promise<void> })[],
+  processes: () => (ChildProcess | undefined)[],
+): DisposablePostgresCluster {
   const cluster: DisposablePostgresCluster = {
-    url: `postgresql://postgres@127.0.0.1:${haproxyPort}/postgres`,
+    url: `postgresql://postgres@127.0.0.1:${parts.haproxyPort}/postgres`,
     nodes,
-    dir: root,
+    dir: parts.root,
     async primary() {
       for (const node of nodes) if ((await node.role()) === 'primary') return node;
       return undefined;
@@ -199,16 +201,32 @@ export async function startDisposablePostgresCluster(): Promise<DisposablePostgr
       return found!;
     },
     async waitForSyncStandby(node, timeoutMs) {
-      const rest = ports.find((p) => p.name === node.name)!.rest;
+      const rest = parts.ports.find((p) => p.name === node.name)!.rest;
       await until(async () => (await status(`http://127.0.0.1:${rest}/sync`)) === 200, timeoutMs, `${node.name} as synchronous standby`);
     },
     async stop(keepLogs = false) {
       await Promise.all(nodes.map((node) => node.stop()));
-      await killChild(haproxy);
-      await killChild(etcd);
-      if (!keepLogs) rmSync(root, { recursive: true, force: true });
+      for (const child of processes()) await killChild(child);
+      if (!keepLogs) rmSync(parts.root, { recursive: true, force: true });
     },
   };
+  return cluster;
+}
+
+export async function startDisposablePostgresCluster(): Promise<DisposablePostgresCluster> {
+  requireTools();
+  const user = postgresUser();
+  const root = mkdtempSync(join(tmpdir(), 'hc-pg-cluster-'));
+  if (user) chownSync(root, user.uid, user.gid);
+  const [etcdClient, etcdPeer, haproxyPort] = [await freePort(), await freePort(), await freePort()];
+  const ports: NodePorts[] = [];
+  for (const name of ['pg-0', 'pg-1']) ports.push({ name, postgres: await freePort(), rest: await freePort() });
+  const etcd = startEtcd(root, etcdClient, etcdPeer);
+  const haproxyFile = join(root, 'haproxy.cfg');
+  writeFileSync(haproxyFile, haproxyConfig(haproxyPort, ports));
+  let haproxy: ChildProcess | undefined;
+  const nodes = ports.map((p) => clusterNode(p, root, etcdClient, user));
+  const cluster = clusterHandle({ root, haproxyPort, ports }, nodes, () => [haproxy, etcd]);
   try {
     await waitForPort(etcdClient, 30_000, () => (alive(etcd) ? undefined : `etcd exited; ${join(root, 'etcd.log')}`));
     haproxy = launch('/usr/sbin/haproxy', ['-db', '-f', haproxyFile], join(root, 'haproxy.log'));
