@@ -23,9 +23,17 @@ const repository = join(import.meta.dirname, '..', '..');
 const OPERATOR = join(repository, 'tools/operator/src/operator.ts');
 const run = promisify(execFile);
 
-export interface DisposablePlatform {
+/** The PostgreSQL the platform's databases live on: a single server, or a cluster behind HAProxy (e2e/test/failover.e2e.test.ts). */
+export interface DatabaseServer {
+  /** Server URL (database `postgres`), for withDatabase(). */
+  readonly url: string;
+  /** `keepLogs`: a server that keeps logs of its own leaves them for a failed run. */
+  stop(keepLogs?: boolean): Promise<void>;
+}
+
+export interface DisposablePlatform<S extends DatabaseServer = DisposablePostgres> {
   readonly platform: RunningPlatform;
-  readonly postgres: DisposablePostgres;
+  readonly postgres: S;
   readonly nats: DisposableNats;
   readonly receiver: WebhookReceiver;
   readonly gatewayUrl: string;
@@ -42,10 +50,22 @@ export interface DisposablePlatform {
 
 /** `env` adds to (or overrides) the platform's environment, e.g. PLATFORM_REPLICAS (e2e/test/replicas.e2e.test.ts). */
 export async function startDisposablePlatform(label: string, env: Record<string, string> = {}): Promise<DisposablePlatform> {
+  return startDisposablePlatformOn(label, startDisposablePostgres, env);
+}
+
+/**
+ * The same on a database server `startServer` makes: every `*_DATABASE_URL` the platform runner sets
+ * (whatever services it starts) is pointed at it.
+ */
+export async function startDisposablePlatformOn<S extends DatabaseServer>(
+  label: string,
+  startServer: () => Promise<S>,
+  env: Record<string, string> = {},
+): Promise<DisposablePlatform<S>> {
   const home = mkdtempSync(join(tmpdir(), `hc-${label}-`));
   // Whatever started is stopped again if a later step fails: a failed start must not leave a PostgreSQL,
   // a NATS or a platform running that keeps the test worker (and the machine) busy after the suite.
-  const [postgres, nats, receiver] = await Promise.allSettled([startDisposablePostgres(), startDisposableNats(), startWebhookReceiver()]);
+  const [postgres, nats, receiver] = await Promise.allSettled([startServer(), startDisposableNats(), startWebhookReceiver()]);
   const stopServers = async (): Promise<void> => {
     for (const server of [postgres, nats, receiver]) if (server.status === 'fulfilled') await server.value.stop().catch(() => undefined);
   };
@@ -64,14 +84,14 @@ export async function startDisposablePlatform(label: string, env: Record<string,
   }
 }
 
-async function startPlatformOn(
+async function startPlatformOn<S extends DatabaseServer>(
   label: string,
   home: string,
-  postgres: DisposablePostgres,
+  postgres: S,
   nats: DisposableNats,
   receiver: WebhookReceiver,
   extraEnv: Record<string, string>,
-): Promise<DisposablePlatform> {
+): Promise<DisposablePlatform<S>> {
   const setting = await platformSetting(label);
   const ownDatabases = Object.fromEntries(
     Object.entries(setting.env)
@@ -100,7 +120,8 @@ async function startPlatformOn(
   const platform = await launchPlatform(process.execPath, [join(repository, 'tools', 'platform', 'src', 'platform.ts')], {
     cwd: repository,
     env,
-    timeoutMs: 120_000,
+    // The platform's own readiness wait (PLATFORM_READY_TIMEOUT_S, 60 s by default), and a little more.
+    timeoutMs: Math.max(120_000, Number(env['PLATFORM_READY_TIMEOUT_S'] ?? 0) * 1000 + 10_000),
   }).ready;
   const operator = async (...args: string[]): Promise<unknown> =>
     JSON.parse((await run(process.execPath, [OPERATOR, ...args, '--json'], { env })).stdout);
@@ -133,7 +154,7 @@ async function startPlatformOn(
       killLeftovers();
       await receiver.stop();
       await nats.stop();
-      await postgres.stop();
+      await postgres.stop(keepLogs);
       if (!keepLogs) rmSync(home, { recursive: true, force: true });
     },
   };

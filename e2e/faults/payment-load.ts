@@ -35,27 +35,45 @@ export interface LoadOptions {
   readonly label: string;
   /** Gives up on a step after this long (a platform that never recovers fails the suite). */
   readonly stepDeadlineMs: number;
+  /** Told of every attempt's answer (status 0: none within the client's 15 s), e.g. to check that only documented ones came. */
+  readonly onAnswer?: (answer: AnswerSeen) => void;
+}
+
+export interface AnswerSeen {
+  readonly step: 'create' | 'start' | 'simulate';
+  /** 0 when no answer came (connection failed, or nothing within 15 s). */
+  readonly status: number;
+  /** The error's `code`, when the answer was an error. */
+  readonly code: string;
+  readonly at: number;
+  readonly ms: number;
 }
 
 class StepFailed extends Error {}
 
 async function call(
-  url: string,
-  key: string,
+  options: LoadOptions,
+  step: AnswerSeen['step'],
+  path: string,
   body: unknown,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; body: Record<string, unknown> } | null> {
+  const at = Date.now();
+  let answer: { status: number; body: Record<string, unknown> } | null;
   try {
-    const response = await fetch(url, {
+    const response = await fetch(`${options.gatewayUrl}${path}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+      headers: { authorization: `Bearer ${options.key}`, 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(15_000),
     });
-    return { status: response.status, body: (await response.json().catch(() => ({}))) as Record<string, unknown> };
+    answer = { status: response.status, body: (await response.json().catch(() => ({}))) as Record<string, unknown> };
   } catch {
-    return null;
+    answer = null;
   }
+  const code = String((answer?.body['error'] as { code?: string } | undefined)?.code ?? '');
+  options.onAnswer?.({ step, status: answer?.status ?? 0, code, at, ms: Date.now() - at });
+  return answer;
 }
 
 /**
@@ -83,11 +101,11 @@ async function untilAnswered(
 }
 
 async function drive(options: LoadOptions, payment: DrivenPayment): Promise<void> {
-  const base = options.gatewayUrl;
   const created = await untilAnswered(payment, options.stepDeadlineMs, async () => {
     const answer = await call(
-      `${base}/v1/checkout_sessions`,
-      options.key,
+      options,
+      'create',
+      '/v1/checkout_sessions',
       { amount: payment.amount, currency: 'USD', description: 'Fault suite order', customer_email: payment.email },
       { 'idempotency-key': payment.idempotencyKey },
     );
@@ -98,11 +116,11 @@ async function drive(options: LoadOptions, payment: DrivenPayment): Promise<void
     throw new StepFailed(`create answered ${created.status} ${JSON.stringify(created.body)}`);
   payment.id = String(created.body['id']);
   const started = await untilAnswered(payment, options.stepDeadlineMs, () =>
-    call(`${base}/v1/checkout_sessions/${payment.id}/start`, options.key, {}),
+    call(options, 'start', `/v1/checkout_sessions/${payment.id}/start`, {}),
   );
   if (started.status !== 200) throw new StepFailed(`start answered ${started.status} ${JSON.stringify(started.body)}`);
   const simulated = await untilAnswered(payment, options.stepDeadlineMs, () =>
-    call(`${base}/v1/payments/${payment.id}/simulate`, options.key, { outcome: payment.outcome }),
+    call(options, 'simulate', `/v1/payments/${payment.id}/simulate`, { outcome: payment.outcome }),
   );
   if (simulated.status !== 200) throw new StepFailed(`simulate answered ${simulated.status} ${JSON.stringify(simulated.body)}`);
   payment.done = true;

@@ -12,9 +12,9 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { eventually } from '@hc/test-kit';
-import { caughtMails } from '@hc/test-kit/mail';
 import { startDisposablePlatform, unplannedDeaths, type DisposablePlatform } from '../faults/disposable-platform.ts';
 import { inject, type InjectedFault } from '../faults/fault-injector.ts';
+import { countMails, waitForReceipts } from '../faults/mail-checks.ts';
 import { checkStatuses } from '../faults/outcome-checks.ts';
 import { FINAL_EVENT, planPayments, runLoad, type DrivenPayment } from '../faults/payment-load.ts';
 import type { ReceivedEvent } from '../faults/webhook-receiver.ts';
@@ -176,20 +176,13 @@ it(`two copies of every background worker on one PostgreSQL and one NATS, each k
   const paid = done.filter((p) => p.outcome === 'paid').length;
   const held = done.filter((p) => p.outcome === 'underpaid').length;
   const mailUrl = String(setup.platform.printed['MAIL_CATCHER_URL']);
-  await eventually(
-    async () => (await caughtMails(mailUrl)).filter((m) => /Receipt/.test(m.parsed.subject ?? '')).length,
-    (receipts) => receipts >= paid,
-    60_000,
-  );
+  await waitForReceipts(mailUrl, paid, 60_000);
   // Time for a duplicate delivery, event or mail to show up, if one were on its way (leases are 10 s here).
   await new Promise((resolve) => setTimeout(resolve, 12_000));
 
   const found = webhooks();
-  const mails = await caughtMails(mailUrl);
-  const byMessageId = new Map<string, number>();
-  for (const m of mails) byMessageId.set(m.messageId, (byMessageId.get(m.messageId) ?? 0) + 1);
-  const duplicatedMails = [...byMessageId].filter(([, n]) => n > 1).map(([id, n]) => `${id} ×${n}`);
-  const receipts = mails.filter((m) => /Receipt/.test(m.parsed.subject ?? '')).length;
+  const mails = await countMails(mailUrl);
+  const { receipts, sentTwice: duplicatedMails } = mails;
   const deaths = unplannedDeaths(setup.platform.stderr().slice(marker));
 
   const problems = [
@@ -209,7 +202,7 @@ it(`two copies of every background worker on one PostgreSQL and one NATS, each k
     `${payments.length} payments driven, ${done.length} completed, ${loadFailures.length} load failures, ${expiring.length} expired by the sweepers, ${loadSeconds.toFixed(1)} s of load; ` +
     `${wrongStatus.length} wrong status; webhooks: ${setup.receiver.deliveries.length} deliveries, ${found.events} events, ${found.lost.length} lost, ` +
     `${found.duplicatedDeliveries.length} delivered twice (same event id; ${found.unexplainedDuplicates.length} not after a kill of a webhooks copy), ${found.duplicatedEvents.length} transitions with two events (e.g. two payment.expired), ${found.unexpected.length} unexpected, ${setup.receiver.forged} forged; ` +
-    `mails: ${mails.length} sent (${receipts} receipts for ${paid} paid, ${mails.length - receipts} others for ${held} held), ${duplicatedMails.length} sent twice; ${deaths.length} unplanned deaths`;
+    `mails: ${mails.sent} sent (${receipts} receipts for ${paid} paid, ${mails.sent - receipts} others for ${held} held), ${duplicatedMails.length} sent twice; ${deaths.length} unplanned deaths`;
   process.stdout.write(
     `\n${summary}\n${[...Object.entries({ ...found, duplicatedMails, wrongStatus, loadFailures, deaths })]
       .filter(([, v]) => Array.isArray(v) && v.length > 0)

@@ -1,10 +1,11 @@
 export { migrateDatabase, readMigrations, MigrationError } from './migrate.ts';
 export type { MigrationFile } from './migrate.ts';
 export { ensureDatabase, dropDatabase, withDatabase, databaseName, withServer, waitForDatabase } from './database.ts';
-export { badValueError, isUniqueViolation, sqlStateOf } from './pg-errors.ts';
+export { badValueError, databaseUnavailableError, isUniqueViolation, sqlStateOf } from './pg-errors.ts';
 export { schemaDrift } from './schema-drift.ts';
 export type { PrismaDataModel } from './schema-drift.ts';
 export { createPool, createSharedDatabase, inTransaction } from './pool.ts';
 export type { SharedDatabase, TransactionOptions } from './pool.ts';
 export { GroupedReads } from './grouped-reads.ts';
 export type { GroupedReadsOptions } from './grouped-reads.ts';
+export { retryWhileDatabaseAway } from './while-away.ts';

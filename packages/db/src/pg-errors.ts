@@ -43,3 +43,44 @@ export function badValueError(error: unknown): ApiError | undefined {
   if (!badValue) return undefined;
   return new ApiError('invalid_request', 'A value in the request cannot be stored (malformed text, too long or out of range).');
 }
+
+/**
+ * node-postgres's own errors for a connection that broke or never came (it gives them no code): the
+ * server went away mid-query or mid-connect (a crash, a failover, HAProxy cutting the sessions to a
+ * former primary), or no connection could be had in time.
+ */
+const LOST_CONNECTION = [
+  'Connection terminated unexpectedly',
+  'Connection terminated due to connection timeout',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error and is not queryable',
+];
+/** Socket errors of a server that is not there (yet, or any more). */
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
+/**
+ * SQLSTATEs of a server that cannot serve now: class 08 connection exception; 57P01–57P03 shut down
+ * by an administrator, crashed, starting up or in recovery; 25006 read-only transaction (a standby
+ * reached before the router noticed the change). Prisma's: P1001 unreachable, P1002 timed out, P1017
+ * connection closed, P2024 no pool connection in time.
+ */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '25006']);
+const PRISMA_UNAVAILABLE = new Set(['P1001', 'P1002', 'P1017', 'P2024']);
+
+function lostConnection(error: unknown, depth: number): boolean {
+  if (typeof error !== 'object' || error === null || depth > 5) return false;
+  const e = error as { message?: unknown; code?: unknown; cause?: unknown };
+  if (typeof e.message === 'string' && LOST_CONNECTION.includes(e.message)) return true;
+  if (typeof e.code === 'string' && (SOCKET_CODES.has(e.code) || PRISMA_UNAVAILABLE.has(e.code))) return true;
+  return e.cause !== undefined && e.cause !== error && lostConnection(e.cause, depth + 1);
+}
+
+/**
+ * A database that is briefly away — restarting, failing over to its standby (docs/adr/0091), or not
+ * reachable — as 503 service_unavailable, which clients retry (an Idempotency-Key makes a create's
+ * retry safe even when its COMMIT went through unanswered), instead of 500 internal_error.
+ */
+export function databaseUnavailableError(error: unknown): ApiError | undefined {
+  const state = sqlStateOf(error);
+  const unavailable = lostConnection(error, 0) || (state !== undefined && (state.startsWith('08') || UNAVAILABLE_STATES.has(state)));
+  return unavailable ? new ApiError('service_unavailable') : undefined;
+}

@@ -1,5 +1,5 @@
 import { Metadata, status, type ServiceError, type StatusObject } from '@grpc/grpc-js';
-import { badValueError } from '@hc/db';
+import { badValueError, databaseUnavailableError } from '@hc/db';
 import { ApiError, grpcStatusOf, isErrorCode } from '@hc/errors';
 import type { Logger } from 'pino';
 
@@ -12,11 +12,13 @@ export type GrpcFailure = Partial<StatusObject> & { code: status; details: strin
 /**
  * The API error a service's failure stands for: an ApiError as thrown; a database refusal of a bad
  * value (SQLSTATE class 22: NUL bytes, too long, out of range) as 400 invalid_request, since every
- * service's store raises it the same way (docs/adr/0012); anything else is an internal error.
+ * service's store raises it the same way (docs/adr/0012); a database briefly away (a restart, a
+ * failover: its connection lost or refused) as 503 service_unavailable, which clients retry
+ * (docs/adr/0091); anything else is an internal error.
  */
 export function apiErrorOf(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  return badValueError(error) ?? new ApiError('internal_error');
+  return badValueError(error) ?? databaseUnavailableError(error) ?? new ApiError('internal_error');
 }
 
 /** Server side: the failure's API error, its code and field carried in trailing metadata. */

@@ -31,6 +31,8 @@ beforeAll(async () => {
       seen.push(callCtx);
       if (request.amount === 'bad') throw new ApiError('invalid_amount', 'amount is bad', 'amount');
       if (request.amount === 'boom') throw new Error('database exploded with secret details');
+      // node-postgres's error for a connection the server (or HAProxy, at a failover) cut mid-query.
+      if (request.amount === 'failover') throw new Error('Connection terminated unexpectedly');
       if (request.amount === 'slow') await new Promise((resolve) => setTimeout(resolve, 500));
       return {
         session: { id: 'pay_x', amount: request.amount, status: SessionStatus.OPEN, livemode: callCtx.livemode, created: 1_700_000_000n },
@@ -91,6 +93,10 @@ describe('gRPC services from protobuf-es descriptors', () => {
     const failure = client.createCheckoutSession({ amount: 'boom' }, ctx);
     await expect(failure).rejects.toMatchObject({ code: 'internal_error' });
     await expect(failure).rejects.not.toMatchObject({ message: expect.stringContaining('secret') });
+  });
+
+  it('turns a database briefly away (a connection lost at a failover) into service_unavailable, which clients retry', async () => {
+    await expect(client.createCheckoutSession({ amount: 'failover' }, ctx)).rejects.toMatchObject({ code: 'service_unavailable' });
   });
 
   it('enforces the deadline', async () => {

@@ -46,7 +46,7 @@ export async function freePort(): Promise<number> {
  * Waits until something listens on `port`. `gone` says why the server can no longer come (it exited),
  * so a failed start is reported at once rather than after the whole wait.
  */
-async function waitForPort(port: number, timeoutMs: number, gone: () => string | undefined = () => undefined): Promise<void> {
+export async function waitForPort(port: number, timeoutMs: number, gone: () => string | undefined = () => undefined): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const why = gone();
@@ -62,7 +62,7 @@ async function waitForPort(port: number, timeoutMs: number, gone: () => string |
   }
 }
 
-function postgresBin(name: string): string {
+export function postgresBin(name: string): string {
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
   for (const version of versions) {

@@ -15,3 +15,5 @@ export { rawRequest } from './raw-http.ts';
 export type { RawResponse } from './raw-http.ts';
 export { TEST_SECRETS_ENCRYPTION_KEYS } from './secrets.ts';
 export { NOT_RUNNING_ADDRESS } from './addresses.ts';
+export { startDisposablePostgresCluster } from './postgres-cluster.ts';
+export type { DisposablePostgresCluster, PostgresClusterNode } from './postgres-cluster.ts';

@@ -47,6 +47,7 @@ const payments = new Map<string, { accountId: string; livemode: boolean; status:
   ['pay_A2', { accountId: 'acct_A', livemode: true, status: SessionStatus.PAID }],
   ['pay_B1', { accountId: 'acct_B', livemode: false, status: SessionStatus.OPEN }],
   ['pay_DOWN', { accountId: 'acct_A', livemode: false, status: SessionStatus.OPEN }],
+  ['pay_DBLOST', { accountId: 'acct_A', livemode: false, status: SessionStatus.OPEN }],
 ]);
 /** A payment's fields as checkout answers them (the stand-in builds the message). */
 const paymentMessage = (id: string) =>
@@ -67,6 +68,8 @@ function owned(id: string, ctx: CallContext): void {
   const found = payments.get(id);
   if (!found || found.accountId !== ctx.accountId || found.livemode !== ctx.livemode) throw new ApiError('not_found', 'No such payment.');
   if (id === 'pay_DOWN') throw new ApiError('service_unavailable');
+  // node-postgres's error for a connection cut at a database failover (docs/adr/0091), as a store throws it.
+  if (id === 'pay_DBLOST') throw new Error('Connection terminated unexpectedly');
 }
 
 beforeAll(async () => {
@@ -106,7 +109,9 @@ beforeAll(async () => {
   });
   checkout = fakeClient<typeof CheckoutService, CallContext>(CheckoutService, {
     async listPayments(_request, ctx) {
-      const mine = [...payments].filter(([id, p]) => p.accountId === ctx.accountId && p.livemode === ctx.livemode && id !== 'pay_DOWN');
+      const mine = [...payments].filter(
+        ([id, p]) => p.accountId === ctx.accountId && p.livemode === ctx.livemode && !['pay_DOWN', 'pay_DBLOST'].includes(id),
+      );
       return { payments: mine.map(([id]) => paymentMessage(id)), hasMore: false };
     },
     async getCheckoutSession(request, ctx) {
@@ -333,6 +338,9 @@ describe('failures behind the edge', () => {
     await b.signIn('ann@shop-a.example');
     const down = await b.get('/dashboard/test/payments/pay_DOWN');
     expect([down.status, down.html.includes('Try again shortly')]).toEqual([503, true]);
+    // A database briefly away (a failover) is the same 'try again' page, not a bug's 500.
+    const lost = await b.get('/dashboard/test/payments/pay_DBLOST');
+    expect([lost.status, lost.html.includes('Try again shortly')]).toEqual([503, true]);
     // The stand-in has no getCustomer: a plain Error, as a bug would throw.
     const bug = await b.get('/dashboard/test/customers/cus_1');
     expect(bug.status).toBe(500);

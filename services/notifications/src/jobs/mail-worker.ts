@@ -1,3 +1,4 @@
+import { retryWhileDatabaseAway } from '@hc/db';
 import { backoffDelay, WorkLoop, type StepResult } from '@hc/events';
 import type { Logger } from '@hc/logging';
 import type { SecretBox } from '@hc/secrets';
@@ -15,6 +16,12 @@ export interface MailWorkerSettings {
   readonly retryBaseMs: number;
   readonly retryMaxMs: number;
 }
+
+/**
+ * How long before its lease runs out a worker stops trying to record a sent mail: the lease is set by
+ * the database's clock, the deadline by this process's, and the two may differ a little.
+ */
+const LEASE_MARGIN_MS = 1_000;
 
 export interface MailWorker {
   wake(): void;
@@ -47,7 +54,8 @@ export function startMailWorker(options: {
     return withLink(mail, links.open(mail.sealedLink, sealedLinkContext(mail.id)));
   }
 
-  async function deliver(mail: ClaimedMail): Promise<void> {
+  /** `leaseEnds`: when another worker may take the mail again (ms since the epoch, this process's clock). */
+  async function deliver(mail: ClaimedMail, leaseEnds: number): Promise<void> {
     let body: { text: string; html: string };
     try {
       body = bodies(mail);
@@ -65,7 +73,13 @@ export function startMailWorker(options: {
       messageId: mail.messageId,
     });
     if (result.ok) {
-      await mails.markSent(pool, mail.id);
+      // The server has the mail. Recording that must outlast the database being briefly away (a
+      // failover takes seconds, docs/adr/0091): given up, the row stays `sending` and is sent again when
+      // its lease runs out (ADR 0048's window, stretched from one round trip to the whole outage).
+      await retryWhileDatabaseAway(() => mails.markSent(pool, mail.id), {
+        deadline: leaseEnds - LEASE_MARGIN_MS,
+        onRetry: (error) => logger.warn({ mailId: mail.id, err: error }, 'mail sent; its database is away, recording it again'),
+      });
       logger.info({ mailId: mail.id, kind: mail.kind, attempts: mail.attempts }, 'mail sent');
       return;
     }
@@ -83,8 +97,10 @@ export function startMailWorker(options: {
     backoff: { firstMs: 500, maxMs: 30_000 },
     onFailure: (error, attempt, retryInMs) => logger.error({ err: error, attempt, retryInMs }, 'mail worker step failed'),
     async step(): Promise<StepResult> {
+      // Taken before the claim: the lease the claim sets (on the database's clock) ends after this.
+      const leaseEnds = Date.now() + settings.leaseMs;
       const claimed = await mails.claimDue(pool, settings.concurrency, settings.leaseMs);
-      await Promise.all(claimed.map(deliver));
+      await Promise.all(claimed.map((mail) => deliver(mail, leaseEnds)));
       return { again: claimed.length === settings.concurrency };
     },
   });

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, Response } from 'express';
+import { databaseUnavailableError } from '@hc/db';
 import { ApiError } from '@hc/errors';
 import type { Logger } from '@hc/logging';
 import type { Mode } from '../../domain/dashboard-user.ts';
@@ -108,7 +109,10 @@ function pageError(logger: Logger): ErrorRequestHandler {
     if (res.headersSent) return;
     const requestId = res.locals['requestId'] as string;
     if (error instanceof ApiError && error.code === 'not_found') return renderNotFound(res);
-    if (error instanceof ApiError && (error.code === 'service_unavailable' || error.code === 'catching_up'))
+    // A service not answering, or the dashboard's own database briefly away (a failover, docs/adr/0091).
+    const unavailable =
+      error instanceof ApiError ? error.code === 'service_unavailable' || error.code === 'catching_up' : !!databaseUnavailableError(error);
+    if (unavailable)
       return renderProblem(res, 503, 'Try again shortly', 'Part of the platform is not answering right now. Reload the page in a moment.');
     if (isInvalidCursor(error)) return renderNoSuchPage(res);
     if (error instanceof ApiError && error.httpStatus >= 400 && error.httpStatus < 500) {

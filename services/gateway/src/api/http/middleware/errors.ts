@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { badValueError } from '@hc/db';
+import { badValueError, databaseUnavailableError } from '@hc/db';
 import { ApiError } from '@hc/errors';
 import type { Logger } from '@hc/logging';
 import { locals } from '../locals.ts';
@@ -18,8 +18,9 @@ function knownError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (error instanceof URIError && (error as URIError & { status?: unknown }).status === 400)
     return new ApiError('not_found', 'No such object.');
-  // The gateway's own store (keys, idempotency records) refusing a value: 400, like every service's.
-  return badValueError(error);
+  // The gateway's own store (keys, idempotency records) refusing a value: 400, like every service's;
+  // that store briefly away (a restart, a failover): 503, retried by clients (docs/adr/0091).
+  return badValueError(error) ?? databaseUnavailableError(error);
 }
 
 /** What every failure is answered with: the spec's error body, its status and extra headers. */
@@ -41,6 +42,8 @@ export function failureAnswer(logger: Logger, error: unknown, request: { request
   } else if (!(error instanceof ApiError) && apiError.code === 'invalid_request') {
     // A bad value only the database noticed: the caller's fault, but the edge should have refused it.
     logger.warn({ err: error, ...request }, 'database refused a value');
+  } else if (!(error instanceof ApiError) && apiError.code === 'service_unavailable') {
+    logger.warn({ err: error, ...request }, 'database unavailable; answered 503');
   }
   apiErrors.add(1, { 'error.code': apiError.code });
   const retryAfter = apiError.code === 'rate_limited' ? '60' : apiError.code === 'catching_up' ? '1' : undefined;
