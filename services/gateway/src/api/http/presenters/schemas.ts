@@ -5,6 +5,8 @@
  * so a field a presenter adds without adding it here fails CI.
  */
 
+import { WEBHOOK_ENDPOINT_CHECK_SCHEMA } from './webhook-check.ts';
+
 export type JsonSchema = Record<string, unknown>;
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
@@ -234,6 +236,7 @@ function integrationSchemas(): Record<string, JsonSchema> {
     }),
     // The store lists endpoints by creation, oldest first, every one on one page (routes/webhook-endpoints.ts).
     WebhookEndpointList: list('WebhookEndpoint', 'oldest first'),
+    WebhookEndpointCheck: WEBHOOK_ENDPOINT_CHECK_SCHEMA,
     DeletedWebhookEndpoint: closed('A deleted webhook endpoint.', {
       id: { type: 'string', pattern: '^we_' },
       object: { const: 'webhook_endpoint' },
