@@ -93,7 +93,19 @@ describe('grades', () => {
   });
 
   it('a naive endpoint (no verification) fails the wrong signature and the stale timestamp', async () => {
-    const report = await checkOf(await naiveEndpoint());
+    // Over plain HTTP with a `{}` body (allowed, as for rotate_secret): the answer is checked against the OpenAPI document.
+    const endpoint = await naiveEndpoint();
+    endpoints.push(endpoint);
+    const { merchant } = await merchantClient();
+    const created = await bodyOf(
+      await platform.request('POST', '/v1/webhook_endpoints', { key: merchant.testKey, body: { url: endpoint.url } }),
+    );
+    const response = await platform.request('POST', `/v1/webhook_endpoints/${created['id'] as string}/check`, {
+      key: merchant.testKey,
+      body: {},
+    });
+    expect(response.status).toBe(200);
+    const report = (await response.json()) as WebhookEndpointCheck;
     expect({ score: report.score, failed: failed(report) }).toEqual({ score: '4/6', failed: ['invalid_signature', 'stale_timestamp'] });
     const forged = report.checks.find((c) => c.id === 'invalid_signature')!;
     expect(forged).toMatchObject({ status_code: 200, expected: '4xx', guide: 'docs/webhooks.md#check-invalid-signature' });

@@ -92,6 +92,16 @@ it('goes through the SSRF guard of real deliveries: a name now resolving to the 
   expect(receiver.deliveries.length).toBe(before);
 });
 
+it('checks a disabled endpoint too (how a merchant knows it is fixed before enabling it), and leaves it disabled', async () => {
+  const { id, secret } = await endpointAt('acct_CheckDisabled', '/hooks');
+  receiver.trust(secret);
+  await webhooks.client.disableEndpoint({ id }, testScope('acct_CheckDisabled'));
+  const report = await webhooks.client.checkEndpoint({ endpointId: id }, testScope('acct_CheckDisabled'));
+  expect(report.checks.every((c) => c.passed)).toBe(true);
+  const { endpoint } = await webhooks.client.getEndpoint({ id }, testScope('acct_CheckDisabled'));
+  expect(endpoint?.status).toBe('disabled');
+});
+
 describe('refuses', () => {
   it('a Live endpoint, test_mode_only', async () => {
     const live = testScope('acct_CheckLive', true);
