@@ -147,6 +147,19 @@ describe('refuses', () => {
     await expectError(await platform.request('POST', `/v1/webhook_endpoints/${id}/check`, { key: merchant.testKey }), 404, 'not_found');
   });
 
+  it('a sixth check within a minute: 429 rate_limited with Retry-After, and nothing sent', async () => {
+    const endpoint = await naiveEndpoint();
+    endpoints.push(endpoint);
+    const { merchant, client } = await merchantClient();
+    const { id } = await client.webhookEndpoints.create({ url: endpoint.url });
+    for (let i = 0; i < 5; i += 1) await client.webhookEndpoints.check(id);
+    const sent = endpoint.received.length;
+    const refused = await platform.request('POST', `/v1/webhook_endpoints/${id}/check`, { key: merchant.testKey });
+    expect(refused.headers.get('retry-after')).toBe('60');
+    await expectError(refused, 429, 'rate_limited');
+    expect(endpoint.received.length).toBe(sent);
+  }, 60_000);
+
   it('bodies as rotate_secret does: none or a JSON object; anything else as every POST', async () => {
     const { merchant } = await merchantClient();
     const path = '/v1/webhook_endpoints/we_nope/check';
