@@ -1,5 +1,4 @@
 import type { CheckEndpointResponse } from '@hc/proto/webhooks/v1';
-import type { JsonSchema } from './schemas.ts';
 
 /** One check of the endpoint checker as the API answers it (docs/webhooks.md#checking-an-endpoint). */
 export interface EndpointCheckObject {
@@ -52,45 +51,6 @@ export function webhookEndpointCheckObject(report: CheckEndpointResponse): Webho
     })),
   };
 }
-
-const CHECK_IDS = ['valid_signature', 'invalid_signature', 'stale_timestamp', 'replay', 'out_of_order', 'unknown_type'];
-
-const closed = (description: string, properties: Record<string, JsonSchema>): JsonSchema => ({
-  type: 'object',
-  description,
-  properties,
-  required: Object.keys(properties),
-  additionalProperties: false,
-});
-
-export const WEBHOOK_ENDPOINT_CHECK_SCHEMA: JsonSchema = closed(
-  'What the endpoint checker sent a Test endpoint and how it answered; nothing of it is stored or delivered as an event.',
-  {
-    object: { const: 'webhook_endpoint_check' },
-    endpoint_id: { type: 'string', pattern: '^we_' },
-    url: { type: 'string' },
-    livemode: { const: false },
-    created: { type: 'integer', description: 'Unix seconds.' },
-    score: { type: 'string', pattern: '^[0-9]+/[0-9]+$', description: 'Checks passed out of all, e.g. "6/6".' },
-    passed: { type: 'integer', minimum: 0 },
-    total: { type: 'integer', minimum: 1 },
-    timeout_ms: { type: 'integer', description: 'How long each answer could take: the delivery timeout (10 s at most).' },
-    checks: {
-      type: 'array',
-      items: closed('One check.', {
-        id: { enum: CHECK_IDS },
-        title: { type: 'string' },
-        passed: { type: 'boolean' },
-        expected: { enum: ['2xx', '4xx'] },
-        status_code: { type: ['integer', 'null'], description: 'The deciding answer’s HTTP status; null when none came.' },
-        error: { type: ['string', 'null'], enum: ['timeout', 'connection_error', 'refused', null] },
-        latency_ms: { type: 'integer', minimum: 0 },
-        explanation: { type: 'string', description: 'Plain English: what was sent, what came back, what to change.' },
-        guide: { type: 'string', description: 'The guide’s section for this check (docs/webhooks.md#check-…).' },
-      }),
-    },
-  },
-);
 
 const EXAMPLE_CHECK = (id: string, title: string, expected: '2xx' | '4xx', status: number): EndpointCheckObject => ({
   id,
