@@ -66,12 +66,15 @@ export async function apiPayment(
   return id;
 }
 
-export async function startDashboardHarness(label: string, options: { notifications?: boolean } = {}): Promise<DashboardHarness> {
+export async function startDashboardHarness(
+  label: string,
+  options: { notifications?: boolean; webhooks?: Record<string, string> } = {},
+): Promise<DashboardHarness> {
   // The dashboard's internal listener at a port chosen now: notifications, started first, asks it
   // whether a Test receipt's address is one of the account's users.
   const grpcAddress = `127.0.0.1:${await freePort()}`;
   const platform = await startPlatform({
-    webhooks: true,
+    webhooks: options.webhooks ?? true,
     notifications: options.notifications ? { dashboardGrpcAddress: grpcAddress } : false,
     gateway: { GATEWAY_ADMIN_GRPC_ADDRESS: '127.0.0.1:0' },
   });

@@ -135,7 +135,8 @@ const TEST_WEBHOOKS_ENV = {
 export async function startPlatform(
   options: {
     gateway?: Partial<GatewayConfig>;
-    webhooks?: boolean;
+    /** The webhooks service; an object also overrides its settings (e.g. a longer WEBHOOKS_DELIVERY_TIMEOUT). */
+    webhooks?: boolean | Record<string, string>;
     /**
      * The notifications service and a mail sink. `dashboardGrpcAddress`: where the dashboard will
      * listen, for the Test receipt rule (only the account's users); without it Test receipts go to any
@@ -177,6 +178,7 @@ export async function startPlatform(
     ? await startWebhooksService(
         loadWebhooksConfig({
           ...TEST_WEBHOOKS_ENV,
+          ...(typeof options.webhooks === 'object' ? options.webhooks : {}),
           WEBHOOKS_DATABASE_URL: webhooksDb.url,
           WEBHOOKS_GRPC_ADDRESS: '127.0.0.1:0',
           NATS_URL: stack.natsUrl,

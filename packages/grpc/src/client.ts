@@ -36,6 +36,12 @@ const STREAM_TIMEOUT_MS = 15 * 60 * 1000;
  */
 const DEFAULT_TIMEOUT_MS = 15_000;
 
+/**
+ * The deadline of WebhooksService.CheckEndpoint, which waits for a merchant's server: two rounds of
+ * deliveries, each answer bounded by at most 10 s (docs/adr/0087), and room for the calls around them.
+ */
+export const ENDPOINT_CHECK_DEADLINE_MS = 30_000;
+
 function isServiceError(error: unknown): error is ServiceError {
   return error instanceof Error && 'code' in error && 'metadata' in error;
 }

@@ -14,6 +14,7 @@ import type {
   RotatedWebhookEndpoint,
   UpdateWebhookEndpointParams,
   WebhookEndpoint,
+  WebhookEndpointCheck,
   WebhookEndpointWithSecret,
   CreateCheckoutSessionParams,
   Customer,
@@ -197,6 +198,13 @@ export function createClient(options: ClientOptions) {
       },
       rotateSecret(id: string, opts: RequestOptions = {}): Promise<RotatedWebhookEndpoint> {
         return unwrap(http.POST('/v1/webhook_endpoints/{id}/rotate_secret', { params: { path: { id } }, ...send(opts) }));
+      },
+      /**
+       * Test endpoints only: the platform sends the endpoint six deliveries it must handle and answers
+       * the verdicts (`score` "6/6" when all pass). It waits for the answers (up to about 20 s), so its timeout is 5 s longer.
+       */
+      check(id: string, opts: RequestOptions = {}): Promise<WebhookEndpointCheck> {
+        return unwrap(http.POST('/v1/webhook_endpoints/{id}/check', { params: { path: { id } }, ...send(opts, 5_000) }));
       },
     },
     paymentLinks: {

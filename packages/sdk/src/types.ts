@@ -15,6 +15,7 @@ export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
 export type RotatedWebhookEndpoint = Schemas['RotatedWebhookEndpoint'];
 export type DeletedWebhookEndpoint = Schemas['DeletedWebhookEndpoint'];
+export type WebhookEndpointCheck = Schemas['WebhookEndpointCheck'];
 export type PaymentLink = Schemas['PaymentLink'];
 
 /** The query parameters and JSON bodies of the operations, by operationId. */

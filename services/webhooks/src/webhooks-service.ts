@@ -8,6 +8,7 @@ import { deliverySettings, type WebhooksConfig } from './config.ts';
 import { startDeliveryWorker } from './jobs/delivery-worker.ts';
 import { systemResolver, type HostResolver } from './adapters/target-resolver.ts';
 import { startConsumers } from './api/consumers/consumers.ts';
+import { CheckLimits } from './store/check-limits.ts';
 import { DeliveryStore } from './store/deliveries.ts';
 import { DeliveryLogRetention } from './store/delivery-log-retention.ts';
 import { EndpointStore } from './store/endpoints.ts';
@@ -68,6 +69,8 @@ export async function startWebhooksService(
     erasures: new ErasureStore(prisma),
     settings,
     resolver,
+    checkLimits: new CheckLimits(prisma),
+    ca: options.ca,
     now,
     wakeWorker: () => worker.wake(),
   };

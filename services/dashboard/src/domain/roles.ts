@@ -34,6 +34,7 @@ export const ACTIONS = [
   'endpoint.enable',
   'endpoint.disable',
   'endpoint.ping',
+  'endpoint.check',
   'endpoint.rotate_secret',
   'event.resend',
   // Bookkeeping: exports are reads every role may make.
@@ -73,6 +74,7 @@ export const PERMITTED: Readonly<Record<Action, readonly Role[]>> = {
   'endpoint.enable': INTEGRATION,
   'endpoint.disable': INTEGRATION,
   'endpoint.ping': INTEGRATION,
+  'endpoint.check': INTEGRATION,
   'endpoint.rotate_secret': INTEGRATION,
   'event.resend': INTEGRATION,
   'export.payments': ALL,

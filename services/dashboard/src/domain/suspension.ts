@@ -11,7 +11,7 @@ import type { Action } from './roles.ts';
  * What stays open: every read and export, the audit log, one's own sign-in (two-factor, notices), and
  * what only narrows or winds down — revoking a key, disabling an endpoint, removing a user, cancelling
  * a link, archiving a checkout, accepting a held payment, a customer's note and erasure (a buyer's
- * right that suspension does not suspend), a ping or a resend to an endpoint already there (deliveries
+ * right that suspension does not suspend), a ping, a check (docs/adr/0087) or a resend to an endpoint already there (deliveries
  * of money already on its way go on, ADR 0037) — so an owner can contain a compromise while suspended.
  */
 export const FROZEN_WHEN_SUSPENDED: ReadonlySet<Action> = new Set<Action>([

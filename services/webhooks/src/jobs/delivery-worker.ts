@@ -1,16 +1,16 @@
-import { continueTrace, groupCommit, injectTraceHeaders, WorkLoop, type StepResult } from '@hc/events';
+import { continueTrace, groupCommit, WorkLoop, type StepResult } from '@hc/events';
 import type { Logger } from '@hc/logging';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { DeliverySettings } from '../config.ts';
-import { judgeAttempt, type AttemptResult } from '../domain/attempt-outcome.ts';
+import { judgeAttempt } from '../domain/attempt-outcome.ts';
 import { nextAttemptDelay } from '../domain/retry-schedule.ts';
 import { parseRetryAfter } from '../domain/retry-after.ts';
 import { signatureHeaders } from '../domain/signing.ts';
 import type { AttemptRecord, DeliveryStore, ClaimedDelivery } from '../store/deliveries.ts';
 import type { EndpointStore } from '../store/endpoints.ts';
-import { sendHttpAttempt } from '../adapters/http-sender.ts';
+import { postDelivery, type DeliveryTarget } from '../adapters/delivery-post.ts';
 import { recordAttemptMetrics } from './delivery-metrics.ts';
-import { resolveTarget, TargetRefused, type HostResolver } from '../adapters/target-resolver.ts';
+import type { HostResolver } from '../adapters/target-resolver.ts';
 
 export interface DeliveryWorkerOptions {
   readonly deliveries: DeliveryStore;
@@ -30,8 +30,6 @@ export interface DeliveryWorker {
   stop(): Promise<void>;
 }
 
-export const USER_AGENT = 'hc-webhooks/1';
-
 /**
  * Sends due deliveries. All state is in PostgreSQL: a claim is a lease on a delivery row, so
  * any number of workers (replicas) share the work, and a restart picks up where the last process
@@ -42,6 +40,12 @@ export const USER_AGENT = 'hc-webhooks/1';
  */
 export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const { deliveries, endpoints, settings, resolver, now, logger } = options;
+  const target: DeliveryTarget = {
+    resolver,
+    allowPrivateTargets: settings.allowPrivateTargets,
+    timeoutMs: settings.timeoutMs,
+    ca: options.ca,
+  };
   const inFlight = new Set<Promise<void>>();
   const loop = new WorkLoop({ step: claimAndStart, pollIntervalMs: settings.pollIntervalMs });
   const wake = (): void => loop.wake();
@@ -87,21 +91,8 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     const requestBody = JSON.stringify(delivery.body);
     const secrets = await endpoints.signingSecrets(delivery.endpointId, attemptedAt);
     const started = performance.now();
-    let result: AttemptResult;
-    try {
-      const url = new URL(delivery.endpointUrl);
-      // Resolved and checked at every attempt: a name may point elsewhere than at registration.
-      const address = await resolveTarget(url, resolver, settings.allowPrivateTargets);
-      const headers = injectTraceHeaders({
-        'content-type': 'application/json',
-        'user-agent': USER_AGENT,
-        ...signatureHeaders(secrets, delivery.eventId, attemptedAt, requestBody),
-      });
-      result = await sendHttpAttempt({ url, address, headers, body: requestBody, timeoutMs: settings.timeoutMs, ca: options.ca });
-    } catch (error) {
-      if (!(error instanceof TargetRefused)) throw error;
-      result = { kind: 'error', error: `refused: ${error.message}` };
-    }
+    const signed = signatureHeaders(secrets, delivery.eventId, attemptedAt, requestBody);
+    const result = await postDelivery(target, delivery.endpointUrl, signed, requestBody);
     const latencyMs = Math.round(performance.now() - started);
     const finishedAt = now();
     const verdict = judgeAttempt(result);

@@ -1,5 +1,6 @@
 import type { DeliverySettings } from '../config.ts';
 import type { HostResolver } from '../adapters/target-resolver.ts';
+import type { CheckLimits } from '../store/check-limits.ts';
 import type { DeliveryStore } from '../store/deliveries.ts';
 import type { EndpointStore } from '../store/endpoints.ts';
 import type { ErasureStore } from '../store/erasures.ts';
@@ -13,6 +14,10 @@ export interface WebhooksDependencies {
   readonly erasures: ErasureStore;
   readonly settings: DeliverySettings;
   readonly resolver: HostResolver;
+  /** The endpoint checker's per-account budget (docs/adr/0087). */
+  readonly checkLimits: CheckLimits;
+  /** Extra trusted CA certificates (PEM) for https endpoints; tests use a self-signed receiver. */
+  readonly ca?: string | undefined;
   readonly now: () => Date;
   /** Tells the delivery worker that deliveries were queued. */
   readonly wakeWorker: () => void;

@@ -28,6 +28,7 @@ export const ACTION_ROUTES: readonly { readonly method: 'GET' | 'POST'; readonly
   { method: 'POST', path: '/dashboard/:mode/developers/endpoints/:id/enable', action: 'endpoint.enable' },
   { method: 'POST', path: '/dashboard/:mode/developers/endpoints/:id/disable', action: 'endpoint.disable' },
   { method: 'POST', path: '/dashboard/:mode/developers/endpoints/:id/ping', action: 'endpoint.ping' },
+  { method: 'POST', path: '/dashboard/:mode/developers/endpoints/:id/check', action: 'endpoint.check' },
   { method: 'POST', path: '/dashboard/:mode/developers/endpoints/:id/rotate', action: 'endpoint.rotate_secret' },
   { method: 'POST', path: '/dashboard/:mode/developers/events/:id/resend', action: 'event.resend' },
   { method: 'POST', path: '/dashboard/:mode/team/invite', action: 'team.invite' },

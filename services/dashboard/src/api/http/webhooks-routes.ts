@@ -8,6 +8,7 @@ import { formRefusal, formValues } from './forms.ts';
 import { modeOf } from './mode.ts';
 import { modePath } from './paths.ts';
 import type { PlatformClients } from '../../adapters/platform-clients.ts';
+import { ENDPOINT_CHECK_DEADLINE_MS } from '@hc/grpc';
 import { isInvalidCursor, renderNoSuchPage, renderPage } from './render.ts';
 import { callContext } from './session.ts';
 import { signedInRouter } from './routers.ts';
@@ -76,7 +77,7 @@ function refuseForm(res: Response, error: unknown, form: ReturnType<typeof endpo
 /**
  * Webhook endpoints and the event log under Developers (the webhooks service): add, edit, disable and
  * enable, rotate the signing secret (the old one keeps signing through the overlap window), send a
- * ping; each event's delivery attempts, and resend. Signing secrets are shown once, like API keys.
+ * ping, check a Test endpoint; each event's delivery attempts, and resend. Signing secrets are shown once, like API keys.
  */
 export function webhooksRoutes(platform: PlatformClients, deps: DashboardDependencies): Router {
   const router = signedInRouter('/dashboard/:mode');
@@ -162,6 +163,31 @@ export function webhooksRoutes(platform: PlatformClients, deps: DashboardDepende
       return redirectWithFlash(deps, res, endpointPath(res, id), `No ping sent: ${refusal.message}`);
     }
     await redirectWithFlash(deps, res, endpointPath(res, id), `Ping ${event?.id ?? ''} queued: see its delivery under Events.`);
+  });
+
+  // Test endpoints only (the service refuses a Live one): six check deliveries, graded N/6 (docs/adr/0087).
+  router.post('/developers/endpoints/:id/check', async (req, res) => {
+    const id = String(req.params['id']);
+    let report;
+    try {
+      const options = { timeoutMs: ENDPOINT_CHECK_DEADLINE_MS };
+      report = await platform.webhooks.checkEndpoint({ endpointId: id }, callContext(res, modeOf(res)), options);
+    } catch (error) {
+      // A Live endpoint, or over the per-account budget: say so on the endpoint's page.
+      const refusal = formRefusal(error);
+      if (!refusal) throw error;
+      return redirectWithFlash(deps, res, endpointPath(res, id), `Not checked: ${refusal.message}`);
+    }
+    const passed = report.checks.filter((c) => c.passed).length;
+    renderPage(res, 'developers-endpoint-check.njk', {
+      title: `Endpoint check: ${passed}/${report.checks.length}`,
+      area: 'developers',
+      endpointId: id,
+      url: report.url,
+      score: `${passed}/${report.checks.length}`,
+      timeoutSeconds: report.timeoutMs / 1000,
+      checks: report.checks.map((c) => ({ ...c, outcome: c.statusCode === undefined ? (c.error ?? 'no answer') : `HTTP ${c.statusCode}` })),
+    });
   });
 
   router.post('/developers/endpoints/:id/rotate', async (req, res) => {

@@ -1,5 +1,6 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import type { DeliveryAttemptSchema, EndpointSchema, EventSchema } from '@hc/proto/webhooks/v1';
+import type { CheckEndpointResponseSchema, DeliveryAttemptSchema, EndpointSchema, EventSchema } from '@hc/proto/webhooks/v1';
+import type { EndpointCheckReport } from '../../use-cases/check-endpoint.ts';
 import type { WebhookEndpoint } from '../../domain/endpoint.ts';
 import type { AttemptLogEntry, StoredEvent } from '../../domain/event-log.ts';
 import { unixSecondsBig } from '@hc/conversions';
@@ -49,5 +50,25 @@ export function attemptMessage(a: AttemptLogEntry): MessageInitShape<typeof Deli
     requestBody: a.requestBody,
     responseSnippet: a.responseSnippet ?? undefined,
     nextAttemptAt: a.nextAttemptAt === null ? undefined : BigInt(a.nextAttemptAt.getTime()),
+  };
+}
+
+export function checkReportMessage(report: EndpointCheckReport): MessageInitShape<typeof CheckEndpointResponseSchema> {
+  return {
+    endpointId: report.endpoint.id,
+    url: report.endpoint.url,
+    created: seconds(report.created),
+    timeoutMs: report.timeoutMs,
+    checks: report.checks.map((c) => ({
+      id: c.id,
+      title: c.title,
+      passed: c.passed,
+      expected: c.expected,
+      statusCode: c.statusCode ?? undefined,
+      error: c.error ?? undefined,
+      latencyMs: c.latencyMs,
+      explanation: c.explanation,
+      guide: c.guide,
+    })),
   };
 }

@@ -11,7 +11,8 @@ import { setEndpointEnabled } from '../../use-cases/set-endpoint-enabled.ts';
 import { updateEndpoint } from '../../use-cases/update-endpoint.ts';
 import { resendEvent } from '../../use-cases/resend-event.ts';
 import { sendPing } from '../../use-cases/send-ping.ts';
-import { attemptMessage, endpointMessage, eventMessage } from './messages.ts';
+import { checkEndpoint } from '../../use-cases/check-endpoint.ts';
+import { attemptMessage, checkReportMessage, endpointMessage, eventMessage } from './messages.ts';
 import { unixSecondsBig } from '@hc/conversions';
 
 /** gRPC handlers: proto in, use case, proto out. Account and mode come from the call's metadata only. */
@@ -110,6 +111,10 @@ export function webhooksHandlers(deps: WebhooksDependencies): ServiceHandlers<ty
 
     async sendPing(request, ctx) {
       return { event: eventMessage(await sendPing(deps, ctx, request.endpointId)) };
+    },
+
+    async checkEndpoint(request, ctx) {
+      return checkReportMessage(await checkEndpoint(deps, ctx, request.endpointId));
     },
   };
 }

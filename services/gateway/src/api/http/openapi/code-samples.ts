@@ -26,6 +26,7 @@ export const SDK_CALLS: Readonly<Record<string, string>> = {
   createWebhookEndpoint: 'await client.webhookEndpoints.create($body)',
   listWebhookEndpoints: 'await client.webhookEndpoints.list()',
   rotateWebhookEndpointSecret: 'await client.webhookEndpoints.rotateSecret($id)',
+  checkWebhookEndpoint: 'await client.webhookEndpoints.check($id)',
   getWebhookEndpoint: 'await client.webhookEndpoints.retrieve($id)',
   updateWebhookEndpoint: 'await client.webhookEndpoints.update($id, $body)',
   deleteWebhookEndpoint: 'await client.webhookEndpoints.delete($id)',

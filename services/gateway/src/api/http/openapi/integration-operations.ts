@@ -53,6 +53,30 @@ export const INTEGRATION_OPERATIONS: Record<string, Partial<Record<Method, Opera
       errors: BODY,
     },
   },
+  '/v1/webhook_endpoints/{id}/check': {
+    post: {
+      id: 'checkWebhookEndpoint',
+      description:
+        'Test endpoints only. Sends six deliveries signed as real ones (a correct one, a wrong signature, a timestamp 10 minutes old, ' +
+        'a replay of an event id, two events of one payment out of order, an unknown event type) and grades the answers: 4xx for ' +
+        'the forged and the stale one, 2xx for the rest, each within the delivery timeout (`timeout_ms`, 10 s). The deliveries ' +
+        'are marked as checks (`evt_check_` ids, header `webhook-check: true`, `livemode: false`) and are never events, deliveries ' +
+        'or attempts of the account. At most 5 checks a minute per account. A Live key is `test_mode_only`. ' +
+        'Guide: docs/webhooks.md#checking-an-endpoint.',
+      example: {},
+      summary: 'Check a Test webhook endpoint: six signed deliveries it must handle, graded N/6',
+      ok: [
+        {
+          status: 200,
+          schema: 'WebhookEndpointCheck',
+          description: 'Each check with its verdict, the status seen, an explanation and the guide’s section.',
+        },
+      ],
+      body: NO_FIELDS,
+      bodyOptional: true,
+      errors: [...BODY, 'test_mode_only'],
+    },
+  },
   '/v1/webhook_endpoints/{id}': {
     get: {
       id: 'getWebhookEndpoint',

@@ -5,6 +5,8 @@
  * (openapi/examples.test.ts), so a field added to a schema without its example fails CI.
  */
 
+import { WEBHOOK_ENDPOINT_CHECK_EXAMPLE } from './webhook-check.ts';
+
 const CREATED = 1795319832;
 const EXPIRES = CREATED + 86_400;
 const STARTED = CREATED + 66;
@@ -187,6 +189,7 @@ export const SCHEMA_EXAMPLES: Readonly<Record<string, unknown>> = {
   WebhookEndpointWithSecret: { ...webhookEndpoint, secret: SECRET },
   RotatedWebhookEndpoint: { ...webhookEndpoint, secret: 'whsec_9kQx7mZ2pL4vN8rT1yB6cW3d', previous_secret_expires_at: PAID + 86_400 },
   WebhookEndpointList: page(webhookEndpoint),
+  WebhookEndpointCheck: WEBHOOK_ENDPOINT_CHECK_EXAMPLE(ENDPOINT_ID, PAID),
   DeletedWebhookEndpoint: { id: ENDPOINT_ID, object: 'webhook_endpoint', deleted: true },
   PaymentLink: paymentLink,
   PaymentLinkList: page(paymentLink),

@@ -220,6 +220,38 @@ const webhookEndpointFields: Record<string, JsonSchema> = {
   created: unixSeconds,
 };
 
+const CHECK_IDS = ['valid_signature', 'invalid_signature', 'stale_timestamp', 'replay', 'out_of_order', 'unknown_type'];
+
+/** The endpoint checker's answer (presenters/webhook-check.ts, docs/adr/0087). */
+const webhookEndpointCheck: JsonSchema = closed(
+  'What the endpoint checker sent a Test endpoint and how it answered; nothing of it is stored or delivered as an event.',
+  {
+    object: { const: 'webhook_endpoint_check' },
+    endpoint_id: { type: 'string', pattern: '^we_' },
+    url: { type: 'string' },
+    livemode: { const: false },
+    created: { type: 'integer', description: 'Unix seconds.' },
+    score: { type: 'string', pattern: '^[0-9]+/[0-9]+$', description: 'Checks passed out of all, e.g. "6/6".' },
+    passed: { type: 'integer', minimum: 0 },
+    total: { type: 'integer', minimum: 1 },
+    timeout_ms: { type: 'integer', description: 'How long each answer could take: the delivery timeout (10 s at most).' },
+    checks: {
+      type: 'array',
+      items: closed('One check.', {
+        id: { enum: CHECK_IDS },
+        title: { type: 'string' },
+        passed: { type: 'boolean' },
+        expected: { enum: ['2xx', '4xx'] },
+        status_code: { type: ['integer', 'null'], description: 'The deciding answer’s HTTP status; null when none came.' },
+        error: { type: ['string', 'null'], enum: ['timeout', 'connection_error', 'refused', null] },
+        latency_ms: { type: 'integer', minimum: 0 },
+        explanation: { type: 'string', description: 'Plain English: what was sent, what came back, what to change.' },
+        guide: { type: 'string', description: 'The guide’s section for this check (docs/webhooks.md#check-…).' },
+      }),
+    },
+  },
+);
+
 const secret = { type: 'string', pattern: '^whsec_', description: 'The signing secret: shown once, here.' };
 
 /** Webhook endpoints and payment links of the secret-key API (issue 29, ADR 0045). */
@@ -234,6 +266,7 @@ function integrationSchemas(): Record<string, JsonSchema> {
     }),
     // The store lists endpoints by creation, oldest first, every one on one page (routes/webhook-endpoints.ts).
     WebhookEndpointList: list('WebhookEndpoint', 'oldest first'),
+    WebhookEndpointCheck: webhookEndpointCheck,
     DeletedWebhookEndpoint: closed('A deleted webhook endpoint.', {
       id: { type: 'string', pattern: '^we_' },
       object: { const: 'webhook_endpoint' },

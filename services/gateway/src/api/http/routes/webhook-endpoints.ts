@@ -1,8 +1,9 @@
 import type { Router } from 'express';
 import { ApiError } from '@hc/errors';
-import type { ServiceClient } from '@hc/grpc';
+import { ENDPOINT_CHECK_DEADLINE_MS, type ServiceClient } from '@hc/grpc';
 import type { WebhooksService } from '@hc/proto/webhooks/v1';
 import { webhookEndpointObject } from '../presenters/integration.ts';
+import { webhookEndpointCheckObject } from '../presenters/webhook-check.ts';
 import { callContext } from '../locals.ts';
 import { readIdempotencyKey, sentIdempotencyKey } from '../middleware/idempotency-key.ts';
 import { jsonObjectBody, optionalJsonObjectBody } from '../middleware/json-body.ts';
@@ -80,6 +81,13 @@ export function webhookEndpointRoutes(webhooks: ServiceClient<typeof WebhooksSer
       secret: rotated.secret,
       previous_secret_expires_at: Number(rotated.previousSecretExpiresAt),
     });
+  });
+
+  // An action that takes no fields, as rotate_secret; it waits for the endpoint's answers (up to twice the timeout).
+  router.post('/webhook_endpoints/:id/check', optionalJsonObjectBody, async (req, res) => {
+    const options = { timeoutMs: ENDPOINT_CHECK_DEADLINE_MS };
+    const report = await webhooks.checkEndpoint({ endpointId: req.params.id as string }, callContext(res), options).catch(withoutField);
+    res.json(webhookEndpointCheckObject(report));
   });
 
   return router;
