@@ -9,9 +9,11 @@ export const MISSING_MARK = '⟦missing⟧';
 
 export type MessageValues = Record<string, PrimitiveType | Date>;
 
-/** Named formats the messages may use: `{paidAt, date, utc}` is a date and time in UTC with its zone. */
+/** Named formats the messages may use: `{paidAt, date, utc}` is a date and time in UTC, saying so. */
 const FORMATS = {
-  date: { utc: { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' } },
+  date: {
+    utc: { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' },
+  },
   time: {},
   number: {},
 } as const;

@@ -33,16 +33,11 @@ function cached<T>(cache: Map<string, T>, key: string, build: () => T): T {
   }
   return value;
 }
-const numberFormats = new Map<string, Intl.NumberFormat>();
 const regionNames = new Map<string, Intl.DisplayNames>();
 const countriesByLanguages = new Map<string, string | null>();
 
-/** "19.90" USD in de-DE → "19,90 $". Intl formats the decimal string exactly (no float). */
-export function formatAmount(amount: string, currency: string, locale: string): string {
-  const format = cached(numberFormats, `${locale} ${currency}`, () => new Intl.NumberFormat(locale, { style: 'currency', currency }));
-  // Intl.NumberFormat takes a decimal string as an exact decimal (ES2023); its types say number only.
-  return format.format(amount as unknown as number);
-}
+/** Amounts in the buyer's format: @hc/i18n's, kept here so the pages name one place for Intl. */
+export { formatAmount } from '@hc/i18n';
 
 /** "DE" in fr → "Allemagne"; the code itself only if Intl does not know it. */
 export function countryName(code: string, locale: string): string {
