@@ -35,6 +35,7 @@ const session: CheckoutSession = {
   metadata: { cart: 'c_1' },
   successUrl: 'https://shop.example/ok/{PAYMENT_ID}?r={REFERENCE}',
   cancelUrl: null,
+  locale: 'de',
   createdAt: new Date(1795320898000),
   expiresAt: new Date(1795407298000),
   startedAt: new Date(1795320899000),
@@ -58,9 +59,9 @@ describe('event contracts, producer to consumer', () => {
 
   it('checkout payment event → webhooks: the merchant payment shape is the snapshot checkout published before, byte for byte', () => {
     const decoded = decodeEvent(PAYMENT_EVENT, json(paymentEventPayload(event)));
-    // merchantName travels for the receipt (notifications, ADR 0048); it is no field of the webhook shape.
-    const { merchantName, ...webhookShape } = event.payment;
-    expect(merchantName).toBe('Shop');
+    // merchantName and locale travel for the receipt (notifications, ADR 0048, 0089); no field of the webhook shape.
+    const { merchantName, locale, ...webhookShape } = event.payment;
+    expect([merchantName, locale]).toEqual(['Shop', 'de']);
     expect(JSON.stringify(webhookPayment(decoded.payment!))).toBe(JSON.stringify(webhookShape));
   });
 

@@ -63,6 +63,11 @@ export const API_ERRORS = {
     message: 'A pricing table has 2 to 4 plans, each a label and a price; choose one of them.',
   },
   invalid_memo: { http: 400, grpc: INVALID_ARGUMENT, message: 'memo must be null or a string of 1 to 500 characters.' },
+  invalid_locale: {
+    http: 400,
+    grpc: INVALID_ARGUMENT,
+    message: 'locale must be null or one of en, de, fr, es, it, nl, pt-BR, pl, ja, ar.',
+  },
   invalid_event_types: {
     http: 400,
     grpc: INVALID_ARGUMENT,

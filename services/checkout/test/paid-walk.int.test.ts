@@ -37,6 +37,7 @@ async function payment(createdAt: string, paidAt: string | null, overrides: Part
     metadata: {},
     successUrl: 'https://shop.example/ok',
     cancelUrl: 'https://shop.example/cancel',
+    locale: null,
     merchantName: 'Lamp shop',
     createdAt: at(createdAt),
     expiresAt: new Date(at(createdAt).getTime() + 3_600_000),

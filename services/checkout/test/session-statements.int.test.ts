@@ -44,6 +44,7 @@ function session(overrides: Partial<CheckoutSession> = {}): CheckoutSession {
     metadata: { zeta: '1', alpha: 'two' },
     successUrl: 'https://shop.example/ok',
     cancelUrl: 'https://shop.example/cancel',
+    locale: 'pt-BR',
     createdAt,
     expiresAt: new Date(createdAt.getTime() + 3_600_000),
     merchantName: 'Mug shop',

@@ -1,6 +1,7 @@
 // Risk covered: a buyer who is promised a receipt gets none, gets two, gets one for a Test payment of an
 // account that did not ask, or gets another account's; a receipt whose words or links are wrong or
-// unescaped. Mail goes over real SMTP to a real server (smtp-server) and is read back by mailparser.
+// unescaped; a receipt not in the payment's locale (issue 49, docs/adr/0089) or telling a card buyer
+// about coins and chains. Mail goes over real SMTP to a real server (smtp-server) and is read back by mailparser.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger } from '@hc/logging';
 import { eventually, testNatsPrefix } from '@hc/test-kit';
@@ -82,29 +83,48 @@ describe('receipts', () => {
       name: 'Ann Lee',
       address: 'ann@example.com',
     });
-    expect(parsed.subject).toBe('[Test] Receipt from Mug & Co: 19.90 USD');
+    expect(parsed.subject).toBe('[Test] Receipt from Mug & Co: $19.90');
     expect(mail!.messageId).toMatch(/^<mail_[0-9A-Z]{26}@pay\.example>$/);
     const text = parsed.text ?? '';
     for (const words of [
       'Receipt from Mug & Co',
-      '19.90 USD',
+      'Amount: $19.90',
       'Blue <mug> & "saucer"',
       'pay_on',
       'ORD-1001',
-      '25 Nov 2026, 01:25 UTC',
-      '19.303000 USDC (Polygon)',
-      '0xfeed',
+      'Nov 25, 2026, 01:25',
       'https://pay.example/pay/pay_on',
       'Test mode',
     ]) {
       expect(text).toContain(words);
     }
+    // Plain words for a card buyer: what arrived on chain and its transaction are the merchant's.
+    expect(text).not.toMatch(/USDC|Polygon|0xfeed|chain|coin/i);
     const html = typeof parsed.html === 'string' ? parsed.html : '';
     expect(html).toContain('Blue &lt;mug&gt; &amp; &quot;saucer&quot;');
     expect(html).not.toContain('<mug>');
     expect(html).toContain('href="https://pay.example/pay/pay_on"');
     const { rows } = await stack.db.query('SELECT status, message_id FROM mails WHERE payment_id = $1', ['pay_on']);
     expect(rows).toEqual([{ status: 'sent', message_id: mail!.messageId }]);
+  });
+
+  it('speaks the payment’s locale: words, amount and date; Arabic right to left; English when none or unknown', async () => {
+    await stack.client.updateNotificationSettings({ testReceiptsEnabled: true }, scope('acct_L'));
+    await publish.payment('payment.paid', paid('pay_de', 'acct_L', { customerEmail: 'de@example.com', locale: 'de' }));
+    await publish.payment('payment.paid', paid('pay_ar', 'acct_L', { customerEmail: 'ar@example.com', locale: 'ar' }));
+    await publish.payment('payment.paid', paid('pay_xx', 'acct_L', { customerEmail: 'xx@example.com', locale: 'xx' }));
+    // Intl writes no-break spaces (U+00A0, U+202F) inside amounts and dates.
+    const spaced = (text: string | undefined) => (text ?? '').replace(/[\u00a0\u202f]/g, ' ');
+    const [de] = await received('de@example.com', 1);
+    expect(spaced(de!.parsed.subject)).toBe('[Test] Quittung von Mug & Co: 19,90 $');
+    for (const words of ['Vielen Dank für Ihre Zahlung.', 'Betrag: 19,90 $', '25. Nov. 2026, 01:25 UTC', 'Testmodus'])
+      expect(spaced(de!.parsed.text)).toContain(words);
+    expect(de!.parsed.html).toContain('<html lang="de" dir="ltr">');
+    const [ar] = await received('ar@example.com', 1);
+    expect(ar!.parsed.subject).toContain('إيصال من Mug & Co');
+    expect(ar!.parsed.html).toContain('<html lang="ar" dir="rtl">');
+    const [xx] = await received('xx@example.com', 1);
+    expect(xx!.parsed.subject).toBe('[Test] Receipt from Mug & Co: $19.90');
   });
 
   it('once per payment: a redelivered or second paid event of the payment sends nothing more', async () => {

@@ -29,8 +29,8 @@ afterAll(async () => {
 const pageUrl = (id: string) => `${h.pages.url}/pay/${id}`;
 
 /** Start on the page as a buyer: email and country, then Continue. */
-async function startAsBuyer(id: string, email: string, country = 'Vereinigte Staaten') {
-  const context = await h.context();
+async function startAsBuyer(id: string, email: string, country = 'United States') {
+  const context = await h.context({ locale: 'en-GB' });
   const page = await context.newPage();
   await page.goto(pageUrl(id));
   await page.getByLabel('Email address').fill(email);
@@ -48,7 +48,7 @@ describe('the hosted checkout page', () => {
       successUrl: `${shopUrl}/thanks?payment={PAYMENT_ID}&ref={REFERENCE}`,
       cancelUrl: `${shopUrl}/cart`,
     });
-    const context = await h.context();
+    const context = await h.context({ locale: 'en-GB' });
     // The provider's site, as the buyer's new tab reaches it.
     await context.route(/\.example\//, (route) =>
       route.fulfill({ contentType: 'text/html', body: '<title>Provider</title><p>Provider</p>' }),
@@ -62,9 +62,10 @@ describe('the hosted checkout page', () => {
       await page.goto(session.url.replace('https://pay.example.test', h.pages.url));
       await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Pay Blue Mug Shop');
       await expect(page.getByText('Test mode', { exact: true }).isVisible()).resolves.toBe(true);
-      // German buyer: the amount in the buyer's format, the currency as set; country from the language.
-      await expect(page.locator('.amount').textContent()).resolves.toMatch(/19,90\s\$/);
-      await expect(page.getByLabel('Country you are paying from').inputValue()).resolves.toBe('DE');
+      // A British buyer: the page in English, the amount in its format, the currency as set; the
+      // country from the language (buyer-locales.int.test.ts walks the other locales).
+      await expect(page.locator('.amount').textContent()).resolves.toMatch(/\$19\.90/);
+      await expect(page.getByLabel('Country you are paying from').inputValue()).resolves.toBe('GB');
       await expect(page.getByLabel('Email address').inputValue()).resolves.toBe('ann@example.com');
       expect(await seriousViolations(page)).toEqual([]);
       await docScreenshot(page, 'checkout-open');
@@ -135,7 +136,7 @@ describe('the hosted checkout page', () => {
 
   it('explains a start error in words: an invalid email, then a country no provider serves', async () => {
     const session = await h.createSession();
-    const context = await h.context();
+    const context = await h.context({ locale: 'en-GB' });
     const page = await context.newPage();
     await walk('start-errors', page, async () => {
       await page.goto(pageUrl(session.id));
@@ -156,7 +157,7 @@ describe('the hosted checkout page', () => {
   it('tells the buyer a payment has expired', async () => {
     const session = await h.createSession();
     h.stack.clock.advance(25 * 60 * 60 * 1000);
-    const context = await h.context();
+    const context = await h.context({ locale: 'en-GB' });
     const page = await context.newPage();
     await walk('expired', page, async () => {
       await page.goto(pageUrl(session.id));
@@ -172,7 +173,7 @@ describe('the hosted checkout page', () => {
     await db.connect();
     await db.query('UPDATE checkout_sessions SET canceled_at = now() WHERE id = $1', [session.id]);
     await db.end();
-    const context = await h.context();
+    const context = await h.context({ locale: 'en-GB' });
     const page = await context.newPage();
     await walk('canceled', page, async () => {
       await page.goto(pageUrl(session.id));
@@ -185,7 +186,7 @@ describe('the hosted checkout page', () => {
   });
 
   it('answers an unknown or malformed id with a 404 page that reveals nothing', async () => {
-    const context = await h.context();
+    const context = await h.context({ locale: 'en-GB' });
     const page = await context.newPage();
     await walk('not-found', page, async () => {
       for (const id of ['pay_01JAAAAAAAAAAAAAAAAAAAAAAA', 'cus_01JAAAAAAAAAAAAAAAAAAAAAAA', '<script>']) {
@@ -200,7 +201,7 @@ describe('the hosted checkout page', () => {
 
   it('takes the buyer to the providers without JavaScript', async () => {
     const session = await h.createSession({ customerEmail: 'fay@example.com' });
-    const context = await h.context({ javaScriptEnabled: false });
+    const context = await h.context({ locale: 'en-GB', javaScriptEnabled: false });
     const page = await context.newPage();
     await walk('no-javascript', page, async () => {
       await page.goto(pageUrl(session.id));
@@ -214,7 +215,7 @@ describe('the hosted checkout page', () => {
   it('says the payment network is unavailable, charges nothing, and offers to try again', async () => {
     const session = await h.createSession({ customerEmail: 'gus@example.com' });
     await h.stack.settlement.stop();
-    const context = await h.context();
+    const context = await h.context({ locale: 'en-GB' });
     const page = await context.newPage();
     await walk('network-unavailable', page, async () => {
       await page.goto(pageUrl(session.id));

@@ -45,6 +45,8 @@ export interface CheckoutSession {
   /** Payment links: who the link is for, and a note to the payer (null for other payments). */
   readonly customerName: string | null;
   readonly memo: string | null;
+  /** The buyer's language the merchant chose at create (@hc/i18n's spelling); null: the browser decides. */
+  readonly locale: string | null;
   /** Checkout payments: the `chk_` checkout visited, and the pricing-table plan chosen ("Pro — 29.00 EUR"). */
   readonly checkoutId: string | null;
   readonly planLabel: string | null;

@@ -28,6 +28,8 @@ export interface HostedView {
   /** Payment links: who it is for and the merchant's note to the payer. */
   readonly customerName: string | null;
   readonly memo: string | null;
+  /** The buyer's language the merchant chose at create; null: the buyer's browser decides. */
+  readonly locale: string | null;
   readonly source: CheckoutSession['source'];
   /** Unpaid, but the account cannot take payments now (suspended, or Live without a wallet). */
   readonly unavailable: boolean;
@@ -63,6 +65,7 @@ export function hostedView(session: CheckoutSession, catalogue: readonly Provide
     providers: payable ? selectProviders(catalogue, session) : [],
     customerName: session.customerName,
     memo: session.memo,
+    locale: session.locale,
     source: session.source,
     unavailable: open && unavailable,
     accountId: session.accountId,

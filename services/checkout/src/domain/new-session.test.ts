@@ -125,3 +125,15 @@ describe('return URLs', () => {
     expect(newSessionFields({ ...base, successUrl: url }, true).successUrl).toBe(url);
   });
 });
+
+describe('locale', () => {
+  it('keeps a listed locale in its own spelling, and none when none is sent', () => {
+    expect(newSessionFields({ ...base, locale: 'pt-br' }, false).locale).toBe('pt-BR');
+    expect(newSessionFields({ ...base, locale: 'ar' }, false).locale).toBe('ar');
+    expect(newSessionFields(base, false).locale).toBeNull();
+  });
+
+  it.each(['de-AT', 'xx', '', 'en_US', 'zh'])('refuses %j: only the listed locales, nothing guessed', (locale) => {
+    expect(failure({ locale })).toEqual({ code: 'invalid_locale', field: 'locale' });
+  });
+});

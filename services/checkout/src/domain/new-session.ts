@@ -1,6 +1,7 @@
 import { ApiError } from '@hc/errors';
 import { formatPrice, isWithin, parseCurrency, parsePrice, type Currency } from '@hc/money';
 import { EMAIL_ADDRESS_MAX_LENGTH, normalEmailAddress } from '@hc/conversions';
+import { supportedLocale } from '@hc/i18n';
 
 /**
  * The rules of "Create a checkout session", as one pure function: raw values in, normalized fields
@@ -16,6 +17,7 @@ export interface NewSessionRequest {
   metadata?: Record<string, string> | undefined;
   successUrl?: string | undefined;
   cancelUrl?: string | undefined;
+  locale?: string | undefined;
 }
 
 export interface NewSessionFields {
@@ -27,6 +29,8 @@ export interface NewSessionFields {
   metadata: Record<string, string> | null;
   successUrl: string | null;
   cancelUrl: string | null;
+  /** The buyer's language, as @hc/i18n spells it ("pt-br" → "pt-BR"); null: the buyer's browser decides. */
+  locale: string | null;
 }
 
 export const LIMITS = {
@@ -131,5 +135,13 @@ export function newSessionFields(request: NewSessionRequest, livemode: boolean):
     metadata: request.metadata === undefined ? null : checkMetadata(request.metadata),
     successUrl: request.successUrl === undefined ? null : checkReturnUrl(request.successUrl, 'success_url', livemode),
     cancelUrl: request.cancelUrl === undefined ? null : checkReturnUrl(request.cancelUrl, 'cancel_url', livemode),
+    locale: request.locale === undefined ? null : checkLocale(request.locale),
   };
+}
+
+/** One of the locales the buyer's pages and mails speak (docs/adr/0089); nothing is guessed. */
+function checkLocale(raw: string): string {
+  const locale = supportedLocale(raw);
+  if (!locale) throw new ApiError('invalid_locale', undefined, 'locale');
+  return locale;
 }

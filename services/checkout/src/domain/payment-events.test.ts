@@ -37,6 +37,7 @@ const snapshot: PaymentSnapshot = {
   expiresAt: 1795407298000,
   url: 'http://127.0.0.1:8080/pay/pay_01',
   merchantName: 'Mug Shop',
+  locale: 'de',
 };
 const event: PaymentEvent = {
   id: 'pay_01.payment.paid.vrd_01',

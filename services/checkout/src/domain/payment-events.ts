@@ -49,6 +49,8 @@ export interface PaymentSnapshot {
   url: string;
   /** The merchant's display name kept on the session (a receipt's sender), when it has one. */
   merchantName: string | null;
+  /** The buyer's language the merchant chose at create: the receipt's (docs/adr/0089). */
+  locale: string | null;
 }
 
 export interface PaymentEvent {
@@ -100,6 +102,7 @@ export function paymentSnapshot(p: CheckoutSession, publicBaseUrl: string, provi
     expiresAt: p.expiresAt.getTime(),
     url: hostedPageUrl(publicBaseUrl, p.id),
     merchantName: p.merchantName,
+    locale: p.locale,
   };
 }
 

@@ -31,6 +31,7 @@ function unstarted(overrides: Partial<CheckoutSession> = {}): CheckoutSession {
     metadata: null,
     successUrl: null,
     cancelUrl: null,
+    locale: null,
     createdAt,
     expiresAt: new Date(createdAt.getTime() + 86_400_000),
     startedAt: null,

@@ -29,3 +29,9 @@ describe('provider selection', () => {
     expect(first!.handoffUrl).toBe('https://checkout.cardrail.example/buy?ref=pay_1&amount=25.00&currency=USD');
   });
 });
+
+describe('the shipped providers’ notes', () => {
+  it('speak to a card buyer in plain words: no coin, chain or crypto (issue 49)', () => {
+    for (const provider of DEFAULT_PROVIDERS) expect(provider.note).not.toMatch(/coin|chain|crypto|USDC|USDT|Polygon|wallet address/i);
+  });
+});

@@ -71,7 +71,7 @@ export const DEFAULT_PROVIDERS: readonly ProviderDefinition[] = [
   {
     id: 'cardrail',
     name: 'CardRail',
-    note: 'Pay with Visa or Mastercard; the coin is delivered for you.',
+    note: 'Pay with Visa or Mastercard.',
     currencies: ['USD', 'EUR', 'GBP', 'CAD', 'AUD'],
     countries: '*',
     excludedCountries: BLOCKED,

@@ -87,6 +87,7 @@ function toSession(row: Row): CheckoutSession {
     source: row.source as PaymentSource,
     customerName: row.customerName,
     memo: row.memo,
+    locale: row.locale,
     checkoutId: row.checkoutId,
     planLabel: row.planLabel,
     merchantName: row.merchantName,

@@ -42,6 +42,7 @@ const COLUMNS = {
   source: 'source',
   customerName: 'customer_name',
   memo: 'memo',
+  locale: 'locale',
   checkoutId: 'checkout_id',
   planLabel: 'plan_label',
   merchantName: 'merchant_name',

@@ -48,6 +48,8 @@ export async function payCheckout(
     metadata: null,
     successUrl: null,
     cancelUrl: null,
+    // A checkout visit has no merchant's choice: the buyer's browser decides the page's language.
+    locale: null,
     createdAt,
     expiresAt: expiryFor(createdAt),
     ...UNSTARTED,

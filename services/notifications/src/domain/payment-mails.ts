@@ -1,19 +1,22 @@
 import type { Payment, PaymentEvent } from '@hc/proto/checkout/v1/events';
+import { DEFAULT_LOCALE, formatAmount, supportedLocale, type Locale } from '@hc/i18n';
 import type { MailKind } from './mail.ts';
 
-/** What the receipt template shows; every value already text, escaped by the template. */
+/**
+ * What the receipt template shows, in the buyer's language (the payment's `locale`, docs/adr/0089):
+ * the words come from locales/<locale>.json, the amount and date from Intl. A card buyer reads no coin,
+ * chain or transaction id here: those are the merchant's (dashboard, statement).
+ */
 export interface ReceiptView {
-  readonly merchantName: string;
+  readonly locale: Locale;
+  /** Null when the session has no merchant name: the template says "The shop" in the buyer's words. */
+  readonly merchantName: string | null;
   readonly description: string;
+  /** "19,90 $" in de: the amount in the buyer's format, the currency as set. */
   readonly amount: string;
-  readonly currency: string;
   readonly paymentId: string;
   readonly reference: string | null;
-  /** When it was paid, in UTC words: "25 Nov 2026, 01:25 UTC". */
-  readonly paidOn: string;
-  /** "19.303000 USDC (Polygon)", null when nothing on chain is known (a Test payment may have it all). */
-  readonly arrived: string | null;
-  readonly txid: string | null;
+  readonly paidAt: Date;
   /** The payment's own page (the tracking page of a payment link), which shows the receipt once paid. */
   readonly link: string;
   readonly test: boolean;
@@ -34,8 +37,6 @@ export interface AlertView {
   readonly test: boolean;
 }
 
-const COINS: Record<string, string> = { polygon_usdc: 'USDC (Polygon)', polygon_usdt: 'USDT (Polygon)' };
-
 /** Unix milliseconds (a bigint from the contract) in UTC words. */
 export function utcWords(ms: number): string {
   const text = new Intl.DateTimeFormat('en-GB', {
@@ -55,18 +56,16 @@ function merchantOf(payment: Payment): string {
 }
 
 export function receiptView(event: PaymentEvent, payment: Payment): ReceiptView {
-  const paidAt = Number(payment.paidAt ?? event.occurredAt);
-  const coin = payment.coin ? (COINS[payment.coin] ?? payment.coin) : null;
+  // A payment made before locales (or with none chosen) has its receipt in English.
+  const locale = supportedLocale(payment.locale) ?? DEFAULT_LOCALE;
   return {
-    merchantName: merchantOf(payment),
+    locale,
+    merchantName: payment.merchantName && payment.merchantName.length > 0 ? payment.merchantName : null,
     description: payment.description,
-    amount: payment.amount,
-    currency: payment.currency,
+    amount: formatAmount(payment.amount, payment.currency, locale),
     paymentId: payment.id,
     reference: payment.reference ?? null,
-    paidOn: utcWords(paidAt),
-    arrived: payment.valueCoin && coin ? `${payment.valueCoin} ${coin}` : null,
-    txid: payment.txidIn ?? null,
+    paidAt: new Date(Number(payment.paidAt ?? event.occurredAt)),
     link: payment.trackingUrl ?? payment.url,
     test: !event.livemode,
   };

@@ -47,7 +47,7 @@ export async function applyPaymentEvent(deps: NotificationsDependencies, msgId: 
           kind,
           recipient: to,
           recipientName: payment.customerName ?? null,
-          senderName: view.merchantName,
+          senderName: view.merchantName ?? deps.templates.shopName(view.locale),
           content: deps.templates.receipt(view),
           ...(refused === null ? {} : { canceledBecause: refused }),
         };

@@ -30,6 +30,8 @@ export interface HostedSession {
   readonly unavailable: boolean;
   /** The session's account: for asking the notifications context whether it sends receipts; never shown. */
   readonly accountId: string;
+  /** The buyer's language the merchant chose at create; null: the buyer's browser decides. */
+  readonly locale: string | null;
   readonly providers: readonly { id: string; name: string; note: string; recommended: boolean; handoffUrl: string }[];
 }
 
@@ -58,6 +60,7 @@ export function fromMessage(message: HostedSessionMessage): HostedSession {
     expiresAt: Number(message.expiresAt),
     unavailable: message.unavailable,
     accountId: message.accountId,
+    locale: message.locale ?? null,
     providers: message.providers.map((p) => ({
       id: p.id,
       name: p.name,

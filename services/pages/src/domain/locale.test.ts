@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { buyerLocale, countryOptions, defaultCountry, FALLBACK_LOCALE, formatAmount } from './locale.ts';
+import { countryName, countryOptions, defaultCountry, formatAmount } from './locale.ts';
 
 describe('buyer locale and amounts', () => {
   it('formats the amount in the buyer locale with the currency as set, exactly', () => {
@@ -9,10 +9,10 @@ describe('buyer locale and amounts', () => {
     expect(formatAmount('99999999999999.99', 'USD', 'en-US')).toBe('$99,999,999,999,999.99');
   });
 
-  it('takes the first language Intl knows, or the fallback', () => {
-    expect(buyerLocale(['fr-CH', 'en'])).toBe('fr-CH');
-    expect(buyerLocale(['*'])).toBe(FALLBACK_LOCALE);
-    expect(buyerLocale(['not a tag!', 'de'])).toBe('de');
+  it('names a country in the buyer language, never its code', () => {
+    expect(countryName('DE', 'fr')).toBe('Allemagne');
+    expect(countryName('DE', 'ja')).toBe('ドイツ');
+    expect(countryName('US', 'ar')).toBe('الولايات المتحدة');
   });
 });
 

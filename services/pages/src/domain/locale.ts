@@ -1,26 +1,8 @@
 /**
- * The buyer's locale, from the browser's Accept-Language (already ordered by preference): amounts in
- * the buyer's number format (Intl.NumberFormat, given the decimal string so no float is involved),
- * country names in the buyer's language and the country to suggest.
+ * Amounts in the buyer's number format (Intl.NumberFormat, given the decimal string so no float is
+ * involved), country names in the buyer's language (Intl.DisplayNames: never a code shown to a buyer),
+ * and the country to suggest from Accept-Language. Which locale the page speaks is @hc/i18n's.
  */
-export const FALLBACK_LOCALE = 'en-US';
-
-/** The first of the buyer's languages that Intl knows; the fallback otherwise. */
-export function buyerLocale(languages: readonly string[]): string {
-  return cached(localesByLanguages, languages.join(','), () => {
-    for (const tag of languages) {
-      if (tag === '*') continue;
-      try {
-        const [supported] = Intl.NumberFormat.supportedLocalesOf([tag]);
-        if (supported) return supported;
-      } catch {
-        // Not a language tag: try the next one.
-      }
-    }
-    return FALLBACK_LOCALE;
-  });
-}
-
 /** "de-CH" → CH; "de" → DE (the likeliest region); null when no region follows from the languages. */
 export function defaultCountry(languages: readonly string[]): string | null {
   return cached(countriesByLanguages, languages.join(','), () => {
@@ -38,7 +20,7 @@ export function defaultCountry(languages: readonly string[]): string | null {
 
 /**
  * Built Intl objects are kept per locale (building them costs more than rendering the page), and the
- * locale and country of each Accept-Language seen (Intl's lookups cost more than the rest of a page's
+ * country of each Accept-Language seen (Intl's lookups cost more than the rest of a page's
  * domain work); the number of locales is bounded by what Intl supports, and each cache by MAX_CACHED.
  */
 const MAX_CACHED = 500;
@@ -51,15 +33,20 @@ function cached<T>(cache: Map<string, T>, key: string, build: () => T): T {
   }
   return value;
 }
-const numberFormats = new Map<string, Intl.NumberFormat>();
-const localesByLanguages = new Map<string, string>();
+const regionNames = new Map<string, Intl.DisplayNames>();
 const countriesByLanguages = new Map<string, string | null>();
 
-/** "19.90" USD in de-DE → "19,90 $". Intl formats the decimal string exactly (no float). */
-export function formatAmount(amount: string, currency: string, locale: string): string {
-  const format = cached(numberFormats, `${locale} ${currency}`, () => new Intl.NumberFormat(locale, { style: 'currency', currency }));
-  // Intl.NumberFormat takes a decimal string as an exact decimal (ES2023); its types say number only.
-  return format.format(amount as unknown as number);
+/** Amounts in the buyer's format: @hc/i18n's, kept here so the pages name one place for Intl. */
+export { formatAmount } from '@hc/i18n';
+
+/** "DE" in fr → "Allemagne"; the code itself only if Intl does not know it. */
+export function countryName(code: string, locale: string): string {
+  const names = cached(regionNames, locale, () => new Intl.DisplayNames([locale], { type: 'region', fallback: 'code' }));
+  try {
+    return names.of(code) ?? code;
+  } catch {
+    return code;
+  }
 }
 
 export interface CountryOption {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
+import { join } from 'node:path';
+import { readCatalogue } from '@hc/i18n';
 import { startProblem, successRedirect } from './outcome.ts';
+
+const english = readCatalogue(join(import.meta.dirname, '..', '..', 'locales'), 'en');
 
 describe('successRedirect', () => {
   it('fills {PAYMENT_ID} and {REFERENCE} percent-encoded, every occurrence', () => {
@@ -34,12 +38,12 @@ describe('startProblem', () => {
     expect(startProblem('invalid_email')).toMatchObject({ field: 'email', retry: false });
     expect(startProblem('no_providers')).toMatchObject({ field: 'country', retry: false });
     expect(startProblem('network_unavailable')).toMatchObject({ field: null, retry: true });
-    expect(startProblem('network_unavailable').message).toMatch(/Nothing was charged/);
+    expect(english[startProblem('network_unavailable').messageKey]).toMatch(/Nothing was charged/);
   });
 
   it('never shows an error code to the buyer', () => {
     for (const code of ['invalid_email', 'invalid_country', 'no_providers', 'network_unavailable', 'unavailable', 'internal_error']) {
-      expect(startProblem(code).message).not.toContain('_');
+      expect(english[startProblem(code).messageKey]).not.toContain('_');
     }
   });
 });

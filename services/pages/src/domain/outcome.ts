@@ -12,9 +12,9 @@ export function successRedirect(session: Pick<HostedSession, 'id' | 'reference' 
     .replace(/\{REFERENCE\}|%7[Bb]REFERENCE%7[Dd]/g, () => encodeURIComponent(session.reference ?? ''));
 }
 
-/** Why a start was refused, in the buyer's words, and whether trying again can help. */
+/** Why a start was refused (its words: `messageKey` in locales/*.json), and whether trying again can help. */
 export interface StartProblem {
-  readonly message: string;
+  readonly messageKey: string;
   /** The form field at fault, for the error summary link and aria-invalid. */
   readonly field: 'email' | 'country' | null;
   /** Worth a retry button (the network, not the buyer's input). */
@@ -25,27 +25,19 @@ export interface StartProblem {
 export function startProblem(code: string): StartProblem {
   switch (code) {
     case 'invalid_email':
-      return { message: 'Enter an email address in the correct format, like name@example.com.', field: 'email', retry: false };
+      return { messageKey: 'startProblem.invalid_email', field: 'email', retry: false };
     case 'invalid_country':
-      return { message: 'Choose the country you are paying from.', field: 'country', retry: false };
+      return { messageKey: 'startProblem.invalid_country', field: 'country', retry: false };
     case 'no_providers':
-      return {
-        message: 'No payment provider can take this payment from the country you chose. Choose another country, or contact the shop.',
-        field: 'country',
-        retry: false,
-      };
+      return { messageKey: 'startProblem.no_providers', field: 'country', retry: false };
     case 'network_unavailable':
     case 'service_unavailable':
-      return { message: 'We could not reach the payment network. Nothing was charged. Please try again.', field: null, retry: true };
+      return { messageKey: 'startProblem.network', field: null, retry: true };
     case 'unavailable':
-      return {
-        message: 'This shop cannot take payments right now. Nothing was charged. Please contact the shop.',
-        field: null,
-        retry: false,
-      };
+      return { messageKey: 'startProblem.unavailable', field: null, retry: false };
     case 'rate_limited':
-      return { message: 'Too many attempts from your connection. Wait a minute, then try again.', field: null, retry: true };
+      return { messageKey: 'startProblem.rate_limited', field: null, retry: true };
     default:
-      return { message: 'Something went wrong on our side. Nothing was charged. Please try again.', field: null, retry: true };
+      return { messageKey: 'startProblem.other', field: null, retry: true };
   }
 }

@@ -11,8 +11,8 @@ export type PageState = (typeof PAGE_STATES)[number];
 export interface StateView {
   /** Template under views/. */
   readonly template: string;
-  /** The page title and heading, in words a buyer understands. */
-  readonly title: string;
+  /** The page title and heading, in words a buyer understands: its key in locales/*.json. */
+  readonly titleKey: `state.${PageState}.title`;
   /** The page follows the payment live (status script). */
   readonly live: boolean;
   /** Test-mode outcome buttons are offered (the payment is started and unpaid). */
@@ -20,17 +20,17 @@ export interface StateView {
 }
 
 export const STATE_VIEWS: Readonly<Record<PageState, StateView>> = {
-  details: { template: 'details.njk', title: 'Pay', live: false, simulate: false },
-  choose: { template: 'choose.njk', title: 'Choose how to pay', live: true, simulate: true },
-  waiting: { template: 'waiting.njk', title: 'Waiting for your payment', live: true, simulate: true },
-  paid: { template: 'paid.njk', title: 'Payment received', live: false, simulate: false },
-  held: { template: 'held.njk', title: 'Your payment is being reviewed', live: false, simulate: false },
-  failed: { template: 'failed.njk', title: 'Your payment did not go through', live: false, simulate: false },
-  expired: { template: 'expired.njk', title: 'This payment has expired', live: false, simulate: false },
-  canceled: { template: 'canceled.njk', title: 'This payment was canceled', live: false, simulate: false },
+  details: { template: 'details.njk', titleKey: 'state.details.title', live: false, simulate: false },
+  choose: { template: 'choose.njk', titleKey: 'state.choose.title', live: true, simulate: true },
+  waiting: { template: 'waiting.njk', titleKey: 'state.waiting.title', live: true, simulate: true },
+  paid: { template: 'paid.njk', titleKey: 'state.paid.title', live: false, simulate: false },
+  held: { template: 'held.njk', titleKey: 'state.held.title', live: false, simulate: false },
+  failed: { template: 'failed.njk', titleKey: 'state.failed.title', live: false, simulate: false },
+  expired: { template: 'expired.njk', titleKey: 'state.expired.title', live: false, simulate: false },
+  canceled: { template: 'canceled.njk', titleKey: 'state.canceled.title', live: false, simulate: false },
   // The shop cannot take payments now (suspended, or Live without a wallet): nothing to do here. Live,
   // so a payment already on its way, or the shop taking payments again, changes the page by itself.
-  unavailable: { template: 'unavailable.njk', title: 'This shop cannot take payments right now', live: true, simulate: false },
+  unavailable: { template: 'unavailable.njk', titleKey: 'state.unavailable.title', live: true, simulate: false },
 };
 
 /** Money reached the payment: held for review, or paid (a held one the merchant accepted). */

@@ -47,6 +47,7 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
           customerName: request.customerName,
           memo: request.memo,
           lifetime: request.lifetime,
+          locale: request.locale,
         },
         accountSnapshot(request.account),
         request.id,

@@ -35,6 +35,7 @@ export function checkoutHandlers(
         metadata: request.metadata?.entries,
         successUrl: request.successUrl,
         cancelUrl: request.cancelUrl,
+        locale: request.locale,
         customer: request.customer,
       },
       accountSnapshot(request.account),

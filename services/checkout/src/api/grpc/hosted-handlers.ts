@@ -22,6 +22,7 @@ function hostedMessage(view: HostedView) {
     providers: [...view.providers],
     customerName: view.customerName ?? undefined,
     memo: view.memo ?? undefined,
+    locale: view.locale ?? undefined,
   };
 }
 

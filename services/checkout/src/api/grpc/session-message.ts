@@ -31,6 +31,7 @@ export function sessionMessage(session: CheckoutSession, publicBaseUrl: string):
     holdAcceptable: session.holdAcceptable,
     canceledAt: session.canceledAt ? unixSeconds(session.canceledAt) : undefined,
     country: session.country ?? undefined,
+    locale: session.locale ?? undefined,
     settlement: {
       coin: session.settlement.coin ?? undefined,
       valueCoin: session.settlement.valueCoin ?? undefined,

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Router } from 'express';
 import { paths } from '../../paths.ts';
-import { renderProblem } from './render.ts';
+import { renderProblemText } from './render.ts';
 
 /**
  * GET /docs: the API reference merchants read, one static HTML file that `pnpm generate` builds from
@@ -57,7 +57,7 @@ export function apiReferenceRoutes(): Router {
       reference ??= loadApiReference();
     } catch {
       // Not built (a checkout without `pnpm generate`): say so rather than a bare 404.
-      return renderProblem(res, 503, 'API reference not built', 'The API reference is built by pnpm generate.');
+      return renderProblemText(res, 503, 'API reference not built', 'The API reference is built by pnpm generate.');
     }
     res.set('Content-Security-Policy', reference.policy);
     res.set('Cache-Control', 'public, max-age=300');

@@ -13,6 +13,7 @@ import { apiReferenceRoutes } from './api-reference-route.ts';
 import { checkoutRoutes } from './checkout-routes.ts';
 import { countryOptionsGlobal } from './country-options.ts';
 import { trackRoutes } from './track-routes.ts';
+import { buyerLanguage } from './language.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
@@ -46,6 +47,8 @@ export function createPagesApp(options: PagesAppOptions): Express {
 
   // Request id and security headers first, so every answer carries them; then one access-log line.
   app.use(assignRequestId, securityHeaders(), accessLog(options.logger));
+  // The buyer's language (the picker's ?lang=, its cookie, Accept-Language) for every page below.
+  app.use(buyerLanguage);
 
   app.get(paths.health, (_req, res) => {
     res.json({ status: 'ok' });
@@ -69,8 +72,7 @@ export function createPagesApp(options: PagesAppOptions): Express {
   const limits = createPageLimits(
     { viewsPerMinute: options.viewsPerMinute, actionsPerMinute: options.actionsPerMinute },
     options.logger,
-    (_req, res, retryAfter) =>
-      renderProblem(res, 429, 'Too many attempts', 'Too many attempts from your connection. Wait a minute, then try again.', retryAfter),
+    (_req, res, retryAfter) => renderProblem(res, 429, 'problem.tooMany.title', 'startProblem.rate_limited', retryAfter),
   );
   app.use(apiReferenceRoutes());
   app.use(payRoutes(options.checkout, options.receipts, limits, options.logger));

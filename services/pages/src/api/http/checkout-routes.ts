@@ -3,15 +3,17 @@ import { ApiError, httpStatusOf } from '@hc/errors';
 import type { PublicCallContext } from '@hc/grpc';
 import { strictFormBody, exactRouter } from '@hc/web';
 import type { Checkout } from '@hc/proto/checkout/v1';
-import { buyerLocale, formatAmount } from '../../domain/locale.ts';
+import { formatAmount } from '../../domain/locale.ts';
+import { languageContext, messagesFor, requestLocale } from './language.ts';
 import { pathTo, paths } from '../../paths.ts';
 import type { HostedClient } from './pay-routes.ts';
 import type { PageLimits } from './rate-limits.ts';
 import { allowFraming, sameOriginOnly } from './security.ts';
 
-const PROBLEMS: Record<string, { field: string | null; message: string }> = {
-  invalid_amount: { field: 'amount', message: 'Enter an amount in the range shown, like 12.50.' },
-  invalid_plans: { field: null, message: 'Choose one of the plans.' },
+// Refusals the page explains next to the field; the words are `checkout.problem.<code>` in locales/*.json.
+const PROBLEMS: Record<string, { field: string | null }> = {
+  invalid_amount: { field: 'amount' },
+  invalid_plans: { field: null },
 };
 
 /**
@@ -27,22 +29,18 @@ export function checkoutRoutes(checkout: HostedClient, limits: PageLimits): Rout
   const form = strictFormBody({ limit: '2kb', parameterLimit: 5 });
   const ctx = (res: Response): PublicCallContext => ({ requestId: res.locals['requestId'] as string });
 
-  const render = (
-    req: Request,
-    res: Response,
-    c: Checkout,
-    options: { embedded: boolean; problem?: string; amount?: string },
-    status = 200,
-  ) => {
-    const locale = buyerLocale(req.acceptsLanguages());
+  const render = (res: Response, c: Checkout, options: { embedded: boolean; problem?: string; amount?: string }, status = 200) => {
+    const locale = requestLocale(res);
+    const messages = messagesFor(locale);
     const archived = c.archivedAt !== undefined;
+    const problem = options.problem && PROBLEMS[options.problem] ? options.problem : null;
     res.status(archived ? 410 : status).render('checkout.njk', {
-      nonce: res.locals['cspNonce'],
-      title: archived ? 'This checkout is no longer available' : c.description,
-      merchantName: c.merchantName || 'The shop',
+      ...languageContext(res, locale),
+      title: archived ? messages.text('checkout.archived.title') : c.description,
+      merchantName: c.merchantName || messages.text('shop.fallback'),
       embedded: options.embedded,
       payPath: pathTo(paths.checkout.pay, c.id),
-      problem: options.problem ? (PROBLEMS[options.problem] ?? null) : null,
+      problem: problem ? { field: PROBLEMS[problem]!.field, message: messages.text(`checkout.problem.${problem}`) } : null,
       amount: options.amount ?? '',
       checkout: {
         archived,
@@ -58,7 +56,7 @@ export function checkoutRoutes(checkout: HostedClient, limits: PageLimits): Rout
   const load = async (id: string, res: Response): Promise<Checkout> => (await checkout.getHostedCheckout({ id }, ctx(res))).checkout!;
 
   router.get(paths.checkout.page, limits.views, async (req: Request<{ id: string }>, res) => {
-    render(req, res, await load(req.params.id, res), { embedded: false });
+    render(res, await load(req.params.id, res), { embedded: false });
   });
 
   router.get(paths.checkout.embed, limits.views, async (req: Request<{ id: string }>, res) => {
@@ -69,7 +67,7 @@ export function checkoutRoutes(checkout: HostedClient, limits: PageLimits): Rout
     });
     if (c.kind !== 'widget') return res.redirect(303, pathTo(paths.checkout.page, c.id));
     allowFraming(res);
-    render(req, res, c, { embedded: true });
+    render(res, c, { embedded: true });
   });
 
   router.post(
@@ -88,7 +86,7 @@ export function checkoutRoutes(checkout: HostedClient, limits: PageLimits): Rout
       } catch (error) {
         if (!(error instanceof ApiError) || !(error.code in PROBLEMS || error.code === 'archived')) throw error;
         const c = await load(req.params.id, res);
-        render(req, res, c, { embedded: false, problem: error.code, amount: amount ?? '' }, httpStatusOf(error.code));
+        render(res, c, { embedded: false, problem: error.code, amount: amount ?? '' }, httpStatusOf(error.code));
       }
     },
   );

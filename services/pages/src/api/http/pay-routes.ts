@@ -143,22 +143,17 @@ export function pageErrors(logger: Logger) {
     if (error instanceof ApiError && error.code === 'not_found') return renderNotFound(res);
     if (error instanceof ApiError && error.code === 'unavailable') return renderUnavailable(res);
     if (error instanceof ApiError && error.code === 'invalid_outcome') {
-      return renderProblem(res, 400, 'That is not a Test outcome', 'Choose paid, underpaid or failed.');
+      return renderProblem(res, 400, 'problem.outcome.title', 'problem.outcome.message');
     }
     if (error instanceof ApiError && (error.code === 'service_unavailable' || error.code === 'network_unavailable')) {
-      return renderProblem(
-        res,
-        503,
-        'Please try again',
-        'We cannot show this payment right now. Nothing was charged. Please try again in a moment.',
-      );
+      return renderProblem(res, 503, 'problem.retry.title', 'problem.retry.message');
     }
     const status = (error as { status?: unknown } | null)?.status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       // The form body itself was refused (too large, malformed): the buyer's fault, not a 500.
-      return renderProblem(res, status, 'The form could not be read', 'Go back to the payment page and try again.');
+      return renderProblem(res, status, 'problem.form.title', 'problem.form.message');
     }
     logger.error({ err: error, requestId: res.locals['requestId'] }, 'page failed');
-    renderProblem(res, 500, 'Something went wrong', 'Something went wrong on our side. Nothing was charged. Please try again.');
+    renderProblem(res, 500, 'problem.error.title', 'startProblem.other');
   };
 }

@@ -2,9 +2,10 @@ import type { Request, Response } from 'express';
 import { httpStatusOf } from '@hc/errors';
 import { STATE_VIEWS, pageState, type PageState } from '../../domain/page-states.ts';
 import type { HostedSession } from '../../domain/hosted-session.ts';
-import { buyerLocale, defaultCountry, formatAmount } from '../../domain/locale.ts';
+import { countryName, defaultCountry, formatAmount } from '../../domain/locale.ts';
 import { successRedirect, type StartProblem } from '../../domain/outcome.ts';
 import { payPaths } from '../../paths.ts';
+import { languageContext, messagesFor, requestLocale, sessionLocale } from './language.ts';
 import { allowFormTargets } from './security.ts';
 
 export interface DetailsForm {
@@ -14,7 +15,8 @@ export interface DetailsForm {
 }
 
 /**
- * Renders the view of the session's state (the one state → view table), with what that view needs.
+ * Renders the view of the session's state (the one state → view table), with what that view needs,
+ * in the buyer's language (language.ts: their pick, the merchant's `locale`, their browser's).
  * `receiptsSent`: the account mails a receipt for this payment's mode (the notifications context
  * says); only then do the pages say "We send your receipt here" and "Receipt sent to …".
  */
@@ -28,33 +30,41 @@ export function renderSession(
 ): void {
   const state: PageState = pageState(session);
   const view = STATE_VIEWS[state];
-  const languages = req.acceptsLanguages();
-  const locale = buyerLocale(languages);
+  const locale = sessionLocale(res, session.locale);
+  const messages = messagesFor(locale);
   if (state === 'choose' || state === 'waiting')
     allowFormTargets(
       res,
       session.providers.map((p) => p.handoffUrl),
     );
+  const title = messages.text(view.titleKey);
   res.status(status).render(view.template, {
-    nonce: res.locals['cspNonce'],
-    title: form?.problem ? `Error: ${view.title}` : view.title,
+    ...languageContext(res, locale),
+    title: form?.problem ? messages.text('title.error', { title }) : title,
     view,
     state,
     session,
     paths: payPaths(session.id),
     amount: formatAmount(session.amount, session.currency, locale),
-    merchantName: session.merchantName || 'The shop',
+    merchantName: session.merchantName || messages.text('shop.fallback'),
     receiptsSent,
     provider: session.providers.find((p) => p.id === session.provider) ?? null,
+    // A provider the catalogue knows speaks the buyer's language; another one keeps checkout's note.
+    providers: session.providers.map((p) => ({
+      ...p,
+      note: messages.has(`provider.note.${p.id}`) ? messages.text(`provider.note.${p.id}`) : p.note,
+    })),
+    country: session.country ? countryName(session.country, locale) : '',
     redirect: state === 'paid' ? successRedirect(session) : null,
-    form: form ?? { email: session.customerEmail ?? '', country: session.country ?? defaultCountry(languages), problem: null },
+    form: form ?? { email: session.customerEmail ?? '', country: session.country ?? defaultCountry(req.acceptsLanguages()), problem: null },
     locale,
   });
 }
 
 /** The page for an address that is no payment we can show: the same for unknown and malformed ids. */
 export function renderNotFound(res: Response): void {
-  res.status(404).render('not-found.njk', { nonce: res.locals['cspNonce'], title: 'Page not found' });
+  const locale = requestLocale(res);
+  res.status(404).render('not-found.njk', { ...languageContext(res, locale), title: messagesFor(locale).text('notFound.title') });
 }
 
 /**
@@ -62,15 +72,17 @@ export function renderNotFound(res: Response): void {
  * payout wallet): the same plain words as the payment page's own state, never a 500.
  */
 export function renderUnavailable(res: Response): void {
-  renderProblem(
-    res,
-    httpStatusOf('unavailable'),
-    'This shop cannot take payments right now',
-    'Nothing was charged. Do not pay for it with a provider; please contact the shop.',
-  );
+  renderProblem(res, httpStatusOf('unavailable'), 'state.unavailable.title', 'problem.unavailable.message');
 }
 
-export function renderProblem(res: Response, status: number, title: string, message: string, retryAfterSeconds?: number): void {
+/** A page that only says what went wrong: its title and message are keys in locales/*.json. */
+export function renderProblem(res: Response, status: number, titleKey: string, messageKey: string, retryAfterSeconds?: number): void {
   if (retryAfterSeconds !== undefined) res.set('Retry-After', String(retryAfterSeconds));
-  res.status(status).render('problem.njk', { nonce: res.locals['cspNonce'], title, message });
+  const messages = messagesFor(requestLocale(res));
+  renderProblemText(res, status, messages.text(titleKey), messages.text(messageKey));
+}
+
+/** A problem page in words already chosen (the API reference's own, for developers, is English). */
+export function renderProblemText(res: Response, status: number, title: string, message: string): void {
+  res.status(status).render('problem.njk', { ...languageContext(res, requestLocale(res)), title, message });
 }

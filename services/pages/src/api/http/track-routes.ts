@@ -2,11 +2,12 @@ import type { Request, Router } from 'express';
 import type { PublicCallContext } from '@hc/grpc';
 import { fromMessage } from '../../domain/hosted-session.ts';
 import { trackingStatus } from '../../domain/tracking.ts';
-import { buyerLocale, formatAmount } from '../../domain/locale.ts';
+import { formatAmount } from '../../domain/locale.ts';
 import { pathTo, paths } from '../../paths.ts';
 import type { HostedClient } from './pay-routes.ts';
 import type { PageLimits } from './rate-limits.ts';
 import { renderNotFound } from './render.ts';
+import { languageContext, messagesFor, sessionLocale } from './language.ts';
 import { fromUnixSeconds } from '@hc/conversions';
 import { exactRouter } from '@hc/web';
 
@@ -21,15 +22,17 @@ export function trackRoutes(checkout: HostedClient, limits: PageLimits): Router 
     const session = fromMessage((await checkout.getHostedSession({ id: req.params.id }, ctx)).session!);
     if (session.source !== 'payment_link') return renderNotFound(res);
     const status = trackingStatus(session);
+    const locale = sessionLocale(res, session.locale);
+    const messages = messagesFor(locale);
     res.render('track.njk', {
-      nonce: res.locals['cspNonce'],
-      title: status.title,
+      ...languageContext(res, locale),
+      title: messages.text(`track.${status.key}.title`),
       status,
       session,
-      merchantName: session.merchantName || 'The shop',
-      amount: formatAmount(session.amount, session.currency, buyerLocale(req.acceptsLanguages())),
+      merchantName: session.merchantName || messages.text('shop.fallback'),
+      amount: formatAmount(session.amount, session.currency, locale),
       payUrl: status.payable ? pathTo(paths.pay.page, session.id) : null,
-      expiresAt: fromUnixSeconds(session.expiresAt).toISOString(),
+      expiresAt: fromUnixSeconds(session.expiresAt),
     });
   });
   return router;

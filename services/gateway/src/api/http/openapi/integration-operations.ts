@@ -135,6 +135,7 @@ export const INTEGRATION_OPERATIONS: Record<string, Partial<Record<Method, Opera
         'invalid_customer_name',
         'invalid_memo',
         'invalid_lifetime',
+        'invalid_locale',
         ...IDEMPOTENT,
         'no_payout_wallet',
       ],

@@ -44,6 +44,7 @@ export const PAYMENT_OPERATIONS: Record<string, Partial<Record<Method, Operation
         'invalid_url',
         'invalid_customer',
         'invalid_email',
+        'invalid_locale',
         ...IDEMPOTENT,
         'no_payout_wallet',
       ],

@@ -17,6 +17,7 @@ export interface CheckoutSessionObject {
   expires_at: number;
   started_at: number | null;
   metadata: Record<string, string> | null;
+  locale: string | null;
 }
 
 type ApiStatus = SessionStatusName;
@@ -43,5 +44,6 @@ export function checkoutSessionObject(session: CheckoutSession): CheckoutSession
     expires_at: Number(session.expiresAt),
     started_at: session.startedAt === undefined ? null : Number(session.startedAt),
     metadata: session.metadata ? { ...session.metadata.entries } : null,
+    locale: session.locale ?? null,
   };
 }

@@ -32,6 +32,7 @@ const session = {
   expires_at: EXPIRES,
   started_at: null,
   metadata: { cart: 'c_77' },
+  locale: 'fr',
 };
 
 const provider = {

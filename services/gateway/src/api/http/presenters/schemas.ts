@@ -36,6 +36,10 @@ const sessionFields = (object: string): Record<string, JsonSchema> => ({
   expires_at: unixSeconds,
   started_at: nullable('integer'),
   metadata: nullable('object', { additionalProperties: { type: 'string' } }),
+  locale: nullable('string', {
+    description:
+      'The language of the buyer’s pages and receipt, as sent on create (`en`, `de`, `fr`, `es`, `it`, `nl`, `pt-BR`, `pl`, `ja`, `ar`); null: the buyer’s browser decides. The buyer’s own pick on the page wins over it.',
+  }),
 });
 
 /** The payment object's fields (also a payment link's, which is a payment). */

@@ -117,8 +117,8 @@ function orderCustomer(body: CustomerBody) {
 
 /** The fields a session and a payment link share, as checkout takes them (null and absent alike). */
 export function sentOrderFields(
-  body: Pick<CreateCheckoutSessionBody, 'amount' | 'currency' | 'description' | 'customer_email' | 'reference' | 'metadata'>,
-): Pick<SessionFields, 'amount' | 'currency' | 'description' | 'customerEmail' | 'reference' | 'metadata'> {
+  body: Pick<CreateCheckoutSessionBody, 'amount' | 'currency' | 'description' | 'customer_email' | 'reference' | 'metadata' | 'locale'>,
+): Pick<SessionFields, 'amount' | 'currency' | 'description' | 'customerEmail' | 'reference' | 'metadata' | 'locale'> {
   return {
     amount: body.amount,
     currency: body.currency,
@@ -126,5 +126,6 @@ export function sentOrderFields(
     customerEmail: body.customer_email ?? undefined,
     reference: body.reference ?? undefined,
     metadata: body.metadata ? { entries: body.metadata } : undefined,
+    locale: body.locale ?? undefined,
   };
 }

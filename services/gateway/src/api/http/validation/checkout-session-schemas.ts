@@ -10,6 +10,7 @@ export interface CreateCheckoutSessionBody {
   customer_email?: string | null;
   reference?: string | null;
   metadata?: Record<string, string> | null;
+  locale?: string | null;
   success_url?: string | null;
   cancel_url?: string | null;
   customer?: CustomerBody | null;
@@ -73,6 +74,13 @@ export const ORDER_FIELD_SCHEMAS = {
   reference: nullableString,
   // Metadata values may hold line breaks and tabs (docs/api-errors.md, "Text"); no other field may.
   metadata: { type: 'object', nullable: true, required: [], additionalProperties: { type: 'string', text: 'line-breaks' } },
+  // The buyer's language on the pages and in the receipt (docs/adr/0089); checkout knows the list.
+  locale: {
+    type: 'string',
+    nullable: true,
+    description:
+      'The language of the buyer’s pages and receipt: `en`, `de`, `fr`, `es`, `it`, `nl`, `pt-BR`, `pl`, `ja` or `ar`; otherwise `invalid_locale`. Absent or null: the buyer’s browser decides (Accept-Language); the buyer may still pick another language on the page.',
+  },
 } as const;
 
 export const ORDER_FIELD_CODES = {
@@ -82,6 +90,7 @@ export const ORDER_FIELD_CODES = {
   customer_email: 'invalid_email',
   reference: 'invalid_reference',
   metadata: 'invalid_metadata',
+  locale: 'invalid_locale',
 } as const satisfies Record<keyof typeof ORDER_FIELD_SCHEMAS, ErrorCode>;
 
 export const createCheckoutSessionSchema: JSONSchemaType<CreateCheckoutSessionBody> = {

@@ -60,6 +60,7 @@ export interface CreatePaymentLinkBody {
   customer_email?: string | null;
   reference?: string | null;
   metadata?: Record<string, string> | null;
+  locale?: string | null;
   customer_name?: string | null;
   memo?: string | null;
   lifetime?: string | null;
