@@ -3,9 +3,11 @@
 // services that cannot find each other by their Service names, an Ingress that does not route the
 // hosted pages and the dashboard. Runs `pnpm chart:run` (the images must exist: `pnpm images`) and
 // takes one Test payment through create → start → simulate paid → signed webhook received, then opens
-// the hosted page and signs in to the dashboard through the Ingress in a real browser.
+// the hosted page and signs in to the dashboard through the Ingress in a real browser. The chart's
+// `helm test` pods ran inside chart:run (it fails otherwise); `chart:run --test` runs them again, and
+// fails, naming the pod and what it saw, when the create check is given a key the gateway refuses.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -37,6 +39,7 @@ interface Platform {
   account: string;
 }
 let platform: Platform;
+let chartRunErr: string;
 let receiverPort: number;
 let endpointSecret: string;
 let gatewayContainer: string;
@@ -56,7 +59,7 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
 
 beforeAll(async () => {
   const port = await freePort();
-  const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'deploy/helm/chart-run/main.ts')], {
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, [join(ROOT, 'deploy/helm/chart-run/main.ts')], {
     cwd: ROOT,
     env: { ...process.env, CHART_RUN_PORT: String(port) },
     timeout: 600_000,
@@ -68,6 +71,7 @@ beforeAll(async () => {
       .split('\n')
       .map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]),
   );
+  chartRunErr = stderr;
   platform = { url: printed['GATEWAY_URL']!, key: printed['TEST_SECRET_KEY']!, account: printed['DEMO_ACCOUNT_ID']! };
   gatewayContainer = run('ps', '--filter', `label=${LABEL}.workload=hc-hosted-checkout-gateway`, '--format', '{{.Names}}');
 
@@ -113,6 +117,30 @@ describe('pnpm chart:run', () => {
     expect(platform.key).toMatch(/^sk_test_/);
     expect(platform.account).toMatch(/^acct_/);
   });
+
+  it("ran the chart's helm test pods: every service ready, then a Test create through the gateway", () => {
+    expect(chartRunErr).toMatch(/helm test: hc-hosted-checkout-test-ready passed/);
+    expect(chartRunErr).toMatch(/ready: checkout \(hc-hosted-checkout-checkout\.default\.svc:50051\)/);
+    expect(chartRunErr).toMatch(/ready: gateway \(http:\/\/hc-hosted-checkout-gateway\.default\.svc:8080\/readyz\)/);
+    expect(chartRunErr).not.toMatch(/NOT READY/);
+    expect(chartRunErr).toMatch(/helm test: hc-hosted-checkout-test-create passed\n\s+created and read back Test checkout session pay_/);
+  });
+
+  it('chart:run --test runs the helm test pods again, and fails on a key the gateway refuses', async () => {
+    const again = (key: string) =>
+      spawnSync(process.execPath, [join(ROOT, 'deploy/helm/chart-run/main.ts'), '--test'], {
+        cwd: ROOT,
+        env: { ...process.env, CHART_RUN_PORT: new URL(platform.url).port, CHART_RUN_TEST_API_KEY: key },
+        encoding: 'utf8',
+        timeout: 300_000,
+      });
+    const passed = again(platform.key);
+    expect({ status: passed.status, stderr: passed.stderr }).toEqual({ status: 0, stderr: expect.stringContaining('test-create passed') });
+    const refused = again(`sk_test_${randomBytes(24).toString('hex')}`);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/helm test: pod hc-hosted-checkout-test-create failed \(exit 1\)/);
+    expect(refused.stderr).toMatch(/create: expected 201 with a Test session, got 401/);
+  }, 300_000);
 
   it('publishes every port on 127.0.0.1 only', () => {
     const ports = run('ps', '--filter', `label=${LABEL}`, '--format', '{{.Ports}}')
