@@ -16,6 +16,7 @@ import type { ContainerSpec, Rendered } from './manifests.ts';
 import { LABEL, engineClient, grpcReady, httpReady, namesResolve, publishedPort, run, tcpReady, tryRun } from './engine.ts';
 import { runArgs, type PodContext } from './pods.ts';
 import { runTestHooks } from './hooks.ts';
+import { makeNatsLogin, natsServerArgs, type NatsLogin } from './nats-tls.ts';
 
 const root = join(import.meta.dirname, '../../..');
 const NETWORK = 'hc-chart-run';
@@ -41,13 +42,20 @@ function down(client: string): void {
 }
 
 /** The Secrets a cluster would hold (the chart reads them, never makes them), made for this run. */
-function makeSecrets(secretsRead: Map<string, Set<string>>, postgresPassword: string): Map<string, Record<string, string>> {
+function makeSecrets(
+  secretsRead: Map<string, Set<string>>,
+  postgresPassword: string,
+  nats: NatsLogin,
+): Map<string, Record<string, string>> {
   const secrets = new Map<string, Record<string, string>>();
   for (const [name, keys] of secretsRead) {
     const data: Record<string, string> = {};
     for (const key of keys) {
       const database = name.match(/^hc-(.+)-database$/);
       if (database) data[key] = `postgresql://postgres:${postgresPassword}@postgres:5432/hc_${database[1]!.replace(/-/g, '_')}`;
+      // NATS's login and the CA of its certificate (values.yaml: nats.auth, nats.tls; nats-tls.ts).
+      else if (name.endsWith('-nats')) data[key] = key === 'user' ? nats.user : nats.password;
+      else if (name.endsWith('-nats-ca')) data[key] = nats.ca;
       else if (name.endsWith('-encryption-keys')) data[key] = `chartrun1:${randomBytes(32).toString('base64')}`;
       else if (name.endsWith('-notices')) data[key] = `whsec_${randomBytes(24).toString('base64')}`;
       // The SMTP relay's credentials: the single-machine values point notifications at no relay (nothing
@@ -88,7 +96,8 @@ function render(publicBaseUrl: string, extraSets: string[] = []): Rendered {
 }
 
 /** PostgreSQL and NATS JetStream, what the cluster provides, as containers named as the values expect. */
-async function startInfrastructure(client: string, postgresPassword: string): Promise<void> {
+async function startInfrastructure(client: string, postgresPassword: string, nats: NatsLogin): Promise<void> {
+  const tls = natsServerArgs(nats);
   const base = ['run', '-d', '--label', `${LABEL}=1`, '--network', NETWORK];
   run(client, [
     ...base,
@@ -97,8 +106,8 @@ async function startInfrastructure(client: string, postgresPassword: string): Pr
   ]);
   run(client, [
     ...base,
-    ...['--name', 'hc-chart-nats', '--network-alias', 'nats', '-p', '127.0.0.1::4222'],
-    ...[process.env['TEST_NATS_IMAGE']!, '-js', '-sd', '/tmp/jetstream'],
+    ...['--name', 'hc-chart-nats', '--network-alias', 'nats', '-p', '127.0.0.1::4222', ...tls.run],
+    ...[process.env['TEST_NATS_IMAGE']!, '-js', '-sd', '/tmp/jetstream', ...tls.server],
   ]);
   await until(
     'PostgreSQL',
@@ -181,14 +190,15 @@ async function up(client: string, port: number): Promise<void> {
     }
   }
   const postgresPassword = randomBytes(12).toString('hex');
+  const nats = makeNatsLogin(state());
   const ctx: PodContext = {
     network: NETWORK,
     state: state(),
     configMaps: rendered.configMaps,
-    secrets: makeSecrets(rendered.secretsRead, postgresPassword),
+    secrets: makeSecrets(rendered.secretsRead, postgresPassword, nats),
   };
   run(client, ['network', 'create', '--label', `${LABEL}=1`, NETWORK]);
-  await startInfrastructure(client, postgresPassword);
+  await startInfrastructure(client, postgresPassword, nats);
   const started = await startWorkloads(client, ctx, rendered);
   await startIngress(client, rendered, port);
   const gateway = started.find((name) => name.endsWith('-gateway'));

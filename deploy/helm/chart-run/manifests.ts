@@ -38,7 +38,12 @@ export interface ContainerSpec {
 }
 export interface PodSpec {
   securityContext?: { runAsUser?: number; runAsGroup?: number };
-  volumes?: Array<{ name: string; emptyDir?: unknown; configMap?: { name: string } }>;
+  volumes?: Array<{
+    name: string;
+    emptyDir?: unknown;
+    configMap?: { name: string };
+    secret?: { secretName: string; items?: Array<{ key: string; path: string }> };
+  }>;
   containers: ContainerSpec[];
 }
 interface Manifest {
@@ -104,6 +109,12 @@ export function readRendered(text: string): Rendered {
 
   const secretsRead = new Map<string, Set<string>>();
   for (const w of [...jobs, ...deployments]) {
+    // Secret volumes (the NATS CA): the keys their items name.
+    for (const v of w.pod.volumes ?? []) {
+      for (const item of v.secret?.items ?? []) {
+        secretsRead.set(v.secret!.secretName, (secretsRead.get(v.secret!.secretName) ?? new Set()).add(item.key));
+      }
+    }
     for (const c of w.pod.containers) {
       for (const e of c.env ?? []) {
         const ref = e.valueFrom?.secretKeyRef;

@@ -27,13 +27,18 @@ function envFile(ctx: PodContext, w: Workload, c: ContainerSpec): string {
   return file;
 }
 
-/** A configMap volume: each key a file, in a directory the container's unprivileged user can read. */
-function configMapDir(ctx: PodContext, w: Workload, volume: string, configMap: string): string {
-  const data = ctx.configMaps.get(configMap);
-  if (!data) throw new Error(`${w.name}: volume ${volume} names ConfigMap ${configMap}, which the chart did not render`);
-  const dir = join(ctx.state, `${w.name}-${volume}`);
+/**
+ * A configMap or secret volume: each key (or each of its items, at its path) a file, in a directory the
+ * container's unprivileged user can read (a cluster makes Secrets readable by the pod's fsGroup).
+ */
+function volumeDir(ctx: PodContext, w: Workload, volume: NonNullable<Workload['pod']['volumes']>[number]): string {
+  const source = volume.configMap ? ctx.configMaps.get(volume.configMap.name) : ctx.secrets.get(volume.secret!.secretName);
+  const named = volume.configMap ? `ConfigMap ${volume.configMap.name}` : `Secret ${volume.secret!.secretName}`;
+  if (!source) throw new Error(`${w.name}: volume ${volume.name} names ${named}, which chart:run does not have`);
+  const items = volume.secret?.items ?? Object.keys(source).map((key) => ({ key, path: key }));
+  const dir = join(ctx.state, `${w.name}-${volume.name}`);
   mkdirSync(dir, { recursive: true, mode: 0o755 });
-  for (const [key, value] of Object.entries(data)) writeFileSync(join(dir, key), value, { mode: 0o644 });
+  for (const { key, path } of items) writeFileSync(join(dir, path), source[key] ?? '', { mode: 0o644 });
   return dir;
 }
 
@@ -51,8 +56,8 @@ export function runArgs(ctx: PodContext, w: Workload, c: ContainerSpec, name: st
   for (const mount of c.volumeMounts ?? []) {
     const volume = w.pod.volumes?.find((v) => v.name === mount.name);
     if (volume?.emptyDir) args.push('--tmpfs', `${mount.mountPath}:rw,mode=1777`);
-    else if (volume?.configMap) args.push('-v', `${configMapDir(ctx, w, volume.name, volume.configMap.name)}:${mount.mountPath}:ro`);
-    else throw new Error(`${w.name}: only emptyDir and configMap volumes are supported (${mount.name})`);
+    else if (volume?.configMap || volume?.secret) args.push('-v', `${volumeDir(ctx, w, volume)}:${mount.mountPath}:ro`);
+    else throw new Error(`${w.name}: only emptyDir, configMap and secret volumes are supported (${mount.name})`);
   }
   for (const port of c.ports ?? []) args.push('-p', `127.0.0.1::${port.containerPort}`);
   if (c.command) args.push('--entrypoint', JSON.stringify(c.command));
