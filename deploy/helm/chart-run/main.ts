@@ -177,14 +177,30 @@ function state(): string {
   return dir;
 }
 
+/**
+ * CHART_RUN_REGISTRY (e.g. 127.0.0.1:5000/hosted-checkout, where `pnpm images --push` put them): the
+ * images come from that registry, pulled as a kubelet would, instead of the engine's local store.
+ */
+function registrySets(client: string): { sets: string[]; pull: (image: string) => void } {
+  const registry = process.env['CHART_RUN_REGISTRY'];
+  if (!registry) return { sets: [], pull: () => undefined };
+  const local = /^(127\.0\.0\.1|localhost)[:/]/.test(registry) && client === 'podman' ? ['--tls-verify=false'] : [];
+  return {
+    sets: [`image.registry=${registry}`, 'image.pullPolicy=Always'],
+    pull: (image) => void run(client, ['pull', '-q', ...local, image]),
+  };
+}
+
 async function up(client: string, port: number): Promise<void> {
   const publicBaseUrl = `http://127.0.0.1:${port}`;
-  const rendered = render(publicBaseUrl);
+  const registry = registrySets(client);
+  const rendered = render(publicBaseUrl, registry.sets);
   log(
     `rendered ${rendered.jobs.length} Job(s), ${rendered.deployments.length} Deployment(s), ${rendered.tests.length} test Pod(s), ${rendered.ingress.length} Ingress path(s)`,
   );
   const pods = [...rendered.jobs, ...rendered.deployments, ...rendered.tests];
   for (const image of new Set(pods.flatMap((w) => w.pod.containers.map((c) => c.image)))) {
+    registry.pull(image);
     if (tryRun(client, ['image', 'exists', image]) === undefined && tryRun(client, ['image', 'inspect', image]) === undefined) {
       throw new Error(`image ${image} is missing: run pnpm images first`);
     }
@@ -217,7 +233,7 @@ async function up(client: string, port: number): Promise<void> {
 function testAgain(client: string, port: number): void {
   const apiKey = process.env['CHART_RUN_TEST_API_KEY'];
   if (!apiKey) throw new Error('--test needs CHART_RUN_TEST_API_KEY (the TEST_SECRET_KEY chart:run printed)');
-  const rendered = render(`http://127.0.0.1:${port}`);
+  const rendered = render(`http://127.0.0.1:${port}`, registrySets(client).sets);
   runTestHooks(
     client,
     { network: NETWORK, state: state(), configMaps: rendered.configMaps, secrets: new Map() },

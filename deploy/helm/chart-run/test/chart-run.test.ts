@@ -6,6 +6,8 @@
 // the hosted page and signs in to the dashboard through the Ingress in a real browser. The chart's
 // `helm test` pods ran inside chart:run (it fails otherwise); `chart:run --test` runs them again, and
 // fails, naming the pod and what it saw, when the create check is given a key the gateway refuses.
+// The images come from a real registry on 127.0.0.1 (Debian's docker-registry): `pnpm images --push
+// --no-build` puts what CI built there and prints each digest, and chart:run pulls them from it.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -15,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { launchChromium } from '@hc/test-kit/browser';
 import { eventually } from '@hc/test-kit';
 import { namesResolve } from '../engine.ts';
+import { startRegistry, type LocalRegistry } from '../registry.ts';
 
 const ROOT = join(import.meta.dirname, '../../../..');
 const LABEL = 'hosted-checkout.chart-run';
@@ -39,6 +42,8 @@ interface Platform {
   account: string;
 }
 let platform: Platform;
+let registry: LocalRegistry;
+let pushed: string[];
 let chartRunErr: string;
 let receiverPort: number;
 let endpointSecret: string;
@@ -58,10 +63,21 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
 }
 
 beforeAll(async () => {
+  registry = await startRegistry(ROOT);
+  const push = await promisify(execFile)(
+    'bash',
+    [join(ROOT, 'scripts/images.sh'), '--push', `${registry.address}/hosted-checkout`, '--no-build'],
+    {
+      cwd: ROOT,
+      timeout: 600_000,
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
+  pushed = push.stdout.split('\n').filter((line) => line.includes('@sha256:'));
   const port = await freePort();
   const { stdout, stderr } = await promisify(execFile)(process.execPath, [join(ROOT, 'deploy/helm/chart-run/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, CHART_RUN_PORT: String(port) },
+    env: { ...process.env, CHART_RUN_PORT: String(port), CHART_RUN_REGISTRY: `${registry.address}/hosted-checkout` },
     timeout: 600_000,
     maxBuffer: 16 * 1024 * 1024,
   });
@@ -106,7 +122,8 @@ beforeAll(async () => {
   endpointSecret = String(endpoint['secret']);
 }, 660_000);
 
-afterAll(() => {
+afterAll(async () => {
+  await registry?.stop();
   if (process.env['CHART_RUN_KEEP'] === '1') return;
   execFileSync(process.execPath, [join(ROOT, 'deploy/helm/chart-run/main.ts'), '--down'], { cwd: ROOT, stdio: 'inherit' });
 });
@@ -141,6 +158,23 @@ describe('pnpm chart:run', () => {
     expect(refused.stderr).toMatch(/helm test: pod hc-hosted-checkout-test-create failed \(exit 1\)/);
     expect(refused.stderr).toMatch(/create: expected 201 with a Test session, got 401/);
   }, 300_000);
+
+  it('pushed every image to the registry, which serves each under the digest pnpm images printed, and ran them from there', async () => {
+    expect(pushed.length).toBeGreaterThanOrEqual(8);
+    for (const line of pushed) {
+      const [, name, tag, digest] = line.match(/^[^/]+\/(.+):([^:@]+)@(sha256:[0-9a-f]{64})$/)!;
+      const manifest = await fetch(`http://${registry.address}/v2/${name}/manifests/${tag}`, {
+        method: 'HEAD',
+        headers: { accept: 'application/vnd.oci.image.manifest.v1+json, application/vnd.docker.distribution.manifest.v2+json' },
+      });
+      expect({ line, status: manifest.status, digest: manifest.headers.get('docker-content-digest') }).toEqual({
+        line,
+        status: 200,
+        digest,
+      });
+    }
+    expect(run('inspect', '--format', '{{.ImageName}}', gatewayContainer)).toBe(`${registry.address}/hosted-checkout/gateway:0.1.0`);
+  });
 
   it('publishes every port on 127.0.0.1 only', () => {
     const ports = run('ps', '--filter', `label=${LABEL}`, '--format', '{{.Ports}}')

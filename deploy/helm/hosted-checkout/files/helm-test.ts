@@ -9,7 +9,7 @@
  *           Test secret key HC_TEST_API_KEY (from a Secret), then read back by id. A Live key is refused:
  *           a test never makes a Live payment.
  *
- * HC_TEST_TIMEOUT_SECONDS (default 120) bounds how long `ready` waits for pods still starting.
+ * HC_TEST_TIMEOUT_SECONDS (default 120) bounds how long a check waits for pods still starting.
  */
 import { grpcReady, httpReady, tcpReady } from './probes.ts';
 
@@ -52,6 +52,23 @@ async function ready(): Promise<boolean> {
   return results.every(Boolean);
 }
 
+/**
+ * `call` until it gets an HTTP answer (whatever its status), within HC_TEST_TIMEOUT_SECONDS: a pod that
+ * just started may not resolve or reach the Service yet (a new pod's DNS, endpoints still updating).
+ */
+async function untilAnswered(call: () => Promise<Response>): Promise<Response> {
+  const deadline = Date.now() + Number(process.env['HC_TEST_TIMEOUT_SECONDS'] ?? 120) * 1000;
+  for (;;) {
+    try {
+      return await call();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      say(`no answer yet (${error instanceof Error ? error.message : String(error)}); asking again`);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+}
+
 async function create(): Promise<boolean> {
   const gateway = process.env['HC_TEST_GATEWAY_URL'];
   const key = process.env['HC_TEST_API_KEY'] ?? '';
@@ -60,20 +77,25 @@ async function create(): Promise<boolean> {
     say('the API key of the test is not a Test secret key (sk_test_…): refused, a test never makes a Live payment');
     return false;
   }
-  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const reference = `helm-test-${Date.now()}`;
-  const created = await fetch(`${gateway}/v1/checkout_sessions`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ amount: '1.00', currency: 'USD', description: 'helm test', reference }),
-    signal: AbortSignal.timeout(15_000),
-  });
+  // The Idempotency-Key makes a create asked again after a lost answer the same session, not a second one.
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': reference };
+  const created = await untilAnswered(() =>
+    fetch(`${gateway}/v1/checkout_sessions`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ amount: '1.00', currency: 'USD', description: 'helm test', reference }),
+      signal: AbortSignal.timeout(15_000),
+    }),
+  );
   const session = (await created.json()) as { id?: string; livemode?: boolean };
   if (created.status !== 201 || !session.id?.startsWith('pay_') || session.livemode !== false) {
     say(`create: expected 201 with a Test session, got ${created.status} ${JSON.stringify(session)}`);
     return false;
   }
-  const read = await fetch(`${gateway}/v1/checkout_sessions/${session.id}`, { headers, signal: AbortSignal.timeout(15_000) });
+  const read = await untilAnswered(() =>
+    fetch(`${gateway}/v1/checkout_sessions/${session.id}`, { headers, signal: AbortSignal.timeout(15_000) }),
+  );
   const again = (await read.json()) as { id?: string; reference?: string };
   if (read.status !== 200 || again.id !== session.id || again.reference !== reference) {
     say(`read back: expected 200 with ${session.id}, got ${read.status} ${JSON.stringify(again)}`);
