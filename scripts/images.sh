@@ -6,11 +6,27 @@
 # chart's migration Job). Prints each image's size at the end (docs/container-images.md).
 #   pnpm images [SERVICE…]            only these services
 #   IMAGE_REPOSITORY=registry.example.com/hosted-checkout pnpm images     another name prefix
+#   pnpm images --push REGISTRY[/PATH] [SERVICE…]   then tag each REGISTRY/PATH/<service>:<version>, push it
+#                                    and print "<reference>@<digest>" (the digest the registry stored)
+#   pnpm images --push REGISTRY --no-build          push what an earlier `pnpm images` built
+# A registry on 127.0.0.1/localhost is pushed to over plain HTTP (a local test registry); any other over TLS.
 # Builds with the client of the engine that scripts/ensure-container-engine.sh finds (or installs):
 # podman build for podman, docker build with BuildKit for a Docker daemon. The base image comes from
 # scripts/container-images-env.sh (node:24-bookworm-slim, or a local stand-in built from Debian packages
 # where no registry answers).
 set -euo pipefail
+push=""
+build=1
+args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --push) [ $# -ge 2 ] || { echo "images: --push needs a registry (e.g. registry.example.com/hosted-checkout)" >&2; exit 2; }
+      push="${2%/}"; shift 2 ;;
+    --no-build) build=0; shift ;;
+    *) args+=("$1"); shift ;;
+  esac
+done
+set -- "${args[@]+"${args[@]}"}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 say() { echo "images: $*" >&2; }
@@ -63,6 +79,7 @@ ignore=()
 
 started=$SECONDS
 for service in "${services[@]}"; do
+  [ "$build" = 1 ] || break
   image="$repository/$service:$version"
   echo "images: building $image (base $NODE_IMAGE)" >&2
   "$client" build -q -f deploy/docker/Dockerfile "${ignore[@]}" "${secret[@]}" \
@@ -71,7 +88,7 @@ for service in "${services[@]}"; do
     --label "org.opencontainers.image.base.name=$NODE_IMAGE" \
     -t "$image" . >/dev/null
 done
-echo "images: built ${#services[@]} in $((SECONDS - started)) s" >&2
+[ "$build" = 1 ] && echo "images: built ${#services[@]} in $((SECONDS - started)) s" >&2
 base_size="$("$client" image inspect --format '{{.Size}}' "$NODE_IMAGE")"
 printf '%-44s %10s %16s\n' IMAGE SIZE "ABOVE THE BASE"
 for service in "${services[@]}"; do
@@ -80,3 +97,26 @@ for service in "${services[@]}"; do
   printf '%-44s %7.0f MB %13.0f MB\n' "$image" "$(echo "$size / 1000000" | bc -l)" "$(echo "($size - $base_size) / 1000000" | bc -l)"
 done
 printf '%-44s %7.0f MB\n' "$NODE_IMAGE (base)" "$(echo "$base_size / 1000000" | bc -l)"
+
+# --push: the registry stores each image under its tag; what it answers is the digest to deploy by
+# (image.digest in the chart). Printed on stdout, one line per image, after the size table.
+[ -n "$push" ] || exit 0
+tls=()
+case "$push" in
+  127.0.0.1[:/]*|localhost[:/]*|127.0.0.1|localhost) [ "$client" = podman ] && tls=(--tls-verify=false) ;;
+esac
+digests="$(mktemp -d)"
+trap 'rm -rf "$digests"' EXIT
+for service in "${services[@]}"; do
+  image="$repository/$service:$version"
+  target="$push/$service:$version"
+  "$client" tag "$image" "$target"
+  if [ "$client" = podman ]; then
+    podman push -q "${tls[@]}" --digestfile "$digests/$service" "$target" >&2
+    digest="$(cat "$digests/$service")"
+  else
+    digest="$(docker push "$target" | sed -n 's/.*digest: \(sha256:[0-9a-f]*\).*/\1/p' | tail -n 1)"
+  fi
+  [ -n "$digest" ] || { echo "images: no digest for $target" >&2; exit 1; }
+  echo "$target@$digest"
+done

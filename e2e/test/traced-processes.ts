@@ -28,14 +28,14 @@ const main = (service: string): string => fileURLToPath(new URL(`../../services/
 const OPERATOR = fileURLToPath(new URL('../../tools/operator/src/operator.ts', import.meta.url));
 const runFile = promisify(execFile);
 
-interface ServiceProcess {
+export interface ServiceProcess {
   readonly address: string;
   output(): string;
   stop(): Promise<void>;
 }
 
 /** Starts `services/<service>/src/main.ts` instrumented; resolves with the address its start-up log line names. */
-async function startService(service: string, env: Record<string, string>): Promise<ServiceProcess> {
+export async function startService(service: string, env: Record<string, string>): Promise<ServiceProcess> {
   const child: ChildProcess = spawn(process.execPath, ['--import', REGISTER, main(service)], {
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -81,7 +81,8 @@ export interface TracedPlatform {
   stop(): Promise<void>;
 }
 
-export async function startTracedPlatform(receiver: OtlpReceiver): Promise<TracedPlatform> {
+/** `receiver.env(name)`: the OTEL_* variables of a service (an OTLP receiver's, or a Prometheus endpoint's). */
+export async function startTracedPlatform(receiver: Pick<OtlpReceiver, 'env'>): Promise<TracedPlatform> {
   const names = ['gateway', 'checkout', 'settlement', 'customers', 'webhooks'] as const;
   const dirs = {
     gateway: GATEWAY_MIGRATIONS_DIR,

@@ -1,7 +1,6 @@
 /** The container engine's command-line client (podman, or docker where podman is absent), and probes. */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { connect } from 'node:net';
-import { connect as http2Connect } from 'node:http2';
+import * as probes from '../hosted-checkout/files/probes.ts';
 
 export const LABEL = 'hosted-checkout.chart-run';
 
@@ -31,15 +30,10 @@ export function publishedPort(client: string, container: string, port: number): 
   return Number(match[2]);
 }
 
-export async function httpReady(port: number, path: string): Promise<boolean> {
-  try {
-    const response = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(3000), redirect: 'manual' });
-    await response.arrayBuffer();
-    return response.status >= 200 && response.status < 400;
-  } catch {
-    return false;
-  }
-}
+/** The readiness checks of probes.ts (shared with the chart's `helm test` pods), on a published port of 127.0.0.1. */
+export const httpReady = (port: number, path: string): Promise<boolean> => probes.httpReady(`http://127.0.0.1:${port}${path}`);
+export const tcpReady = (port: number): Promise<boolean> => probes.tcpReady('127.0.0.1', port);
+export const grpcReady = (port: number): Promise<boolean> => probes.grpcReady('127.0.0.1', port);
 
 /**
  * Whether name resolution inside `container` answers, within a second, for `names` and for the Service
@@ -63,45 +57,4 @@ export function namesResolve(client: string, container: string, names: string[])
     'Promise.all([...process.argv.slice(1), ...services].map((n) => lookup(n))).then(() => process.exit(0), fail);',
   ].join('\n');
   return tryRun(client, ['exec', container, 'node', '-e', script, ...names]) !== undefined;
-}
-
-export function tcpReady(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port, timeout: 2000 });
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => (socket.destroy(), resolve(false)));
-  });
-}
-
-/**
- * The Kubernetes gRPC probe: grpc.health.v1.Health/Check with an empty service name must answer
- * SERVING. The request is the empty message; the answer's field 1 (status) SERVING is the bytes 08 01.
- */
-export function grpcReady(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const session = http2Connect(`http://127.0.0.1:${port}`);
-    const done = (ok: boolean): void => {
-      session.destroy();
-      resolve(ok);
-    };
-    session.once('error', () => done(false));
-    session.setTimeout(3000, () => done(false));
-    const stream = session.request({
-      ':method': 'POST',
-      ':path': '/grpc.health.v1.Health/Check',
-      'content-type': 'application/grpc',
-      te: 'trailers',
-    });
-    const chunks: Buffer[] = [];
-    let status: string | undefined;
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.on('trailers', (trailers) => (status = String(trailers['grpc-status'])));
-    stream.on('error', () => done(false));
-    stream.on('end', () => {
-      const body = Buffer.concat(chunks);
-      done(status === '0' && body.length >= 7 && body[5] === 0x08 && body[6] === 0x01);
-    });
-    stream.end(Buffer.from([0, 0, 0, 0, 0]));
-  });
 }

@@ -9,11 +9,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { containerPort, memoryLimit, readRendered, resolveEnv } from './manifests.ts';
-import type { ContainerSpec, Workload } from './manifests.ts';
+import { containerPort, readRendered } from './manifests.ts';
+import type { ContainerSpec, Rendered } from './manifests.ts';
 import { LABEL, engineClient, grpcReady, httpReady, namesResolve, publishedPort, run, tcpReady, tryRun } from './engine.ts';
+import { runArgs, type PodContext } from './pods.ts';
+import { runTestHooks } from './hooks.ts';
+import { makeNatsLogin, natsServerArgs, type NatsLogin } from './nats-tls.ts';
 
 const root = join(import.meta.dirname, '../../..');
 const NETWORK = 'hc-chart-run';
@@ -39,13 +42,20 @@ function down(client: string): void {
 }
 
 /** The Secrets a cluster would hold (the chart reads them, never makes them), made for this run. */
-function makeSecrets(secretsRead: Map<string, Set<string>>, postgresPassword: string): Map<string, Record<string, string>> {
+function makeSecrets(
+  secretsRead: Map<string, Set<string>>,
+  postgresPassword: string,
+  nats: NatsLogin,
+): Map<string, Record<string, string>> {
   const secrets = new Map<string, Record<string, string>>();
   for (const [name, keys] of secretsRead) {
     const data: Record<string, string> = {};
     for (const key of keys) {
       const database = name.match(/^hc-(.+)-database$/);
       if (database) data[key] = `postgresql://postgres:${postgresPassword}@postgres:5432/hc_${database[1]!.replace(/-/g, '_')}`;
+      // NATS's login and the CA of its certificate (values.yaml: nats.auth, nats.tls; nats-tls.ts).
+      else if (name.endsWith('-nats')) data[key] = key === 'user' ? nats.user : nats.password;
+      else if (name.endsWith('-nats-ca')) data[key] = nats.ca;
       else if (name.endsWith('-encryption-keys')) data[key] = `chartrun1:${randomBytes(32).toString('base64')}`;
       else if (name.endsWith('-notices')) data[key] = `whsec_${randomBytes(24).toString('base64')}`;
       // The SMTP relay's credentials: the single-machine values point notifications at no relay (nothing
@@ -56,29 +66,6 @@ function makeSecrets(secretsRead: Map<string, Set<string>>, postgresPassword: st
     secrets.set(name, data);
   }
   return secrets;
-}
-
-/** podman run arguments for one container of a pod spec, as Kubernetes would run it. */
-function runArgs(w: Workload, c: ContainerSpec, envFile: string, name: string): string[] {
-  const args = ['--name', name, '--label', `${LABEL}=1`, '--label', `${LABEL}.workload=${w.name}`, '--network', NETWORK];
-  for (const alias of w.aliases) args.push('--network-alias', alias);
-  args.push('--env-file', envFile);
-  const user = w.pod.securityContext;
-  if (user?.runAsUser !== undefined) args.push('--user', `${user.runAsUser}:${user.runAsGroup ?? user.runAsUser}`);
-  if (c.securityContext?.readOnlyRootFilesystem) args.push('--read-only');
-  if (c.securityContext?.allowPrivilegeEscalation === false) args.push('--security-opt', 'no-new-privileges');
-  for (const cap of c.securityContext?.capabilities?.drop ?? []) args.push('--cap-drop', cap);
-  const memory = memoryLimit(c.resources?.limits?.memory);
-  if (memory) args.push('--memory', memory);
-  for (const mount of c.volumeMounts ?? []) {
-    const volume = w.pod.volumes?.find((v) => v.name === mount.name);
-    if (!volume?.emptyDir) throw new Error(`${w.name}: only emptyDir volumes are supported (${mount.name})`);
-    args.push('--tmpfs', `${mount.mountPath}:rw,mode=1777`);
-  }
-  for (const port of c.ports ?? []) args.push('-p', `127.0.0.1::${port.containerPort}`);
-  if (c.command) args.push('--entrypoint', JSON.stringify(c.command));
-  args.push(c.image, ...(c.args ?? []));
-  return args;
 }
 
 async function probeReady(client: string, name: string, c: ContainerSpec): Promise<boolean> {
@@ -98,113 +85,54 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = RE
   }
 }
 
-async function main(): Promise<void> {
-  applyExports('ensure-container-engine.sh');
-  const client = engineClient();
-  if (process.argv.includes('--down')) return down(client);
-  down(client);
-  applyExports('container-images-env.sh');
-
-  const port = Number(process.env['CHART_RUN_PORT'] ?? 8480);
-  const publicBaseUrl = `http://127.0.0.1:${port}`;
+/** The chart as helm renders it with the single-machine values (the one source of truth; ADR 0044). */
+function render(publicBaseUrl: string, extraSets: string[] = []): Rendered {
   const helm = execFileSync('bash', [join(root, 'scripts/ensure-helm.sh')], { encoding: 'utf8' }).trim();
-  const rendered = readRendered(
-    execFileSync(
-      helm,
-      [
-        'template',
-        RELEASE,
-        join(root, 'deploy/helm/hosted-checkout'),
-        '-f',
-        join(import.meta.dirname, 'values.yaml'),
-        '--set',
-        `publicBaseUrl=${publicBaseUrl}`,
-      ],
-      {
-        encoding: 'utf8',
-        maxBuffer: 64 * 1024 * 1024,
-      },
-    ),
-  );
-  log(`rendered ${rendered.jobs.length} Job(s), ${rendered.deployments.length} Deployment(s), ${rendered.ingress.length} Ingress path(s)`);
-  for (const image of new Set([...rendered.jobs, ...rendered.deployments].flatMap((w) => w.pod.containers.map((c) => c.image)))) {
-    if (tryRun(client, ['image', 'exists', image]) === undefined && tryRun(client, ['image', 'inspect', image]) === undefined) {
-      throw new Error(`image ${image} is missing: run pnpm images first`);
-    }
-  }
+  const chart = join(root, 'deploy/helm/hosted-checkout');
+  const values = join(import.meta.dirname, 'values.yaml');
+  const sets = [`publicBaseUrl=${publicBaseUrl}`, ...extraSets].flatMap((set) => ['--set', set]);
+  const text = execFileSync(helm, ['template', RELEASE, chart, '-f', values, ...sets], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return readRendered(text);
+}
 
-  const state = join(root, '.local/chart-run');
-  mkdirSync(state, { recursive: true, mode: 0o700 });
-  const postgresPassword = randomBytes(12).toString('hex');
-  const secrets = makeSecrets(rendered.secretsRead, postgresPassword);
-  run(client, ['network', 'create', '--label', `${LABEL}=1`, NETWORK]);
-
-  // What the cluster provides: PostgreSQL and NATS JetStream, here as containers on the same network.
+/** PostgreSQL and NATS JetStream, what the cluster provides, as containers named as the values expect. */
+async function startInfrastructure(client: string, postgresPassword: string, nats: NatsLogin): Promise<void> {
+  const tls = natsServerArgs(nats);
   const base = ['run', '-d', '--label', `${LABEL}=1`, '--network', NETWORK];
   run(client, [
     ...base,
-    '--name',
-    'hc-chart-postgres',
-    '--network-alias',
-    'postgres',
-    '-p',
-    '127.0.0.1::5432',
-    '-e',
-    `POSTGRES_PASSWORD=${postgresPassword}`,
-    process.env['TEST_POSTGRES_IMAGE']!,
-    'postgres',
-    '-c',
-    'max_connections=300',
+    ...['--name', 'hc-chart-postgres', '--network-alias', 'postgres', '-p', '127.0.0.1::5432'],
+    ...['-e', `POSTGRES_PASSWORD=${postgresPassword}`, process.env['TEST_POSTGRES_IMAGE']!, 'postgres', '-c', 'max_connections=300'],
   ]);
   run(client, [
     ...base,
-    '--name',
-    'hc-chart-nats',
-    '--network-alias',
-    'nats',
-    '-p',
-    '127.0.0.1::4222',
-    process.env['TEST_NATS_IMAGE']!,
-    '-js',
-    '-sd',
-    '/tmp/jetstream',
+    ...['--name', 'hc-chart-nats', '--network-alias', 'nats', '-p', '127.0.0.1::4222', ...tls.run],
+    ...[process.env['TEST_NATS_IMAGE']!, '-js', '-sd', '/tmp/jetstream', ...tls.server],
   ]);
   await until(
     'PostgreSQL',
     async () => tryRun(client, ['exec', 'hc-chart-postgres', 'pg_isready', '-h', '127.0.0.1', '-U', 'postgres']) !== undefined,
   );
   await until('NATS', () => tcpReady(publishedPort(client, 'hc-chart-nats', 4222)));
+}
 
-  const envFileFor = (w: Workload, c: ContainerSpec): string => {
-    const file = join(state, `${w.name}-${c.name}.env`);
-    const env = resolveEnv(c, rendered.configMaps, secrets);
-    writeFileSync(
-      file,
-      Object.entries(env)
-        .map(([k, v]) => `${k}=${v}`)
-        .join('\n') + '\n',
-      { mode: 0o600 },
-    );
-    return file;
-  };
-
-  // Migration Jobs first (Helm pre-install hooks): each container must exit 0.
+/** Migration Jobs first (Helm pre-install hooks, each must exit 0), then every Deployment until ready. */
+async function startWorkloads(client: string, ctx: PodContext, rendered: Rendered): Promise<string[]> {
   for (const job of rendered.jobs) {
     for (const c of job.pod.containers) {
       const name = `hc-chart-${job.name}`;
       log(`job ${job.name}`);
-      run(client, ['run', '-d', ...runArgs(job, c, envFileFor(job, c), name)]);
+      run(client, ['run', '-d', ...runArgs(ctx, job, c, name)]);
       const code = run(client, ['wait', name]);
       if (code !== '0') throw new Error(`job ${job.name} exited ${code}:\n${tryRun(client, ['logs', '--tail', '30', name]) ?? ''}`);
     }
   }
-
-  // Then every Deployment, one pod each, all at once as a cluster would start them.
+  // Every Deployment, one pod each, all at once as a cluster would start them.
   const started: Array<{ name: string; container: ContainerSpec }> = [];
   for (const d of rendered.deployments) {
     for (const c of d.pod.containers) {
       const name = `hc-chart-${d.name}`;
-      run(client, ['run', '-d', ...runArgs(d, c, envFileFor(d, c), name)]);
+      run(client, ['run', '-d', ...runArgs(ctx, d, c, name)]);
       started.push({ name, container: c });
     }
   }
@@ -217,30 +145,22 @@ async function main(): Promise<void> {
     });
     log(`ready: ${name}`);
   }
+  return started.map((s) => s.name);
+}
 
-  // The Ingress: a small proxy container (chart-run/ingress.ts) on the network, the one published entry.
+/** The Ingress: a small proxy container (chart-run/ingress.ts) on the network, the one published entry. */
+async function startIngress(client: string, rendered: Rendered, port: number): Promise<void> {
   run(client, [
-    ...base,
-    '--name',
-    'hc-chart-ingress',
-    '-p',
-    `127.0.0.1:${port}:8080`,
-    '--read-only',
-    '--user',
-    '1000:1000',
-    '-v',
-    `${join(import.meta.dirname, 'ingress.ts')}:/ingress/ingress.ts:ro`,
-    '-e',
-    `ROUTES=${JSON.stringify(rendered.ingress)}`,
-    process.env['NODE_IMAGE']!,
-    'node',
-    '/ingress/ingress.ts',
+    ...['run', '-d', '--label', `${LABEL}=1`, '--network', NETWORK, '--name', 'hc-chart-ingress'],
+    ...['-p', `127.0.0.1:${port}:8080`, '--read-only', '--user', '1000:1000'],
+    ...['-v', `${join(import.meta.dirname, 'ingress.ts')}:/ingress/ingress.ts:ro`, '-e', `ROUTES=${JSON.stringify(rendered.ingress)}`],
+    ...[process.env['NODE_IMAGE']!, 'node', '/ingress/ingress.ts'],
   ]);
   await until('ingress', () => httpReady(port, '/healthz'));
+}
 
-  // The demo merchant, made with the operator CLI inside the gateway pod (deploy/README.md does the same).
-  const gateway = started.find((s) => s.name.endsWith('-gateway'))?.name;
-  if (!gateway) throw new Error('no gateway Deployment rendered');
+/** The demo merchant and its Test key, made with the operator CLI inside the gateway pod (as deploy/README.md does). */
+async function demoMerchant(client: string, gateway: string): Promise<{ account: string; key: string }> {
   // The Ingress container just joined the network: until podman's DNS has taken it in, lookups in the
   // gateway pod may fail or hang, and the CLI refuses to act without its audit line (engine.ts).
   await until('DNS on the network', async () => namesResolve(client, gateway, ['hc-chart-ingress']));
@@ -248,10 +168,90 @@ async function main(): Promise<void> {
     JSON.parse(run(client, ['exec', gateway, 'node', 'tools/operator/src/operator.ts', ...args, '--json'])) as Record<string, unknown>;
   const account = operator('accounts', 'create', '--name', 'Demo Shop', '--payout-wallet', '0x1111111111111111111111111111111111111111');
   const key = operator('keys', 'create', String(account['id']), '--mode', 'test', '--label', 'chart:run (demo)');
-  process.stdout.write(
-    `GATEWAY_URL=${publicBaseUrl}\nTEST_SECRET_KEY=${String(key['secret'])}\nDEMO_ACCOUNT_ID=${String(account['id'])}\n`,
+  return { account: String(account['id']), key: String(key['secret']) };
+}
+
+function state(): string {
+  const dir = join(root, '.local/chart-run');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}
+
+/**
+ * CHART_RUN_REGISTRY (e.g. 127.0.0.1:5000/hosted-checkout, where `pnpm images --push` put them): the
+ * images come from that registry, pulled as a kubelet would, instead of the engine's local store.
+ */
+function registrySets(client: string): { sets: string[]; pull: (image: string) => void } {
+  const registry = process.env['CHART_RUN_REGISTRY'];
+  if (!registry) return { sets: [], pull: () => undefined };
+  const local = /^(127\.0\.0\.1|localhost)[:/]/.test(registry) && client === 'podman' ? ['--tls-verify=false'] : [];
+  return {
+    sets: [`image.registry=${registry}`, 'image.pullPolicy=Always'],
+    pull: (image) => void run(client, ['pull', '-q', ...local, image]),
+  };
+}
+
+async function up(client: string, port: number): Promise<void> {
+  const publicBaseUrl = `http://127.0.0.1:${port}`;
+  const registry = registrySets(client);
+  const rendered = render(publicBaseUrl, registry.sets);
+  log(
+    `rendered ${rendered.jobs.length} Job(s), ${rendered.deployments.length} Deployment(s), ${rendered.tests.length} test Pod(s), ${rendered.ingress.length} Ingress path(s)`,
   );
+  const pods = [...rendered.jobs, ...rendered.deployments, ...rendered.tests];
+  for (const image of new Set(pods.flatMap((w) => w.pod.containers.map((c) => c.image)))) {
+    registry.pull(image);
+    if (tryRun(client, ['image', 'exists', image]) === undefined && tryRun(client, ['image', 'inspect', image]) === undefined) {
+      throw new Error(`image ${image} is missing: run pnpm images first`);
+    }
+  }
+  const postgresPassword = randomBytes(12).toString('hex');
+  const nats = makeNatsLogin(state());
+  const ctx: PodContext = {
+    network: NETWORK,
+    state: state(),
+    configMaps: rendered.configMaps,
+    secrets: makeSecrets(rendered.secretsRead, postgresPassword, nats),
+  };
+  run(client, ['network', 'create', '--label', `${LABEL}=1`, NETWORK]);
+  await startInfrastructure(client, postgresPassword, nats);
+  const started = await startWorkloads(client, ctx, rendered);
+  await startIngress(client, rendered, port);
+  const gateway = started.find((name) => name.endsWith('-gateway'));
+  if (!gateway) throw new Error('no gateway Deployment rendered');
+  const demo = await demoMerchant(client, gateway);
+  // `helm test`: the chart's test-hook Pods, with the demo merchant's Test key; a failed one fails the run.
+  runTestHooks(client, ctx, rendered.tests, demo.key, log);
+  process.stdout.write(`GATEWAY_URL=${publicBaseUrl}\nTEST_SECRET_KEY=${demo.key}\nDEMO_ACCOUNT_ID=${demo.account}\n`);
   log(`running; pnpm chart:run --down removes it`);
+}
+
+/**
+ * `pnpm chart:run --test`: `helm test` again against the platform chart:run left running, with the Test
+ * key in CHART_RUN_TEST_API_KEY (the TEST_SECRET_KEY it printed). The test pods read no other Secret.
+ */
+function testAgain(client: string, port: number): void {
+  const apiKey = process.env['CHART_RUN_TEST_API_KEY'];
+  if (!apiKey) throw new Error('--test needs CHART_RUN_TEST_API_KEY (the TEST_SECRET_KEY chart:run printed)');
+  const rendered = render(`http://127.0.0.1:${port}`, registrySets(client).sets);
+  runTestHooks(
+    client,
+    { network: NETWORK, state: state(), configMaps: rendered.configMaps, secrets: new Map() },
+    rendered.tests,
+    apiKey,
+    log,
+  );
+}
+
+async function main(): Promise<void> {
+  applyExports('ensure-container-engine.sh');
+  const client = engineClient();
+  if (process.argv.includes('--down')) return down(client);
+  applyExports('container-images-env.sh');
+  const port = Number(process.env['CHART_RUN_PORT'] ?? 8480);
+  if (process.argv.includes('--test')) return testAgain(client, port);
+  down(client);
+  await up(client, port);
 }
 
 main().catch((error: unknown) => {

@@ -8,6 +8,7 @@ import { parseAllDocuments } from 'yaml';
 interface Meta {
   name: string;
   labels?: Record<string, string>;
+  annotations?: Record<string, string>;
 }
 interface EnvVar {
   name: string;
@@ -37,14 +38,19 @@ export interface ContainerSpec {
 }
 export interface PodSpec {
   securityContext?: { runAsUser?: number; runAsGroup?: number };
-  volumes?: Array<{ name: string; emptyDir?: unknown }>;
+  volumes?: Array<{
+    name: string;
+    emptyDir?: unknown;
+    configMap?: { name: string };
+    secret?: { secretName: string; items?: Array<{ key: string; path: string }> };
+  }>;
   containers: ContainerSpec[];
 }
 interface Manifest {
   kind: string;
   metadata: Meta;
   data?: Record<string, string>;
-  spec?: {
+  spec?: Partial<PodSpec> & {
     template?: { metadata?: Meta; spec: PodSpec };
     selector?: Record<string, string> | { matchLabels?: Record<string, string> };
     ports?: Array<{ name?: string; port: number; targetPort?: number | string }>;
@@ -55,7 +61,7 @@ interface Manifest {
 }
 
 export interface Workload {
-  kind: 'Job' | 'Deployment';
+  kind: 'Job' | 'Deployment' | 'Pod';
   name: string;
   labels: Record<string, string>;
   pod: PodSpec;
@@ -70,6 +76,8 @@ export interface IngressRoute {
 export interface Rendered {
   jobs: Workload[];
   deployments: Workload[];
+  /** The `helm test` hook Pods, in the order Helm runs them (hook weight, then name). */
+  tests: Workload[];
   configMaps: Map<string, Record<string, string>>;
   /** Every Secret the pods read (name → keys); the cluster provides them, so the runner makes them. */
   secretsRead: Map<string, Set<string>>;
@@ -95,10 +103,18 @@ export function readRendered(text: string): Rendered {
   };
   const jobs = manifests.filter((m) => m.kind === 'Job').map(podOf);
   const deployments = manifests.filter((m) => m.kind === 'Deployment').map(podOf);
+  const tests = testPods(manifests);
+  checkServicePorts(services, deployments);
   const configMaps = new Map(manifests.filter((m) => m.kind === 'ConfigMap').map((m) => [m.metadata.name, m.data ?? {}]));
 
   const secretsRead = new Map<string, Set<string>>();
   for (const w of [...jobs, ...deployments]) {
+    // Secret volumes (the NATS CA): the keys their items name.
+    for (const v of w.pod.volumes ?? []) {
+      for (const item of v.secret?.items ?? []) {
+        secretsRead.set(v.secret!.secretName, (secretsRead.get(v.secret!.secretName) ?? new Set()).add(item.key));
+      }
+    }
     for (const c of w.pod.containers) {
       for (const e of c.env ?? []) {
         const ref = e.valueFrom?.secretKeyRef;
@@ -121,7 +137,35 @@ export function readRendered(text: string): Rendered {
       }
     }
   }
-  return { jobs, deployments, configMaps, secretsRead, ingress };
+  return { jobs, deployments, tests, configMaps, secretsRead, ingress };
+}
+
+/** Pods with the helm.sh/hook test annotation, sorted as Helm runs them: by hook weight, then by name. */
+function testPods(manifests: Manifest[]): Workload[] {
+  const weight = (m: Manifest): number => Number(m.metadata.annotations?.['helm.sh/hook-weight'] ?? 0);
+  return manifests
+    .filter((m) => m.kind === 'Pod' && (m.metadata.annotations?.['helm.sh/hook'] ?? '').split(',').includes('test'))
+    .sort((a, b) => weight(a) - weight(b) || a.metadata.name.localeCompare(b.metadata.name))
+    .map((m) => ({ kind: 'Pod', name: m.metadata.name, labels: m.metadata.labels ?? {}, pod: m.spec as PodSpec, aliases: [] as string[] }));
+}
+
+/**
+ * Here a Service's name leads straight to its pod's container (a network alias): there is no kube-proxy
+ * to map a Service port to another target port. So a pod that calls a Service's port (the `helm test`
+ * pods do) only works when the two are equal; chart-run/values.yaml sets them so.
+ */
+function checkServicePorts(services: Manifest[], deployments: Workload[]): void {
+  for (const s of services) {
+    const pod = deployments.find((d) => d.aliases.includes(s.metadata.name));
+    for (const p of s.spec?.ports ?? []) {
+      const target = targetPort(p.targetPort ?? p.port, pod);
+      if (target !== p.port) {
+        throw new Error(
+          `Service ${s.metadata.name} port ${p.port} → ${target}: chart:run needs equal ports (set service.port to the container port)`,
+        );
+      }
+    }
+  }
 }
 
 /** A Service's targetPort, resolved to the number when it names a container port. */

@@ -53,9 +53,25 @@ describe('chart:run reads the rendered chart', () => {
     const secrets = new Map([['hc-gateway-database', { url: 'postgresql://u:p@postgres:5432/hc_gateway' }]]);
     const env = resolveEnv(gateway, rendered.configMaps, secrets);
     expect(env['GATEWAY_DATABASE_URL']).toBe('postgresql://u:p@postgres:5432/hc_gateway');
-    expect(env['NATS_URL']).toBe('nats://nats:4222');
+    expect(env['NATS_URL']).toBe('tls://nats:4222');
     expect(env['PUBLIC_BASE_URL']).toBe('http://127.0.0.1:8480');
     expect(() => resolveEnv(gateway, rendered.configMaps, new Map())).toThrow(/Secret hc-gateway-database key url is missing/);
+  });
+
+  it('logs the gRPC services in to NATS over TLS: a user from a Secret, the CA from a Secret volume (both made by chart:run)', () => {
+    expect(rendered.secretsRead.get('hc-chart-run-nats')).toEqual(new Set(['user', 'password']));
+    expect(rendered.secretsRead.get('hc-chart-run-nats-ca')).toEqual(new Set(['ca.crt']));
+    const checkout = rendered.deployments.find((d) => d.name === 'hc-hosted-checkout-checkout')!;
+    const names = (checkout.pod.containers[0]!.env ?? []).map((e) => e.name);
+    expect(names).toEqual(expect.arrayContaining(['NATS_USER', 'NATS_PASSWORD', 'NATS_CA_FILE']));
+    expect(checkout.pod.volumes).toContainEqual(
+      expect.objectContaining({ secret: expect.objectContaining({ secretName: 'hc-chart-run-nats-ca' }) }),
+    );
+  });
+
+  it('has the helm test pods, ready before create, and equal Service and container ports (no kube-proxy here)', () => {
+    expect(rendered.tests.map((t) => t.name)).toEqual(['hc-hosted-checkout-test-ready', 'hc-hosted-checkout-test-create']);
+    expect(rendered.ingress).toContainEqual({ path: '/', target: 'hc-hosted-checkout-gateway:8080' });
   });
 
   it('routes the Ingress paths to the pages, the dashboard and the gateway container ports', () => {

@@ -54,6 +54,8 @@ function render(...args: string[]): Manifest[] {
     .filter((m): m is Manifest => m !== null);
 }
 const ofKind = (manifests: Manifest[], kind: string) => manifests.filter((m) => m.kind === kind);
+/** The services' ConfigMaps: not the `helm test` hook's scripts (helm-test-hooks.test.ts). */
+const serviceConfigMaps = (manifests: Manifest[]) => ofKind(manifests, 'ConfigMap').filter((c) => component(c) !== 'helm-test');
 const component = (m: Manifest) => m.metadata.labels['app.kubernetes.io/component'];
 const podLabels = (d: Manifest) => (d.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels;
 const containers = (m: Manifest) => (m.spec as { template: { spec: { containers: Container[] } } }).template.spec.containers;
@@ -189,7 +191,7 @@ describe('rendered with the CI test values', () => {
   });
 
   it('wires the OTEL_* variables and a metrics port into every service', () => {
-    for (const configMap of ofKind(manifests, 'ConfigMap')) {
+    for (const configMap of serviceConfigMaps(manifests)) {
       expect(configMap['data']).toMatchObject({
         OTEL_SERVICE_NAME: `hc-${component(configMap)}`,
         OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.observability.svc:4318',
@@ -230,8 +232,9 @@ describe('rendered with the CI test values', () => {
     });
 
     it('let each gRPC service be called only by its callers', () => {
+      // The `helm test` pods are admitted to every service (helm-test-hooks.test.ts); these are the services.
       const callers = (name: keyof typeof SERVICE_PORTS) =>
-        fromPods(policy(name).ingress.filter((r) => r.ports?.some((p) => p.port === SERVICE_PORTS[name])));
+        fromPods(policy(name).ingress.filter((r) => r.ports?.some((p) => p.port === SERVICE_PORTS[name]))).filter((c) => c !== 'helm-test');
       expect(callers('checkout')).toEqual(['gateway', 'pages', 'dashboard']);
       expect(callers('settlement')).toEqual(['checkout']);
       expect(callers('customers')).toEqual(['gateway', 'dashboard']);
@@ -296,7 +299,10 @@ describe("settlement's notices listener", () => {
       'emulator',
     ]);
     const onGrpc = ingress.filter((r) => r.ports?.some((p) => p.port === 50052));
-    expect(onGrpc.flatMap((r) => r.from ?? []).map((p) => p.podSelector?.matchLabels['app.kubernetes.io/component'])).toEqual(['checkout']);
+    expect(onGrpc.flatMap((r) => r.from ?? []).map((p) => p.podSelector?.matchLabels['app.kubernetes.io/component'])).toEqual([
+      'checkout',
+      'helm-test',
+    ]);
     const emulatorOut = policyOf(all, 'emulator').egress;
     expect(
       emulatorOut.some(
@@ -412,7 +418,7 @@ describe('the merchant dashboard and the gateway admin listener', () => {
     // Checkout reads the account a buyer pays there (its current wallet, fee and status, docs/adr/0037);
     // settlement the wallet a Live transfer is forwarded to (docs/adr/0081).
     expect(peers(onPort(gatewayIn, 50057))).toEqual(['dashboard', 'checkout', 'settlement']);
-    expect(peers(onPort(gatewayIn, 8080))).toEqual(['outside']);
+    expect(peers(onPort(gatewayIn, 8080))).toEqual(['outside', 'helm-test']);
     expect(configOf(all, 'checkout')['GATEWAY_ADMIN_GRPC_ADDRESS']).toBe('pay-hosted-checkout-gateway.payments.svc:50057');
     expect(configOf(all, 'settlement')['GATEWAY_ADMIN_GRPC_ADDRESS']).toBe('pay-hosted-checkout-gateway.payments.svc:50057');
     // Nothing else may even try: no other workload has egress to the admin port.
@@ -423,7 +429,7 @@ describe('the merchant dashboard and the gateway admin listener', () => {
     // and notifications (is a Test receipt's address one of the account's users?).
     expect(peers(onPort(policyOf(all, 'dashboard').ingress, 50056))).toEqual(['gateway', 'notifications']);
     expect(configOf(all, 'notifications')['DASHBOARD_GRPC_ADDRESS']).toBe('pay-hosted-checkout-dashboard.payments.svc:50056');
-    expect(peers(onPort(policyOf(all, 'dashboard').ingress, 8083))).toEqual(['outside']);
+    expect(peers(onPort(policyOf(all, 'dashboard').ingress, 8083))).toEqual(['outside', 'helm-test']);
   });
 
   it("leaves no trace when disabled: no Deployment, route, migration, or way in to the admin port but checkout's and settlement's", () => {
@@ -438,7 +444,7 @@ describe('the merchant dashboard and the gateway admin listener', () => {
 
 describe('defaults and new processes', () => {
   it('without telemetry values sets no exporter (services load no telemetry), only the service name', () => {
-    const data = ofKind(render(...REQUIRED), 'ConfigMap').map((c) => c['data'] as Record<string, string>);
+    const data = serviceConfigMaps(render(...REQUIRED)).map((c) => c['data'] as Record<string, string>);
     for (const config of data) expect(Object.keys(config).filter((k) => k.startsWith('OTEL_'))).toEqual(['OTEL_SERVICE_NAME']);
   });
 

@@ -9,14 +9,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
+import { CHART, REQUIRED, ensureHelm, renderChart } from './render.ts';
 
-const CHART = fileURLToPath(new URL('../hosted-checkout', import.meta.url));
-const TEST_VALUES = fileURLToPath(new URL('../hosted-checkout/ci/test-values.yaml', import.meta.url));
-const ENSURE_HELM = fileURLToPath(new URL('../../../scripts/ensure-helm.sh', import.meta.url));
-const REQUIRED = ['--set', 'publicBaseUrl=https://pay.example.test', '--set', 'natsUrl=nats://nats:4222'];
+const TEST_VALUES = join(CHART, 'ci/test-values.yaml');
 const DIGEST = `sha256:${'ab'.repeat(32)}`;
 
 interface Container {
@@ -48,17 +45,12 @@ interface Manifest {
 let helm: string;
 let work: string;
 beforeAll(() => {
-  helm = execFileSync('bash', [ENSURE_HELM], { encoding: 'utf8' }).trim();
+  helm = ensureHelm();
   work = mkdtempSync(join(tmpdir(), 'hc-conventions-'));
 }, 180_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function render(...args: string[]): Manifest[] {
-  const out = execFileSync(helm, ['template', 'pay', CHART, '--namespace', 'payments', ...REQUIRED, ...args], { encoding: 'utf8' });
-  return parseAllDocuments(out)
-    .map((doc) => doc.toJS() as Manifest | null)
-    .filter((m): m is Manifest => m !== null);
-}
+const render = (...args: string[]): Manifest[] => renderChart<Manifest>(helm, ...args);
 const component = (m: Manifest) => m.metadata.labels['app.kubernetes.io/component']!;
 const ofKind = (all: Manifest[], kind: string) => all.filter((m) => m.kind === kind);
 const pod = (m: Manifest) => m.spec!.template;

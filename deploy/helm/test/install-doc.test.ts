@@ -2,7 +2,8 @@
 // step 1 never creates (hc-notifications-database and hc-notifications-smtp were missing: the
 // notifications migration hook could not start and the install failed; issue 45, item 1), or a key of it
 // under another name. It proves: the Secrets step 1 creates, with their keys, are exactly those that the
-// chart rendered with step 2's command reads (every Deployment's and migration Job's secretKeyRef).
+// chart rendered with step 2's command reads (every Deployment's, migration Job's and `helm test` Pod's
+// secretKeyRef; step 3 creates the test's key).
 // Rendered by a real helm (scripts/ensure-helm.sh).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -54,8 +55,9 @@ describe("deploy/README.md's install steps", () => {
     const rendered = execFileSync(helm, ['template', 'pay', CHART, '--namespace', 'payments', ...sets], { encoding: 'utf8' });
     const read: Record<string, Set<string>> = {};
     for (const doc of parseAllDocuments(rendered)) {
-      const manifest = doc.toJS() as { kind?: string; spec?: { template?: { spec?: PodSpec } } } | null;
-      const pod = manifest?.spec?.template?.spec;
+      const manifest = doc.toJS() as { kind?: string; spec?: PodSpec & { template?: { spec?: PodSpec } } } | null;
+      // Deployments' and Jobs' pod templates, and the `helm test` Pods (step 3).
+      const pod = manifest?.kind === 'Pod' ? manifest.spec : manifest?.spec?.template?.spec;
       if (!pod) continue;
       for (const container of [...pod.containers, ...(pod.initContainers ?? [])])
         for (const ref of (container.env ?? []).flatMap((e) => e.valueFrom?.secretKeyRef ?? []))
@@ -63,6 +65,7 @@ describe("deploy/README.md's install steps", () => {
     }
     const readSorted = Object.fromEntries(Object.entries(read).map(([name, keys]) => [name, [...keys].sort()]));
     expect(readSorted).toHaveProperty('hc-notifications-database');
+    expect(readSorted).toHaveProperty('hc-helm-test-key');
     expect(secretsCreated()).toEqual(readSorted);
   });
 });

@@ -15,6 +15,8 @@ export { streamReplicas, DEFAULT_STREAM_REPLICAS } from './stream-replicas.ts';
 export { natsSecurityOptions } from './nats-security.ts';
 export type { NatsSecurityEnv } from './nats-security.ts';
 export { startOutboxRelay, RELAY_APPLICATION_NAME } from './relay.ts';
+export { observeQueue } from './metrics.ts';
+export type { Backlog } from './metrics.ts';
 export { backoffDelay, groupCommit, groupCommitEach, WorkLoop } from './loop.ts';
 export type { BackoffSettings, StepResult, WorkLoopOptions } from './loop.ts';
 export type { OutboxRelay, OutboxRelayOptions } from './relay.ts';

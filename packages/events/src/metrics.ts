@@ -3,7 +3,7 @@
  * through @opentelemetry/api: exported when @hc/telemetry started the SDK (OTLP and/or Prometheus),
  * no-ops otherwise — the backlog query then never runs, as no reader ever collects.
  */
-import { metrics, type BatchObservableCallback } from '@opentelemetry/api';
+import { metrics, type Attributes, type BatchObservableCallback, type Observable } from '@opentelemetry/api';
 
 const meter = metrics.getMeter('hc-events');
 
@@ -40,21 +40,54 @@ const consumerAckPending = meter.createObservableGauge('hc.consumer.ack_pending'
   unit: '{message}',
 });
 
+/** The work queues of the services (webhook deliveries, mails), one series per `queue`. */
+const queueDepth = meter.createObservableGauge('hc.queue.depth', {
+  description: 'Items of a work queue not yet done (queue: webhooks.deliveries, notifications.mails)',
+  unit: '{item}',
+});
+const queueOldestAge = meter.createObservableGauge('hc.queue.oldest_age', {
+  description: 'Age of the oldest item of a work queue not yet done (0 when none)',
+  unit: 's',
+});
+
 export interface Backlog {
   rows: number;
   oldestAgeSeconds: number;
 }
 
+/**
+ * Observes a pair of gauges with `read` at each collection (never otherwise: without a metrics reader
+ * the query behind `read` never runs; a failed read reports nothing); returns what stops observing.
+ */
+function observePair(
+  gauges: [Observable, Observable],
+  attributes: Attributes,
+  read: () => Promise<[number, number] | undefined>,
+): () => void {
+  const callback: BatchObservableCallback = async (observer) => {
+    const values = await read().catch(() => undefined);
+    if (!values) return;
+    observer.observe(gauges[0], values[0], attributes);
+    observer.observe(gauges[1], values[1], attributes);
+  };
+  meter.addBatchObservableCallback(callback, gauges);
+  return () => meter.removeBatchObservableCallback(callback, gauges);
+}
+
 /** Observes the outbox backlog with `read` at each collection; returns what stops observing. */
 export function observeOutboxBacklog(read: () => Promise<Backlog>): () => void {
-  const callback: BatchObservableCallback = async (observer) => {
-    const backlog = await read().catch(() => undefined);
-    if (!backlog) return;
-    observer.observe(outboxBacklog, backlog.rows);
-    observer.observe(outboxOldestAge, backlog.oldestAgeSeconds);
-  };
-  meter.addBatchObservableCallback(callback, [outboxBacklog, outboxOldestAge]);
-  return () => meter.removeBatchObservableCallback(callback, [outboxBacklog, outboxOldestAge]);
+  return observePair([outboxBacklog, outboxOldestAge], {}, async () => {
+    const b = await read();
+    return [b.rows, b.oldestAgeSeconds];
+  });
+}
+
+/** Observes a service's work queue (`queue` names it in the label of that name) with `read` at each collection. */
+export function observeQueue(queue: string, read: () => Promise<Backlog>): () => void {
+  return observePair([queueDepth, queueOldestAge], { queue }, async () => {
+    const b = await read();
+    return [b.rows, b.oldestAgeSeconds];
+  });
 }
 
 /** Observes a durable consumer's lag with `read` at each collection; returns what stops observing. */
@@ -62,12 +95,8 @@ export function observeConsumerLag(
   attributes: { consumer: string; stream: string },
   read: () => Promise<{ pending: number; ackPending: number }>,
 ): () => void {
-  const callback: BatchObservableCallback = async (observer) => {
-    const lag = await read().catch(() => undefined);
-    if (!lag) return;
-    observer.observe(consumerPending, lag.pending, attributes);
-    observer.observe(consumerAckPending, lag.ackPending, attributes);
-  };
-  meter.addBatchObservableCallback(callback, [consumerPending, consumerAckPending]);
-  return () => meter.removeBatchObservableCallback(callback, [consumerPending, consumerAckPending]);
+  return observePair([consumerPending, consumerAckPending], attributes, async () => {
+    const lag = await read();
+    return [lag.pending, lag.ackPending];
+  });
 }

@@ -1,4 +1,4 @@
-import { connectNats, processedMessagesPurge, startPurgeSchedule } from '@hc/events';
+import { connectNats, observeQueue, processedMessagesPurge, startPurgeSchedule } from '@hc/events';
 import { createGrpcServer } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { NotificationsService, ReceiptPolicyService } from '@hc/proto/notifications/v1';
@@ -58,6 +58,8 @@ export async function startNotificationsService(
     links,
     logger,
   });
+  // The mail queue for the chart's alerts (docs/operations.md): read only when metrics are collected.
+  const stopObserving = observeQueue('notifications.mails', () => mails.backlog(sql.pool));
   const deps: NotificationsDependencies = {
     sql,
     settings: new SettingsStore(),
@@ -91,6 +93,7 @@ export async function startNotificationsService(
     async stop() {
       await server.stop();
       await Promise.all(consumers.map((c) => c.stop()));
+      stopObserving();
       await worker.stop();
       await purges.stop();
       await nats.drain();

@@ -1,4 +1,4 @@
-import { connectNats, contextStream, ensureStream, eventTablePurges, startOutboxRelay, startPurgeSchedule } from '@hc/events';
+import { connectNats, contextStream, ensureStream, eventTablePurges, observeQueue, startOutboxRelay, startPurgeSchedule } from '@hc/events';
 import { createGrpcServer } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
@@ -62,6 +62,8 @@ export async function startWebhooksService(
   }
   const deliveries = new DeliveryStore(prisma);
   const worker = startDeliveryWorker({ deliveries, endpoints, settings, resolver, now, logger, ca: options.ca });
+  // The webhook backlog for the chart's alerts (docs/operations.md): read only when metrics are collected.
+  const stopObserving = observeQueue('webhooks.deliveries', () => deliveries.backlog());
   const deps: WebhooksDependencies = {
     endpoints,
     events: new EventStore(prisma),
@@ -104,6 +106,7 @@ export async function startWebhooksService(
     async stop() {
       await server.stop();
       await Promise.all(consumers.map((c) => c.stop()));
+      stopObserving();
       await worker.stop();
       await relay.stop();
       await purges.stop();

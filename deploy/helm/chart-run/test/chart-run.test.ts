@@ -3,9 +3,13 @@
 // services that cannot find each other by their Service names, an Ingress that does not route the
 // hosted pages and the dashboard. Runs `pnpm chart:run` (the images must exist: `pnpm images`) and
 // takes one Test payment through create → start → simulate paid → signed webhook received, then opens
-// the hosted page and signs in to the dashboard through the Ingress in a real browser.
+// the hosted page and signs in to the dashboard through the Ingress in a real browser. The chart's
+// `helm test` pods ran inside chart:run (it fails otherwise); `chart:run --test` runs them again, and
+// fails, naming the pod and what it saw, when the create check is given a key the gateway refuses.
+// The images come from a real registry on 127.0.0.1 (Debian's docker-registry): `pnpm images --push
+// --no-build` puts what CI built there and prints each digest, and chart:run pulls them from it.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { launchChromium } from '@hc/test-kit/browser';
 import { eventually } from '@hc/test-kit';
 import { namesResolve } from '../engine.ts';
+import { startRegistry, type LocalRegistry } from '../registry.ts';
 
 const ROOT = join(import.meta.dirname, '../../../..');
 const LABEL = 'hosted-checkout.chart-run';
@@ -37,6 +42,9 @@ interface Platform {
   account: string;
 }
 let platform: Platform;
+let registry: LocalRegistry;
+let pushed: string[];
+let chartRunErr: string;
 let receiverPort: number;
 let endpointSecret: string;
 let gatewayContainer: string;
@@ -55,10 +63,21 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
 }
 
 beforeAll(async () => {
+  registry = await startRegistry(ROOT);
+  const push = await promisify(execFile)(
+    'bash',
+    [join(ROOT, 'scripts/images.sh'), '--push', `${registry.address}/hosted-checkout`, '--no-build'],
+    {
+      cwd: ROOT,
+      timeout: 600_000,
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
+  pushed = push.stdout.split('\n').filter((line) => line.includes('@sha256:'));
   const port = await freePort();
-  const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'deploy/helm/chart-run/main.ts')], {
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, [join(ROOT, 'deploy/helm/chart-run/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, CHART_RUN_PORT: String(port) },
+    env: { ...process.env, CHART_RUN_PORT: String(port), CHART_RUN_REGISTRY: `${registry.address}/hosted-checkout` },
     timeout: 600_000,
     maxBuffer: 16 * 1024 * 1024,
   });
@@ -68,6 +87,7 @@ beforeAll(async () => {
       .split('\n')
       .map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]),
   );
+  chartRunErr = stderr;
   platform = { url: printed['GATEWAY_URL']!, key: printed['TEST_SECRET_KEY']!, account: printed['DEMO_ACCOUNT_ID']! };
   gatewayContainer = run('ps', '--filter', `label=${LABEL}.workload=hc-hosted-checkout-gateway`, '--format', '{{.Names}}');
 
@@ -102,7 +122,8 @@ beforeAll(async () => {
   endpointSecret = String(endpoint['secret']);
 }, 660_000);
 
-afterAll(() => {
+afterAll(async () => {
+  await registry?.stop();
   if (process.env['CHART_RUN_KEEP'] === '1') return;
   execFileSync(process.execPath, [join(ROOT, 'deploy/helm/chart-run/main.ts'), '--down'], { cwd: ROOT, stdio: 'inherit' });
 });
@@ -112,6 +133,47 @@ describe('pnpm chart:run', () => {
     expect(platform.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(platform.key).toMatch(/^sk_test_/);
     expect(platform.account).toMatch(/^acct_/);
+  });
+
+  it("ran the chart's helm test pods: every service ready, then a Test create through the gateway", () => {
+    expect(chartRunErr).toMatch(/helm test: hc-hosted-checkout-test-ready passed/);
+    expect(chartRunErr).toMatch(/ready: checkout \(hc-hosted-checkout-checkout\.default\.svc:50051\)/);
+    expect(chartRunErr).toMatch(/ready: gateway \(http:\/\/hc-hosted-checkout-gateway\.default\.svc:8080\/readyz\)/);
+    expect(chartRunErr).not.toMatch(/NOT READY/);
+    expect(chartRunErr).toMatch(/helm test: hc-hosted-checkout-test-create passed\n\s+created and read back Test checkout session pay_/);
+  });
+
+  it('chart:run --test runs the helm test pods again, and fails on a key the gateway refuses', async () => {
+    const again = (key: string) =>
+      spawnSync(process.execPath, [join(ROOT, 'deploy/helm/chart-run/main.ts'), '--test'], {
+        cwd: ROOT,
+        env: { ...process.env, CHART_RUN_PORT: new URL(platform.url).port, CHART_RUN_TEST_API_KEY: key },
+        encoding: 'utf8',
+        timeout: 300_000,
+      });
+    const passed = again(platform.key);
+    expect({ status: passed.status, stderr: passed.stderr }).toEqual({ status: 0, stderr: expect.stringContaining('test-create passed') });
+    const refused = again(`sk_test_${randomBytes(24).toString('hex')}`);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/helm test: pod hc-hosted-checkout-test-create failed \(exit 1\)/);
+    expect(refused.stderr).toMatch(/create: expected 201 with a Test session, got 401/);
+  }, 300_000);
+
+  it('pushed every image to the registry, which serves each under the digest pnpm images printed, and ran them from there', async () => {
+    expect(pushed.length).toBeGreaterThanOrEqual(8);
+    for (const line of pushed) {
+      const [, name, tag, digest] = line.match(/^[^/]+\/(.+):([^:@]+)@(sha256:[0-9a-f]{64})$/)!;
+      const manifest = await fetch(`http://${registry.address}/v2/${name}/manifests/${tag}`, {
+        method: 'HEAD',
+        headers: { accept: 'application/vnd.oci.image.manifest.v1+json, application/vnd.docker.distribution.manifest.v2+json' },
+      });
+      expect({ line, status: manifest.status, digest: manifest.headers.get('docker-content-digest') }).toEqual({
+        line,
+        status: 200,
+        digest,
+      });
+    }
+    expect(run('inspect', '--format', '{{.ImageName}}', gatewayContainer)).toBe(`${registry.address}/hosted-checkout/gateway:0.1.0`);
   });
 
   it('publishes every port on 127.0.0.1 only', () => {

@@ -66,6 +66,15 @@ export class MailStore {
     this.from = from;
   }
 
+  /** Mails not yet sent (queued, or being sent) and the age of the oldest: the hc.queue.* gauges. */
+  async backlog(sql: Sql): Promise<{ rows: number; oldestAgeSeconds: number }> {
+    const { rows } = await sql.query<{ rows: number; age: number }>(
+      `SELECT count(*)::int AS rows, coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8 AS age
+         FROM mails WHERE status IN ('queued', 'sending')`,
+    );
+    return { rows: rows[0]?.rows ?? 0, oldestAgeSeconds: rows[0]?.age ?? 0 };
+  }
+
   /** Queues a mail unless one of its cause exists (dedupe_key); true when queued now. */
   async queue(sql: Sql, mail: NewMail): Promise<boolean> {
     return (await this.insert(sql, newId('mail'), mail, null)) === 1;

@@ -81,6 +81,14 @@ export class DeliveryStore {
     this.prisma = prisma;
   }
 
+  /** Deliveries not yet done (pending, or being attempted) and the age of the oldest: the hc.queue.* gauges. */
+  async backlog(): Promise<{ rows: number; oldestAgeSeconds: number }> {
+    const [row] = await this.prisma.$queryRaw<Array<{ rows: number; age: number }>>`
+      SELECT count(*)::int AS rows, coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8 AS age
+        FROM webhook_deliveries WHERE status IN ('pending', 'delivering')`;
+    return { rows: row?.rows ?? 0, oldestAgeSeconds: row?.age ?? 0 };
+  }
+
   /**
    * Takes up to `limit` due deliveries, each with a lease until now + leaseMs, and no more than
    * `perEndpoint` in flight per endpoint (counting leases held elsewhere). SKIP LOCKED lets several
