@@ -16,7 +16,7 @@ import { signInThroughForm } from './dashboard-harness.ts';
 import {
   createTestDatabase,
   TEST_SECRETS_ENCRYPTION_KEYS,
-  TEST_STATEMENT_PUBLIC_KEYS,
+  TEST_STATEMENT_PUBLIC_KEYSET,
   TEST_STATEMENT_SIGNING_KEY,
   type TestDatabase,
 } from '@hc/test-kit';
@@ -87,7 +87,7 @@ export async function startSecurityHarness(
       NOTIFICATIONS_GRPC_ADDRESS: platform.notifications!.address,
       SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
       STATEMENT_SIGNING_KEY: TEST_STATEMENT_SIGNING_KEY,
-      STATEMENT_PUBLIC_KEYS: TEST_STATEMENT_PUBLIC_KEYS,
+      STATEMENT_PUBLIC_KEYSET: TEST_STATEMENT_PUBLIC_KEYSET,
       LOG_LEVEL: options.captureLogs ? 'trace' : 'silent',
     }),
     logger('dashboard'),

@@ -20,7 +20,7 @@ import {
   statementKeysDocument,
   type StatementSigner,
 } from '@hc/exports';
-import { TEST_STATEMENT_PUBLIC_KEYS } from '@hc/test-kit';
+import { TEST_STATEMENT_PUBLIC_KEYSET } from '@hc/test-kit';
 import { bodyOf, createSession, eventually } from './e2e-helpers.ts';
 import { startDashboardHarness, walk, type DashboardHarness, type DashboardMerchant } from './dashboard-harness.ts';
 
@@ -63,7 +63,7 @@ afterAll(async () => {
 
 /** The platform's published keys as a file, plus any other key the test trusts. */
 async function keysFile(name: string, ...extra: StatementSigner[]): Promise<string> {
-  const keys = parsePublicKeys(TEST_STATEMENT_PUBLIC_KEYS);
+  const keys = parsePublicKeys(TEST_STATEMENT_PUBLIC_KEYSET);
   for (const signer of extra) keys.set(signer.keyId, signer.publicKey);
   const file = join(dir, name);
   await writeFile(file, JSON.stringify(statementKeysDocument(keys)));

@@ -46,8 +46,8 @@ export function parseSigningKey(value: string, variable = 'STATEMENT_SIGNING_KEY
   return { keyId, privateKey, publicKey: createPublicKey(privateKey) };
 }
 
-/** STATEMENT_PUBLIC_KEYS: every key a statement may have been signed with, by id. */
-export function parsePublicKeys(value: string, variable = 'STATEMENT_PUBLIC_KEYS'): Map<string, KeyObject> {
+/** STATEMENT_PUBLIC_KEYSET: every key a statement may have been signed with, by id. */
+export function parsePublicKeys(value: string, variable = 'STATEMENT_PUBLIC_KEYSET'): Map<string, KeyObject> {
   const keys = new Map<string, KeyObject>();
   for (const text of value.split(',').filter((part) => part.trim() !== '')) {
     const { keyId, der } = entry(text.trim(), variable);
@@ -60,12 +60,12 @@ export function parsePublicKeys(value: string, variable = 'STATEMENT_PUBLIC_KEYS
   return keys;
 }
 
-/** A key's public entry, as STATEMENT_PUBLIC_KEYS lists it. */
+/** A key's public entry, as STATEMENT_PUBLIC_KEYSET lists it. */
 export function publicKeyEntry(keyId: string, publicKey: KeyObject): string {
   return `${keyId}:${publicKey.export({ format: 'der', type: 'spki' }).toString('base64')}`;
 }
 
-/** A new key pair: the secret STATEMENT_SIGNING_KEY and its STATEMENT_PUBLIC_KEYS entry. */
+/** A new key pair: the secret STATEMENT_SIGNING_KEY and its STATEMENT_PUBLIC_KEYSET entry. */
 export function newStatementKey(keyId: string): { signingKey: string; publicKey: string } {
   if (!KEY_ID.test(keyId)) throw new StatementKeyError(`key id ${keyId}: 1 to 64 of A-Z a-z 0-9 _ . -`);
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');

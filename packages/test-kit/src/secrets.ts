@@ -9,4 +9,4 @@ export const TEST_SECRETS_ENCRYPTION_KEYS = 'test-1:aGMtdGVzdC1vbmx5LXNlY3JldHMt
  * can check what a dashboard signed. Never a deployment's key: it is in the repository.
  */
 export const TEST_STATEMENT_SIGNING_KEY = 'test-statements-1:MC4CAQAwBQYDK2VwBCIEIEYNDWbM+3wfBggMReh3EXNSB6rTnRHo6SmPowrBLvtN';
-export const TEST_STATEMENT_PUBLIC_KEYS = 'test-statements-1:MCowBQYDK2VwAyEAjThhtnj1wpGzbx4tM1p5vyuYaPYEYS8bduyvGo8ecpU=';
+export const TEST_STATEMENT_PUBLIC_KEYSET = 'test-statements-1:MCowBQYDK2VwAyEAjThhtnj1wpGzbx4tM1p5vyuYaPYEYS8bduyvGo8ecpU=';

@@ -36,7 +36,7 @@ export interface DashboardConfig {
    */
   STATEMENT_SIGNING_KEY?: string;
   /** The published statement keys (`keyId:base64 SPKI DER`, …): when given, the signing key must be among them. */
-  STATEMENT_PUBLIC_KEYS?: string;
+  STATEMENT_PUBLIC_KEYSET?: string;
   LOG_LEVEL: string;
 }
 
@@ -60,7 +60,7 @@ const schema: JSONSchemaType<DashboardConfig> = {
     DASHBOARD_SECURE_COOKIES: { type: 'boolean', default: true },
     SECRETS_ENCRYPTION_KEYS: { type: 'string', nullable: true },
     STATEMENT_SIGNING_KEY: { type: 'string', nullable: true },
-    STATEMENT_PUBLIC_KEYS: { type: 'string', nullable: true },
+    STATEMENT_PUBLIC_KEYSET: { type: 'string', nullable: true },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
   },
   required: [
@@ -98,11 +98,11 @@ export function loadDashboardConfig(env: NodeJS.ProcessEnv = process.env): Dashb
 export function statementSigner(config: DashboardConfig): StatementSigner | undefined {
   if (!config.STATEMENT_SIGNING_KEY?.trim()) return undefined;
   const signer = parseSigningKey(config.STATEMENT_SIGNING_KEY);
-  if (config.STATEMENT_PUBLIC_KEYS?.trim()) {
-    const published = parsePublicKeys(config.STATEMENT_PUBLIC_KEYS).get(signer.keyId);
+  if (config.STATEMENT_PUBLIC_KEYSET?.trim()) {
+    const published = parsePublicKeys(config.STATEMENT_PUBLIC_KEYSET).get(signer.keyId);
     if (!published?.equals(signer.publicKey))
       throw new StatementKeyError(
-        `STATEMENT_SIGNING_KEY ${signer.keyId} is not published as it is in STATEMENT_PUBLIC_KEYS: publish its public key first (docs/adr/0088)`,
+        `STATEMENT_SIGNING_KEY ${signer.keyId} is not published as it is in STATEMENT_PUBLIC_KEYSET: publish its public key first (docs/adr/0088)`,
       );
   }
   return signer;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { loadStatementKeys, readStatement, verifyStatementSignature } from '@hosted-checkout/sdk';
 import { newStatementKey, parseSigningKey, writeSignedJson } from '@hc/exports';
 import { createLogger } from '@hc/logging';
-import { TEST_STATEMENT_PUBLIC_KEYS, TEST_STATEMENT_SIGNING_KEY } from '@hc/test-kit';
+import { TEST_STATEMENT_PUBLIC_KEYSET, TEST_STATEMENT_SIGNING_KEY } from '@hc/test-kit';
 import { loadPagesConfig } from '../src/config.ts';
 import { startPages, type RunningPages } from '../src/pages-server.ts';
 
@@ -26,11 +26,11 @@ beforeAll(async () => {
         PAGES_PORT: '0',
         CHECKOUT_GRPC_ADDRESS: '127.0.0.1:9',
         LOG_LEVEL: 'silent',
-        ...(keys ? { STATEMENT_PUBLIC_KEYS: keys } : {}),
+        ...(keys ? { STATEMENT_PUBLIC_KEYSET: keys } : {}),
       }),
       createLogger('pages-test', { level: 'silent' }),
     );
-  pages = await start(`${TEST_STATEMENT_PUBLIC_KEYS},${retired.publicKey}`);
+  pages = await start(`${TEST_STATEMENT_PUBLIC_KEYSET},${retired.publicKey}`);
   unpublished = await start();
 }, 60_000);
 

@@ -277,7 +277,7 @@ start('dashboard', 'services/dashboard/src/main.ts', {
   NOTIFICATIONS_GRPC_ADDRESS: notificationsConfig.NOTIFICATIONS_GRPC_ADDRESS,
   SECRETS_ENCRYPTION_KEYS: encryption.keys,
   STATEMENT_SIGNING_KEY: statementKeys.signingKey,
-  STATEMENT_PUBLIC_KEYS: statementKeys.publicKeys,
+  STATEMENT_PUBLIC_KEYSET: statementKeys.publicKeys,
 });
 
 // Hosted pages (/pay/*) and the front router that puts them and the gateway behind one address.
@@ -289,7 +289,7 @@ start('pages', 'services/pages/src/main.ts', {
   // Whether a paid payment gets a receipt, so the page promises only what is sent.
   NOTIFICATIONS_GRPC_ADDRESS: notificationsConfig.NOTIFICATIONS_GRPC_ADDRESS,
   // Published at /.well-known/hc-statement-keys.json, so anyone can check a statement (docs/adr/0088).
-  STATEMENT_PUBLIC_KEYS: statementKeys.publicKeys,
+  STATEMENT_PUBLIC_KEYSET: statementKeys.publicKeys,
 });
 const frontRouter = await startFrontRouter({
   host: gatewayConfig.GATEWAY_HOST,

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { parsePublicKeys, parseSigningKey } from '@hc/exports';
 import { dropDatabase, withDatabase } from '@hc/db';
-import { TEST_STATEMENT_PUBLIC_KEYS, TEST_STATEMENT_SIGNING_KEY, testDatabaseServerUrl } from '@hc/test-kit';
+import { TEST_STATEMENT_PUBLIC_KEYSET, TEST_STATEMENT_SIGNING_KEY, testDatabaseServerUrl } from '@hc/test-kit';
 import { localStatementKeys, STATEMENT_KEY_NAME } from '../src/local-statement-key.ts';
 import { CLUSTER_SCOPE, openLocalState } from '../src/local-state.ts';
 
@@ -26,11 +26,11 @@ describe('the statement signing key of ./scripts/start', () => {
     expect(await localStatementKeys(state, {})).toEqual({ ...first, origin: 'kept' });
   });
 
-  it('takes STATEMENT_SIGNING_KEY and STATEMENT_PUBLIC_KEYS from the environment over the kept key', async () => {
-    const env = { STATEMENT_SIGNING_KEY: TEST_STATEMENT_SIGNING_KEY, STATEMENT_PUBLIC_KEYS: TEST_STATEMENT_PUBLIC_KEYS };
+  it('takes STATEMENT_SIGNING_KEY and STATEMENT_PUBLIC_KEYSET from the environment over the kept key', async () => {
+    const env = { STATEMENT_SIGNING_KEY: TEST_STATEMENT_SIGNING_KEY, STATEMENT_PUBLIC_KEYSET: TEST_STATEMENT_PUBLIC_KEYSET };
     expect(await localStatementKeys(state, env)).toEqual({
       signingKey: TEST_STATEMENT_SIGNING_KEY,
-      publicKeys: TEST_STATEMENT_PUBLIC_KEYS,
+      publicKeys: TEST_STATEMENT_PUBLIC_KEYSET,
       keyId: 'test-statements-1',
       origin: 'environment',
     });

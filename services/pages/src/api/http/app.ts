@@ -25,7 +25,7 @@ export interface PagesAppOptions {
   readonly trustProxyHops: number;
   readonly viewsPerMinute: number;
   readonly actionsPerMinute: number;
-  /** STATEMENT_PUBLIC_KEYS, published at /.well-known/hc-statement-keys.json. */
+  /** STATEMENT_PUBLIC_KEYSET, published at /.well-known/hc-statement-keys.json. */
   readonly statementPublicKeys?: string | undefined;
   /** Readiness: resolves when checkout answers. */
   readonly ready: () => Promise<void>;
