@@ -20,7 +20,7 @@ import {
   statementKeysDocument,
   type StatementSigner,
 } from '@hc/exports';
-import { TEST_STATEMENT_PUBLIC_KEYSET } from '@hc/test-kit';
+import { TEST_STATEMENT_PUBLIC_KEYSET, TEST_STATEMENT_SIGNING_KEY } from '@hc/test-kit';
 import { bodyOf, createSession, eventually } from './e2e-helpers.ts';
 import { startDashboardHarness, walk, type DashboardHarness, type DashboardMerchant } from './dashboard-harness.ts';
 
@@ -127,6 +127,28 @@ describe('a signed statement of Live payments', () => {
       expect(result.stdout).toContain('Verified: the signature and 6 checks match.');
     }
   }, 120_000);
+
+  it('from the operator CLI, signed with the same key, verifies too; without the key it says it is unsigned', async () => {
+    const today = h.platform.clock.now().toISOString().slice(0, 10);
+    const args = ['payments', 'statement', owner.accountId, '--mode', 'live', '--from', today, '--to', today];
+    const unsigned = await h.platform.operator(...args);
+    expect(unsigned).toMatchObject({
+      code: 0,
+      stderr: expect.stringContaining('STATEMENT_SIGNING_KEY is not set: this statement is not signed'),
+    });
+    h.platform.operatorEnv['STATEMENT_SIGNING_KEY'] = TEST_STATEMENT_SIGNING_KEY;
+    try {
+      const signed = await h.platform.operator(...args);
+      expect(signed.code).toBe(0);
+      const file = join(dir, 'operator.csv');
+      await writeFile(file, signed.stdout);
+      const result = await verify(file, await keysFile('published.json'));
+      expect(result).toMatchObject({ code: 0 });
+      expect(result.stdout).toContain('Verified: the signature and 6 checks match.');
+    } finally {
+      delete h.platform.operatorEnv['STATEMENT_SIGNING_KEY'];
+    }
+  }, 90_000);
 
   it('with one amount changed fails its signature', async () => {
     const forwarded = readStatement(csv).lines[0]!['forwarded']!;
