@@ -85,28 +85,29 @@ export function exportRoutes(platform: PlatformClients, logger: Logger, signer: 
     );
   });
 
-  // One route per format: the audit trail names an action by the route's own path (action-routes.ts).
-  for (const format of ['csv', 'json'] as const) {
-    router.get(`/statement.${format}`, async (req, res) => {
-      const mode = modeOf(res);
-      const period = periodOf(query(req, 'from'), query(req, 'to'));
-      if ('problem' in period) return renderProblem(res, 400, 'No such period', period.problem);
-      if (!signer)
-        return renderProblem(
-          res,
-          503,
-          'Statements are not available',
-          'Statements are signed, and this dashboard has no signing key (STATEMENT_SIGNING_KEY).',
-        );
-      const context = callContext(res, mode);
-      const rows = statementRows(platform.checkoutAdmin.exportPayments(statementRequest(period), context));
-      const [from, to] = [query(req, 'from'), query(req, 'to')];
-      const header = { account: context.accountId, mode, from, to, created: new Date() };
-      await sendFile(res, logger, { name: `statement-${mode}-${from}-${to}.${format}`, type: FORMATS[format].type }, rows, (all, out) =>
-        FORMATS[format].write(all, header, signer, out),
+  /** The signed statement in one format (docs/adr/0088). */
+  const statement = (format: keyof typeof FORMATS) => async (req: Request, res: Response) => {
+    const mode = modeOf(res);
+    const period = periodOf(query(req, 'from'), query(req, 'to'));
+    if ('problem' in period) return renderProblem(res, 400, 'No such period', period.problem);
+    if (!signer)
+      return renderProblem(
+        res,
+        503,
+        'Statements are not available',
+        'Statements are signed, and this dashboard has no signing key (STATEMENT_SIGNING_KEY).',
       );
-    });
-  }
+    const context = callContext(res, mode);
+    const rows = statementRows(platform.checkoutAdmin.exportPayments(statementRequest(period), context));
+    const [from, to] = [query(req, 'from'), query(req, 'to')];
+    const header = { account: context.accountId, mode, from, to, created: new Date() };
+    await sendFile(res, logger, { name: `statement-${mode}-${from}-${to}.${format}`, type: FORMATS[format].type }, rows, (all, out) =>
+      FORMATS[format].write(all, header, signer, out),
+    );
+  };
+  // One route per format, each named in full: the audit trail names an action by its route (action-routes.ts).
+  router.get('/statement.csv', statement('csv'));
+  router.get('/statement.json', statement('json'));
 
   return router;
 }
