@@ -2,7 +2,13 @@
 // keeps (docs/adr/0056). Tests that run the CLI without a dashboard of their own start this one, so the
 // CLI talks to a real audit log of the test's own, never to whatever listens on the default address.
 import { createLogger } from '@hc/logging';
-import { createTestDatabase, NOT_RUNNING_ADDRESS, TEST_SECRETS_ENCRYPTION_KEYS } from '@hc/test-kit';
+import {
+  createTestDatabase,
+  NOT_RUNNING_ADDRESS,
+  TEST_SECRETS_ENCRYPTION_KEYS,
+  TEST_STATEMENT_PUBLIC_KEYSET,
+  TEST_STATEMENT_SIGNING_KEY,
+} from '@hc/test-kit';
 import { DASHBOARD_MIGRATIONS_DIR, loadDashboardConfig, startDashboard } from '@hc/dashboard';
 
 export interface AuditDashboard {
@@ -23,6 +29,8 @@ export async function startAuditDashboard(
       DASHBOARD_GRPC_ADDRESS: '127.0.0.1:0',
       DASHBOARD_SECURE_COOKIES: 'false',
       SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
+      STATEMENT_SIGNING_KEY: TEST_STATEMENT_SIGNING_KEY,
+      STATEMENT_PUBLIC_KEYSET: TEST_STATEMENT_PUBLIC_KEYSET,
       PUBLIC_BASE_URL: 'http://127.0.0.1',
       GATEWAY_ADMIN_GRPC_ADDRESS: services.gatewayAdmin ?? NOT_RUNNING_ADDRESS,
       CHECKOUT_GRPC_ADDRESS: services.checkout ?? NOT_RUNNING_ADDRESS,

@@ -204,7 +204,7 @@ describe('exports', () => {
       await page.getByLabel('Last day (UTC)').fill(ymd(paidDay));
       const rows = await download(page, () => page.getByRole('button', { name: 'Download settlement statement' }).click());
       const [line, ...rest] = rows;
-      expect(rest.map((r) => r['line'])).toEqual(['total']);
+      expect(rest.map((r) => r['line'])).toEqual(['total', 'signature']);
       // 20.00 EUR at the rate settlement locked at start (FX_RATES_USD: 1.08), as its own lock says.
       const settlementDb = openTestPool(h.platform.stack.settlementDatabaseUrl, 1);
       const lock = (await settlementDb.query('SELECT usd_value::text AS usd FROM settlement_locks WHERE payment_id = $1', [id]))

@@ -11,7 +11,15 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import { createServiceClient, type PublicCallContext } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { DashboardUsersService } from '@hc/proto/dashboard/v1';
-import { createTestDatabase, freePort, TEST_SECRETS_ENCRYPTION_KEYS, type TestDatabase, NOT_RUNNING_ADDRESS } from '@hc/test-kit';
+import {
+  createTestDatabase,
+  freePort,
+  TEST_SECRETS_ENCRYPTION_KEYS,
+  TEST_STATEMENT_PUBLIC_KEYSET,
+  TEST_STATEMENT_SIGNING_KEY,
+  type TestDatabase,
+  NOT_RUNNING_ADDRESS,
+} from '@hc/test-kit';
 import { launchChromium, walk as walkPages } from '@hc/test-kit/browser';
 import { DASHBOARD_MIGRATIONS_DIR, loadDashboardConfig, startDashboard, type RunningDashboard } from '@hc/dashboard';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
@@ -86,6 +94,8 @@ export async function startDashboardHarness(
       DASHBOARD_GRPC_ADDRESS: grpcAddress,
       DASHBOARD_SECURE_COOKIES: 'false',
       SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
+      STATEMENT_SIGNING_KEY: TEST_STATEMENT_SIGNING_KEY,
+      STATEMENT_PUBLIC_KEYSET: TEST_STATEMENT_PUBLIC_KEYSET,
       PUBLIC_BASE_URL: 'http://127.0.0.1',
       GATEWAY_ADMIN_GRPC_ADDRESS: platform.gatewayAdminAddress!,
       CHECKOUT_GRPC_ADDRESS: platform.stack.checkout.address,

@@ -72,7 +72,12 @@ describe('the packed package', () => {
     expect(runtimePaths).not.toMatch(/(?<!\.d)\.ts"/);
     expect(manifest).toMatchObject({ sideEffects: false, engines: { node: expect.any(String) }, files: expect.any(Array) });
     expect(manifest['private']).toBeUndefined();
-    expect(Object.keys(manifest['dependencies'] as object).sort()).toEqual(['openapi-fetch', 'standardwebhooks']);
+    expect(Object.keys(manifest['dependencies'] as object).sort()).toEqual([
+      'csv-parse',
+      'decimal.js',
+      'openapi-fetch',
+      'standardwebhooks',
+    ]);
   });
 });
 

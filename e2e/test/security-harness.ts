@@ -13,7 +13,13 @@ import { createServiceClient, type PublicCallContext } from '@hc/grpc';
 import { createLogger, type Logger } from '@hc/logging';
 import { DashboardUsersService } from '@hc/proto/dashboard/v1';
 import { signInThroughForm } from './dashboard-harness.ts';
-import { createTestDatabase, TEST_SECRETS_ENCRYPTION_KEYS, type TestDatabase } from '@hc/test-kit';
+import {
+  createTestDatabase,
+  TEST_SECRETS_ENCRYPTION_KEYS,
+  TEST_STATEMENT_PUBLIC_KEYSET,
+  TEST_STATEMENT_SIGNING_KEY,
+  type TestDatabase,
+} from '@hc/test-kit';
 import { launchChromium, walk as walkPages } from '@hc/test-kit/browser';
 import { DASHBOARD_MIGRATIONS_DIR, loadDashboardConfig, startDashboard, type RunningDashboard } from '@hc/dashboard';
 import { loadPagesConfig, startPages, type RunningPages } from '@hc/pages';
@@ -80,6 +86,8 @@ export async function startSecurityHarness(
       WEBHOOKS_GRPC_ADDRESS: platform.webhooks!.address,
       NOTIFICATIONS_GRPC_ADDRESS: platform.notifications!.address,
       SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
+      STATEMENT_SIGNING_KEY: TEST_STATEMENT_SIGNING_KEY,
+      STATEMENT_PUBLIC_KEYSET: TEST_STATEMENT_PUBLIC_KEYSET,
       LOG_LEVEL: options.captureLogs ? 'trace' : 'silent',
     }),
     logger('dashboard'),

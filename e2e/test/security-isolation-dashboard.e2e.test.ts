@@ -259,6 +259,7 @@ const OTHER_ROUTES: Record<string, string> = {
   'POST /developers/endpoints': 'create: smuggled-field case below',
   'GET /payments.csv': 'export of the session’s own account and mode: cursor and search cases below',
   'GET /statement.csv': 'export of the session’s own account and mode: case below',
+  'GET /statement.json': 'export of the session’s own account and mode: case below',
   'GET /': 'redirect to the mode’s Overview',
   'GET /overview': 'the session’s own account and mode: another account’s case below',
   'GET /team': 'the session’s own account: account-wide case below',
@@ -434,6 +435,7 @@ describe('cursors and searches', () => {
     ['events after the victim’s event', (ids) => `/dashboard/${mode}/developers/events?starting_after=${ids.event}`],
     ['the payments export searched by the victim’s reference', () => `/dashboard/${mode}/payments.csv?q=${MARK}-REF-${mode}`],
     ['the statement of today', () => `/dashboard/${mode}/statement.csv?from=${TODAY}&to=${TODAY}`],
+    ['the statement of today as JSON', () => `/dashboard/${mode}/statement.json?from=${TODAY}&to=${TODAY}`],
   ];
 
   // The status of a foreign cursor (an empty page, 400 or, today, a 500 for events: issue 35 (h)) is

@@ -7,7 +7,7 @@
  * 127.0.0.1 only. Prints GATEWAY_URL, TEST_SECRET_KEY and DEMO_ACCOUNT_ID like ./scripts/start, and exits
  * leaving it running. `pnpm chart:run --down` removes every container and the network it made.
  */
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -58,6 +58,9 @@ function makeSecrets(
       else if (name.endsWith('-nats-ca')) data[key] = nats.ca;
       else if (name.endsWith('-encryption-keys')) data[key] = `chartrun1:${randomBytes(32).toString('base64')}`;
       else if (name.endsWith('-notices')) data[key] = `whsec_${randomBytes(24).toString('base64')}`;
+      // Statements signed with a key of this run (its public key is not published: statementPublicKeyset is empty here).
+      else if (name === 'hc-statement-signing-key')
+        data[key] = `chartrun1:${generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64')}`;
       // The SMTP relay's credentials: the single-machine values point notifications at no relay (nothing
       // here turns receipts on), so any pair does.
       else if (name.endsWith('-smtp')) data[key] = key === 'user' ? 'chart-run' : randomBytes(16).toString('hex');

@@ -149,6 +149,23 @@ describe('rendered with the CI test values', () => {
     expect(ofKind(manifests, 'ConfigMap').filter((c) => 'SECRETS_ENCRYPTION_KEYS' in (c['data'] as object))).toEqual([]);
   });
 
+  it('gives the dashboard alone the statement signing key from an existing Secret, and the pages and the dashboard the published keys', () => {
+    const signingKeyOf = (workload: Manifest) => containers(workload)[0]!.env?.find((e) => e.name === 'STATEMENT_SIGNING_KEY');
+    expect(
+      ofKind(manifests, 'Deployment')
+        .filter((d) => signingKeyOf(d) !== undefined)
+        .map((d) => [component(d), signingKeyOf(d)!.valueFrom]),
+    ).toEqual([['dashboard', { secretKeyRef: { name: 'hc-statement-signing-key', key: 'key' } }]]);
+    expect(ofKind(manifests, 'Job').filter((j) => signingKeyOf(j) !== undefined)).toEqual([]);
+    const keyset =
+      'k202611:MCowBQYDK2VwAyEAjThhtnj1wpGzbx4tM1p5vyuYaPYEYS8bduyvGo8ecpU=,k202605:MCowBQYDK2VwAyEAjThhtnj1wpGzbx4tM1p5vyuYaPYEYS8bduyvGo8ecpU=';
+    const published = render('-f', TEST_VALUES, '--set', `statementPublicKeyset=${keyset.replace(/,/g, '\\,')}`);
+    const withKeyset = ofKind(published, 'ConfigMap').filter((c) => 'STATEMENT_PUBLIC_KEYSET' in (c['data'] as object));
+    expect(withKeyset.map(component).sort()).toEqual(['dashboard', 'pages']);
+    for (const configMap of withKeyset) expect((configMap['data'] as Record<string, string>)['STATEMENT_PUBLIC_KEYSET']).toBe(keyset);
+    expect(() => render('-f', TEST_VALUES, '--set', 'statementPublicKeyset=not a key')).toThrow(/statementPublicKeyset/);
+  });
+
   it('gives notifications its SMTP credentials from an existing Secret, and refuses a password written into values', () => {
     const notifications = ofKind(manifests, 'Deployment').find((d) => component(d) === 'notifications')!;
     const env = containers(notifications)[0]!.env ?? [];
@@ -400,6 +417,7 @@ describe('the merchant dashboard and the gateway admin listener', () => {
       '/track pay-hosted-checkout-pages:http',
       '/c pay-hosted-checkout-pages:http',
       '/docs pay-hosted-checkout-pages:http',
+      '/.well-known/hc-statement-keys.json pay-hosted-checkout-pages:http',
       '/dashboard pay-hosted-checkout-dashboard:http',
       '/ pay-hosted-checkout-gateway:http',
     ]);
@@ -436,7 +454,14 @@ describe('the merchant dashboard and the gateway admin listener', () => {
     const without = render('-f', TEST_VALUES, '--set', 'dashboard.enabled=false');
     expect(ofKind(without, 'Deployment').map(component)).not.toContain('dashboard');
     expect(ofKind(without, 'Job').map(component)).not.toContain('dashboard-migration');
-    expect(ingressPaths(without).map((p) => p.split(' ')[0])).toEqual(['/pay', '/track', '/c', '/docs', '/']);
+    expect(ingressPaths(without).map((p) => p.split(' ')[0])).toEqual([
+      '/pay',
+      '/track',
+      '/c',
+      '/docs',
+      '/.well-known/hc-statement-keys.json',
+      '/',
+    ]);
     expect(peers(onPort(policyOf(without, 'gateway').ingress, 50057))).toEqual(['checkout', 'settlement']);
     expect(configOf(without, 'gateway')).not.toHaveProperty('DASHBOARD_GRPC_ADDRESS');
   });

@@ -13,6 +13,8 @@ import { parseAllDocuments } from 'yaml';
 
 const CHART = fileURLToPath(new URL('../hosted-checkout', import.meta.url));
 const DEPLOY_README = fileURLToPath(new URL('../../README.md', import.meta.url));
+/** What step 1's $STATEMENT_KEY holds: a statement public key entry (keyId:base64 SPKI DER). */
+const STATEMENT_KEY_EXAMPLE = 's202611:MCowBQYDK2VwAyEAjThhtnj1wpGzbx4tM1p5vyuYaPYEYS8bduyvGo8ecpU=';
 const ENSURE_HELM = fileURLToPath(new URL('../../../scripts/ensure-helm.sh', import.meta.url));
 
 /** The shell commands of the README's ```sh blocks, line continuations joined, comments dropped. */
@@ -51,7 +53,10 @@ describe("deploy/README.md's install steps", () => {
   it('create every Secret, with every key, that the chart installed by step 2 reads, and no other', () => {
     const install = commands().find((line) => line.startsWith('helm upgrade --install'));
     expect(install).toBeDefined();
-    const sets = [...install!.matchAll(/--set\s+(\S+)/g)].flatMap((m) => ['--set', m[1]!.replace('$TAG', '0.1.0')]);
+    const sets = [...install!.matchAll(/--set\s+(\S+)/g)].flatMap((m) => [
+      '--set',
+      m[1]!.replace('$TAG', '0.1.0').replace('$STATEMENT_KEY', STATEMENT_KEY_EXAMPLE),
+    ]);
     const rendered = execFileSync(helm, ['template', 'pay', CHART, '--namespace', 'payments', ...sets], { encoding: 'utf8' });
     const read: Record<string, Set<string>> = {};
     for (const doc of parseAllDocuments(rendered)) {

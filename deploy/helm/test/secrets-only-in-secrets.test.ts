@@ -20,6 +20,8 @@ const CHART = fileURLToPath(new URL('../hosted-checkout', import.meta.url));
 const TEST_VALUES = fileURLToPath(new URL('../hosted-checkout/ci/test-values.yaml', import.meta.url));
 const CHART_RUN_VALUES = fileURLToPath(new URL('../chart-run/values.yaml', import.meta.url));
 const DEPLOY_README = fileURLToPath(new URL('../../README.md', import.meta.url));
+/** What step 1's $STATEMENT_KEY holds: a statement public key entry (keyId:base64 SPKI DER). */
+const STATEMENT_KEY_EXAMPLE = 's202611:MCowBQYDK2VwAyEAjThhtnj1wpGzbx4tM1p5vyuYaPYEYS8bduyvGo8ecpU=';
 const ENSURE_HELM = fileURLToPath(new URL('../../../scripts/ensure-helm.sh', import.meta.url));
 const REQUIRED = ['--set', 'publicBaseUrl=https://pay.example.test', '--set', 'natsUrl=nats://nats:4222'];
 
@@ -70,7 +72,10 @@ function documentedConfigurations(): [string, string[]][] {
   const install = readme()
     .replace(/\\\n\s*/g, ' ')
     .match(/^helm upgrade --install .*$/m)![0];
-  const installSets = [...install.matchAll(/--set\s+(\S+)/g)].flatMap((m) => ['--set', m[1]!.replace('$TAG', '0.1.0')]);
+  const installSets = [...install.matchAll(/--set\s+(\S+)/g)].flatMap((m) => [
+    '--set',
+    m[1]!.replace('$TAG', '0.1.0').replace('$STATEMENT_KEY', STATEMENT_KEY_EXAMPLE),
+  ]);
   // The README's values examples: its ```yaml blocks (each a values file).
   const examples = [...readme().matchAll(/```yaml\n([\s\S]*?)```/g)].map((block, i): [string, string[]] => {
     const file = join(work, `readme-example-${i}.yaml`);

@@ -59,6 +59,9 @@ describe('the values schema refuses keys the chart does not know', () => {
   });
 });
 
+/** What step 1's $STATEMENT_KEY holds: a statement public key entry (keyId:base64 SPKI DER). */
+const STATEMENT_KEY_EXAMPLE = 's202611:MCowBQYDK2VwAyEAjThhtnj1wpGzbx4tM1p5vyuYaPYEYS8bduyvGo8ecpU=';
+
 describe('every documented example still renders', () => {
   it('the defaults with the two required values, the CI values and the chart:run values', () => {
     expect(template().status).toBe(0);
@@ -72,7 +75,7 @@ describe('every documented example still renders', () => {
     // The commands: the ```sh blocks (a ```text block may show a refusal on purpose).
     const readme = [...readFileSync(DEPLOY_README, 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((block) => block[1]).join('\n');
     const sets = [...readme.matchAll(/--set\s+(?:'([^']+)'|([^\s`]+))/g)].map((m) =>
-      (m[1] ?? m[2]!).replace('$TAG', '0.1.0').replace('$NEW', '0.1.1'),
+      (m[1] ?? m[2]!).replace('$TAG', '0.1.0').replace('$NEW', '0.1.1').replace('$STATEMENT_KEY', STATEMENT_KEY_EXAMPLE),
     );
     expect(sets).toEqual(expect.arrayContaining(['gateway.ingress.className=nginx', 'grpcServices.webhooks.autoscaling.maxReplicas=10']));
     const rendered = template(...sets.flatMap((set) => ['--set', set]));

@@ -1,4 +1,4 @@
-import { Readable, type Writable } from 'node:stream';
+import { Readable, type Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 
@@ -29,9 +29,10 @@ export function spreadsheetSafe(value: string): string {
  * (docs/adr/0057).
  */
 export async function writeCsv(rows: AsyncIterable<Record<string, string>>, columns: readonly string[], out: Writable): Promise<void> {
-  await pipeline(
-    Readable.from(rows),
-    stringify({ header: true, columns: [...columns], bom: true, cast: { string: (value) => spreadsheetSafe(value) } }),
-    out,
-  );
+  await pipeline(Readable.from(rows), csvStringifier(columns), out);
+}
+
+/** The one CSV form (byte-order mark, header, spreadsheet-safe cells), for a pipeline of one's own. */
+export function csvStringifier(columns: readonly string[]): Transform {
+  return stringify({ header: true, columns: [...columns], bom: true, cast: { string: (value) => spreadsheetSafe(value) } });
 }

@@ -2,11 +2,14 @@
 // `hosted-checkout listen --forward-to http://localhost:3000/webhooks`: forwards the account's new
 // Test events to a local URL, signed with this device's kept secret, until Ctrl-C.
 // `hosted-checkout trigger payment.paid`: drives a new Test payment to that event.
+// `hosted-checkout verify-statement statement.csv --polygon-rpc URL`: checks a settlement statement's
+// signature and every transaction on it against the chain.
 import { parseArgs } from 'node:util';
 import { createClient, type HostedCheckout } from '../src/client.ts';
 import { HostedCheckoutApiError } from '../src/errors.ts';
 import { forwardEvents, type Forwarded } from '../src/listen.ts';
 import { keptListenSecret, listenSecretName } from '../src/listen-secret.ts';
+import { runVerifyStatement } from '../src/statement/command.ts';
 import { isTriggerName, trigger, TRIGGERS } from '../src/trigger.ts';
 
 const EVENT_TYPES = [
@@ -22,6 +25,7 @@ const EVENT_TYPES = [
 
 const HELP = `Usage: hosted-checkout listen [--forward-to URL] [options]
        hosted-checkout trigger EVENT [options]
+       hosted-checkout verify-statement FILE (--polygon-rpc URL | --chain-api URL) [--keys URL|FILE]
 
 listen: forwards every new Test-mode event of your account to URL, signed like a webhook delivery
 (Standard Webhooks headers), and prints the status your server answered. Ctrl-C stops. The signing
@@ -31,6 +35,10 @@ secret is kept per device and account in $XDG_CONFIG_HOME/hosted-checkout/listen
 trigger: makes a new Test payment and drives it to EVENT through the API:
   ${Object.keys(TRIGGERS).join(', ')}
 
+verify-statement: checks a settlement statement (CSV or JSON, as downloaded from the dashboard):
+its Ed25519 signature with the platform's published keys, then each paid payment's txid_in and
+txid_out on chain (amount, destination, token). Prints a line per check; exits 1 on any mismatch.
+
 Options:
   --forward-to URL      where to POST each event (listen; without it, use --print-json)
   --events T1,T2        forward only these event types (listen), e.g. payment.paid,payment.expired
@@ -39,6 +47,9 @@ Options:
   --secret WHSEC        sign with this secret instead of the kept one (listen)
   --api-key KEY         a Test secret key (default: $HOSTED_CHECKOUT_API_KEY, then $TEST_SECRET_KEY)
   --api-url URL         the API (default: $HOSTED_CHECKOUT_API_URL, then $GATEWAY_URL, then http://127.0.0.1:8080)
+  --keys URL|FILE       the platform's public keys (verify-statement; default: API URL + /.well-known/hc-statement-keys.json)
+  --polygon-rpc URL     a Polygon JSON-RPC node to check transactions on (verify-statement, production)
+  --chain-api URL       the local emulator's chain API instead (verify-statement, local platform)
   --help                this text
 `;
 
@@ -74,6 +85,9 @@ const OPTIONS = {
   'api-key': { type: 'string' },
   'api-url': { type: 'string' },
   secret: { type: 'string' },
+  keys: { type: 'string' },
+  'polygon-rpc': { type: 'string' },
+  'chain-api': { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -170,6 +184,20 @@ async function main(): Promise<void> {
   }
   if (command === 'listen' && rest.length === 0) return listen(values);
   if (command === 'trigger' && rest.length <= 1) return triggerCommand(rest[0], values);
+  if (command === 'verify-statement' && rest.length === 1) {
+    process.exitCode = await runVerifyStatement(
+      {
+        file: rest[0]!,
+        keys: values.keys,
+        baseUrl: values['api-url'] ?? process.env['HOSTED_CHECKOUT_API_URL'] ?? process.env['GATEWAY_URL'] ?? 'http://127.0.0.1:8080',
+        polygonRpc: values['polygon-rpc'],
+        chainApi: values['chain-api'],
+      },
+      process.stdout,
+      process.stderr,
+    );
+    return;
+  }
   fail(`unknown command: ${positionals.join(' ')} (try --help)`);
 }
 

@@ -23,3 +23,4 @@ export { paginate, type Page } from './paging.ts';
 export { verifyWebhook, WebhookVerificationError, type HeadersLike, type WebhookVerificationCode } from './webhooks.ts';
 export type * from './types.ts';
 export { SDK_VERSION } from './version.ts';
+export * from './statement/index.ts';

@@ -13,7 +13,7 @@ export { freePort, startDisposablePostgres, startDisposableNats, startDisposable
 export type { DisposablePostgres, DisposableNats, DisposableNatsCluster } from './disposable-servers.ts';
 export { rawRequest } from './raw-http.ts';
 export type { RawResponse } from './raw-http.ts';
-export { TEST_SECRETS_ENCRYPTION_KEYS } from './secrets.ts';
+export { TEST_SECRETS_ENCRYPTION_KEYS, TEST_STATEMENT_PUBLIC_KEYSET, TEST_STATEMENT_SIGNING_KEY } from './secrets.ts';
 export { NOT_RUNNING_ADDRESS } from './addresses.ts';
 export { startDisposablePostgresCluster } from './postgres-cluster.ts';
 export type { DisposablePostgresCluster, PostgresClusterNode } from './postgres-cluster.ts';

@@ -1,4 +1,5 @@
 import { loadConfig, type JSONSchemaType } from '@hc/config';
+import { parsePublicKeys, parseSigningKey, StatementKeyError, type StatementSigner } from '@hc/exports';
 import { parseEncryptionKeys } from '@hc/secrets';
 
 export interface DashboardConfig {
@@ -29,6 +30,13 @@ export interface DashboardConfig {
    * (@hc/secrets, docs/adr/0042). No default: the dashboard refuses to start without it (migrations do not need it).
    */
   SECRETS_ENCRYPTION_KEYS?: string;
+  /**
+   * The key that signs settlement statements, `keyId:base64` of its Ed25519 PKCS#8 DER (a Secret;
+   * docs/adr/0088). Without it the dashboard runs, and its statement downloads answer 503.
+   */
+  STATEMENT_SIGNING_KEY?: string;
+  /** The published statement keys (`keyId:base64 SPKI DER`, …): when given, the signing key must be among them. */
+  STATEMENT_PUBLIC_KEYSET?: string;
   LOG_LEVEL: string;
 }
 
@@ -51,6 +59,8 @@ const schema: JSONSchemaType<DashboardConfig> = {
     DASHBOARD_TRUST_PROXY_HOPS: { type: 'integer', minimum: 0, maximum: 10, default: 0 },
     DASHBOARD_SECURE_COOKIES: { type: 'boolean', default: true },
     SECRETS_ENCRYPTION_KEYS: { type: 'string', nullable: true },
+    STATEMENT_SIGNING_KEY: { type: 'string', nullable: true },
+    STATEMENT_PUBLIC_KEYSET: { type: 'string', nullable: true },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
   },
   required: [
@@ -76,5 +86,24 @@ export function loadDashboardConfig(env: NodeJS.ProcessEnv = process.env): Dashb
   const config = loadConfig(schema, env);
   // A malformed key list stops the process here; a missing one stops the dashboard at start (dashboard-server.ts).
   if (config.SECRETS_ENCRYPTION_KEYS !== undefined) parseEncryptionKeys(config.SECRETS_ENCRYPTION_KEYS);
+  statementSigner(config);
   return config;
+}
+
+/**
+ * The statement signer of this configuration, if it has a key. A malformed key, or one that the
+ * published keys do not list as it is, stops the dashboard at start: statements signed with a key
+ * nobody can look up would fail every verification.
+ */
+export function statementSigner(config: DashboardConfig): StatementSigner | undefined {
+  if (!config.STATEMENT_SIGNING_KEY?.trim()) return undefined;
+  const signer = parseSigningKey(config.STATEMENT_SIGNING_KEY);
+  if (config.STATEMENT_PUBLIC_KEYSET?.trim()) {
+    const published = parsePublicKeys(config.STATEMENT_PUBLIC_KEYSET).get(signer.keyId);
+    if (!published?.equals(signer.publicKey))
+      throw new StatementKeyError(
+        `STATEMENT_SIGNING_KEY ${signer.keyId} is not published as it is in STATEMENT_PUBLIC_KEYSET: publish its public key first (docs/adr/0088)`,
+      );
+  }
+  return signer;
 }

@@ -11,7 +11,7 @@ import { NotificationsService } from '@hc/proto/notifications/v1';
 import { answerParserRefusals } from '@hc/web';
 import { secretBoxFromEnv } from '@hc/secrets';
 import { dashboardUsersHandlers } from './api/grpc/dashboard-users-handlers.ts';
-import type { DashboardConfig } from './config.ts';
+import { statementSigner, type DashboardConfig } from './config.ts';
 import { NOTICE_KEPT_MS } from './domain/security-notice.ts';
 import { createDashboardApp } from './api/http/app.ts';
 import type { PlatformClients } from './adapters/platform-clients.ts';
@@ -75,6 +75,8 @@ export async function startDashboard(
     notifications: createServiceClient(NotificationsService, config.NOTIFICATIONS_GRPC_ADDRESS, timeout),
   };
 
+  const signer = statementSigner(config);
+  if (!signer) logger.warn('STATEMENT_SIGNING_KEY is not set: settlement statements cannot be downloaded (docs/adr/0088)');
   const grpc = createGrpcServer(logger);
   grpc.addPublic(DashboardUsersService, dashboardUsersHandlers(deps));
   const grpcAddress = await grpc.listenAt(config.DASHBOARD_GRPC_ADDRESS);
@@ -85,6 +87,7 @@ export async function startDashboard(
     logger,
     secureCookies: config.DASHBOARD_SECURE_COOKIES,
     trustProxyHops: config.DASHBOARD_TRUST_PROXY_HOPS,
+    statementSigner: signer,
     ready: async () => {
       await prisma.$queryRaw`SELECT 1`;
       await Promise.all(

@@ -54,6 +54,7 @@ function oneOf<T extends string>(value: string | undefined, allowed: readonly T[
  * The emulator of the Live processor and the Polygon chain (services/emulator/README.md):
  *   POST /v1/deposit-addresses                      processor: one deposit address per payment
  *   GET  /chain/v1/addresses/:address/transfers     chain: inbound transfers to an address
+ *   GET  /chain/v1/transactions/:txid               chain: one transaction's transfers (a statement's check)
  *   POST /emulator/v1/payments/:payment_id/pay      a buyer pays; the processor forwards and notifies
  */
 export async function startEmulator(config: EmulatorConfig, logger: Logger): Promise<RunningEmulator> {
@@ -77,6 +78,17 @@ export async function startEmulator(config: EmulatorConfig, logger: Logger): Pro
       const transfers = ledger.transfersTo(decodeURIComponent(parts[3]!));
       return send(res, 200, {
         transfers: transfers.map((t) => ({ txid: t.txid, coin: t.coin, value: t.value, to: t.to, block_time: t.blockTime.toISOString() })),
+      });
+    }
+    if (req.method === 'GET' && parts.length === 4 && parts[0] === 'chain' && parts[2] === 'transactions') {
+      const txid = decodeURIComponent(parts[3]!);
+      const transfers = ledger.transaction(txid);
+      if (transfers.length === 0) return send(res, 404, { error: { code: 'not_found', message: `no transaction ${txid} on chain` } });
+      return send(res, 200, {
+        txid,
+        status: 'success',
+        block_time: transfers[0]!.blockTime.toISOString(),
+        transfers: transfers.map((t) => ({ coin: t.coin, from: t.from, to: t.to, value: t.value })),
       });
     }
     if (req.method === 'POST' && parts.length === 5 && parts[0] === 'emulator' && parts[2] === 'payments' && parts[4] === 'pay') {

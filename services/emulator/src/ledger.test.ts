@@ -18,8 +18,19 @@ describe('the emulated processor and chain', () => {
     const paid = ledger.pay({ paymentId: 'pay_1', amount: '21.55', coin: 'polygon_usdt' }, now, WALLET);
     expect(paid).toMatchObject({ valueCoin: '21.550000', forwardedTo: WALLET, valueForwarded: '21.226750', toAddress: address });
     expect(ledger.transfersTo(address.toUpperCase().replace('0X', '0x'))).toEqual([
-      { txid: paid.txidIn, coin: 'polygon_usdt', value: '21.550000', to: address, blockTime: now },
+      { txid: paid.txidIn, coin: 'polygon_usdt', from: null, value: '21.550000', to: address, blockTime: now },
     ]);
+  });
+
+  it('shows the forwarding as a transaction of its own, from the deposit address to the wallet', () => {
+    const ledger = new Ledger();
+    const { address } = ledger.depositAddressFor('pay_1', 150);
+    const paid = ledger.pay({ paymentId: 'pay_1', amount: '21.55', coin: 'polygon_usdt' }, now, WALLET);
+    expect(ledger.transaction(paid.txidOut!.toUpperCase().replace('0X', '0x'))).toEqual([
+      { txid: paid.txidOut, coin: 'polygon_usdt', from: address, value: '21.226750', to: WALLET, blockTime: now },
+    ]);
+    expect(ledger.transaction(paid.txidIn)).toEqual(ledger.transfersTo(address));
+    expect(ledger.transaction(`0x${'0'.repeat(64)}`)).toEqual([]);
   });
 
   it('reports another payment’s transaction without a new transfer when told to reuse it', () => {

@@ -24,10 +24,12 @@ export interface Receipt {
   readonly value: Decimal;
 }
 
-/** An inbound transfer as the chain shows it: a transaction, a coin, an amount, a recipient. */
+/** A transfer as the chain shows it: a transaction, a coin, an amount, a recipient (and a sender when forwarded). */
 export interface Transfer {
   readonly txid: string;
   readonly coin: EmulatedCoin;
+  /** The deposit address for a forwarding; null for a buyer's transfer (the emulator plays no buyer wallet). */
+  readonly from: string | null;
   /** Six decimals. */
   readonly value: string;
   readonly to: string;
@@ -90,6 +92,12 @@ export class Ledger {
     return made;
   }
 
+  /** The transfers of one transaction (none: the chain has no such transaction). */
+  transaction(txid: string): Transfer[] {
+    const wanted = txid.toLowerCase();
+    return this.transfers.filter((t) => t.txid.toLowerCase() === wanted);
+  }
+
   transfersTo(address: string): Transfer[] {
     const wanted = address.toLowerCase();
     return this.transfers.filter((t) => t.to.toLowerCase() === wanted);
@@ -97,7 +105,7 @@ export class Ledger {
 
   /** A buyer's payment: the transfer on chain, then the forwarding less the fee to `payoutWallet`. */
   pay(order: PayOrder, now: Date, payoutWallet: string | null): EmulatedPayment {
-    return this.forward(order, this.receive(order, now), payoutWallet);
+    return this.forward(order, this.receive(order, now), payoutWallet, now);
   }
 
   /** A buyer's transfer reaches the chain (unless a txid is reused); nothing is forwarded yet. */
@@ -115,7 +123,7 @@ export class Ledger {
       txidIn = earlier.txidIn;
     } else {
       txidIn = randomHex(32);
-      this.transfers.push({ txid: txidIn, coin: order.coin, value: value.toFixed(6), to: toAddress, blockTime: now });
+      this.transfers.push({ txid: txidIn, coin: order.coin, from: null, value: value.toFixed(6), to: toAddress, blockTime: now });
     }
     return { deposit, txidIn, toAddress, coin: order.coin, value };
   }
@@ -124,10 +132,11 @@ export class Ledger {
    * The processor forwards a received transfer, less the fee, to `payoutWallet` (what settlement
    * answered), or to the order's `forwardTo`; with neither, the money stays at the deposit address.
    */
-  forward(order: PayOrder, receipt: Receipt, payoutWallet: string | null): EmulatedPayment {
+  forward(order: PayOrder, receipt: Receipt, payoutWallet: string | null, now: Date = new Date()): EmulatedPayment {
     const { deposit, txidIn, toAddress, value } = receipt;
     const forwardedTo = order.forwardTo ?? payoutWallet;
     const forwarded = value.times(new Decimal(1).minus(new Decimal(deposit.feeBps).div(10_000))).toDecimalPlaces(6, Decimal.ROUND_DOWN);
+    const txidOut = forwardedTo ? randomHex(32) : null;
     const payment: EmulatedPayment = {
       paymentId: order.paymentId,
       depositAddress: deposit.address,
@@ -136,9 +145,19 @@ export class Ledger {
       coin: receipt.coin,
       valueCoin: value.toFixed(6),
       forwardedTo,
-      txidOut: forwardedTo ? randomHex(32) : null,
+      txidOut,
       valueForwarded: forwardedTo ? forwarded.toFixed(6) : null,
     };
+    // The forwarding is a transaction on chain too: a statement's txid_out is checked against it.
+    if (txidOut && forwardedTo)
+      this.transfers.push({
+        txid: txidOut,
+        coin: receipt.coin,
+        from: deposit.address,
+        value: forwarded.toFixed(6),
+        to: forwardedTo,
+        blockTime: now,
+      });
     this.payments.set(order.paymentId, payment);
     return payment;
   }

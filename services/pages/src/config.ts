@@ -1,4 +1,5 @@
 import { loadConfig, type JSONSchemaType } from '@hc/config';
+import { parsePublicKeys } from '@hc/exports';
 
 export interface PagesConfig {
   /** Address the HTTP server binds. */
@@ -23,6 +24,11 @@ export interface PagesConfig {
   PAGES_VIEWS_PER_MINUTE: number;
   /** Page actions (start, provider, Test outcomes) per minute per buyer address. */
   PAGES_ACTIONS_PER_MINUTE: number;
+  /**
+   * The platform's statement public keys, `keyId:base64 SPKI DER[,…]`, the current one and every
+   * retired one (docs/adr/0088), published at /.well-known/hc-statement-keys.json. Not a secret.
+   */
+  STATEMENT_PUBLIC_KEYSET?: string;
   LOG_LEVEL: string;
 }
 
@@ -37,6 +43,7 @@ const schema: JSONSchemaType<PagesConfig> = {
     PAGES_TRUST_PROXY_HOPS: { type: 'integer', minimum: 0, maximum: 10, default: 0 },
     PAGES_VIEWS_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 300 },
     PAGES_ACTIONS_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 20 },
+    STATEMENT_PUBLIC_KEYSET: { type: 'string', nullable: true },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
   },
   required: [
@@ -53,5 +60,8 @@ const schema: JSONSchemaType<PagesConfig> = {
 };
 
 export function loadPagesConfig(env: NodeJS.ProcessEnv = process.env): PagesConfig {
-  return loadConfig(schema, env);
+  const config = loadConfig(schema, env);
+  // A malformed key list stops the pages at start, not the first accountant who fetches it.
+  if (config.STATEMENT_PUBLIC_KEYSET !== undefined) parsePublicKeys(config.STATEMENT_PUBLIC_KEYSET);
+  return config;
 }

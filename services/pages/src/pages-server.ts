@@ -36,6 +36,7 @@ export async function startPages(config: PagesConfig, logger: Logger): Promise<R
     trustProxyHops: config.PAGES_TRUST_PROXY_HOPS,
     viewsPerMinute: config.PAGES_VIEWS_PER_MINUTE,
     actionsPerMinute: config.PAGES_ACTIONS_PER_MINUTE,
+    statementPublicKeys: config.STATEMENT_PUBLIC_KEYSET,
     ready: () => checkGrpcHealth(config.CHECKOUT_GRPC_ADDRESS),
   });
   const server = createServer(app);

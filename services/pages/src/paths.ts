@@ -20,6 +20,8 @@ export const paths = {
   },
   /** The API reference merchants read: a static file built from docs/openapi.json (api-reference-route.ts). */
   docs: '/docs',
+  /** The platform's statement public keys, a JWK Set (statement-keys-route.ts, docs/adr/0088). */
+  statementKeys: '/.well-known/hc-statement-keys.json',
   assets: '/pay/assets',
   health: '/healthz',
 } as const;

@@ -62,6 +62,9 @@ describe('front router', () => {
     const docs = await fetch(`${router.url}/docs`);
     expect(docs.headers.get('content-security-policy')).toContain("script-src 'sha256-");
     await expect((await fetch(`${router.url}/docsx`)).json()).resolves.toEqual({ gateway: '/docsx' });
+    // The statement keys' document is the pages' (this harness publishes none: their 404 page); no other well-known path is.
+    expect((await fetch(`${router.url}/.well-known/hc-statement-keys.json`)).headers.get('content-type')).toMatch(/text\/html/);
+    await expect((await fetch(`${router.url}/.well-known/other.json`)).json()).resolves.toEqual({ gateway: '/.well-known/other.json' });
   });
 
   it('appends the peer it saw to a client-sent X-Forwarded-For and sets -Proto, -Host and -Port itself', async () => {

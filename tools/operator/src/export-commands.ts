@@ -4,7 +4,17 @@
  * written as stdout takes them (a 100,000-payment export holds only what is in flight). The same rows
  * as the dashboard's files (@hc/exports).
  */
-import { PAYMENT_COLUMNS, paymentCsvRow, periodOf, STATEMENT_COLUMNS, statementRequest, statementRows, writeCsv } from '@hc/exports';
+import {
+  PAYMENT_COLUMNS,
+  parseSigningKey,
+  paymentCsvRow,
+  periodOf,
+  STATEMENT_COLUMNS,
+  statementRequest,
+  statementRows,
+  writeCsv,
+  writeSignedCsv,
+} from '@hc/exports';
 import { unixSecondsBig } from '@hc/conversions';
 import { need, UsageError } from './arguments.ts';
 import { withAccountAdmin, type CheckoutAdminCall } from './checkout-admin.ts';
@@ -28,6 +38,7 @@ export const EXPORT_COMMANDS: OperatorCommand[] = [
     details: [
       'A payment is in the period of the UTC day it was paid (not created); usd_value is the value settlement locked at start.',
       'Totals add up: arrived = fee + forwarded; the forwarded totals are what reached the payout wallets.',
+      'Signed as the dashboard signs it when STATEMENT_SIGNING_KEY is set (docs/verifying-a-statement.md); otherwise unsigned, and it says so on stderr.',
     ],
     audited: true,
     run: (input) => withAccountAdmin(input, writeStatement),
@@ -70,6 +81,20 @@ async function writeStatement({ admin, ctx, values }: CheckoutAdminCall): Promis
   if ('problem' in found) throw new UsageError(`--${found.field}: ${found.problem}`);
   // By the moment each payment was paid: one made before midnight and paid after is the next day's.
   const rows = statementRows(admin.exportPayments(statementRequest(found), ctx));
-  await writeCsv(rows, STATEMENT_COLUMNS, process.stdout);
+  const key = process.env['STATEMENT_SIGNING_KEY']?.trim();
+  if (!key) {
+    // An operator's working copy: the merchant's proof is the dashboard's signed download (docs/adr/0088).
+    process.stderr.write('operator: STATEMENT_SIGNING_KEY is not set: this statement is not signed\n');
+    await writeCsv(rows, STATEMENT_COLUMNS, process.stdout);
+    return WRITTEN;
+  }
+  const header = {
+    account: ctx.accountId,
+    mode: ctx.livemode ? ('live' as const) : ('test' as const),
+    from: values.from!,
+    to: values.to!,
+    created: new Date(),
+  };
+  await writeSignedCsv(rows, header, parseSigningKey(key), process.stdout);
   return WRITTEN;
 }

@@ -1,6 +1,6 @@
 /**
  * The local platform's front door: one base URL (PUBLIC_BASE_URL) for merchants and buyers, as the
- * Ingress gives in Kubernetes (deploy/helm). `/pay/*`, `/track/*`, `/c/*` and `/docs` (the API reference) go to the hosted pages,
+ * Ingress gives in Kubernetes (deploy/helm). `/pay/*`, `/track/*`, `/c/*`, `/docs` (the API reference) and `/.well-known/hc-statement-keys.json` go to the hosted pages,
  * `/dashboard/*` to the merchant dashboard, everything else to the gateway.
  *
  * It is the first proxy a client meets, so it passes on what it saw itself (forwardedHeaders): the
@@ -32,8 +32,11 @@ export function routesToPages(path: string): boolean {
   return PAGE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
 
-/** Checkout pages, payment-link tracking pages, dashboard checkouts and their widget, the API reference. */
-const PAGE_PREFIXES = ['/pay', '/track', '/c', '/docs'] as const;
+/**
+ * Checkout pages, payment-link tracking pages, dashboard checkouts and their widget, the API reference,
+ * and the statement keys' well-known document (docs/adr/0088).
+ */
+const PAGE_PREFIXES = ['/pay', '/track', '/c', '/docs', '/.well-known/hc-statement-keys.json'] as const;
 
 /**
  * The X-Forwarded-* headers as the first proxy sets them: the peer address appended to what the

@@ -37,6 +37,7 @@ import { startFrontRouter } from './front-router.ts';
 import { ensureDemoMerchant, keptInLocalState } from './demo-merchant.ts';
 import { missingKeyAdvice, prepareLocalData } from './local-data.ts';
 import { databaseScope, stateDatabaseUrl } from './local-state.ts';
+import { localStatementKeys } from './local-statement-key.ts';
 import { Supervisor } from './supervisor.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -123,6 +124,13 @@ const { state, encryption } = await prepareLocalData({
   reset: flags['reset-local-data'],
   say,
 });
+
+// The key that signs settlement statements, kept beside the data too (docs/adr/0088).
+const statementKeys = await localStatementKeys(state);
+say(
+  `statement signing key ${statementKeys.keyId}: ${{ environment: 'from STATEMENT_SIGNING_KEY', kept: 'kept', new: 'new, kept' }[statementKeys.origin]}` +
+    `${statementKeys.origin === 'environment' ? '' : ` in the local state database (${databaseScope(state.url)})`}; published at ${gatewayUrl}/.well-known/hc-statement-keys.json`,
+);
 
 // 2. Demo merchant and its Test key (the one printed last time, by any clone, unless rolled or gone).
 const accounts = openMerchantAccounts(gatewayConfig.GATEWAY_DATABASE_URL);
@@ -268,6 +276,8 @@ start('dashboard', 'services/dashboard/src/main.ts', {
   WEBHOOKS_GRPC_ADDRESS: webhooksConfig.WEBHOOKS_GRPC_ADDRESS,
   NOTIFICATIONS_GRPC_ADDRESS: notificationsConfig.NOTIFICATIONS_GRPC_ADDRESS,
   SECRETS_ENCRYPTION_KEYS: encryption.keys,
+  STATEMENT_SIGNING_KEY: statementKeys.signingKey,
+  STATEMENT_PUBLIC_KEYSET: statementKeys.publicKeys,
 });
 
 // Hosted pages (/pay/*) and the front router that puts them and the gateway behind one address.
@@ -278,6 +288,8 @@ start('pages', 'services/pages/src/main.ts', {
   CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
   // Whether a paid payment gets a receipt, so the page promises only what is sent.
   NOTIFICATIONS_GRPC_ADDRESS: notificationsConfig.NOTIFICATIONS_GRPC_ADDRESS,
+  // Published at /.well-known/hc-statement-keys.json, so anyone can check a statement (docs/adr/0088).
+  STATEMENT_PUBLIC_KEYSET: statementKeys.publicKeys,
 });
 const frontRouter = await startFrontRouter({
   host: gatewayConfig.GATEWAY_HOST,

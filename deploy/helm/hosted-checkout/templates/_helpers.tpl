@@ -116,6 +116,10 @@ listens (0.0.0.0, for the probes and the Service).
 {{- range $key, $value := fromYaml (include "hc.otelConfig" .) -}}
 {{- $_ := set $config $key $value -}}
 {{- end -}}
+{{- /* The statement keys anyone may verify with: published by the pages, checked by the dashboard (docs/adr/0088). */ -}}
+{{- if and $root.Values.statementPublicKeyset (has .name (list "pages" "dashboard")) -}}
+{{- $_ := set $config "STATEMENT_PUBLIC_KEYSET" $root.Values.statementPublicKeyset -}}
+{{- end -}}
 {{- range $key, $value := .svc.env -}}
 {{- $_ := set $config $key (toString $value) -}}
 {{- end -}}

@@ -39,4 +39,5 @@ export const ACTION_ROUTES: readonly { readonly method: 'GET' | 'POST'; readonly
   { method: 'GET', path: '/dashboard/:mode/audit.csv', action: 'audit.read' },
   { method: 'GET', path: '/dashboard/:mode/payments.csv', action: 'export.payments' },
   { method: 'GET', path: '/dashboard/:mode/statement.csv', action: 'export.statement' },
+  { method: 'GET', path: '/dashboard/:mode/statement.json', action: 'export.statement' },
 ];

@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import nunjucks from 'nunjucks';
 import type { Logger } from '@hc/logging';
 import { accessLog, assignRequestId, exactRouting, strictFormBody } from '@hc/web';
+import type { StatementSigner } from '@hc/exports';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
 import { auditRoutes } from './audit-routes.ts';
 import { auditTrail } from './audit-trail.ts';
@@ -36,6 +37,8 @@ export interface DashboardAppOptions {
   readonly logger: Logger;
   readonly secureCookies: boolean;
   readonly trustProxyHops: number;
+  /** Signs settlement statements (docs/adr/0088); without it, statement downloads answer 503. */
+  readonly statementSigner?: StatementSigner | undefined;
   /** Readiness: resolves when the database and the services answer. */
   readonly ready: () => Promise<void>;
 }
@@ -94,7 +97,11 @@ export function createDashboardApp(options: DashboardAppOptions): Express {
   modePages.use(paymentsRoutes(options.platform, options.deps));
   modePages.use(settingsRoutes(options.platform, options.deps));
   modePages.use(emailRoutes(options.platform, options.deps));
-  modePages.use(teamRoutes(options.platform, options.deps), auditRoutes(options.deps), exportRoutes(options.platform, options.logger));
+  modePages.use(
+    teamRoutes(options.platform, options.deps),
+    auditRoutes(options.deps),
+    exportRoutes(options.platform, options.logger, options.statementSigner),
+  );
   app.use('/dashboard/:mode', modePages);
 
   app.use(refuseUnknownChange, (_req, res) => renderNotFound(res));

@@ -10,6 +10,7 @@ import { createPageLimits } from './rate-limits.ts';
 import { renderNotFound, renderProblem } from './render.ts';
 import { securityHeaders } from './security.ts';
 import { apiReferenceRoutes } from './api-reference-route.ts';
+import { statementKeysRoutes } from './statement-keys-route.ts';
 import { checkoutRoutes } from './checkout-routes.ts';
 import { countryOptionsGlobal } from './country-options.ts';
 import { trackRoutes } from './track-routes.ts';
@@ -25,6 +26,8 @@ export interface PagesAppOptions {
   readonly trustProxyHops: number;
   readonly viewsPerMinute: number;
   readonly actionsPerMinute: number;
+  /** STATEMENT_PUBLIC_KEYSET, published at /.well-known/hc-statement-keys.json. */
+  readonly statementPublicKeys?: string | undefined;
   /** Readiness: resolves when checkout answers. */
   readonly ready: () => Promise<void>;
 }
@@ -74,7 +77,7 @@ export function createPagesApp(options: PagesAppOptions): Express {
     options.logger,
     (_req, res, retryAfter) => renderProblem(res, 429, 'problem.tooMany.title', 'startProblem.rate_limited', retryAfter),
   );
-  app.use(apiReferenceRoutes());
+  app.use(apiReferenceRoutes(), statementKeysRoutes(options.statementPublicKeys));
   app.use(payRoutes(options.checkout, options.receipts, limits, options.logger));
   app.use(trackRoutes(options.checkout, limits));
   app.use(checkoutRoutes(options.checkout, limits));
