@@ -123,7 +123,7 @@ export function layerViolations(root: string): string[] {
 export const SUBJECTS_FILE = 'packages/events/src/contracts/subjects.ts';
 /** A string that is a subject of one of the contexts' streams: `checkout.payment.paid…`, `settlement.verdict.reached`, `checkout.>`. */
 const SUBJECT =
-  /^(checkout|customers|settlement|webhooks|notifications|deadletter)\.(payment|session|customer|verdict|endpoint|\*|>)(\.|$)/;
+  /^(checkout|customers|settlement|webhooks|notifications|accounts|deadletter)\.(payment|session|customer|verdict|endpoint|account|api_key|\*|>)(\.|$)/;
 
 /** No NATS subject written as a literal in source code outside SUBJECTS_FILE (comments and tests aside). */
 export function subjectLiteralViolations(root: string): string[] {
