@@ -12,7 +12,7 @@ export interface AuditDashboard {
 }
 
 export async function startAuditDashboard(
-  services: { gatewayAdmin?: string; checkout?: string; customers?: string; webhooks?: string } = {},
+  services: { accounts?: string; checkout?: string; customers?: string; webhooks?: string } = {},
   now?: () => Date,
 ): Promise<AuditDashboard> {
   const database = await createTestDatabase('dashboard', DASHBOARD_MIGRATIONS_DIR);
@@ -24,7 +24,7 @@ export async function startAuditDashboard(
       DASHBOARD_SECURE_COOKIES: 'false',
       SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
       PUBLIC_BASE_URL: 'http://127.0.0.1',
-      GATEWAY_ADMIN_GRPC_ADDRESS: services.gatewayAdmin ?? NOT_RUNNING_ADDRESS,
+      ACCOUNTS_GRPC_ADDRESS: services.accounts ?? NOT_RUNNING_ADDRESS,
       CHECKOUT_GRPC_ADDRESS: services.checkout ?? NOT_RUNNING_ADDRESS,
       CUSTOMERS_GRPC_ADDRESS: services.customers ?? NOT_RUNNING_ADDRESS,
       WEBHOOKS_GRPC_ADDRESS: services.webhooks ?? NOT_RUNNING_ADDRESS,

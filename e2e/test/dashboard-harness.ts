@@ -73,7 +73,6 @@ export async function startDashboardHarness(label: string, options: { notificati
   const platform = await startPlatform({
     webhooks: true,
     notifications: options.notifications ? { dashboardGrpcAddress: grpcAddress } : false,
-    gateway: { GATEWAY_ADMIN_GRPC_ADDRESS: '127.0.0.1:0' },
   });
   const database = await createTestDatabase('dashboard', DASHBOARD_MIGRATIONS_DIR);
   const dashboard = await startDashboard(
@@ -84,7 +83,7 @@ export async function startDashboardHarness(label: string, options: { notificati
       DASHBOARD_SECURE_COOKIES: 'false',
       SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
       PUBLIC_BASE_URL: 'http://127.0.0.1',
-      GATEWAY_ADMIN_GRPC_ADDRESS: platform.gatewayAdminAddress!,
+      ACCOUNTS_GRPC_ADDRESS: platform.accountsAddress,
       CHECKOUT_GRPC_ADDRESS: platform.stack.checkout.address,
       CUSTOMERS_GRPC_ADDRESS: platform.customers.address,
       WEBHOOKS_GRPC_ADDRESS: platform.webhooks!.address,

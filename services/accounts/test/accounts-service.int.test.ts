@@ -33,8 +33,12 @@ beforeAll(async () => {
     LOG_LEVEL: 'silent',
   });
   service = await startAccountsService(config, createLogger('accounts-test', { level: 'silent' }));
-  operator = createServiceClient(AccountsOperatorService, service.address, { timeoutMs: 30_000 });
-  directory = createServiceClient(KeyDirectoryService, service.address, { timeoutMs: 30_000 });
+  operator = createServiceClient<typeof AccountsOperatorService, PublicCallContext>(AccountsOperatorService, service.address, {
+    timeoutMs: 30_000,
+  });
+  directory = createServiceClient<typeof KeyDirectoryService, PublicCallContext>(KeyDirectoryService, service.address, {
+    timeoutMs: 30_000,
+  });
 });
 afterAll(async () => {
   operator?.close();

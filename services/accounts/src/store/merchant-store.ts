@@ -23,6 +23,12 @@ interface KeyRow {
   revokedAt: Date | null;
 }
 
+/**
+ * Prisma's defaults (2 s to get a connection, 5 s to finish) fail a write on a loaded machine that would
+ * have committed a moment later; each transaction here is one or two statements.
+ */
+const TRANSACTION = { maxWait: 10_000, timeout: 15_000 };
+
 function toAccount(row: AccountRow): MerchantAccount {
   return { ...row, status: row.status as AccountStatus };
 }
@@ -55,7 +61,7 @@ export class MerchantStore {
     await this.prisma.$transaction(async (tx) => {
       await tx.merchantAccount.create({ data: { ...account } });
       await writeOutbox(tx, [accountUpdatedEvent(account, account.createdAt)]);
-    });
+    }, TRANSACTION);
   }
 
   async findAccount(id: string): Promise<MerchantAccount | null> {
@@ -86,7 +92,7 @@ export class MerchantStore {
       const account = row ? toAccount(row) : null;
       if (count === 1 && account) await writeOutbox(tx, [accountUpdatedEvent(account, at)]);
       return account;
-    });
+    }, TRANSACTION);
   }
 
   /**
@@ -103,7 +109,7 @@ export class MerchantStore {
       if (!row) return null;
       if (row.status === 'active') await tx.apiKey.create({ data: { ...key, keyHash } });
       return toAccount(row);
-    });
+    }, TRANSACTION);
   }
 
   async listKeys(accountId: string): Promise<ApiKeyRecord[]> {
@@ -119,7 +125,7 @@ export class MerchantStore {
       const key = row ? toKey(row) : null;
       if (count === 1 && key) await writeOutbox(tx, [apiKeyRevokedEvent(key, at)]);
       return key;
-    });
+    }, TRANSACTION);
   }
 
   /** The key with this hash and its account, in one query: what the gateway authenticates with. */

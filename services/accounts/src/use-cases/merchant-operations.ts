@@ -13,6 +13,21 @@ import { revokeApiKey } from './revoke-api-key.ts';
 import { setPayoutWallet } from './set-payout-wallet.ts';
 import { suspendAccount } from './suspend-account.ts';
 
+/** The account and key verbs, as the operator has them: in this process or over gRPC (openAccountsOperator). */
+export type AccountVerbs = Pick<
+  MerchantOperations,
+  | 'createAccount'
+  | 'setPayoutWallet'
+  | 'suspend'
+  | 'reactivate'
+  | 'createKey'
+  | 'activeKey'
+  | 'revokeKey'
+  | 'listKeys'
+  | 'getAccount'
+  | 'listAccounts'
+>;
+
 /**
  * Wiring, not a use case: binds the account and key verbs (one per file in `use-cases/`) to one store
  * and clock, for the operator's gRPC handlers and for test harnesses that run this service in their
