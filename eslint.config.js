@@ -12,7 +12,7 @@ const TYPE_STRIPPING = [
 // string elsewhere drifts from the contract unseen. Matches the contexts' subjects and wildcards
 // (`checkout.payment.paid.…`, `customers.customer.erased`, `settlement.verdict.reached`, `checkout.*.*.…`),
 // not other dotted names (crash points, field paths) nor the plumbing's own (`deadletter.<consumer>`).
-const SUBJECT = String.raw`/^(checkout|customers|settlement)\.(payment|session|customer|verdict|\*|>)/`;
+const SUBJECT = String.raw`/^(checkout|customers|settlement|accounts)\.(payment|session|customer|verdict|account|api_key|\*|>)/`;
 const SUBJECT_MESSAGE = 'NATS subjects come from @hc/events/contracts, never a string literal.';
 const SUBJECT_LITERALS = [
   { selector: `Literal[value=${SUBJECT}]`, message: SUBJECT_MESSAGE },

@@ -25,11 +25,7 @@ export const TOP_LEVEL_EXCEPTIONS: Record<string, string> = {
   'services/pages/src/pages-server.ts': 'the composition root, named for the HTTP server it is',
   'services/pages/src/paths.ts': 'every route of the hosted pages named once, for routes, templates and tests',
   'services/gateway/src/gateway.ts': 'the composition root',
-  'services/gateway/src/admin-listener.ts': 'wiring of the internal admin gRPC listener (ADR 0028); moves to accounts (issue 48, item 1)',
   'services/gateway/src/checkout-client.ts': "wiring of checkout's grouped client (ADR 0064); moves with batching (issue 48, item 4)",
-  'services/gateway/src/merchant-accounts.ts':
-    'accounts and keys for the operator CLI and the runner; moves to accounts (issue 48, item 1)',
-  'services/gateway/src/merchant-operations.ts': 'account verbs bound for callers outside the edge; moves to accounts (issue 48, item 1)',
   'services/gateway/src/testing.ts': 'internals the e2e tests and the benchmarks may use (@hc/gateway/testing)',
   'services/gateway/src/write-openapi.ts': 'the `pnpm openapi` command that writes docs/openapi.json',
 };
@@ -123,7 +119,7 @@ export function layerViolations(root: string): string[] {
 export const SUBJECTS_FILE = 'packages/events/src/contracts/subjects.ts';
 /** A string that is a subject of one of the contexts' streams: `checkout.payment.paid…`, `settlement.verdict.reached`, `checkout.>`. */
 const SUBJECT =
-  /^(checkout|customers|settlement|webhooks|notifications|deadletter)\.(payment|session|customer|verdict|endpoint|\*|>)(\.|$)/;
+  /^(checkout|customers|settlement|webhooks|notifications|accounts|deadletter)\.(payment|session|customer|verdict|endpoint|account|api_key|\*|>)(\.|$)/;
 
 /** No NATS subject written as a literal in source code outside SUBJECTS_FILE (comments and tests aside). */
 export function subjectLiteralViolations(root: string): string[] {

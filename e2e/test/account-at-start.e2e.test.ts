@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { loadPagesConfig, startPages, type RunningPages } from '@hc/pages';
-import { MerchantAdminService } from '@hc/proto/gateway/v1';
+import { MerchantAdminService } from '@hc/proto/accounts/v1';
 import { bodyOf, createSession, eventually, type Json } from './e2e-helpers.ts';
 import { startPlatform, WALLET, type Platform, type TestMerchant } from './platform-harness.ts';
 
@@ -25,7 +25,7 @@ beforeAll(async () => {
     loadPagesConfig({ PAGES_PORT: '0', CHECKOUT_GRPC_ADDRESS: platform.stack.checkout.address, LOG_LEVEL: 'silent' }),
     createLogger('pages-test', { level: 'silent' }),
   );
-  admin = createServiceClient(MerchantAdminService, platform.gatewayAdminAddress!, { timeoutMs: 10_000 });
+  admin = createServiceClient(MerchantAdminService, platform.accountsAddress, { timeoutMs: 10_000 });
 }, 120_000);
 afterAll(async () => {
   admin?.close();

@@ -46,7 +46,7 @@ async function startDashboardProcess(crashPoints: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  platform = await startPlatform({ gateway: { GATEWAY_ADMIN_GRPC_ADDRESS: '127.0.0.1:0' } });
+  platform = await startPlatform();
   database = await createTestDatabase('dashboard', DASHBOARD_MIGRATIONS_DIR);
   const [httpPort, grpcPort] = [await freePort(), await freePort()];
   url = `http://127.0.0.1:${httpPort}`;
@@ -59,7 +59,7 @@ beforeAll(async () => {
     DASHBOARD_SECURE_COOKIES: 'false',
     SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
     PUBLIC_BASE_URL: url,
-    GATEWAY_ADMIN_GRPC_ADDRESS: platform.gatewayAdminAddress!,
+    ACCOUNTS_GRPC_ADDRESS: platform.accountsAddress,
     CHECKOUT_GRPC_ADDRESS: platform.stack.checkout.address,
     CUSTOMERS_GRPC_ADDRESS: platform.customers.address,
     WEBHOOKS_GRPC_ADDRESS: NOT_RUNNING_ADDRESS,

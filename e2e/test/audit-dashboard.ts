@@ -18,7 +18,7 @@ export interface AuditDashboard {
 }
 
 export async function startAuditDashboard(
-  services: { gatewayAdmin?: string; checkout?: string; customers?: string; webhooks?: string } = {},
+  services: { accounts?: string; checkout?: string; customers?: string; webhooks?: string } = {},
   now?: () => Date,
 ): Promise<AuditDashboard> {
   const database = await createTestDatabase('dashboard', DASHBOARD_MIGRATIONS_DIR);
@@ -32,7 +32,7 @@ export async function startAuditDashboard(
       STATEMENT_SIGNING_KEY: TEST_STATEMENT_SIGNING_KEY,
       STATEMENT_PUBLIC_KEYSET: TEST_STATEMENT_PUBLIC_KEYSET,
       PUBLIC_BASE_URL: 'http://127.0.0.1',
-      GATEWAY_ADMIN_GRPC_ADDRESS: services.gatewayAdmin ?? NOT_RUNNING_ADDRESS,
+      ACCOUNTS_GRPC_ADDRESS: services.accounts ?? NOT_RUNNING_ADDRESS,
       CHECKOUT_GRPC_ADDRESS: services.checkout ?? NOT_RUNNING_ADDRESS,
       CUSTOMERS_GRPC_ADDRESS: services.customers ?? NOT_RUNNING_ADDRESS,
       WEBHOOKS_GRPC_ADDRESS: services.webhooks ?? NOT_RUNNING_ADDRESS,

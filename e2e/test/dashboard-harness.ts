@@ -84,7 +84,6 @@ export async function startDashboardHarness(
   const platform = await startPlatform({
     webhooks: options.webhooks ?? true,
     notifications: options.notifications ? { dashboardGrpcAddress: grpcAddress } : false,
-    gateway: { GATEWAY_ADMIN_GRPC_ADDRESS: '127.0.0.1:0' },
   });
   const database = await createTestDatabase('dashboard', DASHBOARD_MIGRATIONS_DIR);
   const dashboard = await startDashboard(
@@ -97,7 +96,7 @@ export async function startDashboardHarness(
       STATEMENT_SIGNING_KEY: TEST_STATEMENT_SIGNING_KEY,
       STATEMENT_PUBLIC_KEYSET: TEST_STATEMENT_PUBLIC_KEYSET,
       PUBLIC_BASE_URL: 'http://127.0.0.1',
-      GATEWAY_ADMIN_GRPC_ADDRESS: platform.gatewayAdminAddress!,
+      ACCOUNTS_GRPC_ADDRESS: platform.accountsAddress,
       CHECKOUT_GRPC_ADDRESS: platform.stack.checkout.address,
       CUSTOMERS_GRPC_ADDRESS: platform.customers.address,
       WEBHOOKS_GRPC_ADDRESS: platform.webhooks!.address,

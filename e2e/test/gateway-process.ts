@@ -18,9 +18,6 @@ export interface GatewayProcess {
 export async function startGatewayProcess(config: GatewayConfig): Promise<GatewayProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const [name, value] of Object.entries(config)) env[name] = String(value);
-  // An empty address means "none" in process but the default (127.0.0.1:50057) to a process's config
-  // loader: a fixed port that another test's gateway process may hold at the same time. Port 0 is free.
-  if (!config.GATEWAY_ADMIN_GRPC_ADDRESS) env['GATEWAY_ADMIN_GRPC_ADDRESS'] = '127.0.0.1:0';
   // The address is read from the "gateway listening" log line, so the process logs at least that.
   if (config.LOG_LEVEL === 'silent' || config.LOG_LEVEL === 'error' || config.LOG_LEVEL === 'fatal' || config.LOG_LEVEL === 'warn')
     env['LOG_LEVEL'] = 'info';

@@ -121,8 +121,8 @@ beforeAll(async () => {
       SETTLEMENT_GRPC_ADDRESS: `127.0.0.1:${grpcPort}`,
       SETTLEMENT_TIMEOUT_MS: 5000,
       // No buyer pages here: nothing reads accounts from the gateway's admin listener (ADR 0037).
-      GATEWAY_ADMIN_GRPC_ADDRESS: NOT_RUNNING_ADDRESS,
-      GATEWAY_TIMEOUT_MS: 5000,
+      ACCOUNTS_GRPC_ADDRESS: NOT_RUNNING_ADDRESS,
+      ACCOUNTS_TIMEOUT_MS: 5000,
       NATS_URL: natsUrl,
       NATS_SUBJECT_PREFIX: natsPrefix,
       EXPIRY_SWEEP_INTERVAL_MS: 300_000,

@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
-import { GATEWAY_MIGRATIONS_DIR, openMerchantAccounts, type MerchantAccounts } from '@hc/gateway';
-import { createGatewayPrisma, hashApiKey, MerchantStore } from '@hc/gateway/testing';
+import pg from 'pg';
+import { ACCOUNTS_MIGRATIONS_DIR, loadAccountsConfig, startAccountsService, type RunningAccountsService } from '@hc/accounts';
+import { createLogger } from '@hc/logging';
+import { createTestDatabase, testNatsPrefix, testNatsUrl, type TestDatabase } from '@hc/test-kit';
 import { WALLET } from './platform-harness.ts';
 import { startAuditDashboard, type AuditDashboard } from './audit-dashboard.ts';
 
@@ -17,24 +18,40 @@ const OPERATOR = fileURLToPath(new URL('../../tools/operator/src/operator.ts', i
 const COMPILE_CACHE = join(tmpdir(), 'hc-operator-cli-compile-cache');
 
 let database: TestDatabase;
-let prisma: ReturnType<typeof createGatewayPrisma>;
-let store: MerchantStore;
-let accounts: MerchantAccounts;
+/** The accounts service the CLI talks to over gRPC; the test reads through its verbs in this process. */
+let accounts: RunningAccountsService;
 let auditDashboard: AuditDashboard;
 
 beforeAll(async () => {
   auditDashboard = await startAuditDashboard();
-  database = await createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR);
-  prisma = createGatewayPrisma(database.url);
-  store = new MerchantStore(prisma);
-  accounts = openMerchantAccounts(database.url);
+  database = await createTestDatabase('accounts', ACCOUNTS_MIGRATIONS_DIR);
+  accounts = await startAccountsService(
+    loadAccountsConfig({
+      ACCOUNTS_DATABASE_URL: database.url,
+      ACCOUNTS_GRPC_ADDRESS: '127.0.0.1:0',
+      NATS_URL: testNatsUrl(),
+      NATS_SUBJECT_PREFIX: testNatsPrefix('operator'),
+      LOG_LEVEL: 'silent',
+    }),
+    createLogger('operator-cli-test', { level: 'silent' }),
+  );
 });
 afterAll(async () => {
-  await prisma.$disconnect();
-  await accounts.close();
-  await database.drop();
-  await auditDashboard.stop();
+  await accounts?.stop();
+  await database?.drop();
+  await auditDashboard?.stop();
 });
+
+/** Every api_keys row of the account as stored, every column (the secret must be in none). */
+async function storedKeys(accountId: string): Promise<string> {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    return JSON.stringify((await client.query('SELECT * FROM api_keys WHERE account_id = $1', [accountId])).rows);
+  } finally {
+    await client.end();
+  }
+}
 
 // Each test starts several Node processes (the CLI): 12 s measured with the suite's PostgreSQL and NATS
 // in containers on a shared machine, so a minute and a half under the whole suite's load.
@@ -57,7 +74,7 @@ async function operatorWith(env: Record<string, string>, ...args: string[]): Pro
     const { stdout, stderr } = await run(process.execPath, [OPERATOR, ...args], {
       env: {
         ...process.env,
-        GATEWAY_DATABASE_URL: database.url,
+        ACCOUNTS_GRPC_ADDRESS: accounts.address,
         LOG_LEVEL: 'silent',
         NODE_COMPILE_CACHE: COMPILE_CACHE,
         DASHBOARD_GRPC_ADDRESS: auditDashboard.grpcAddress,
@@ -108,7 +125,11 @@ describe('operator CLI', () => {
       fee_bps: 150,
       created: expect.any(Number),
     });
-    expect(await store.findAccount(String(created['id']))).toMatchObject({ name: 'Mug shop', status: 'active', payoutWallet: WALLET });
+    expect(await accounts.operations.getAccount(String(created['id']))).toMatchObject({
+      name: 'Mug shop',
+      status: 'active',
+      payoutWallet: WALLET,
+    });
   });
 
   it.concurrent(
@@ -127,9 +148,9 @@ describe('operator CLI', () => {
         hint: `sk_test_…${secret.slice(-4)}`,
       });
 
-      const found = await store.findKeyByHash(hashApiKey(secret));
-      expect(found?.key).toMatchObject({ id: created['id'], mode: 'test', revokedAt: null });
-      const rows = JSON.stringify(await prisma.apiKey.findMany({ where: { accountId } }));
+      const found = await accounts.operations.activeKey(secret);
+      expect(found).toMatchObject({ id: created['id'], mode: 'test', revokedAt: null });
+      const rows = await storedKeys(accountId);
       expect(rows).not.toContain(secret.slice('sk_test_'.length));
 
       const [listed, text] = await Promise.all([operator('keys', 'list', accountId, '--json'), operator('keys', 'list', accountId)]);
@@ -161,7 +182,7 @@ describe('operator CLI', () => {
     ]);
     expect(String(live['secret'])).toMatch(/^sk_live_[0-9A-Za-z]{32}$/);
     expect(refused.code).toBe(2);
-    expect((await store.listKeys(accountId)).map((key) => key.mode)).toEqual(['live']);
+    expect((await accounts.operations.listKeys(accountId)).map((key) => key.mode)).toEqual(['live']);
   });
 
   it.concurrent('an option without its value, or a flag given a value, exits 2 with the usage', async () => {
@@ -177,7 +198,8 @@ describe('operator CLI', () => {
     const { key, secret } = await accounts.operations.createKey(accountId, 'test');
     const revoked = await operatorJson('keys', 'revoke', key.id);
     expect(revoked).toMatchObject({ id: key.id, revoked: expect.any(Number) });
-    expect((await store.findKeyByHash(hashApiKey(secret)))?.key.revokedAt).toBeInstanceOf(Date);
+    expect(await accounts.operations.activeKey(secret)).toBeNull();
+    expect((await accounts.operations.listKeys(accountId))[0]?.revokedAt).toBeInstanceOf(Date);
     const keys = await operatorJsonList('keys', 'list', accountId);
     expect(keys).toEqual([expect.objectContaining({ id: key.id, revoked: revoked['revoked'] })]);
   });
@@ -185,9 +207,9 @@ describe('operator CLI', () => {
   it.concurrent('accounts suspend and accounts reactivate store the status', async () => {
     const accountId = await account();
     expect(await operatorJson('accounts', 'suspend', accountId)).toMatchObject({ id: accountId, status: 'suspended' });
-    expect(await store.findAccount(accountId)).toMatchObject({ status: 'suspended' });
+    expect(await accounts.operations.getAccount(accountId)).toMatchObject({ status: 'suspended' });
     expect(await operatorJson('accounts', 'reactivate', accountId)).toMatchObject({ id: accountId, status: 'active' });
-    expect(await store.findAccount(accountId)).toMatchObject({ status: 'active' });
+    expect(await accounts.operations.getAccount(accountId)).toMatchObject({ status: 'active' });
   });
 
   it.concurrent('accounts set-payout-wallet with an invalid wallet exits 1 with the error and leaves the wallet unchanged', async () => {
@@ -196,20 +218,23 @@ describe('operator CLI', () => {
     expect(outcome.code).toBe(1);
     expect(outcome.stdout).toBe('');
     expect(JSON.parse(outcome.stderr)).toEqual({ error: { code: 'invalid_request', message: expect.any(String), field: 'payout_wallet' } });
-    expect(await store.findAccount(accountId)).toMatchObject({ payoutWallet: WALLET });
+    expect(await accounts.operations.getAccount(accountId)).toMatchObject({ payoutWallet: WALLET });
   });
 
-  it.concurrent('--help on a command or a group prints its usage on stdout and exits 0, even with no database to reach', async () => {
-    const noDatabase = { GATEWAY_DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/none' };
-    const [command, group] = await Promise.all([
-      operatorWith(noDatabase, 'webhooks', 'endpoints', 'add', '--help'),
-      operatorWith(noDatabase, 'customers', '-h'),
-    ]);
-    expect([command.code, command.stderr, group.code, group.stderr]).toEqual([0, '', 0, '']);
-    expect(command.stdout).toContain('usage: operator webhooks endpoints add ACCOUNT_ID --mode test|live --url URL');
-    expect(group.stdout).toContain('customers erase ACCOUNT_ID CUSTOMER_ID --mode test|live');
-    expect(group.stdout).toContain('customers note ACCOUNT_ID CUSTOMER_ID --mode test|live [--set TEXT]');
-  });
+  it.concurrent(
+    '--help on a command or a group prints its usage on stdout and exits 0, even with no accounts service to reach',
+    async () => {
+      const noDatabase = { ACCOUNTS_GRPC_ADDRESS: '127.0.0.1:1' };
+      const [command, group] = await Promise.all([
+        operatorWith(noDatabase, 'webhooks', 'endpoints', 'add', '--help'),
+        operatorWith(noDatabase, 'customers', '-h'),
+      ]);
+      expect([command.code, command.stderr, group.code, group.stderr]).toEqual([0, '', 0, '']);
+      expect(command.stdout).toContain('usage: operator webhooks endpoints add ACCOUNT_ID --mode test|live --url URL');
+      expect(group.stdout).toContain('customers erase ACCOUNT_ID CUSTOMER_ID --mode test|live');
+      expect(group.stdout).toContain('customers note ACCOUNT_ID CUSTOMER_ID --mode test|live [--set TEXT]');
+    },
+  );
 
   it.concurrent('an option the command does not take exits 2 with that command’s usage, before touching anything', async () => {
     const outcome = await operator('accounts', 'create', '--name', 'Mug shop', '--mode', 'test');

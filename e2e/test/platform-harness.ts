@@ -19,7 +19,8 @@ import {
   type RunningNotificationsService,
 } from '@hc/notifications';
 import { startMailSink, type MailSink } from '@hc/test-kit/mail';
-import { openMerchantAccounts, startGateway, type GatewayConfig, type MerchantOperations, type RunningGateway } from '@hc/gateway';
+import type { AccountVerbs } from '@hc/accounts';
+import { GATEWAY_MIGRATIONS_DIR, startGateway, type GatewayConfig, type RunningGateway } from '@hc/gateway';
 import { startAuditDashboard, type AuditDashboard } from './audit-dashboard.ts';
 import { checkContract } from './contract.ts';
 
@@ -46,19 +47,17 @@ export interface Platform {
   readonly notifications: { readonly address: string; readonly databaseUrl: string; readonly sink: MailSink } | undefined;
   /** Every line every in-process service logged (when started with `captureLogs`), JSON lines. */
   logs(): string;
-  /** The gateway's own database (accounts and keys), e.g. for the operator CLI. */
+  /** The gateway's own database (idempotency records, rate-limit windows). */
   readonly gatewayDatabaseUrl: string;
+  /** The accounts service (merchant accounts and keys): its gRPC address and its database. */
+  readonly accountsAddress: string;
+  readonly accountsDatabaseUrl: string;
   /** The configuration the in-process gateway runs with (to start a second one like it). */
   readonly gatewayConfig: GatewayConfig;
-  /**
-   * The gateway's internal admin listener (the dashboard's, and checkout's for accounts): the gateway's
-   * own when GATEWAY_ADMIN_GRPC_ADDRESS asked for one, else the one the checkout stack runs.
-   */
-  readonly gatewayAdminAddress: string | undefined;
   /** Extra variables for operator() runs (e.g. where the dashboard's internal listener is). */
   readonly operatorEnv: Record<string, string>;
   /** Account and key operations, as the operator CLI does them. */
-  readonly operations: MerchantOperations;
+  readonly operations: AccountVerbs;
   /** A new active merchant with a Test and a Live key (and a payout wallet unless told otherwise). */
   merchant(options?: { payoutWallet?: string | null }): Promise<TestMerchant>;
   /**
@@ -95,7 +94,7 @@ const OPERATOR = fileURLToPath(new URL('../../tools/operator/src/operator.ts', i
  * never meet them (rate-limit tests set their own), and a short idempotency lock.
  */
 export function testGatewayConfig(
-  overrides: Partial<GatewayConfig> & Pick<GatewayConfig, 'GATEWAY_DATABASE_URL' | 'CHECKOUT_GRPC_ADDRESS'>,
+  overrides: Partial<GatewayConfig> & Pick<GatewayConfig, 'GATEWAY_DATABASE_URL' | 'CHECKOUT_GRPC_ADDRESS' | 'ACCOUNTS_GRPC_ADDRESS'>,
 ): GatewayConfig {
   return {
     GATEWAY_HOST: '127.0.0.1',
@@ -113,7 +112,6 @@ export function testGatewayConfig(
     IDEMPOTENCY_WAIT_MS: 5000,
     // Longer than production's 2 s: a shared 2-core machine under a full test run can lag that much.
     CUSTOMERS_READ_WAIT_MS: 5000,
-    GATEWAY_ADMIN_GRPC_ADDRESS: '',
     LOG_LEVEL: 'silent',
     ...overrides,
   };
@@ -153,10 +151,10 @@ export async function startPlatform(
   const logger = options.captureLogs
     ? createLogger('e2e', { level: 'trace', destination: { write: (line: string) => void lines.push(line) } })
     : createLogger('e2e', { level: 'silent' });
-  // The stack brings the gateway's database and its admin listener (checkout reads accounts there, ADR
-  // 0037); the gateway below serves the API on that same database.
+  // The stack brings the accounts service (checkout reads accounts there, ADR 0037, 0085); the gateway
+  // below authenticates with it, on a database of its own.
   const stack = await startCheckoutStack(logger, { publicBaseUrl: options.publicBaseUrl ?? PUBLIC_BASE_URL, label: 'e2e' });
-  const gatewayDb = { url: stack.gateway.databaseUrl };
+  const gatewayDb = await createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR);
   const checkout = stack.checkout;
   const clock = stack.clock;
   const customersDb = await createTestDatabase('customers', CUSTOMERS_MIGRATIONS_DIR);
@@ -215,13 +213,13 @@ export async function startPlatform(
     GATEWAY_DATABASE_URL: gatewayDb.url,
     CHECKOUT_GRPC_ADDRESS: checkout.address,
     CUSTOMERS_GRPC_ADDRESS: customersAddress,
+    ACCOUNTS_GRPC_ADDRESS: stack.accounts.address,
     ...(webhooks ? { WEBHOOKS_GRPC_ADDRESS: webhooks.address } : {}),
     ...options.gateway,
   });
   const gateway: RunningGateway = await startGateway(gatewayConfig, logger, { now: clock.now });
-  const accounts = openMerchantAccounts(gatewayDb.url);
   const operatorEnv: Record<string, string> = {};
-  const { operations } = accounts;
+  const { operations } = stack.accounts;
   // The operator CLI writes each action to the account's audit log (./audit-dashboard.ts): a platform
   // started without a dashboard gets one on the first operator() run; the dashboard harness sets its own.
   let auditDashboard: Promise<AuditDashboard> | undefined;
@@ -229,7 +227,7 @@ export async function startPlatform(
     if (operatorEnv['DASHBOARD_GRPC_ADDRESS'] && !auditDashboard) return;
     auditDashboard ??= startAuditDashboard(
       {
-        gatewayAdmin: gateway.adminAddress ?? stack.gateway.adminAddress,
+        accounts: stack.accounts.address,
         checkout: checkout.address,
         customers: customersAddress,
         ...(webhooks ? { webhooks: webhooks.address } : {}),
@@ -259,7 +257,8 @@ export async function startPlatform(
     logs: () => lines.join(''),
     gatewayDatabaseUrl: gatewayDb.url,
     gatewayConfig,
-    gatewayAdminAddress: gateway.adminAddress ?? stack.gateway.adminAddress,
+    accountsAddress: stack.accounts.address,
+    accountsDatabaseUrl: stack.accounts.databaseUrl,
     operatorEnv,
     operations,
     async merchant(options = {}) {
@@ -272,7 +271,7 @@ export async function startPlatform(
       await dashboardForOperator();
       const env = {
         ...process.env,
-        GATEWAY_DATABASE_URL: gatewayDb.url,
+        ACCOUNTS_GRPC_ADDRESS: stack.accounts.address,
         CHECKOUT_GRPC_ADDRESS: checkout.address,
         CUSTOMERS_GRPC_ADDRESS: customersAddress,
         ...(webhooks ? { WEBHOOKS_GRPC_ADDRESS: webhooks.address } : {}),
@@ -309,9 +308,8 @@ export async function startPlatform(
       await webhooks?.stop();
       await notifications?.stop();
       await sink?.close();
-      await accounts.close();
       await stack.stop();
-      await Promise.all([customersDb.drop(), webhooksDb?.drop(), notificationsDb?.drop()]);
+      await Promise.all([gatewayDb.drop(), customersDb.drop(), webhooksDb?.drop(), notificationsDb?.drop()]);
     },
   };
 }

@@ -20,7 +20,7 @@ import { FINAL_EVENT, planPayments, runLoad, type DrivenPayment } from '../fault
 import type { ReceivedEvent } from '../faults/webhook-receiver.ts';
 
 /** The services whose background work runs in every replica; each gets a second copy (NAME-2). */
-const REPLICATED = ['checkout', 'settlement', 'customers', 'webhooks', 'notifications'] as const;
+const REPLICATED = ['checkout', 'settlement', 'customers', 'webhooks', 'notifications', 'accounts'] as const;
 const COPIES = REPLICATED.flatMap((name) => [name, `${name}-2`]);
 const SEED = Number(process.env['REPLICAS_SEED'] ?? 20261129);
 const PAYMENTS = 100;

@@ -65,7 +65,6 @@ export async function startSecurityHarness(
     webhooks: true,
     notifications: true,
     captureLogs: options.captureLogs ?? false,
-    gateway: { GATEWAY_ADMIN_GRPC_ADDRESS: '127.0.0.1:0' },
   });
   const lines: string[] = [];
   const logger = (service: string): Logger =>
@@ -80,7 +79,7 @@ export async function startSecurityHarness(
       DASHBOARD_GRPC_ADDRESS: '127.0.0.1:0',
       DASHBOARD_SECURE_COOKIES: 'false',
       PUBLIC_BASE_URL: 'http://127.0.0.1',
-      GATEWAY_ADMIN_GRPC_ADDRESS: platform.gatewayAdminAddress!,
+      ACCOUNTS_GRPC_ADDRESS: platform.accountsAddress,
       CHECKOUT_GRPC_ADDRESS: platform.stack.checkout.address,
       CUSTOMERS_GRPC_ADDRESS: platform.customers.address,
       WEBHOOKS_GRPC_ADDRESS: platform.webhooks!.address,
@@ -120,6 +119,7 @@ export async function startSecurityHarness(
     browser,
     databases: {
       gateway: platform.gatewayDatabaseUrl,
+      accounts: platform.accountsDatabaseUrl,
       checkout: platform.stack.checkoutDatabaseUrl,
       settlement: platform.stack.settlementDatabaseUrl,
       customers: platform.customers.databaseUrl,

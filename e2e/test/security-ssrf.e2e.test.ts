@@ -96,7 +96,7 @@ beforeAll(async () => {
   await once(redirector, 'listening');
   redirectorUrl = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`;
 
-  platform = await startPlatform({ webhooks: true, gateway: { GATEWAY_ADMIN_GRPC_ADDRESS: '127.0.0.1:0' } });
+  platform = await startPlatform({ webhooks: true });
   productionDb = await createTestDatabase('webhooks', WEBHOOKS_MIGRATIONS_DIR);
   production = await startWebhooksService(
     loadWebhooksConfig({
@@ -192,12 +192,12 @@ describe('registration, with production settings (WEBHOOKS_ALLOW_PRIVATE_TARGETS
       portOf(platform.customers.address),
       portOf(platform.webhooks!.address),
       portOf(production.address),
-      portOf(platform.gatewayAdminAddress!),
+      portOf(platform.accountsAddress),
       new URL(platform.stack.emulator.url).port,
       new URL(testNatsUrl()).port || '4222',
     ];
-    // ./scripts/start: router, gateway, pages, dashboard; emulator and notices; gRPC 50051–50057; PostgreSQL; NATS.
-    const defaults = ['8080', '8081', '8082', '8083', '8090', '8091', '50051', '50052', '50053', '50054', '50056', '50057', '5432', '4222'];
+    // ./scripts/start: router, gateway, pages, dashboard; emulator and notices; gRPC 50051–50056; PostgreSQL; NATS.
+    const defaults = ['8080', '8081', '8082', '8083', '8090', '8091', '50051', '50052', '50053', '50054', '50055', '50056', '5432', '4222'];
     const refused: string[] = [];
     for (const port of [...new Set([...running, ...defaults])]) {
       for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `loopback.hooks.test:${port}`]) {

@@ -170,8 +170,8 @@ describe("a suspended account's dashboard", () => {
       await page.getByLabel(/Wallet address/).fill('0x6666666666666666666666666666666666666666');
       // Re-authenticated (issue 35 item 9), so the refusal is the suspension's, not the password's.
       await page.getByLabel('Your password').fill(shop.password);
-      // Refused by the dashboard before the gateway is asked (docs/security.md 47.9); the gateway refuses
-      // it too (merchant-admin-grpc.int.test.ts), for the operator CLI and any other caller.
+      // Refused by the dashboard before accounts is asked (docs/security.md 47.9); accounts refuses
+      // it too (services/accounts/test/merchant-admin-grpc.int.test.ts), for the operator CLI and any other caller.
       expect((await submit(page, 'Save wallet')).status()).toBe(403);
       await expect(page.locator('main').textContent()).resolves.toContain('This account is suspended');
 

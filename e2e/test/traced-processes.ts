@@ -20,7 +20,8 @@ import {
   type TestDatabase,
 } from '@hc/test-kit';
 import { WEBHOOKS_MIGRATIONS_DIR } from '@hc/webhooks';
-import { GATEWAY_MIGRATIONS_DIR, openMerchantAccounts } from '@hc/gateway';
+import { ACCOUNTS_MIGRATIONS_DIR, openAccountsOperator } from '@hc/accounts';
+import { GATEWAY_MIGRATIONS_DIR } from '@hc/gateway';
 import { startAuditDashboard, type AuditDashboard } from './audit-dashboard.ts';
 
 const REGISTER = fileURLToPath(new URL('../../packages/telemetry/src/register.ts', import.meta.url));
@@ -83,13 +84,14 @@ export interface TracedPlatform {
 
 /** `receiver.env(name)`: the OTEL_* variables of a service (an OTLP receiver's, or a Prometheus endpoint's). */
 export async function startTracedPlatform(receiver: Pick<OtlpReceiver, 'env'>): Promise<TracedPlatform> {
-  const names = ['gateway', 'checkout', 'settlement', 'customers', 'webhooks'] as const;
+  const names = ['gateway', 'checkout', 'settlement', 'customers', 'webhooks', 'accounts'] as const;
   const dirs = {
     gateway: GATEWAY_MIGRATIONS_DIR,
     checkout: CHECKOUT_MIGRATIONS_DIR,
     settlement: SETTLEMENT_MIGRATIONS_DIR,
     customers: CUSTOMERS_MIGRATIONS_DIR,
     webhooks: WEBHOOKS_MIGRATIONS_DIR,
+    accounts: ACCOUNTS_MIGRATIONS_DIR,
   };
   const databases = Object.fromEntries(
     await Promise.all(names.map(async (name) => [name, await createTestDatabase(name, dirs[name])] as const)),
@@ -104,7 +106,13 @@ export async function startTracedPlatform(receiver: Pick<OtlpReceiver, 'env'>): 
     return started.address;
   };
 
+  const accounts = await start('accounts', {
+    ...nats,
+    ACCOUNTS_DATABASE_URL: databases.accounts.url,
+    ACCOUNTS_GRPC_ADDRESS: '127.0.0.1:0',
+  });
   const settlement = await start('settlement', {
+    ACCOUNTS_GRPC_ADDRESS: accounts,
     SETTLEMENT_DATABASE_URL: databases.settlement.url,
     SETTLEMENT_GRPC_ADDRESS: '127.0.0.1:0',
     // A free port for the processor's notices, never the default 8091 a local platform may hold.
@@ -118,6 +126,7 @@ export async function startTracedPlatform(receiver: Pick<OtlpReceiver, 'env'>): 
       CHECKOUT_DATABASE_URL: databases.checkout.url,
       CHECKOUT_GRPC_ADDRESS: '127.0.0.1:0',
       SETTLEMENT_GRPC_ADDRESS: settlement,
+      ACCOUNTS_GRPC_ADDRESS: accounts,
       PUBLIC_BASE_URL: 'https://pay.example.test',
     }),
     start('customers', { ...nats, CUSTOMERS_DATABASE_URL: databases.customers.url, CUSTOMERS_GRPC_ADDRESS: '127.0.0.1:0' }),
@@ -132,7 +141,12 @@ export async function startTracedPlatform(receiver: Pick<OtlpReceiver, 'env'>): 
       LOG_LEVEL: 'debug',
     }),
   ]);
-  const addresses = { CHECKOUT_GRPC_ADDRESS: checkout, CUSTOMERS_GRPC_ADDRESS: customers, WEBHOOKS_GRPC_ADDRESS: webhooks };
+  const addresses = {
+    CHECKOUT_GRPC_ADDRESS: checkout,
+    CUSTOMERS_GRPC_ADDRESS: customers,
+    WEBHOOKS_GRPC_ADDRESS: webhooks,
+    ACCOUNTS_GRPC_ADDRESS: accounts,
+  };
   let auditDashboard: Promise<AuditDashboard> | undefined;
   const gatewayUrl = await start('gateway', {
     ...addresses,
@@ -145,24 +159,22 @@ export async function startTracedPlatform(receiver: Pick<OtlpReceiver, 'env'>): 
     gatewayUrl,
     output: (service) => outputs.get(service)?.() ?? '',
     async merchant() {
-      const accounts = openMerchantAccounts(databases.gateway.url);
+      const operations = openAccountsOperator(accounts, 15_000);
       try {
-        const { operations } = accounts;
         const account = await operations.createAccount({ name: 'Traced shop', payoutWallet: '0x2222222222222222222222222222222222222222' });
         const key = await operations.createKey(account.id, 'test');
         return { accountId: account.id, testKey: key.secret };
       } finally {
-        await accounts.close();
+        operations.close();
       }
     },
     async operator(...args) {
       // The CLI writes each action to the account's audit log first and refuses to act without it (docs/adr/0060).
-      auditDashboard ??= startAuditDashboard({ checkout, customers, webhooks });
+      auditDashboard ??= startAuditDashboard({ checkout, customers, webhooks, accounts });
       const env = {
         ...process.env,
         ...addresses,
         DASHBOARD_GRPC_ADDRESS: (await auditDashboard).grpcAddress,
-        GATEWAY_DATABASE_URL: databases.gateway.url,
         LOG_LEVEL: 'silent',
       };
       const { stdout } = await runFile(process.execPath, [OPERATOR, ...args, '--json'], { env });

@@ -26,6 +26,7 @@ describe('chart:run reads the rendered chart', () => {
     const databases = [...rendered.secretsRead.keys()].filter((name) => name.endsWith('-database'));
     expect(rendered.jobs).toHaveLength(databases.length);
     expect(rendered.deployments.map((d) => d.labels['app.kubernetes.io/component']).sort()).toEqual([
+      'accounts',
       'checkout',
       'customers',
       'dashboard',

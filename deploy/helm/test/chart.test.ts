@@ -1,8 +1,8 @@
 // Risk covered: a chart a platform team cannot install safely — a Deployment without a
 // PodDisruptionBudget or autoscaler, a service reachable from anywhere or able to reach anything, a
 // secret written into a manifest, telemetry variables missing, a bad value accepted silently, a new
-// process (pages, emulator, dashboard) added without these, or the gateway's internal admin listener
-// reachable by anything but the dashboard and checkout (docs/adr/0028, 0037). Rendered by a real helm (scripts/ensure-helm.sh).
+// process (pages, emulator, dashboard) added without these, or the accounts service (merchant accounts and
+// keys) reachable by anything but the gateway, the dashboard, checkout and settlement (docs/adr/0028, 0037, 0085). Rendered by a real helm (scripts/ensure-helm.sh).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from '@jest/globals';
@@ -94,6 +94,7 @@ describe('rendered with the CI test values', () => {
   it('gives every Deployment a PodDisruptionBudget selecting its pods and an HPA that owns its replica count', () => {
     const deployments = ofKind(manifests, 'Deployment');
     expect(deployments.map(component).sort()).toEqual([
+      'accounts',
       'checkout',
       'customers',
       'dashboard',
@@ -202,7 +203,9 @@ describe('rendered with the CI test values', () => {
   it('runs migrations as pre-install/pre-upgrade hooks', () => {
     const jobs = ofKind(manifests, 'Job');
     expect(jobs.map(component).sort()).toEqual(
-      ['checkout', 'customers', 'dashboard', 'gateway', 'notifications', 'settlement', 'webhooks'].map((name) => `${name}-migration`),
+      ['accounts', 'checkout', 'customers', 'dashboard', 'gateway', 'notifications', 'settlement', 'webhooks'].map(
+        (name) => `${name}-migration`,
+      ),
     );
     for (const job of jobs) expect(job.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
   });
@@ -229,7 +232,15 @@ describe('rendered with the CI test values', () => {
     };
     const fromPods = (rules: Rule[]) =>
       rules.flatMap((r) => r.from ?? []).map((p) => p.podSelector?.matchLabels['app.kubernetes.io/component']);
-    const SERVICE_PORTS = { gateway: 8080, checkout: 50051, settlement: 50052, customers: 50053, webhooks: 50054, notifications: 50058 };
+    const SERVICE_PORTS = {
+      gateway: 8080,
+      checkout: 50051,
+      settlement: 50052,
+      customers: 50053,
+      webhooks: 50054,
+      accounts: 50055,
+      notifications: 50058,
+    };
 
     it('select the pods of each Deployment and deny what they do not allow in both directions', () => {
       for (const deployment of ofKind(manifests, 'Deployment')) {
@@ -242,7 +253,7 @@ describe('rendered with the CI test values', () => {
     it('let only the gateway be reached from outside (the ingress controller), on its HTTP port', () => {
       const gateway = policy('gateway').ingress.find((r) => r.ports?.[0]?.port === SERVICE_PORTS.gateway);
       expect(gateway?.from).toEqual([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }]);
-      for (const name of ['checkout', 'settlement', 'customers', 'webhooks'] as const) {
+      for (const name of ['checkout', 'settlement', 'customers', 'webhooks', 'accounts'] as const) {
         const servicePort = policy(name).ingress.filter((r) => r.ports?.some((p) => p.port === SERVICE_PORTS[name]));
         expect(servicePort.every((r) => (r.from ?? []).length > 0 && r.from!.every((p) => p.podSelector))).toBe(true);
       }
@@ -257,19 +268,21 @@ describe('rendered with the CI test values', () => {
       expect(callers('customers')).toEqual(['gateway', 'dashboard']);
       expect(callers('webhooks')).toEqual(['gateway', 'dashboard']);
       expect(callers('notifications')).toEqual(['pages', 'dashboard']);
+      // Accounts: the gateway's key directory, the dashboard's keys, the account checkout and settlement read (ADR 0085).
+      expect(callers('accounts')).toEqual(['gateway', 'dashboard', 'checkout', 'settlement']);
     });
 
     it('let out only DNS, PostgreSQL, NATS, OTLP and the services called; the internet only for webhooks and notifications (SMTP), never private ranges', () => {
       const portsOut = (name: string) => policy(name).egress.flatMap((r) => (r.ports ?? []).map((p) => p.port));
       // 50056: the dashboard's users listener, which the operator CLI (run in a gateway pod) calls.
-      expect(new Set(portsOut('gateway'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50051, 50053, 50054, 50056]));
-      expect(new Set(portsOut('dashboard'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50051, 50053, 50054, 50057, 50058]));
+      expect(new Set(portsOut('gateway'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50051, 50053, 50054, 50055, 50056]));
+      expect(new Set(portsOut('dashboard'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50051, 50053, 50054, 50055, 50058]));
       // 50058: notifications, which the pages ask whether a receipt is sent.
       expect(new Set(portsOut('pages'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50051, 50058]));
       // 50056: the dashboard's users listener, which notifications asks about Test receipts' addresses.
       expect(portsOut('notifications')).toContain(50056);
-      // 50057: the gateway's admin listener, where checkout reads the account a buyer pays (ADR 0037).
-      expect(new Set(portsOut('checkout'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50052, 50057]));
+      // 50055: accounts, where checkout reads the account a buyer pays (ADR 0037, 0085); never the gateway.
+      expect(new Set(portsOut('checkout'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50052, 50055]));
       const internet = (name: string) => policy(name).egress.filter((r) => r.to?.some((p) => p.ipBlock?.cidr === '0.0.0.0/0'));
       for (const name of ['gateway', 'checkout', 'settlement', 'customers']) expect(internet(name)).toEqual([]);
       for (const name of ['webhooks', 'notifications']) {
@@ -368,7 +381,7 @@ describe("settlement's notice signing secret (issue 35, item 5)", () => {
   });
 });
 
-describe('the merchant dashboard and the gateway admin listener', () => {
+describe('the merchant dashboard and the accounts service', () => {
   type Port = { name: string; port: number; containerPort?: number };
   type Ingress = {
     spec: { rules: { http: { paths: { path: string; backend: { service: { name: string; port: { name: string } } } }[] } }[] };
@@ -397,7 +410,7 @@ describe('the merchant dashboard and the gateway admin listener', () => {
       DASHBOARD_GRPC_ADDRESS: '0.0.0.0:50056',
       DASHBOARD_SECURE_COOKIES: 'true',
       DASHBOARD_TRUST_PROXY_HOPS: '1',
-      GATEWAY_ADMIN_GRPC_ADDRESS: 'pay-hosted-checkout-gateway.payments.svc:50057',
+      ACCOUNTS_GRPC_ADDRESS: 'pay-hosted-checkout-accounts.payments.svc:50055',
       CHECKOUT_GRPC_ADDRESS: 'pay-hosted-checkout-checkout.payments.svc:50051',
       PUBLIC_BASE_URL: 'https://pay.example.test',
     });
@@ -423,26 +436,24 @@ describe('the merchant dashboard and the gateway admin listener', () => {
     ]);
   });
 
-  it("binds the gateway's admin listener on a named port that only the dashboard's and checkout's pods may reach", () => {
-    expect(configOf(all, 'gateway')['GATEWAY_ADMIN_GRPC_ADDRESS']).toBe('0.0.0.0:50057');
+  it('lets only the gateway, the dashboard, checkout and settlement reach accounts; the gateway has no admin port', () => {
+    expect(configOf(all, 'accounts')['ACCOUNTS_GRPC_ADDRESS']).toBe('0.0.0.0:50055');
+    expect(configOf(all, 'gateway')).not.toHaveProperty('GATEWAY_ADMIN_GRPC_ADDRESS');
     expect(configOf(all, 'gateway')['DASHBOARD_GRPC_ADDRESS']).toBe('pay-hosted-checkout-dashboard.payments.svc:50056');
-    expect(containers(byComponent(all, 'Deployment', 'gateway'))[0]!.ports).toContainEqual({
-      name: 'admin',
-      containerPort: 50057,
-      protocol: 'TCP',
-    });
-    expect(servicePorts(all, 'gateway')).toEqual(['http:80', 'admin:50057']);
-    const gatewayIn = policyOf(all, 'gateway').ingress;
-    // Checkout reads the account a buyer pays there (its current wallet, fee and status, docs/adr/0037);
-    // settlement the wallet a Live transfer is forwarded to (docs/adr/0081).
-    expect(peers(onPort(gatewayIn, 50057))).toEqual(['dashboard', 'checkout', 'settlement']);
-    expect(peers(onPort(gatewayIn, 8080))).toEqual(['outside', 'helm-test']);
-    expect(configOf(all, 'checkout')['GATEWAY_ADMIN_GRPC_ADDRESS']).toBe('pay-hosted-checkout-gateway.payments.svc:50057');
-    expect(configOf(all, 'settlement')['GATEWAY_ADMIN_GRPC_ADDRESS']).toBe('pay-hosted-checkout-gateway.payments.svc:50057');
-    // Nothing else may even try: no other workload has egress to the admin port.
-    const adminCallers = ['dashboard', 'checkout', 'settlement'];
-    for (const policy of ofKind(all, 'NetworkPolicy').filter((p) => !adminCallers.includes(component(p) ?? '')))
-      expect(onPort((policy.spec as unknown as PolicySpec).egress, 50057)).toEqual([]);
+    expect(servicePorts(all, 'gateway')).toEqual(['http:80']);
+    expect(servicePorts(all, 'accounts')[0]).toMatch(/:50055$/);
+    const accountsIn = policyOf(all, 'accounts').ingress;
+    // The gateway's key directory, the dashboard's keys, the account checkout and settlement read (ADR 0037, 0081, 0085).
+    expect(peers(onPort(accountsIn, 50055))).toEqual(['gateway', 'dashboard', 'checkout', 'settlement']);
+    expect(peers(onPort(policyOf(all, 'gateway').ingress, 8080))).toEqual(['outside', 'helm-test']);
+    for (const name of ['gateway', 'checkout', 'settlement'])
+      expect(configOf(all, name)['ACCOUNTS_GRPC_ADDRESS']).toBe('pay-hosted-checkout-accounts.payments.svc:50055');
+    // Nothing else may even try: no other workload has egress to accounts' port.
+    const accountsCallers = ['gateway', 'dashboard', 'checkout', 'settlement'];
+    for (const policy of ofKind(all, 'NetworkPolicy').filter((p) => !accountsCallers.includes(component(p) ?? '')))
+      expect(onPort((policy.spec as unknown as PolicySpec).egress, 50055)).toEqual([]);
+    // Checkout never calls the gateway.
+    expect(onPort(policyOf(all, 'checkout').egress, 8080)).toEqual([]);
     // The dashboard's own gRPC port (operator users create) is for the gateway's pods, where the CLI runs,
     // and notifications (is a Test receipt's address one of the account's users?).
     expect(peers(onPort(policyOf(all, 'dashboard').ingress, 50056))).toEqual(['gateway', 'notifications']);
@@ -450,7 +461,7 @@ describe('the merchant dashboard and the gateway admin listener', () => {
     expect(peers(onPort(policyOf(all, 'dashboard').ingress, 8083))).toEqual(['outside', 'helm-test']);
   });
 
-  it("leaves no trace when disabled: no Deployment, route, migration, or way in to the admin port but checkout's and settlement's", () => {
+  it("leaves no trace when disabled: no Deployment, route, migration, or way in to accounts but the others'", () => {
     const without = render('-f', TEST_VALUES, '--set', 'dashboard.enabled=false');
     expect(ofKind(without, 'Deployment').map(component)).not.toContain('dashboard');
     expect(ofKind(without, 'Job').map(component)).not.toContain('dashboard-migration');
@@ -462,7 +473,7 @@ describe('the merchant dashboard and the gateway admin listener', () => {
       '/.well-known/hc-statement-keys.json',
       '/',
     ]);
-    expect(peers(onPort(policyOf(without, 'gateway').ingress, 50057))).toEqual(['checkout', 'settlement']);
+    expect(peers(onPort(policyOf(without, 'accounts').ingress, 50055))).toEqual(['gateway', 'checkout', 'settlement']);
     expect(configOf(without, 'gateway')).not.toHaveProperty('DASHBOARD_GRPC_ADDRESS');
   });
 });

@@ -134,6 +134,7 @@ describe('the schema itself', () => {
       expect.arrayContaining(['gateway', 'pages', 'dashboard', 'emulator', 'migrations', 'grpcServices']),
     );
     expect(Object.keys(schema.properties!['grpcServices']!.properties!).sort()).toEqual([
+      'accounts',
       'checkout',
       'customers',
       'notifications',

@@ -2,7 +2,7 @@ import { connectNats, ensureStream, eventTablePurges, outboxPosition, startOutbo
 import { createGrpcServer, createServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { CheckoutAdminService, CheckoutService, HostedCheckoutService } from '@hc/proto/checkout/v1';
-import { MerchantAdminService } from '@hc/proto/gateway/v1';
+import { MerchantAdminService } from '@hc/proto/accounts/v1';
 import { SettlementService } from '@hc/proto/settlement/v1';
 import { adminHandlers } from './api/grpc/admin-handlers.ts';
 import { checkoutHandlers } from './api/grpc/checkout-handlers.ts';
@@ -47,7 +47,7 @@ export async function startCheckoutService(
   const providers = options.providers ?? DEFAULT_PROVIDERS;
   const settlement = createServiceClient(SettlementService, config.SETTLEMENT_GRPC_ADDRESS, { timeoutMs: config.SETTLEMENT_TIMEOUT_MS });
   // The gateway owns accounts: the buyer's side reads wallet, fee and status there (docs/adr/0037).
-  const accounts = createServiceClient(MerchantAdminService, config.GATEWAY_ADMIN_GRPC_ADDRESS, { timeoutMs: config.GATEWAY_TIMEOUT_MS });
+  const accounts = createServiceClient(MerchantAdminService, config.ACCOUNTS_GRPC_ADDRESS, { timeoutMs: config.ACCOUNTS_TIMEOUT_MS });
   const deps: CheckoutDependencies = {
     sessions: new CheckoutSessionStore(database, { publicBaseUrl: config.PUBLIC_BASE_URL, providers }),
     checkouts: new CheckoutStore(prisma),

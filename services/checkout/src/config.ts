@@ -14,12 +14,13 @@ export interface CheckoutConfig extends EventRetention {
   /** Deadline of calls to settlement; past it, start answers 502 network_unavailable. */
   SETTLEMENT_TIMEOUT_MS: number;
   /**
-   * host:port of the gateway's internal admin listener (hc.gateway.v1.MerchantAdminService), where the
-   * buyer's side reads the account's current wallet, fee and status (docs/adr/0037).
+   * host:port of the accounts gRPC service (hc.accounts.v1.MerchantAdminService), where the buyer's
+   * side reads the account's current wallet, fee and status (docs/adr/0037, 0085). Checkout never calls
+   * the gateway.
    */
-  GATEWAY_ADMIN_GRPC_ADDRESS: string;
+  ACCOUNTS_GRPC_ADDRESS: string;
   /** Deadline of those reads; past it the buyer's action answers service_unavailable (try again). */
-  GATEWAY_TIMEOUT_MS: number;
+  ACCOUNTS_TIMEOUT_MS: number;
   /** NATS server with JetStream; payment events are published there through the outbox. */
   NATS_URL: string;
   /** Prefix of every subject and stream name (empty in production; per test file in tests). */
@@ -37,8 +38,8 @@ const schema: JSONSchemaType<CheckoutConfig> = {
     PUBLIC_BASE_URL: { type: 'string', format: 'uri', pattern: '^https?://', default: 'http://127.0.0.1:8080' },
     SETTLEMENT_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50052' },
     SETTLEMENT_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 5000 },
-    GATEWAY_ADMIN_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50057' },
-    GATEWAY_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 5000 },
+    ACCOUNTS_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50055' },
+    ACCOUNTS_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 5000 },
     NATS_URL: { type: 'string', default: 'nats://127.0.0.1:4222' },
     NATS_SUBJECT_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9_-]*$', default: '' },
     EXPIRY_SWEEP_INTERVAL_MS: { type: 'integer', minimum: 100, maximum: 300_000, default: 30_000 },
@@ -51,8 +52,8 @@ const schema: JSONSchemaType<CheckoutConfig> = {
     'PUBLIC_BASE_URL',
     'SETTLEMENT_GRPC_ADDRESS',
     'SETTLEMENT_TIMEOUT_MS',
-    'GATEWAY_ADMIN_GRPC_ADDRESS',
-    'GATEWAY_TIMEOUT_MS',
+    'ACCOUNTS_GRPC_ADDRESS',
+    'ACCOUNTS_TIMEOUT_MS',
     'NATS_URL',
     'NATS_SUBJECT_PREFIX',
     'EXPIRY_SWEEP_INTERVAL_MS',

@@ -3,7 +3,7 @@
 // be simulated, locking a payout wallet or fee other than the account's current one (a copy kept at
 // create), or letting a suspended account's buyers start, go to a provider, simulate, or pay a checkout
 // (ADR 0037); or a buyer's click reading the session more than once (issue 31: one read per click);
-// over real gRPC, PostgreSQL, settlement, the gateway's admin listener and JetStream.
+// over real gRPC, PostgreSQL, settlement, the accounts service and JetStream.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
 import { createServiceClient, type CallContext, type PublicCallContext, type ServiceClient } from '@hc/grpc';
@@ -112,18 +112,18 @@ describe('HostedCheckoutService', () => {
   });
 });
 
-/** A merchant of its own in the gateway, so a change to it touches no other test. */
+/** A merchant of its own in accounts, so a change to it touches no other test. */
 async function ownMerchant(fields: { payoutWallet?: string | null; feeBps?: number } = {}): Promise<CallContext> {
   const id = `acct_H${Math.random().toString(36).slice(2, 10)}`;
   await stack.putAccount({ id, name: 'Blue Mug Shop', payoutWallet: account.payoutWallet, feeBps: 100, ...fields });
   return { accountId: id, livemode: false, requestId: 'req_own' };
 }
 
-describe('the account a buyer pays: as the gateway has it at start, never as it was at create (ADR 0037)', () => {
+describe('the account a buyer pays: as accounts has it at start, never as it was at create (ADR 0037)', () => {
   it('a start from the page locks the wallet the merchant set after the session was created, not the one given at create', async () => {
     const own = await ownMerchant();
     const id = await create({ customerEmail: 'ann@example.com' }, own);
-    await stack.gateway.operations.setPayoutWallet(own.accountId, NEW_WALLET);
+    await stack.accounts.operations.setPayoutWallet(own.accountId, NEW_WALLET);
     await hosted.startHostedSession({ id, country: 'us' }, buyer);
     const { session: read } = await api.getCheckoutSession({ id }, own);
     expect(read!.settlement?.payoutWallet).toBe(NEW_WALLET);
@@ -133,7 +133,7 @@ describe('the account a buyer pays: as the gateway has it at start, never as it 
     const own = await ownMerchant();
     const live = { ...own, livemode: true };
     const id = await create({ customerEmail: 'ann@example.com' }, live);
-    await stack.gateway.operations.setPayoutWallet(own.accountId, null);
+    await stack.accounts.operations.setPayoutWallet(own.accountId, null);
     const { session: view } = await hosted.getHostedSession({ id }, buyer);
     expect(view).toMatchObject({ unavailable: true, started: false });
     await expect(hosted.startHostedSession({ id, country: 'us' }, buyer)).rejects.toMatchObject({ code: 'unavailable' });
@@ -147,7 +147,7 @@ describe('a suspended account on the buyer side (ADR 0037)', () => {
     const fresh = await create({ customerEmail: 'ann@example.com' }, own);
     const started = await create({ customerEmail: 'ann@example.com' }, own);
     await hosted.startHostedSession({ id: started, country: 'us' }, buyer);
-    await stack.gateway.operations.suspend(own.accountId);
+    await stack.accounts.operations.suspend(own.accountId);
 
     const { session: freshView } = await hosted.getHostedSession({ id: fresh }, buyer);
     expect(freshView).toMatchObject({ unavailable: true, providers: [] });
@@ -164,7 +164,7 @@ describe('a suspended account on the buyer side (ADR 0037)', () => {
     expect((await api.getCheckoutSession({ id: started }, own)).session!.status).toBe(SessionStatus.OPEN);
 
     // Reactivated, the same session can be paid again.
-    await stack.gateway.operations.reactivate(own.accountId);
+    await stack.accounts.operations.reactivate(own.accountId);
     expect((await hosted.getHostedSession({ id: started }, buyer)).session!.unavailable).toBe(false);
     const { session: paid } = await hosted.simulateHostedPayment({ id: started, outcome: 'paid' }, buyer);
     expect(paid!.status).toBe(SessionStatus.PAID);
@@ -175,7 +175,7 @@ describe('a suspended account on the buyer side (ADR 0037)', () => {
     const id = await create({ customerEmail: 'ann@example.com' }, own);
     await hosted.startHostedSession({ id, country: 'us' }, buyer);
     await hosted.simulateHostedPayment({ id, outcome: 'paid' }, buyer);
-    await stack.gateway.operations.suspend(own.accountId);
+    await stack.accounts.operations.suspend(own.accountId);
     expect((await hosted.getHostedSession({ id }, buyer)).session).toMatchObject({ status: SessionStatus.PAID, unavailable: false });
   });
 
@@ -184,7 +184,7 @@ describe('a suspended account on the buyer side (ADR 0037)', () => {
     const admin = createServiceClient(CheckoutAdminService, stack.checkout.address);
     try {
       const { checkout } = await admin.createCheckout({ kind: 'page', description: 'Mug', currency: 'USD', amount: '15', account }, own);
-      await stack.gateway.operations.suspend(own.accountId);
+      await stack.accounts.operations.suspend(own.accountId);
       await expect(hosted.getHostedCheckout({ id: checkout!.id }, buyer)).rejects.toMatchObject({ code: 'unavailable' });
       await expect(hosted.payCheckout({ id: checkout!.id }, buyer)).rejects.toMatchObject({ code: 'unavailable' });
       expect((await api.listPayments({ limit: 100 }, own)).payments).toEqual([]);

@@ -1,7 +1,7 @@
 // Risk covered (issue 47 item 1, docs/adr/0081): a wallet changed by someone holding the merchant's
 // dashboard outlives the merchant's change back. Payment links started (and taken to a provider) while
 // the wallet was the attacker's must be forwarded to the wallet the account has when the money is
-// forwarded. Real gateway admin listener (the accounts' owner), settlement, the processor emulator over
+// forwarded. Real accounts service (the accounts' owner), settlement, the processor emulator over
 // HTTP, PostgreSQL and JetStream.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { payThroughEmulator, signForwardQuestion } from '@hc/emulator';
@@ -65,11 +65,11 @@ async function timelineKinds(id: string): Promise<Record<string, unknown>[]> {
 
 describe('the payout wallet is decided when the money is forwarded', () => {
   it('a link started while the wallet was changed is forwarded to the wallet restored before it was paid', async () => {
-    await stack.gateway.operations.setPayoutWallet(live.accountId, ATTACKER);
+    await stack.accounts.operations.setPayoutWallet(live.accountId, ATTACKER);
     const id = await linkAtProvider();
     // Until money is forwarded, the payment shows the wallet of its start.
     expect(await payment(id)).toMatchObject({ status: SessionStatus.PENDING, settlement: { payoutWallet: ATTACKER } });
-    await stack.gateway.operations.setPayoutWallet(live.accountId, MERCHANT);
+    await stack.accounts.operations.setPayoutWallet(live.accountId, MERCHANT);
 
     const paid = await payThroughEmulator(stack.emulator.url, id, { amount: '20' });
     expect(paid.forwarded_to).toBe(MERCHANT);
@@ -88,9 +88,9 @@ describe('the payout wallet is decided when the money is forwarded', () => {
   });
 
   it('money a processor forwards to the old wallet anyway is held, not acceptable', async () => {
-    await stack.gateway.operations.setPayoutWallet(live.accountId, ATTACKER);
+    await stack.accounts.operations.setPayoutWallet(live.accountId, ATTACKER);
     const id = await linkAtProvider();
-    await stack.gateway.operations.setPayoutWallet(live.accountId, MERCHANT);
+    await stack.accounts.operations.setPayoutWallet(live.accountId, MERCHANT);
     await payThroughEmulator(stack.emulator.url, id, { amount: '20', forwardTo: ATTACKER });
     const after = await decided(id);
     expect(after).toMatchObject({ status: SessionStatus.HELD, holdAcceptable: false, settlement: { payoutWallet: MERCHANT } });
@@ -99,20 +99,20 @@ describe('the payout wallet is decided when the money is forwarded', () => {
 
   it('with no wallet on the account when the money arrives, nothing is forwarded (never to the wallet of the start)', async () => {
     const id = await linkAtProvider();
-    await stack.gateway.operations.setPayoutWallet(live.accountId, null);
+    await stack.accounts.operations.setPayoutWallet(live.accountId, null);
     try {
       const kept = await payThroughEmulator(stack.emulator.url, id, { amount: '20' });
       expect(kept).toMatchObject({ forwarded_to: null, txid_out: null, notice: { deliveries: [] } });
       expect((await payment(id)).status).toBe(SessionStatus.PENDING);
     } finally {
-      await stack.gateway.operations.setPayoutWallet(live.accountId, MERCHANT);
+      await stack.accounts.operations.setPayoutWallet(live.accountId, MERCHANT);
     }
   });
 
   it('a link nobody paid, started while the wallet was changed, can be canceled by the merchant', async () => {
-    await stack.gateway.operations.setPayoutWallet(live.accountId, ATTACKER);
+    await stack.accounts.operations.setPayoutWallet(live.accountId, ATTACKER);
     const id = await linkAtProvider();
-    await stack.gateway.operations.setPayoutWallet(live.accountId, MERCHANT);
+    await stack.accounts.operations.setPayoutWallet(live.accountId, MERCHANT);
     const { link } = await admin.cancelPaymentLink({ id }, live);
     expect(link!.payment).toMatchObject({ status: SessionStatus.EXPIRED });
     await expect(hosted.startHostedSession({ id }, buyer)).rejects.toMatchObject({ code: 'canceled' });
@@ -130,14 +130,14 @@ describe('the payout wallet is decided when the money is forwarded', () => {
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };
     };
     expect(await ask(SECRET, id, '0xaaa')).toEqual({ status: 200, body: { payment_id: id, txid_in: '0xaaa', payout_wallet: MERCHANT } });
-    await stack.gateway.operations.setPayoutWallet(live.accountId, ATTACKER);
+    await stack.accounts.operations.setPayoutWallet(live.accountId, ATTACKER);
     try {
       // A processor retrying after a lost answer is never sent to a second wallet for the same transfer.
       expect((await ask(SECRET, id, '0xaaa')).body).toMatchObject({ payout_wallet: MERCHANT });
       // A new transfer is decided afresh, from the wallet the account has now.
       expect((await ask(SECRET, id, '0xbbb')).body).toMatchObject({ payout_wallet: ATTACKER });
     } finally {
-      await stack.gateway.operations.setPayoutWallet(live.accountId, MERCHANT);
+      await stack.accounts.operations.setPayoutWallet(live.accountId, MERCHANT);
     }
     expect((await ask('whsec_Zm9yZ2VkLWZvcmdlZC1mb3JnZWQtZm9yZ2VkLWZvcmdlZDE=', id, '0xccc')).status).toBe(401);
     expect(await ask(SECRET, 'pay_00000000000000000000000000', '0xaaa')).toMatchObject({ status: 404, body: { error: 'not_found' } });

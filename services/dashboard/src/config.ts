@@ -12,8 +12,8 @@ export interface DashboardConfig {
   DASHBOARD_GRPC_ADDRESS: string;
   /** The platform's one public address; the dashboard lives under {PUBLIC_BASE_URL}/dashboard. */
   PUBLIC_BASE_URL: string;
-  /** The gateway's internal admin listener (account and API keys, docs/adr/0028). */
-  GATEWAY_ADMIN_GRPC_ADDRESS: string;
+  /** The accounts gRPC service: the signed-in user's account and API keys (docs/adr/0028, 0085). */
+  ACCOUNTS_GRPC_ADDRESS: string;
   CHECKOUT_GRPC_ADDRESS: string;
   CUSTOMERS_GRPC_ADDRESS: string;
   WEBHOOKS_GRPC_ADDRESS: string;
@@ -50,7 +50,7 @@ const schema: JSONSchemaType<DashboardConfig> = {
     DASHBOARD_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8083 },
     DASHBOARD_GRPC_ADDRESS: address('127.0.0.1:50056'),
     PUBLIC_BASE_URL: { type: 'string', format: 'uri', default: 'http://127.0.0.1:8080' },
-    GATEWAY_ADMIN_GRPC_ADDRESS: address('127.0.0.1:50057'),
+    ACCOUNTS_GRPC_ADDRESS: address('127.0.0.1:50055'),
     CHECKOUT_GRPC_ADDRESS: address('127.0.0.1:50051'),
     CUSTOMERS_GRPC_ADDRESS: address('127.0.0.1:50053'),
     WEBHOOKS_GRPC_ADDRESS: address('127.0.0.1:50054'),
@@ -69,7 +69,7 @@ const schema: JSONSchemaType<DashboardConfig> = {
     'DASHBOARD_PORT',
     'DASHBOARD_GRPC_ADDRESS',
     'PUBLIC_BASE_URL',
-    'GATEWAY_ADMIN_GRPC_ADDRESS',
+    'ACCOUNTS_GRPC_ADDRESS',
     'CHECKOUT_GRPC_ADDRESS',
     'CUSTOMERS_GRPC_ADDRESS',
     'WEBHOOKS_GRPC_ADDRESS',

@@ -5,7 +5,7 @@ import type { Logger } from '@hc/logging';
 import { CheckoutAdminService, CheckoutService } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { DashboardUsersService } from '@hc/proto/dashboard/v1';
-import { MerchantAdminService } from '@hc/proto/gateway/v1';
+import { MerchantAdminService } from '@hc/proto/accounts/v1';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
 import { NotificationsService } from '@hc/proto/notifications/v1';
 import { answerParserRefusals } from '@hc/web';
@@ -67,7 +67,7 @@ export async function startDashboard(
   };
   const timeout = { timeoutMs: config.GRPC_TIMEOUT_MS };
   const platform: PlatformClients = {
-    admin: createServiceClient(MerchantAdminService, config.GATEWAY_ADMIN_GRPC_ADDRESS, timeout),
+    admin: createServiceClient(MerchantAdminService, config.ACCOUNTS_GRPC_ADDRESS, timeout),
     checkout: createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, timeout),
     checkoutAdmin: createServiceClient(CheckoutAdminService, config.CHECKOUT_GRPC_ADDRESS, timeout),
     customers: createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, timeout),
@@ -91,7 +91,7 @@ export async function startDashboard(
     ready: async () => {
       await prisma.$queryRaw`SELECT 1`;
       await Promise.all(
-        [config.GATEWAY_ADMIN_GRPC_ADDRESS, config.CHECKOUT_GRPC_ADDRESS, config.CUSTOMERS_GRPC_ADDRESS, config.WEBHOOKS_GRPC_ADDRESS].map(
+        [config.ACCOUNTS_GRPC_ADDRESS, config.CHECKOUT_GRPC_ADDRESS, config.CUSTOMERS_GRPC_ADDRESS, config.WEBHOOKS_GRPC_ADDRESS].map(
           (address) => checkGrpcHealth(address),
         ),
       );

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from '@jest/globals';
 import type { CallContext } from '@hc/grpc';
 import { CheckoutAdminService, CheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
-import { MerchantAdminService } from '@hc/proto/gateway/v1';
+import { MerchantAdminService } from '@hc/proto/accounts/v1';
 import { NotificationsService } from '@hc/proto/notifications/v1';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
 import { secretBoxFromEnv } from '@hc/secrets';

@@ -9,7 +9,7 @@ import { ApiError } from '@hc/errors';
 import type { CallContext, ServiceClient } from '@hc/grpc';
 import { CheckoutAdminService, CheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
-import { MerchantAdminService } from '@hc/proto/gateway/v1';
+import { MerchantAdminService } from '@hc/proto/accounts/v1';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
 import { NotificationsService } from '@hc/proto/notifications/v1';
 import { secretBoxFromEnv } from '@hc/secrets';

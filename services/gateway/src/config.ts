@@ -1,7 +1,10 @@
 import { loadConfig, type JSONSchemaType } from '@hc/config';
 
 export interface GatewayConfig {
-  /** PostgreSQL database owned by the gateway: accounts, API keys, idempotency records, rate-limit windows. */
+  /**
+   * PostgreSQL database owned by the gateway: idempotency records and rate-limit windows. (Its old
+   * merchant_accounts and api_keys tables are read by no code since accounts owns them, docs/adr/0086.)
+   */
   GATEWAY_DATABASE_URL: string;
   /** Address the HTTP server binds. */
   GATEWAY_HOST: string;
@@ -11,6 +14,11 @@ export interface GatewayConfig {
   CHECKOUT_GRPC_ADDRESS: string;
   /** host:port of the customers gRPC service. */
   CUSTOMERS_GRPC_ADDRESS: string;
+  /**
+   * host:port of the accounts gRPC service: the key directory the gateway authenticates with and whose
+   * change feed keeps its key cache exact (docs/adr/0085).
+   */
+  ACCOUNTS_GRPC_ADDRESS: string;
   /** host:port of the webhooks gRPC service (GET /v1/events and the operator CLI). */
   WEBHOOKS_GRPC_ADDRESS: string;
   /** Deadline of each gRPC call the gateway makes, in milliseconds. */
@@ -43,14 +51,6 @@ export interface GatewayConfig {
    * answered writes to be applied before answering 503 catching_up (docs/adr/0011).
    */
   CUSTOMERS_READ_WAIT_MS: number;
-  /**
-   * host:port of the internal admin gRPC listener (hc.gateway.v1.MerchantAdminService, docs/adr/0028)
-   * the merchant dashboard calls for the account and its keys, and checkout for the account's current
-   * wallet, fee and status when a buyer pays (docs/adr/0037). Empty: not bound (buyers' pages then
-   * cannot take payments). Never behind the front router or the Ingress; in Kubernetes only the
-   * dashboard's and checkout's pods may reach it.
-   */
-  GATEWAY_ADMIN_GRPC_ADDRESS: string;
   LOG_LEVEL: string;
 }
 
@@ -62,6 +62,7 @@ const schema: JSONSchemaType<GatewayConfig> = {
     GATEWAY_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
     CHECKOUT_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50051' },
     CUSTOMERS_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50053' },
+    ACCOUNTS_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50055' },
     WEBHOOKS_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50054' },
     GRPC_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 5000 },
     CHECKOUT_GROUPED_CALLS: { type: 'integer', minimum: 0, maximum: 64, default: 1 },
@@ -72,7 +73,6 @@ const schema: JSONSchemaType<GatewayConfig> = {
     IDEMPOTENCY_LOCK_MS: { type: 'integer', minimum: 1000, maximum: 600_000, default: 30_000 },
     IDEMPOTENCY_WAIT_MS: { type: 'integer', minimum: 0, maximum: 60_000, default: 5000 },
     CUSTOMERS_READ_WAIT_MS: { type: 'integer', minimum: 0, maximum: 10_000, default: 2000 },
-    GATEWAY_ADMIN_GRPC_ADDRESS: { type: 'string', default: '127.0.0.1:50057' },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
   },
   required: [
@@ -81,6 +81,7 @@ const schema: JSONSchemaType<GatewayConfig> = {
     'GATEWAY_PORT',
     'CHECKOUT_GRPC_ADDRESS',
     'CUSTOMERS_GRPC_ADDRESS',
+    'ACCOUNTS_GRPC_ADDRESS',
     'WEBHOOKS_GRPC_ADDRESS',
     'GRPC_TIMEOUT_MS',
     'CHECKOUT_GROUPED_CALLS',
@@ -91,7 +92,6 @@ const schema: JSONSchemaType<GatewayConfig> = {
     'IDEMPOTENCY_LOCK_MS',
     'IDEMPOTENCY_WAIT_MS',
     'CUSTOMERS_READ_WAIT_MS',
-    'GATEWAY_ADMIN_GRPC_ADDRESS',
     'LOG_LEVEL',
   ],
   additionalProperties: false,

@@ -6,21 +6,18 @@ import { CheckoutAdminService, CheckoutService } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
 import { answerParserRefusals, API_HEADER_CODES } from '@hc/web';
-import { startAdminListener } from './admin-listener.ts';
+import { KeyCache } from './adapters/key-cache.ts';
+import { keyDirectoryClient } from './adapters/key-directory-client.ts';
 import { groupedCheckoutClient } from './checkout-client.ts';
 import type { GatewayConfig } from './config.ts';
 import { createGatewayApp } from './api/http/app.ts';
 import { createRateLimits } from './store/rate-limit-store.ts';
 import { IdempotencyStore } from './store/idempotency-store.ts';
-import { KeyCache } from './store/key-cache.ts';
-import { MerchantStore } from './store/merchant-store.ts';
 import { createGatewayDatabase } from './store/prisma.ts';
 
 export interface RunningGateway {
   /** Base URL, e.g. http://127.0.0.1:8080 */
   readonly url: string;
-  /** host:port of the internal admin gRPC listener, when GATEWAY_ADMIN_GRPC_ADDRESS asked for one. */
-  readonly adminAddress: string | undefined;
   stop(): Promise<void>;
 }
 
@@ -42,9 +39,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   const checkoutAdmin = createServiceClient(CheckoutAdminService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
   const customers = createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
   const webhooks = createServiceClient(WebhooksService, config.WEBHOOKS_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
-  const merchants = new MerchantStore(prisma);
-  // Keys and accounts cached per process, dropped on PostgreSQL's change notices (docs/adr/0027).
-  const keys = new KeyCache(merchants, config.GATEWAY_DATABASE_URL, logger);
+  // Keys and accounts come from the accounts context, cached per process and synced with its change
+  // feed before each use (docs/adr/0085).
+  const directory = keyDirectoryClient(config.ACCOUNTS_GRPC_ADDRESS, config.GRPC_TIMEOUT_MS);
+  const keys = new KeyCache(directory, logger);
   await keys.start();
   const idempotency = new IdempotencyStore(database.pool);
   const rateLimits = createRateLimits(
@@ -79,7 +77,11 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
     logger,
     ready: async () => {
       await prisma.$queryRaw`SELECT 1`;
-      await Promise.all([checkGrpcHealth(config.CHECKOUT_GRPC_ADDRESS), checkGrpcHealth(config.CUSTOMERS_GRPC_ADDRESS)]);
+      await Promise.all(
+        [config.CHECKOUT_GRPC_ADDRESS, config.CUSTOMERS_GRPC_ADDRESS, config.ACCOUNTS_GRPC_ADDRESS].map((address) =>
+          checkGrpcHealth(address),
+        ),
+      );
     },
   });
   const server: Server = createServer(app);
@@ -96,14 +98,9 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
     server.listen(config.GATEWAY_PORT, config.GATEWAY_HOST, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const admin = config.GATEWAY_ADMIN_GRPC_ADDRESS
-    ? await startAdminListener(config.GATEWAY_ADMIN_GRPC_ADDRESS, merchants, now, logger)
-    : undefined;
   return {
     url: `http://${config.GATEWAY_HOST}:${port}`,
-    adminAddress: admin?.address,
     async stop() {
-      await admin?.server.stop(2000);
       closing.abort();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -115,7 +112,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
       customers.close();
       webhooks.close();
       await rateLimits.close();
-      await keys.stop();
+      keys.stop();
+      directory.close();
       await database.close();
     },
   };

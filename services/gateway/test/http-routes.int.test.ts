@@ -19,8 +19,9 @@ import { captureLogs, createTestDatabase, type TestDatabase } from '@hc/test-kit
 import { fakeClient, type FakeClient } from '@hc/test-kit/fake-client';
 import type pg from 'pg';
 import { GATEWAY_MIGRATIONS_DIR } from '../src/index.ts';
-import { generateApiKey, hashApiKey, type Mode } from '../src/domain/api-key.ts';
-import type { ApiKeyRecord, MerchantAccount } from '../src/domain/merchant-account.ts';
+import { randomBytes } from 'node:crypto';
+import { hashApiKey } from '../src/domain/bearer-key.ts';
+import type { KeyEntry } from '../src/use-cases/authenticate.ts';
 import { createGatewayApp, type GatewayApp } from '../src/api/http/app.ts';
 import { hotReads } from '../src/api/http/hot-reads.ts';
 import { IdempotencyStore } from '../src/store/idempotency-store.ts';
@@ -45,14 +46,17 @@ const budgets = { requests: new Map<string, number>(), starts: new Map<string, n
 /** How long the stand-in budget takes to answer (the shared counter is a database round trip). */
 let budgetDelayMs = 0;
 
-const keys = new Map<string, { key: ApiKeyRecord; account: MerchantAccount }>();
+type Mode = KeyEntry['key']['mode'];
+type MerchantAccount = KeyEntry['account'];
+/** A well-formed key of this mode (the accounts context makes real ones). */
+const generateApiKey = (mode: Mode): string => `sk_${mode}_${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x').slice(0, 32)}`;
+const keys = new Map<string, KeyEntry>();
 const account = (id: string, fields: Partial<MerchantAccount> = {}): MerchantAccount => ({
   id,
   name: `Shop ${id}`,
   status: 'active',
   payoutWallet: '0x1111111111111111111111111111111111111111',
   feeBps: 150,
-  createdAt: new Date('2026-01-01T00:00:00Z'),
   ...fields,
 });
 function keyFor(of: MerchantAccount, mode: Mode, revoked = false): string {
@@ -62,9 +66,6 @@ function keyFor(of: MerchantAccount, mode: Mode, revoked = false): string {
       id: `key_${keys.size}`,
       accountId: of.id,
       mode,
-      hint: '',
-      label: null,
-      createdAt: new Date(),
       revokedAt: revoked ? new Date() : null,
     },
     account: of,

@@ -1,39 +1,53 @@
-// Risk covered: the key cache (docs/adr/0027) storing what a read saw before a change it raced, using an entry
-// after a change committed before the request, or answering from memory for a key it never read.
+// Risk covered: the key cache (docs/adr/0085) storing what a read saw before a change it raced, using an entry
+// after a change answered before the request, answering from memory for a key it never read, or using
+// cached keys while the accounts context does not answer its syncs.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
 import { createLogger } from '@hc/logging';
-import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
-import { GATEWAY_MIGRATIONS_DIR } from '../src/index.ts';
-import { KeyCache, type KeyLookup } from '../src/store/key-cache.ts';
-import { MerchantStore } from '../src/store/merchant-store.ts';
-import { createGatewayPrisma } from '../src/store/prisma.ts';
-import type { GatewayPrisma } from '../src/store/prisma.ts';
+import { ACCOUNTS_MIGRATIONS_DIR, hashApiKey, loadAccountsConfig, startAccountsService, type RunningAccountsService } from '@hc/accounts';
+import { createTestDatabase, eventually, testNatsPrefix, testNatsUrl, type TestDatabase } from '@hc/test-kit';
+import { KeyCache } from '../src/adapters/key-cache.ts';
+import { keyDirectoryClient, type KeyDirectoryClient } from '../src/adapters/key-directory-client.ts';
 
 let db: TestDatabase;
-let prisma: GatewayPrisma;
-let store: MerchantStore;
+let accounts: RunningAccountsService;
+let directory: KeyDirectoryClient;
 const logger = createLogger('key-cache-test', { level: 'silent' });
-const HASH = 'a'.repeat(64);
-const OTHER = 'b'.repeat(64);
+const config = (address: string) =>
+  loadAccountsConfig({
+    ACCOUNTS_DATABASE_URL: db.url,
+    ACCOUNTS_GRPC_ADDRESS: address,
+    NATS_URL: testNatsUrl(),
+    NATS_SUBJECT_PREFIX: prefix,
+    LOG_LEVEL: 'silent',
+  });
+const prefix = testNatsPrefix('keycache');
+let accountId: string;
+let otherAccountId: string;
+let HASH: string;
+let OTHER: string;
+let keyId: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR);
-  prisma = createGatewayPrisma(db.url);
-  store = new MerchantStore(prisma);
-  await store.insertAccount({ id: 'acct_cache', name: 'Cache', status: 'active', payoutWallet: null, feeBps: 100, createdAt: new Date() });
-  await store.insertAccount({ id: 'acct_other', name: 'Other', status: 'active', payoutWallet: null, feeBps: 100, createdAt: new Date() });
-  await store.insertKey(
-    { id: 'key_cache', accountId: 'acct_cache', mode: 'test', hint: 'aaaa', label: null, createdAt: new Date(), revokedAt: null },
-    HASH,
-  );
+  db = await createTestDatabase('accounts', ACCOUNTS_MIGRATIONS_DIR);
+  accounts = await startAccountsService(config('127.0.0.1:0'), logger);
+  directory = keyDirectoryClient(accounts.address, 10_000);
+  const ops = accounts.operations;
+  accountId = (await ops.createAccount({ name: 'Cache' })).id;
+  otherAccountId = (await ops.createAccount({ name: 'Other' })).id;
+  const made = await ops.createKey(accountId, 'test');
+  keyId = made.key.id;
+  HASH = hashApiKey(made.secret);
+  OTHER = hashApiKey((await ops.createKey(otherAccountId, 'test')).secret);
 });
 afterAll(async () => {
-  await prisma.$disconnect();
-  await db.drop();
+  directory?.close();
+  await accounts?.stop();
+  await db?.drop();
 });
 
-/** The store, counting reads; `hold()` makes the next read of HASH wait (after reading) until released. */
-function countingStore(): KeyLookup & { reads: number; hold(): { reached: Promise<void>; release: () => void } } {
+/** The directory, counting key reads; `hold()` makes the next read of HASH wait (after reading) until released. */
+function countingDirectory(): KeyDirectoryClient & { reads: number; hold(): { reached: Promise<void>; release: () => void } } {
   let held: { reached: () => void; gate: Promise<void> } | undefined;
   const counting = {
     reads: 0,
@@ -46,7 +60,7 @@ function countingStore(): KeyLookup & { reads: number; hold(): { reached: Promis
     },
     async findKeyByHash(keyHash: string) {
       counting.reads += 1;
-      const found = await store.findKeyByHash(keyHash);
+      const found = await directory.findKeyByHash(keyHash);
       if (held && keyHash === HASH) {
         const { reached, gate } = held;
         held = undefined;
@@ -55,14 +69,16 @@ function countingStore(): KeyLookup & { reads: number; hold(): { reached: Promis
       }
       return found;
     },
+    changes: (after: bigint | undefined) => directory.changes(after),
+    close: () => undefined,
   };
   return counting;
 }
 
 describe('the key cache', () => {
-  it('answers a cached key without reading the store, and reads again after a change to the account', async () => {
-    const lookup = countingStore();
-    const cache = new KeyCache(lookup, db.url, logger);
+  it('answers a cached key without asking accounts, and asks again after a change to the account', async () => {
+    const lookup = countingDirectory();
+    const cache = new KeyCache(lookup, logger);
     await cache.start();
     try {
       expect(cache.active).toBe(true);
@@ -70,30 +86,26 @@ describe('the key cache', () => {
       await cache.findKeyByHash(HASH);
       await cache.findKeyByHash(HASH);
       expect(lookup.reads).toBe(1);
-      await store.updateAccount('acct_cache', { status: 'suspended' });
+      await accounts.operations.suspend(accountId);
       expect((await cache.findKeyByHash(HASH))?.account.status).toBe('suspended');
       expect(lookup.reads).toBe(2);
-      await store.updateAccount('acct_cache', { status: 'active' });
+      await accounts.operations.reactivate(accountId);
       expect((await cache.findKeyByHash(HASH))?.account.status).toBe('active');
     } finally {
-      await cache.stop();
+      cache.stop();
     }
   });
 
-  it('does not store what a read saw before a change that committed while it ran', async () => {
-    const lookup = countingStore();
-    const cache = new KeyCache(lookup, db.url, logger);
+  it('does not store what a read saw before a change that was answered while it ran', async () => {
+    const lookup = countingDirectory();
+    const cache = new KeyCache(lookup, logger);
     await cache.start();
     try {
       const { reached, release } = lookup.hold();
       const racing = cache.findKeyByHash(HASH);
       await reached; // it read "active" and has not stored it yet
-      await store.updateAccount('acct_cache', { status: 'suspended' }); // the notice arrives meanwhile
-      // Another cached key's use waits for a sync, and every notice is applied before a sync's answer.
-      await store.insertKey(
-        { id: 'key_other', accountId: 'acct_other', mode: 'test', hint: 'bbbb', label: null, createdAt: new Date(), revokedAt: null },
-        OTHER,
-      );
+      await accounts.operations.suspend(accountId); // answered meanwhile
+      // Another cached key's use waits for a sync, which applies every change answered before it.
       await cache.findKeyByHash(OTHER);
       await cache.findKeyByHash(OTHER);
       release();
@@ -101,50 +113,66 @@ describe('the key cache', () => {
       // Had the racing read been stored, this would answer "active" from memory.
       expect((await cache.findKeyByHash(HASH))?.account.status).toBe('suspended');
     } finally {
-      await store.updateAccount('acct_cache', { status: 'active' });
-      await cache.stop();
+      await accounts.operations.reactivate(accountId);
+      cache.stop();
     }
   });
 
-  it('offers its entry as a guess without a sync, and no guess once a change is known, past the TTL or when deaf', async () => {
+  it('offers its entry as a guess without a sync, and no guess once a change is known or past the TTL', async () => {
     let now = 1_000_000;
-    const lookup = countingStore();
-    const cache = new KeyCache(lookup, db.url, logger, { ttlMs: 60_000, now: () => now });
+    const lookup = countingDirectory();
+    const cache = new KeyCache(lookup, logger, { ttlMs: 60_000, now: () => now });
     await cache.start();
     try {
-      const PEEK = 'c'.repeat(64);
-      await store.insertKey(
-        { id: 'key_peek', accountId: 'acct_other', mode: 'test', hint: 'cccc', label: null, createdAt: new Date(), revokedAt: null },
-        PEEK,
-      );
       expect(cache.peekKeyByHash(HASH)).toBeUndefined();
       await cache.findKeyByHash(HASH);
-      await cache.findKeyByHash(PEEK);
-      expect(cache.peekKeyByHash(HASH)?.key.id).toBe('key_cache');
+      await cache.findKeyByHash(OTHER);
+      expect(cache.peekKeyByHash(HASH)?.key.id).toBe(keyId);
       expect(lookup.reads).toBe(2);
-      await store.updateAccount('acct_cache', { payoutWallet: null }); // any change to the account drops its keys
-      await cache.findKeyByHash(PEEK); // a cached key's sync: the notice is applied before its answer
+      await accounts.operations.setPayoutWallet(accountId, null); // any change to the account drops its keys
+      await cache.findKeyByHash(OTHER); // a cached key's sync applies the change
       expect(cache.peekKeyByHash(HASH)).toBeUndefined();
       await cache.findKeyByHash(HASH);
       now += 60_000;
       expect(cache.peekKeyByHash(HASH)).toBeUndefined();
       now -= 60_000;
-      expect(cache.peekKeyByHash(HASH)?.key.id).toBe('key_cache');
+      expect(cache.peekKeyByHash(HASH)?.key.id).toBe(keyId);
     } finally {
-      await cache.stop();
+      cache.stop();
     }
     expect(cache.peekKeyByHash(HASH)).toBeUndefined();
   });
 
-  it('reads the store on every request once stopped listening', async () => {
-    const lookup = countingStore();
-    const cache = new KeyCache(lookup, db.url, logger);
+  it('uses nothing cached while accounts does not answer, and caches again, missing no change, once it does', async () => {
+    const lookup = countingDirectory();
+    const cache = new KeyCache(lookup, logger);
     await cache.start();
-    await cache.findKeyByHash(HASH);
-    await cache.stop();
-    expect(cache.active).toBe(false);
-    await cache.findKeyByHash(HASH);
-    await cache.findKeyByHash(HASH);
-    expect(lookup.reads).toBe(3);
+    try {
+      await cache.findKeyByHash(HASH);
+      await cache.findKeyByHash(OTHER);
+      const address = accounts.address;
+      await accounts.stop();
+      await expect(cache.findKeyByHash(OTHER)).rejects.toMatchObject({ code: 'service_unavailable' });
+      expect(cache.active).toBe(false);
+      expect(cache.peekKeyByHash(HASH)).toBeUndefined();
+      // Revoked by hand while no sync could run: the trigger records it all the same.
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      await client.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [keyId]);
+      await client.end();
+      accounts = await startAccountsService(config(address), logger);
+      // The client reconnects after its back-off: until a sync answers, lookups fail or ask accounts directly.
+      const answered = await eventually(
+        async () => ({ found: await cache.findKeyByHash(HASH).catch(() => undefined), active: cache.active }),
+        ({ found, active }) => found !== undefined && active,
+        30_000,
+      );
+      expect(answered.found?.key.revokedAt).not.toBeNull();
+      const reads = lookup.reads;
+      await cache.findKeyByHash(OTHER);
+      expect(lookup.reads).toBe(reads);
+    } finally {
+      cache.stop();
+    }
   });
 });

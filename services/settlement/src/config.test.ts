@@ -24,8 +24,8 @@ describe('settlement config', () => {
       SETTLEMENT_LOCAL_MODE: true,
       CHAIN_RPC_URL: 'http://127.0.0.1:8090',
       CHAIN_CHECK_INTERVAL_MS: 30_000,
-      GATEWAY_ADMIN_GRPC_ADDRESS: '127.0.0.1:50057',
-      GATEWAY_TIMEOUT_MS: 5000,
+      ACCOUNTS_GRPC_ADDRESS: '127.0.0.1:50055',
+      ACCOUNTS_TIMEOUT_MS: 5000,
       LOG_LEVEL: 'info',
       ...DEFAULT_EVENT_RETENTION,
     });

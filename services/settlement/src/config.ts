@@ -38,12 +38,12 @@ export interface SettlementConfig extends EventRetention {
   /** How often the scheduled status check looks at started, unsettled Live payments. */
   CHAIN_CHECK_INTERVAL_MS: number;
   /**
-   * host:port of the gateway's internal admin listener (hc.gateway.v1.MerchantAdminService), where the
-   * account's payout wallet is read when the processor asks where to forward (docs/adr/0081).
+   * host:port of the accounts gRPC service (hc.accounts.v1.MerchantAdminService), where the account's
+   * payout wallet is read when the processor asks where to forward (docs/adr/0081, 0085).
    */
-  GATEWAY_ADMIN_GRPC_ADDRESS: string;
+  ACCOUNTS_GRPC_ADDRESS: string;
   /** Deadline of that read; past it the processor is told to ask again later. */
-  GATEWAY_TIMEOUT_MS: number;
+  ACCOUNTS_TIMEOUT_MS: number;
   LOG_LEVEL: string;
 }
 
@@ -79,8 +79,8 @@ const schema: JSONSchemaType<SettlementEnv> = {
     SETTLEMENT_LOCAL_MODE: { type: 'boolean', default: false },
     CHAIN_RPC_URL: { type: 'string', format: 'uri', pattern: '^https?://', default: 'http://127.0.0.1:8090' },
     CHAIN_CHECK_INTERVAL_MS: { type: 'integer', minimum: 100, maximum: 3_600_000, default: 30_000 },
-    GATEWAY_ADMIN_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50057' },
-    GATEWAY_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 5000 },
+    ACCOUNTS_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50055' },
+    ACCOUNTS_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 5000 },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
     ...EVENT_RETENTION_SCHEMA_PROPERTIES,
   },
@@ -97,8 +97,8 @@ const schema: JSONSchemaType<SettlementEnv> = {
     'SETTLEMENT_LOCAL_MODE',
     'CHAIN_RPC_URL',
     'CHAIN_CHECK_INTERVAL_MS',
-    'GATEWAY_ADMIN_GRPC_ADDRESS',
-    'GATEWAY_TIMEOUT_MS',
+    'ACCOUNTS_GRPC_ADDRESS',
+    'ACCOUNTS_TIMEOUT_MS',
     'LOG_LEVEL',
     ...EVENT_RETENTION_KEYS,
   ],

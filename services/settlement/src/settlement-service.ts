@@ -1,7 +1,7 @@
 import { connectNats, ensureStream, eventTablePurges, startOutboxRelay, startPurgeSchedule } from '@hc/events';
 import { createGrpcServer, createServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
-import { MerchantAdminService } from '@hc/proto/gateway/v1';
+import { MerchantAdminService } from '@hc/proto/accounts/v1';
 import { SettlementService } from '@hc/proto/settlement/v1';
 import { settlementHandlers } from './api/grpc/settlement-handlers.ts';
 import { publishedSecretWarning, type SettlementConfig } from './config.ts';
@@ -43,7 +43,7 @@ export async function startSettlementService(
   const prisma = createSettlementPrisma(config.SETTLEMENT_DATABASE_URL);
   await prisma.$connect();
   // The gateway owns accounts: a Live transfer is forwarded to the wallet it has then (docs/adr/0081).
-  const accounts = createServiceClient(MerchantAdminService, config.GATEWAY_ADMIN_GRPC_ADDRESS, { timeoutMs: config.GATEWAY_TIMEOUT_MS });
+  const accounts = createServiceClient(MerchantAdminService, config.ACCOUNTS_GRPC_ADDRESS, { timeoutMs: config.ACCOUNTS_TIMEOUT_MS });
   const deps: SettlementDependencies = {
     locks: new SettlementLockStore(prisma),
     verdicts: new VerdictStore(prisma),

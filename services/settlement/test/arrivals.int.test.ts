@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServiceClient } from '@hc/grpc';
 import { newId } from '@hc/ids';
-import { MerchantAdminService } from '@hc/proto/gateway/v1';
+import { MerchantAdminService } from '@hc/proto/accounts/v1';
 import { createTestDatabase, TestClock, type TestDatabase } from '@hc/test-kit';
 import { DEFAULT_FX_RATES_USD } from '../src/domain/fx.ts';
 import type { SettlementLock } from '../src/domain/settlement-lock.ts';

@@ -171,8 +171,8 @@ describe('the NATS server and the checkout outbox relay killed', () => {
         SETTLEMENT_GRPC_ADDRESS: settlement.address,
         SETTLEMENT_TIMEOUT_MS: 5000,
         // No buyer pages here: nothing reads accounts from the gateway's admin listener (ADR 0037).
-        GATEWAY_ADMIN_GRPC_ADDRESS: NOT_RUNNING_ADDRESS,
-        GATEWAY_TIMEOUT_MS: 5000,
+        ACCOUNTS_GRPC_ADDRESS: NOT_RUNNING_ADDRESS,
+        ACCOUNTS_TIMEOUT_MS: 5000,
         NATS_URL: `nats://127.0.0.1:${natsPort}`,
         NATS_SUBJECT_PREFIX: prefix,
         EXPIRY_SWEEP_INTERVAL_MS: 300_000,

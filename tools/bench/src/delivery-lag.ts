@@ -48,8 +48,8 @@ const checkout = await startCheckoutService(
     SETTLEMENT_GRPC_ADDRESS: settlement.address,
     SETTLEMENT_TIMEOUT_MS: 5000,
     // No buyer pages here: nothing reads accounts from the gateway's admin listener (ADR 0037).
-    GATEWAY_ADMIN_GRPC_ADDRESS: '127.0.0.1:1',
-    GATEWAY_TIMEOUT_MS: 5000,
+    ACCOUNTS_GRPC_ADDRESS: '127.0.0.1:1',
+    ACCOUNTS_TIMEOUT_MS: 5000,
     NATS_URL: testNatsUrl(),
     NATS_SUBJECT_PREFIX: prefix,
     EXPIRY_SWEEP_INTERVAL_MS: 300_000,

@@ -1,39 +1,44 @@
 /**
- * "Measure before choosing" (issue 14): the gateway's per-request key lookup three ways, at the same
- * concurrency, in one run, on a database of its own:
+ * "Measure before choosing" (issue 14): the gateway's per-request key lookup, at the same concurrency,
+ * in one run, against an accounts service of its own (docs/adr/0085):
  *
- *   Prisma   apiKey.findUnique({ include: { account } })   what every request did before ADR 0027
- *   pg       one prepared SELECT … JOIN on a pg.Pool        the same read without Prisma
- *   cache    KeyCache.findKeyByHash (a shared sync query)   what every request does now
+ *   pg          one prepared SELECT … JOIN on accounts' database    the read under every answer
+ *   directory   KeyDirectoryService.FindKeyByHash over gRPC         a lookup that cannot use the cache
+ *   cache       KeyCache.findKeyByHash (a Changes call per batch)   what every request does now
  *
  *   node tools/bench/src/key-lookup.ts [seconds=5] [concurrency=64]
  *
  * Prints lookups/s and p50/p99; asserts nothing.
  */
-import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { ACCOUNTS_MIGRATIONS_DIR, hashApiKey, loadAccountsConfig, startAccountsService } from '@hc/accounts';
 import { dropDatabase, ensureDatabase, migrateDatabase, withDatabase } from '@hc/db';
 import { createLogger } from '@hc/logging';
-import { GATEWAY_MIGRATIONS_DIR } from '@hc/gateway';
-import { createGatewayPrisma, KeyCache, MerchantStore } from '@hc/gateway/testing';
-import { testDatabaseServerUrl } from '@hc/test-kit';
+import { KeyCache, keyDirectoryClient } from '@hc/gateway/testing';
+import { testDatabaseServerUrl, testNatsPrefix, testNatsUrl } from '@hc/test-kit';
 import { load1, percentiles } from './measure.ts';
 
 const seconds = Number(process.argv[2] ?? 5);
 const concurrency = Number(process.argv[3] ?? 64);
 const url = withDatabase(testDatabaseServerUrl(), `bench_keys_${process.pid}`);
 await ensureDatabase(url);
-await migrateDatabase(url, GATEWAY_MIGRATIONS_DIR);
-const keyHash = createHash('sha256').update('sk_test_bench').digest('hex');
-const prisma = createGatewayPrisma(url);
-await prisma.merchantAccount.create({
-  data: { id: 'acct_bench', name: 'Bench', status: 'active', payoutWallet: null, feeBps: 100, createdAt: new Date() },
-});
-await prisma.apiKey.create({
-  data: { id: 'key_bench', accountId: 'acct_bench', mode: 'test', keyHash, hint: 'ench', label: null, createdAt: new Date() },
-});
+await migrateDatabase(url, ACCOUNTS_MIGRATIONS_DIR);
+const logger = createLogger('bench', { level: 'silent' });
+const accounts = await startAccountsService(
+  loadAccountsConfig({
+    ACCOUNTS_DATABASE_URL: url,
+    ACCOUNTS_GRPC_ADDRESS: '127.0.0.1:0',
+    NATS_URL: testNatsUrl(),
+    NATS_SUBJECT_PREFIX: testNatsPrefix('bench'),
+    LOG_LEVEL: 'silent',
+  }),
+  logger,
+);
+const account = await accounts.operations.createAccount({ name: 'Bench' });
+const keyHash = hashApiKey((await accounts.operations.createKey(account.id, 'test')).secret);
 const pool = new pg.Pool({ connectionString: url, max: 10 });
-const cache = new KeyCache(new MerchantStore(prisma), url, createLogger('bench', { level: 'silent' }));
+const directory = keyDirectoryClient(accounts.address, 5000);
+const cache = new KeyCache(directory, logger);
 await cache.start();
 
 async function measure(title: string, lookup: () => Promise<unknown>): Promise<void> {
@@ -63,13 +68,14 @@ const SQL = {
 };
 try {
   for (let round = 1; round <= 2; round += 1) {
-    await measure('Prisma findUnique include account', () => prisma.apiKey.findUnique({ where: { keyHash }, include: { account: true } }));
     await measure('pg prepared SELECT … JOIN (pool of 10)', () => pool.query(SQL));
-    await measure('KeyCache (sync query shared per batch)', () => cache.findKeyByHash(keyHash));
+    await measure('directory FindKeyByHash (gRPC, no cache)', () => directory.findKeyByHash(keyHash));
+    await measure('KeyCache (Changes call shared per batch)', () => cache.findKeyByHash(keyHash));
   }
 } finally {
-  await cache.stop();
+  cache.stop();
+  directory.close();
   await pool.end();
-  await prisma.$disconnect();
+  await accounts.stop();
   await dropDatabase(url).catch(() => undefined);
 }

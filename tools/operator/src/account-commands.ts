@@ -1,6 +1,6 @@
-/** Operator CLI: `accounts …` and `keys …`, on the gateway's accounts and keys (openMerchantAccounts). */
+/** Operator CLI: `accounts …` and `keys …`, on the accounts context over gRPC (openAccountsOperator). */
 import { unixSeconds } from '@hc/conversions';
-import type { ApiKeyRecord, MerchantAccount } from '@hc/gateway';
+import type { ApiKeyRecord, MerchantAccount } from '@hc/accounts';
 import { need, parseMode } from './arguments.ts';
 import type { OperatorCommand } from './operator-command.ts';
 

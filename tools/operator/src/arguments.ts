@@ -1,6 +1,6 @@
 import type { CallContext } from '@hc/grpc';
 import { newId } from '@hc/ids';
-import type { Mode } from '@hc/gateway';
+import type { Mode } from '@hc/accounts';
 
 /** A command line the operator CLI cannot run: it prints the usage and exits 2. */
 export class UsageError extends Error {

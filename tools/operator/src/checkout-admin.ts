@@ -5,7 +5,7 @@
 import { ApiError } from '@hc/errors';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { CheckoutAdminService } from '@hc/proto/checkout/v1';
-import type { MerchantAccount } from '@hc/gateway';
+import type { MerchantAccount } from '@hc/accounts';
 import { operatorContext, parseMode } from './arguments.ts';
 import { accountOf, checkoutTarget, type CommandInput, type CommandResult, type OptionValues } from './operator-command.ts';
 

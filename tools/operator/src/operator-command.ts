@@ -4,7 +4,8 @@
  * (operator-audit.ts). The command's words are written once, in its entry.
  */
 import type { parseArgs } from 'node:util';
-import type { GatewayConfig, MerchantAccount, MerchantOperations } from '@hc/gateway';
+import type { AccountVerbs, MerchantAccount } from '@hc/accounts';
+import type { GatewayConfig } from '@hc/gateway';
 import { need } from './arguments.ts';
 import type { OPTIONS } from './commands.ts';
 import type { CommandSpec } from './help.ts';
@@ -13,7 +14,7 @@ export type OptionValues = ReturnType<typeof parseArgs<{ args: string[]; allowPo
 export type CommandResult = Record<string, unknown> | Record<string, unknown>[];
 
 export interface CommandInput {
-  readonly ops: MerchantOperations;
+  readonly ops: AccountVerbs;
   readonly config: GatewayConfig;
   readonly values: OptionValues;
   /** The positional arguments after the command's words (ACCOUNT_ID first, for most commands). */

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * Operator CLI: what the merchant dashboard does with accounts and keys, for operators and scripts.
- * Talks to the gateway's own database (the gateway owns accounts and keys), never through the API,
- * and to the services over gRPC for payments, customers and webhooks.
+ * Talks to the services over gRPC, never through the API nor to a database: the accounts context for
+ * accounts and keys (docs/adr/0085), the others for payments, customers and webhooks.
  *
  *   ./scripts/operator --help                      every command (src/commands.ts is the command table)
  *   ./scripts/operator accounts create --help      one command's usage and details
@@ -12,7 +12,8 @@
  */
 import { parseArgs } from 'node:util';
 import { ApiError } from '@hc/errors';
-import { loadGatewayConfig, openMerchantAccounts } from '@hc/gateway';
+import { openAccountsOperator } from '@hc/accounts';
+import { loadGatewayConfig } from '@hc/gateway';
 import { UsageError } from './arguments.ts';
 import { OPERATOR_COMMANDS, OPTIONS, PROGRAM } from './commands.ts';
 import { readCommandLine, usageFor } from './help.ts';
@@ -65,9 +66,8 @@ function commandLine(): (Parsed & { command: OperatorCommand }) | undefined {
 const parsed = commandLine();
 if (parsed) {
   const config = loadGatewayConfig();
-  const accounts = openMerchantAccounts(config.GATEWAY_DATABASE_URL);
+  const ops = openAccountsOperator(config.ACCOUNTS_GRPC_ADDRESS, config.GRPC_TIMEOUT_MS);
   try {
-    const ops = accounts.operations;
     // Every action on an account goes into its audit log, done or refused (docs/adr/0056).
     const action = operatorActionOf(parsed.positionals, parsed.values);
     const walletBefore =
@@ -103,6 +103,6 @@ if (parsed) {
       throw error;
     }
   } finally {
-    await accounts.close();
+    ops.close();
   }
 }

@@ -6,7 +6,7 @@
  * old ones (docs/adr/0018).
  */
 import { readFileSync } from 'node:fs';
-import type { MerchantOperations } from '@hc/gateway';
+import type { AccountVerbs } from '@hc/accounts';
 import type { LocalState } from './local-state.ts';
 
 export const DEMO_ACCOUNT = 'Demo Shop';
@@ -78,7 +78,7 @@ export function keptInLocalState(state: LocalState, scope: string, cloneFile: st
  * before the old demo keys are revoked, so a crash in between leaves a working key kept.
  */
 export async function ensureDemoMerchant(
-  operations: MerchantOperations,
+  operations: AccountVerbs,
   store: SavedKeyStore,
   options: { roll: boolean },
 ): Promise<DemoMerchant> {

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { dropDatabase, withDatabase } from '@hc/db';
 import { freePort, testDatabaseServerUrl, testNatsPrefix, testNatsUrl } from '@hc/test-kit';
 
-const SERVICES = ['gateway', 'checkout', 'settlement', 'customers', 'webhooks', 'dashboard', 'notifications'] as const;
+const SERVICES = ['gateway', 'checkout', 'settlement', 'customers', 'webhooks', 'dashboard', 'notifications', 'accounts'] as const;
 
 export { freePort };
 
@@ -21,7 +21,7 @@ export interface PlatformSetting {
 }
 
 export async function platformSetting(label: string): Promise<PlatformSetting> {
-  const [gatewayPort, checkout, settlement, customers, webhooks, dashboardGrpc, notifications] = await Promise.all(
+  const [gatewayPort, checkout, settlement, customers, webhooks, dashboardGrpc, notifications, accounts] = await Promise.all(
     SERVICES.map(() => freePort()),
   );
   // The local mail catcher (maildev): its SMTP and web ports.
@@ -30,8 +30,8 @@ export async function platformSetting(label: string): Promise<PlatformSetting> {
   const [gatewayBackendPort, pagesPort] = await Promise.all([freePort(), freePort()]);
   // The Live processor emulator and settlement's notices listener (tools/platform/src/platform.ts).
   const [emulatorPort, noticesPort] = await Promise.all([freePort(), freePort()]);
-  // The merchant dashboard (behind the front router too) and the gateway's internal admin listener.
-  const [dashboardPort, gatewayAdmin] = await Promise.all([freePort(), freePort()]);
+  // The merchant dashboard (behind the front router too).
+  const dashboardPort = await freePort();
   const run = `${label}_${randomBytes(4).toString('hex')}`;
   const names = SERVICES.map((service) => `${run}_${service}`);
   // The local state (the keyring of secrets at rest, the demo key) of its own too (docs/adr/0083).
@@ -51,7 +51,7 @@ export async function platformSetting(label: string): Promise<PlatformSetting> {
       WEBHOOKS_GRPC_ADDRESS: `127.0.0.1:${webhooks}`,
       DASHBOARD_PORT: String(dashboardPort),
       DASHBOARD_GRPC_ADDRESS: `127.0.0.1:${dashboardGrpc}`,
-      GATEWAY_ADMIN_GRPC_ADDRESS: `127.0.0.1:${gatewayAdmin}`,
+      ACCOUNTS_GRPC_ADDRESS: `127.0.0.1:${accounts}`,
       NOTIFICATIONS_GRPC_ADDRESS: `127.0.0.1:${notifications}`,
       MAIL_CATCHER_SMTP_PORT: String(mailSmtpPort),
       MAIL_CATCHER_WEB_PORT: String(mailWebPort),

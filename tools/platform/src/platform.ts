@@ -28,13 +28,14 @@ import { CUSTOMERS_MIGRATIONS_DIR, loadCustomersConfig } from '@hc/customers';
 import { loadSettlementConfig, publishedSecretWarning, SETTLEMENT_MIGRATIONS_DIR } from '@hc/settlement';
 import { loadEmulatorConfig } from '@hc/emulator';
 import { loadWebhooksConfig, WEBHOOKS_MIGRATIONS_DIR } from '@hc/webhooks';
-import { GATEWAY_MIGRATIONS_DIR, loadGatewayConfig, openMerchantAccounts } from '@hc/gateway';
+import { ACCOUNTS_MIGRATIONS_DIR, importAccountsFromGateway, loadAccountsConfig, openAccountsOperator } from '@hc/accounts';
+import { GATEWAY_MIGRATIONS_DIR, loadGatewayConfig } from '@hc/gateway';
 import { loadPagesConfig } from '@hc/pages';
 import { DASHBOARD_MIGRATIONS_DIR, loadDashboardConfig } from '@hc/dashboard';
 import { loadNotificationsConfig, NOTIFICATIONS_MIGRATIONS_DIR } from '@hc/notifications';
 import { ensureDemoNotifications } from './demo-notifications.ts';
 import { startFrontRouter } from './front-router.ts';
-import { ensureDemoMerchant, keptInLocalState } from './demo-merchant.ts';
+import { ensureDemoMerchant, keptInLocalState, type DemoMerchant } from './demo-merchant.ts';
 import { missingKeyAdvice, prepareLocalData } from './local-data.ts';
 import { databaseScope, stateDatabaseUrl } from './local-state.ts';
 import { localStatementKeys } from './local-statement-key.ts';
@@ -79,15 +80,15 @@ const emulatorConfig = loadEmulatorConfig({
 });
 const emulatorUrl = `http://${emulatorConfig.EMULATOR_HOST}:${emulatorConfig.EMULATOR_PORT}`;
 // The merchant dashboard (/dashboard behind the front router), on plain http locally: its cookies
-// cannot be Secure here. The gateway's internal admin listener is its path to accounts and keys, and
-// checkout's to the account a buyer pays (docs/adr/0037).
-const gatewayAdminAddress = process.env['GATEWAY_ADMIN_GRPC_ADDRESS'] || '127.0.0.1:50057';
+// cannot be Secure here. The accounts service is its path to accounts and keys, checkout's and
+// settlement's to the account a buyer pays, and the gateway's key directory (docs/adr/0037, 0085).
+const accountsConfig = loadAccountsConfig();
 const dashboardConfig = loadDashboardConfig({
   DASHBOARD_PORT: String(gatewayConfig.GATEWAY_PORT + 3),
   DASHBOARD_TRUST_PROXY_HOPS: '1',
   DASHBOARD_SECURE_COOKIES: 'false',
   PUBLIC_BASE_URL: gatewayUrl,
-  GATEWAY_ADMIN_GRPC_ADDRESS: gatewayAdminAddress,
+  ACCOUNTS_GRPC_ADDRESS: accountsConfig.ACCOUNTS_GRPC_ADDRESS,
   ...process.env,
 });
 // Local development: webhook endpoints on this machine (http://127.0.0.1:…) are allowed.
@@ -109,6 +110,7 @@ const notificationsConfig = loadNotificationsConfig({
 // 1. Databases and migrations (after dropping them all with --reset-local-data).
 const databases = [
   { service: 'gateway', url: gatewayConfig.GATEWAY_DATABASE_URL, migrations: GATEWAY_MIGRATIONS_DIR },
+  { service: 'accounts', url: accountsConfig.ACCOUNTS_DATABASE_URL, migrations: ACCOUNTS_MIGRATIONS_DIR },
   { service: 'checkout', url: checkoutConfig.CHECKOUT_DATABASE_URL, migrations: CHECKOUT_MIGRATIONS_DIR },
   { service: 'settlement', url: settlementConfig.SETTLEMENT_DATABASE_URL, migrations: SETTLEMENT_MIGRATIONS_DIR },
   { service: 'customers', url: customersConfig.CUSTOMERS_DATABASE_URL, migrations: CUSTOMERS_MIGRATIONS_DIR },
@@ -132,17 +134,13 @@ say(
     `${statementKeys.origin === 'environment' ? '' : ` in the local state database (${databaseScope(state.url)})`}; published at ${gatewayUrl}/.well-known/hc-statement-keys.json`,
 );
 
-// 2. Demo merchant and its Test key (the one printed last time, by any clone, unless rolled or gone).
-const accounts = openMerchantAccounts(gatewayConfig.GATEWAY_DATABASE_URL);
-const demoKeyStore = keptInLocalState(state, databaseScope(gatewayConfig.GATEWAY_DATABASE_URL), join(stateDir, 'demo-merchant.json'));
-const demo = await ensureDemoMerchant(accounts.operations, demoKeyStore, {
-  roll: flags['roll-demo-key'],
-});
-await accounts.close();
-const keyNews = { kept: 'the same Test key as last time', new: 'a new Test key', rolled: 'a new Test key; the previous one is revoked' };
-say(`demo merchant ${demo.accountId}: ${keyNews[demo.key]} (./scripts/start --roll-demo-key makes a new one)`);
+// Local data of a start before the accounts context (docs/adr/0086): the gateway's accounts and keys
+// move into accounts' database (idempotent, so every start runs it), and the demo key still works.
+const moved = await importAccountsFromGateway(accountsConfig.ACCOUNTS_DATABASE_URL, gatewayConfig.GATEWAY_DATABASE_URL);
+if (moved.accounts + moved.keys + moved.revocations > 0)
+  say(`accounts: ${moved.accounts} accounts and ${moved.keys} keys moved from the gateway's database`);
 
-// 3. Services, then the gateway.
+// 2. Services, then the gateway.
 mkdirSync(logDir, { recursive: true });
 const supervisor = new Supervisor({
   root,
@@ -188,6 +186,34 @@ function stopAll(exitCode: number): Promise<never> {
   return stopped;
 }
 
+/**
+ * The demo merchant through the accounts service, once it answers (it was just started): the key kept
+ * in the local state database under the gateway database's scope, as before the accounts context,
+ * so an existing clone's demo key stays the same (docs/adr/0083, 0086).
+ */
+async function demoMerchant(): Promise<DemoMerchant> {
+  const deadline = Date.now() + 60_000;
+  while (
+    !(await checkGrpcHealth(accountsConfig.ACCOUNTS_GRPC_ADDRESS).then(
+      () => true,
+      () => false,
+    ))
+  ) {
+    if (Date.now() > deadline) {
+      say('the accounts service did not answer within 60 s; see .platform/logs/accounts.log');
+      return stopAll(1);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const operations = openAccountsOperator(accountsConfig.ACCOUNTS_GRPC_ADDRESS, 15_000);
+  try {
+    const keyStore = keptInLocalState(state, databaseScope(gatewayConfig.GATEWAY_DATABASE_URL), join(stateDir, 'demo-merchant.json'));
+    return await ensureDemoMerchant(operations, keyStore, { roll: flags['roll-demo-key'] });
+  } finally {
+    operations.close();
+  }
+}
+
 process.on('SIGINT', () => void stopAll(0));
 process.on('SIGTERM', () => void stopAll(0));
 
@@ -197,6 +223,17 @@ start('emulator', 'services/emulator/src/main.ts', {
   EMULATOR_NOTICE_URL: emulatorConfig.EMULATOR_NOTICE_URL,
   NOTICE_SIGNING_SECRET: emulatorConfig.NOTICE_SIGNING_SECRET,
 });
+start('accounts', 'services/accounts/src/main.ts', {
+  ACCOUNTS_DATABASE_URL: accountsConfig.ACCOUNTS_DATABASE_URL,
+  ACCOUNTS_GRPC_ADDRESS: accountsConfig.ACCOUNTS_GRPC_ADDRESS,
+  NATS_URL: accountsConfig.NATS_URL,
+});
+// 3. Demo merchant and its Test key (the one printed last time, by any clone, unless rolled or gone),
+// made through the accounts service as the operator would.
+const demo = await demoMerchant();
+const keyNews = { kept: 'the same Test key as last time', new: 'a new Test key', rolled: 'a new Test key; the previous one is revoked' };
+say(`demo merchant ${demo.accountId}: ${keyNews[demo.key]} (./scripts/start --roll-demo-key makes a new one)`);
+
 start('settlement', 'services/settlement/src/main.ts', {
   SETTLEMENT_DATABASE_URL: settlementConfig.SETTLEMENT_DATABASE_URL,
   SETTLEMENT_GRPC_ADDRESS: settlementConfig.SETTLEMENT_GRPC_ADDRESS,
@@ -205,8 +242,8 @@ start('settlement', 'services/settlement/src/main.ts', {
   SETTLEMENT_LOCAL_MODE: String(settlementConfig.SETTLEMENT_LOCAL_MODE),
   PROCESSOR_URL: process.env['PROCESSOR_URL'] ?? emulatorUrl,
   CHAIN_RPC_URL: process.env['CHAIN_RPC_URL'] ?? emulatorUrl,
-  // A Live transfer is forwarded to the account's wallet as the gateway has it then (docs/adr/0081).
-  GATEWAY_ADMIN_GRPC_ADDRESS: gatewayAdminAddress,
+  // A Live transfer is forwarded to the account's wallet as accounts has it then (docs/adr/0081).
+  ACCOUNTS_GRPC_ADDRESS: accountsConfig.ACCOUNTS_GRPC_ADDRESS,
   NATS_URL: settlementConfig.NATS_URL,
 });
 const publishedSecret = publishedSecretWarning(settlementConfig);
@@ -217,7 +254,7 @@ start('checkout', 'services/checkout/src/main.ts', {
   PUBLIC_BASE_URL: checkoutConfig.PUBLIC_BASE_URL,
   SETTLEMENT_GRPC_ADDRESS: settlementConfig.SETTLEMENT_GRPC_ADDRESS,
   // Buyers' payments read the account's current wallet, fee and status there (docs/adr/0037).
-  GATEWAY_ADMIN_GRPC_ADDRESS: gatewayAdminAddress,
+  ACCOUNTS_GRPC_ADDRESS: accountsConfig.ACCOUNTS_GRPC_ADDRESS,
   NATS_URL: checkoutConfig.NATS_URL,
 });
 start('customers', 'services/customers/src/main.ts', {
@@ -259,7 +296,7 @@ start('gateway', 'services/gateway/src/main.ts', {
   CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
   CUSTOMERS_GRPC_ADDRESS: customersConfig.CUSTOMERS_GRPC_ADDRESS,
   WEBHOOKS_GRPC_ADDRESS: webhooksConfig.WEBHOOKS_GRPC_ADDRESS,
-  GATEWAY_ADMIN_GRPC_ADDRESS: gatewayAdminAddress,
+  ACCOUNTS_GRPC_ADDRESS: accountsConfig.ACCOUNTS_GRPC_ADDRESS,
 });
 
 start('dashboard', 'services/dashboard/src/main.ts', {
@@ -270,7 +307,7 @@ start('dashboard', 'services/dashboard/src/main.ts', {
   DASHBOARD_TRUST_PROXY_HOPS: String(dashboardConfig.DASHBOARD_TRUST_PROXY_HOPS),
   DASHBOARD_SECURE_COOKIES: String(dashboardConfig.DASHBOARD_SECURE_COOKIES),
   PUBLIC_BASE_URL: dashboardConfig.PUBLIC_BASE_URL,
-  GATEWAY_ADMIN_GRPC_ADDRESS: gatewayAdminAddress,
+  ACCOUNTS_GRPC_ADDRESS: accountsConfig.ACCOUNTS_GRPC_ADDRESS,
   CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
   CUSTOMERS_GRPC_ADDRESS: customersConfig.CUSTOMERS_GRPC_ADDRESS,
   WEBHOOKS_GRPC_ADDRESS: webhooksConfig.WEBHOOKS_GRPC_ADDRESS,
@@ -320,6 +357,7 @@ for (;;) {
       () => false,
     )) &&
     (await answers(settlementConfig.SETTLEMENT_GRPC_ADDRESS)) &&
+    (await answers(accountsConfig.ACCOUNTS_GRPC_ADDRESS)) &&
     (await answers(webhooksConfig.WEBHOOKS_GRPC_ADDRESS)) &&
     (await answers(notificationsConfig.NOTIFICATIONS_GRPC_ADDRESS)) &&
     (await fetch(`${mailCatcherUrl}/api/healthz`).then(
@@ -344,7 +382,7 @@ for (;;) {
 
 // What ./scripts/operator needs to reach this platform from another shell.
 const addresses = {
-  GATEWAY_DATABASE_URL: gatewayConfig.GATEWAY_DATABASE_URL,
+  ACCOUNTS_GRPC_ADDRESS: accountsConfig.ACCOUNTS_GRPC_ADDRESS,
   CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
   CUSTOMERS_GRPC_ADDRESS: customersConfig.CUSTOMERS_GRPC_ADDRESS,
   WEBHOOKS_GRPC_ADDRESS: webhooksConfig.WEBHOOKS_GRPC_ADDRESS,

@@ -1,44 +1,72 @@
 // Risk covered: the local demo merchant's Test key stops working after a restart (the key in a shop's
-// .env goes stale), is kept in plain text in the gateway's database, survives a roll, is left
-// unusable when the saved secret is gone or was revoked, or differs (and revokes the other's) in a
-// second clone on the same databases (issue 47, item 8). Real PostgreSQL, the gateway's own
-// operations, the local state database (docs/adr/0083).
+// .env goes stale), is kept in plain text in the accounts database, survives a roll, is left
+// unusable when the saved secret is gone or was revoked, differs (and revokes the other's) in a
+// second clone on the same databases (issue 47, item 8), or is lost when a developer's existing local
+// data moves from the gateway's database into accounts' (issue 48, docs/adr/0086). Real PostgreSQL, the
+// accounts service over gRPC as the runner calls it, the local state database (docs/adr/0083).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import pg from 'pg';
+import {
+  ACCOUNTS_MIGRATIONS_DIR,
+  importAccountsFromGateway,
+  loadAccountsConfig,
+  openAccountsOperator,
+  startAccountsService,
+  type AccountsOperator,
+  type RunningAccountsService,
+} from '@hc/accounts';
 import { dropDatabase, withDatabase } from '@hc/db';
-import { createTestDatabase, testDatabaseServerUrl, type TestDatabase } from '@hc/test-kit';
-import { GATEWAY_MIGRATIONS_DIR, openMerchantAccounts, type MerchantAccounts, type MerchantOperations } from '@hc/gateway';
-import { createGatewayPrisma } from '@hc/gateway/testing';
+import { GATEWAY_MIGRATIONS_DIR } from '@hc/gateway';
+import { createLogger } from '@hc/logging';
+import { createTestDatabase, testDatabaseServerUrl, testNatsPrefix, testNatsUrl, type TestDatabase } from '@hc/test-kit';
 import { DEMO_KEY_LABEL, ensureDemoMerchant, keptInLocalState, type SavedKeyStore } from '../src/demo-merchant.ts';
 import { databaseScope, openLocalState, type LocalState } from '../src/local-state.ts';
 
 let database: TestDatabase;
-let accounts: MerchantAccounts;
-/** Reads the stored rows as they are (the secret must not be among them). */
-let prisma: ReturnType<typeof createGatewayPrisma>;
-let operations: MerchantOperations;
+let service: RunningAccountsService;
+let operations: AccountsOperator;
 let stateDir: string;
 let state: LocalState;
 
 beforeAll(async () => {
-  database = await createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR);
-  accounts = openMerchantAccounts(database.url);
-  operations = accounts.operations;
-  prisma = createGatewayPrisma(database.url);
+  database = await createTestDatabase('accounts', ACCOUNTS_MIGRATIONS_DIR);
+  service = await startAccountsService(
+    loadAccountsConfig({
+      ACCOUNTS_DATABASE_URL: database.url,
+      ACCOUNTS_GRPC_ADDRESS: '127.0.0.1:0',
+      NATS_URL: testNatsUrl(),
+      NATS_SUBJECT_PREFIX: testNatsPrefix('demo'),
+      LOG_LEVEL: 'silent',
+    }),
+    createLogger('demo-merchant-test', { level: 'silent' }),
+  );
+  operations = openAccountsOperator(service.address, 15_000);
   stateDir = mkdtempSync(join(tmpdir(), 'hc-demo-merchant-'));
   state = await openLocalState(withDatabase(testDatabaseServerUrl(), `t_platform_local_${randomBytes(5).toString('hex')}`));
 });
 afterAll(async () => {
-  await accounts.close();
-  await prisma.$disconnect();
+  operations?.close();
+  await service?.stop();
   await database.drop();
   await state.close();
   await dropDatabase(state.url);
   rmSync(stateDir, { recursive: true, force: true });
 });
+
+/** Every column of every api_keys row, as stored (the secret must not be among them). */
+async function storedKeys(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return JSON.stringify((await client.query('SELECT * FROM api_keys')).rows);
+  } finally {
+    await client.end();
+  }
+}
 
 async function activeDemoKeys(accountId: string): Promise<string[]> {
   return (await operations.listKeys(accountId)).filter((k) => k.label === DEMO_KEY_LABEL && k.revokedAt === null).map((k) => k.id);
@@ -54,7 +82,7 @@ describe('the demo merchant of ./scripts/start', () => {
     const kept = keptBy('first-clone');
     const first = await ensureDemoMerchant(operations, kept, { roll: false });
     expect(first).toEqual({ accountId: expect.stringMatching(/^acct_/), secret: expect.stringMatching(/^sk_test_/), key: 'new' });
-    expect(JSON.stringify(await prisma.apiKey.findMany())).not.toContain(first.secret.slice('sk_test_'.length));
+    expect(await storedKeys(database.url)).not.toContain(first.secret.slice('sk_test_'.length));
     expect(await operations.activeKey(first.secret)).toMatchObject({ accountId: first.accountId, mode: 'test' });
 
     // A restart prints the same key, which still authenticates; no second key is made.
@@ -104,5 +132,39 @@ describe('the demo merchant of ./scripts/start', () => {
       secret: created.secret,
       key: 'kept',
     });
+  });
+
+  it('keeps the demo key of local data made before the accounts context, once the runner moved it', async () => {
+    // The gateway's database as the previous release left it, with the demo account and its key.
+    const gateway = await createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR);
+    const secret = `sk_test_${'Ab3'.repeat(10)}zz`;
+    const client = new pg.Client({ connectionString: gateway.url });
+    await client.connect();
+    try {
+      await client.query(
+        `INSERT INTO merchant_accounts (id, name, status, payout_wallet, fee_bps, created_at)
+         VALUES ('acct_olddemo', 'Demo Shop (old)', 'active', NULL, 175, now())`,
+      );
+      await client.query(
+        `INSERT INTO api_keys (id, account_id, mode, key_hash, hint, label, created_at, revoked_at) VALUES
+           ('key_olddemo', 'acct_olddemo', 'test', $1, 'sk_test_…3zz', $2, now(), NULL),
+           ('key_oldgone', 'acct_olddemo', 'live', $3, 'sk_live_…0000', NULL, now(), now())`,
+        [createHash('sha256').update(secret).digest('hex'), DEMO_KEY_LABEL, 'e'.repeat(64)],
+      );
+    } finally {
+      await client.end();
+    }
+    const kept = keptInLocalState(state, databaseScope(gateway.url), join(stateDir, 'moved', 'demo-merchant.json'));
+    await kept.save({ account: 'acct_olddemo', secret });
+    try {
+      expect(await importAccountsFromGateway(database.url, gateway.url)).toEqual({ accounts: 1, keys: 2, revocations: 0 });
+      // Idempotent: the next start moves nothing again.
+      expect(await importAccountsFromGateway(database.url, gateway.url)).toEqual({ accounts: 0, keys: 0, revocations: 0 });
+      expect(await operations.getAccount('acct_olddemo')).toMatchObject({ status: 'active', feeBps: 175, payoutWallet: null });
+      expect(await operations.activeKey(secret)).toMatchObject({ id: 'key_olddemo', accountId: 'acct_olddemo', mode: 'test' });
+      expect((await operations.listKeys('acct_olddemo')).find((k) => k.id === 'key_oldgone')?.revokedAt).not.toBeNull();
+    } finally {
+      await gateway.drop();
+    }
   });
 });

@@ -84,8 +84,7 @@ global.imageRegistry when set (bitnami's convention, for umbrella charts and mir
 {{/*
 Non-secret environment of a service (its ConfigMap's data), as YAML. In order, later wins:
 LOG_LEVEL, the EVENTS_* retention, PUBLIC_BASE_URL and <SERVICE>_GRPC_ADDRESS of every enabled gRPC service,
-GATEWAY_ADMIN_GRPC_ADDRESS and DASHBOARD_GRPC_ADDRESS (the gateway's `admin` and the dashboard's `grpc`
-extra ports); OTEL_* (hc.otelConfig); then the service's own `env` values; then where the service itself
+DASHBOARD_GRPC_ADDRESS (the dashboard's `grpc` extra port); OTEL_* (hc.otelConfig); then the service's own `env` values; then where the service itself
 listens (0.0.0.0, for the probes and the Service).
 */}}
 {{- define "hc.config" -}}
@@ -105,12 +104,11 @@ listens (0.0.0.0, for the probes and the Service).
 {{- end -}}
 {{- end -}}
 {{- /* The internal listeners that are not gRPC services of their own (docs/adr/0028). */ -}}
-{{- range $name, $listener := dict "gateway" "admin" "dashboard" "grpc" -}}
+{{- range $name, $listener := dict "dashboard" "grpc" -}}
 {{- $svc := get $root.Values $name -}}
 {{- $port := include "hc.extraPort" (dict "svc" $svc "name" $listener) -}}
 {{- if and $svc.enabled $port -}}
-{{- $var := ternary "GATEWAY_ADMIN_GRPC_ADDRESS" "DASHBOARD_GRPC_ADDRESS" (eq $name "gateway") -}}
-{{- $_ := set $config $var (printf "%s.%s.svc:%s" (include "hc.componentName" (dict "root" $root "name" $name)) $root.Release.Namespace $port) -}}
+{{- $_ := set $config "DASHBOARD_GRPC_ADDRESS" (printf "%s.%s.svc:%s" (include "hc.componentName" (dict "root" $root "name" $name)) $root.Release.Namespace $port) -}}
 {{- end -}}
 {{- end -}}
 {{- range $key, $value := fromYaml (include "hc.otelConfig" .) -}}
@@ -126,9 +124,6 @@ listens (0.0.0.0, for the probes and the Service).
 {{- if eq .name "gateway" -}}
 {{- $_ := set $config "GATEWAY_HOST" "0.0.0.0" -}}
 {{- $_ := set $config "GATEWAY_PORT" (toString .svc.port) -}}
-{{- with include "hc.extraPort" (dict "svc" .svc "name" "admin") -}}
-{{- $_ := set $config "GATEWAY_ADMIN_GRPC_ADDRESS" (printf "0.0.0.0:%s" .) -}}
-{{- end -}}
 {{- else if eq .name "dashboard" -}}
 {{- $_ := set $config "DASHBOARD_HOST" "0.0.0.0" -}}
 {{- $_ := set $config "DASHBOARD_PORT" (toString .svc.port) -}}
@@ -267,7 +262,7 @@ lifecycle:
 {{- end -}}
 {{- end -}}
 
-{{/* Container ports of a workload's extraPorts (settlement's notices, the gateway's admin listener, ...). */}}
+{{/* Container ports of a workload's extraPorts (settlement's notices, the dashboard's gRPC listener, ...). */}}
 {{- define "hc.extraContainerPorts" -}}
 {{- $ports := list -}}
 {{- range .svc.extraPorts | default list -}}

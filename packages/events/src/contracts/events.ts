@@ -1,3 +1,4 @@
+import { AccountUpdatedSchema, ApiKeyRevokedSchema } from '@hc/proto/accounts/v1/events';
 import { PaymentEventSchema, SessionCreatedSchema, SessionStartedSchema } from '@hc/proto/checkout/v1/events';
 import { CustomerErasedSchema } from '@hc/proto/customers/v1/events';
 import { VerdictReachedSchema } from '@hc/proto/settlement/v1/events';
@@ -5,6 +6,8 @@ import { EndpointAlertSchema } from '@hc/proto/webhooks/v1/events';
 import type { MessageShape } from '@bufbuild/protobuf';
 import { ContractViolation, decodeEvent, envelopeProblem, eventContract } from './decode.ts';
 import {
+  ACCOUNT_UPDATED_TYPE,
+  API_KEY_REVOKED_TYPE,
   CUSTOMER_ERASED_TYPE,
   ENDPOINT_ALERT_TYPES,
   isPaymentEventType,
@@ -46,6 +49,20 @@ export const ENDPOINT_ALERT = eventContract(EndpointAlertSchema, (m) => {
   const problem = envelopeProblem(m, ENDPOINT_ALERT_TYPES);
   if (problem !== null) return problem;
   if (m.endpointId === '') return 'endpointId is empty';
+  return null;
+});
+
+export const ACCOUNT_UPDATED = eventContract(AccountUpdatedSchema, (m) => {
+  const problem = envelopeProblem(m, [ACCOUNT_UPDATED_TYPE]);
+  if (problem !== null) return problem;
+  if (m.status !== 'active' && m.status !== 'suspended') return `status "${m.status}" is not active or suspended`;
+  return null;
+});
+
+export const API_KEY_REVOKED = eventContract(ApiKeyRevokedSchema, (m) => {
+  const problem = envelopeProblem(m, [API_KEY_REVOKED_TYPE]);
+  if (problem !== null) return problem;
+  if (m.keyId === '') return 'keyId is empty';
   return null;
 });
 

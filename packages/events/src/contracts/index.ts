@@ -8,6 +8,8 @@ export {
   CUSTOMER_ERASED,
   ENDPOINT_ALERT,
   VERDICT_REACHED,
+  ACCOUNT_UPDATED,
+  API_KEY_REVOKED,
   decodeCheckoutEvent,
 } from './events.ts';
 export type { CheckoutStreamEvent } from './events.ts';

@@ -53,3 +53,17 @@ export function endpointAlertSubject(type: EndpointAlertType, endpointId: string
 }
 /** Every endpoint alert (the notifications context reads them). */
 export const ENDPOINT_ALERTS_SUBJECTS = 'webhooks.endpoint.>';
+
+/** What the accounts context tells of an account or a key (internal; docs/adr/0085). */
+export const ACCOUNT_UPDATED_TYPE = 'account.updated';
+export const API_KEY_REVOKED_TYPE = 'api_key.revoked';
+/** `accounts.account.updated.<account id>`: created, or its status, payout wallet or fee changed. */
+export function accountUpdatedSubject(accountId: string): string {
+  return `accounts.${ACCOUNT_UPDATED_TYPE}.${accountId}`;
+}
+/** `accounts.api_key.revoked.<key id>`. */
+export function apiKeyRevokedSubject(keyId: string): string {
+  return `accounts.${API_KEY_REVOKED_TYPE}.${keyId}`;
+}
+/** Every account event. */
+export const ACCOUNT_EVENTS_SUBJECTS = 'accounts.>';

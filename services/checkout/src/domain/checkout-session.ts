@@ -52,7 +52,7 @@ export interface CheckoutSession {
   readonly planLabel: string | null;
   /**
    * The merchant's name as the gateway passed it at create (null for older sessions), shown to buyers.
-   * Nothing else of the account is kept: a start reads the account's wallet and fee from the gateway
+   * Nothing else of the account is kept: a start reads the account's wallet and fee from the accounts context
    * (docs/adr/0037).
    */
   readonly merchantName: string | null;

@@ -37,10 +37,10 @@ export function startEmail(session: Pick<CheckoutSession, 'customerEmail'>, raw:
   return session.customerEmail;
 }
 
-/** What a start needs to know of the account, as the gateway has it at that moment (docs/adr/0037). */
+/** What a start needs to know of the account, as the accounts context has it at that moment (docs/adr/0037). */
 export interface AccountStanding {
   readonly payoutWallet: string | null;
-  /** True when the gateway has the account suspended; absent when the gateway already refused that (its API). */
+  /** True when accounts has the account suspended; absent when the gateway already refused that (its API). */
   readonly suspended?: boolean | undefined;
 }
 

@@ -7,7 +7,7 @@ import type { AccountStanding } from '../domain/start-rules.ts';
 import { sessionCreatedEvent } from '../domain/session-events.ts';
 import type { CheckoutDependencies } from './dependencies.ts';
 
-/** The account as the gateway has it at the time of the call (never kept for a later start, ADR 0037). */
+/** The account as the gateway read it from accounts at the time of the call (never kept for a later start, ADR 0037). */
 export interface AccountSnapshot extends AccountStanding {
   payoutWallet: string | null;
   feeBps: number;

@@ -4,14 +4,15 @@ import type { AccountSnapshot } from './create-checkout-session.ts';
 import type { Caller, CheckoutDependencies } from './dependencies.ts';
 
 /**
- * The account as the gateway, which owns it, has it now: payout wallet, fee and whether it is
+ * The account as the accounts context, which owns it, has it now: payout wallet, fee and whether it is
  * suspended. Read on every buyer action that could start or move a payment, never cached, so a wallet
- * change or a suspension applies to the very next one (docs/adr/0037). An account the gateway does not
- * know cannot take payments (`unavailable`); an unreachable gateway is `service_unavailable` (retry).
+ * change or a suspension applies to the very next one (docs/adr/0037). An account accounts does not
+ * know cannot take payments (`unavailable`); an unreachable accounts service is `service_unavailable` (retry).
  */
 export async function currentAccount(deps: CheckoutDependencies, caller: Caller): Promise<AccountSnapshot> {
   const { account } = await deps.accounts.getAccount({}, caller).catch((error: unknown) => {
-    if (error instanceof ApiError && error.code === 'not_found') throw new ApiError('unavailable', 'The gateway knows no such account.');
+    if (error instanceof ApiError && error.code === 'not_found')
+      throw new ApiError('unavailable', 'The accounts context knows no such account.');
     throw error;
   });
   if (!account) throw new ApiError('internal_error');

@@ -1,5 +1,5 @@
 import type { ServiceClient } from '@hc/grpc';
-import type { MerchantAdminService } from '@hc/proto/gateway/v1';
+import type { MerchantAdminService } from '@hc/proto/accounts/v1';
 import type { SettlementService } from '@hc/proto/settlement/v1';
 import type { Scope } from '../domain/checkout-session.ts';
 import type { ProviderDefinition } from '../domain/providers.ts';
@@ -12,7 +12,7 @@ export interface CheckoutDependencies {
   readonly checkouts: CheckoutStore;
   readonly settlement: ServiceClient<typeof SettlementService>;
   /**
-   * The gateway's internal admin service, which owns merchant accounts: the buyer's side reads the
+   * The accounts context's merchant admin service, which owns merchant accounts: the buyer's side reads the
    * account (wallet, fee, status) there at the moment a payment may start or move (docs/adr/0037).
    */
   readonly accounts: ServiceClient<typeof MerchantAdminService>;

@@ -47,7 +47,7 @@ export async function getHostedSession(deps: CheckoutDependencies, id: string, r
 }
 
 /**
- * Starts as the API's start does, with the account as the gateway has it now (never as it was at
+ * Starts as the API's start does, with the account as the accounts context has it now (never as it was at
  * create), on the page's one read. The page offers a start only before the buyer went to a provider:
  * once the payment is pending, a start (a stale tab, a second click) changes nothing and answers the
  * payment as it is, so the page shows where it stands (the API's start still restarts a pending one).

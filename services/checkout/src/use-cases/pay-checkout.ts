@@ -9,7 +9,7 @@ import type { CheckoutDependencies } from './dependencies.ts';
 
 /**
  * The buyer's view of a checkout (public): an unknown or malformed id is not_found; a checkout whose
- * account cannot take payments now (suspended, or Live without a payout wallet, as the gateway has it
+ * account cannot take payments now (suspended, or Live without a payout wallet, as the accounts context has it
  * at this moment) is `unavailable`.
  */
 export async function getPublicCheckout(deps: CheckoutDependencies, id: string, requestId: string): Promise<Checkout> {

@@ -24,7 +24,7 @@ export interface StartedSession {
  * Starts a session as the buyer would. The first start locks the fee and USD value and assigns the
  * deposit address (settlement), sets `started_at` and publishes `payment.started`; starting again
  * keeps all of that and only replaces the email. Nothing is started when no provider fits. `account`
- * is the account as its owner (the gateway) has it now: the wallet and fee locked are the ones the
+ * is the account as its owner (the accounts context) has it now: the wallet and fee locked are the ones the
  * merchant set last, whatever the session was created with (docs/adr/0037).
  */
 export async function startCheckoutSession(

@@ -1,20 +1,22 @@
 /**
  * The checkout context for tests, with everything it talks to real: the settlement gRPC service, the
- * gateway's internal admin listener (where the buyer's side reads the account, ADR 0037) on a gateway
- * database of its own, PostgreSQL (a database of the test file's own per service), and NATS with a
- * stream of the test file's own. Used by checkout's integration tests and by the end-to-end tests,
- * whose gateway shares that gateway database.
+ * accounts gRPC service (where the buyer's side reads the account, ADR 0037, 0085), PostgreSQL (a
+ * database of the test file's own per service), and NATS with a stream of the test file's own. Used by
+ * checkout's integration tests and by the end-to-end tests, whose gateway authenticates with that
+ * accounts service.
  */
 import { loadSettlementConfig, SETTLEMENT_MIGRATIONS_DIR, startSettlementService, type RunningSettlementService } from '@hc/settlement';
 import { DEFAULT_EVENT_RETENTION } from '@hc/events';
 import { loadEmulatorConfig, startEmulator, type RunningEmulator } from '@hc/emulator';
 import {
-  GATEWAY_MIGRATIONS_DIR,
-  openMerchantAccounts,
-  type AdminListener,
+  ACCOUNTS_MIGRATIONS_DIR,
+  loadAccountsConfig,
+  startAccountsService,
+  type AccountsConfig,
+  type AccountVerbs,
   type MerchantAccount,
-  type MerchantOperations,
-} from '@hc/gateway';
+  type RunningAccountsService,
+} from '@hc/accounts';
 import type { Logger } from '@hc/logging';
 import { createTestDatabase, TestClock, testNatsPrefix, testNatsUrl, type TestDatabase } from '@hc/test-kit';
 import { checkoutStream, paymentEventsFilter } from '../../src/adapters/checkout-stream.ts';
@@ -37,12 +39,12 @@ export interface CheckoutStack {
   readonly stream: { name: string; subjects: string[] };
   /** Consumer filter for payment events only (the stream also carries checkout.session.* events). */
   readonly paymentEvents: string;
-  /** The gateway's accounts: its database and the internal admin listener checkout reads them from. */
-  readonly gateway: { readonly databaseUrl: string; readonly adminAddress: string; readonly operations: MerchantOperations };
+  /** The accounts service: its database, its gRPC address, and its verbs in this process. */
+  readonly accounts: AccountsHandle;
   /**
-   * Makes a merchant account with this id in the gateway's database, as the gateway stores it: active,
+   * Makes a merchant account with this id in the accounts database, as accounts stores it: active,
    * 150 bps, named "Test shop" and without a wallet unless told otherwise. Change it later through
-   * `gateway.operations` (wallet, suspend, reactivate), as the operator does.
+   * `accounts.operations` (wallet, suspend, reactivate), as the operator does.
    */
   putAccount(account: { id: string } & Partial<Omit<MerchantAccount, 'id'>>): Promise<MerchantAccount>;
   stop(): Promise<void>;
@@ -56,13 +58,22 @@ export async function startCheckoutStack(
   const databases: TestDatabase[] = await Promise.all([
     createTestDatabase('checkout', CHECKOUT_MIGRATIONS_DIR),
     createTestDatabase('settlement', SETTLEMENT_MIGRATIONS_DIR),
-    createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR),
+    createTestDatabase('accounts', ACCOUNTS_MIGRATIONS_DIR),
   ]);
-  const [checkoutDb, settlementDb, gatewayDb] = databases as [TestDatabase, TestDatabase, TestDatabase];
-  const accounts = openMerchantAccounts(gatewayDb.url, clock.now);
-  const admin: AdminListener = await accounts.listen('127.0.0.1:0', logger);
+  const [checkoutDb, settlementDb, accountsDb] = databases as [TestDatabase, TestDatabase, TestDatabase];
   const natsPrefix = testNatsPrefix(options.label ?? 'checkout');
   const natsUrl = testNatsUrl();
+  const accountsConfig = (address: string): AccountsConfig =>
+    loadAccountsConfig({
+      ACCOUNTS_DATABASE_URL: accountsDb.url,
+      ACCOUNTS_GRPC_ADDRESS: address,
+      NATS_URL: natsUrl,
+      NATS_SUBJECT_PREFIX: natsPrefix,
+      LOG_LEVEL: 'silent',
+    });
+  const accounts = await accountsHandle(accountsDb.url, (address) =>
+    startAccountsService(accountsConfig(address), logger, { now: clock.now }),
+  );
   const emulator = await startEmulator(
     loadEmulatorConfig({ EMULATOR_PORT: '0', EMULATOR_LATE_NOTICE_MS: '60000', LOG_LEVEL: 'silent', ...options.emulatorEnv }),
     logger,
@@ -77,8 +88,8 @@ export async function startCheckoutStack(
       PROCESSOR_URL: emulator.url,
       CHAIN_RPC_URL: emulator.url,
       // Where a Live transfer is forwarded: the account's wallet when the emulator asks (docs/adr/0081).
-      GATEWAY_ADMIN_GRPC_ADDRESS: admin.address,
-      GATEWAY_TIMEOUT_MS: '15000',
+      ACCOUNTS_GRPC_ADDRESS: accounts.address,
+      ACCOUNTS_TIMEOUT_MS: '15000',
       NATS_URL: natsUrl,
       NATS_SUBJECT_PREFIX: natsPrefix,
       LOG_LEVEL: 'silent',
@@ -94,11 +105,11 @@ export async function startCheckoutStack(
       CHECKOUT_GRPC_ADDRESS: '127.0.0.1:0',
       PUBLIC_BASE_URL: options.publicBaseUrl ?? 'https://pay.example.test',
       SETTLEMENT_GRPC_ADDRESS: settlement.address,
-      // Generous: no test here waits on a hung settlement or gateway (a stopped one refuses at once),
+      // Generous: no test here waits on a hung settlement or accounts (a stopped one refuses at once),
       // and a loaded CI machine has stalled a call past 5 s.
       SETTLEMENT_TIMEOUT_MS: 15_000,
-      GATEWAY_ADMIN_GRPC_ADDRESS: admin.address,
-      GATEWAY_TIMEOUT_MS: 15_000,
+      ACCOUNTS_GRPC_ADDRESS: accounts.address,
+      ACCOUNTS_TIMEOUT_MS: 15_000,
       NATS_URL: natsUrl,
       NATS_SUBJECT_PREFIX: natsPrefix,
       // Tests drive the sweeper themselves (expireDuePayments) with the test clock.
@@ -120,7 +131,7 @@ export async function startCheckoutStack(
     natsPrefix,
     stream: checkoutStream(natsPrefix, DEFAULT_EVENT_RETENTION),
     paymentEvents: paymentEventsFilter(natsPrefix),
-    gateway: { databaseUrl: gatewayDb.url, adminAddress: admin.address, operations: accounts.operations },
+    accounts,
     async putAccount(fields) {
       const account: MerchantAccount = {
         name: 'Test shop',
@@ -135,11 +146,60 @@ export async function startCheckoutStack(
     },
     async stop() {
       await checkout.stop();
-      await admin.server.stop(2000);
-      await accounts.close();
+      await accounts.stop();
       await settlement.stop();
       await emulator.stop();
       await Promise.all(databases.map((db) => db.drop()));
+    },
+  };
+}
+
+/** The accounts service of a stack, which a test may stop (accounts unreachable) and start again on its address. */
+export interface AccountsHandle {
+  readonly databaseUrl: string;
+  readonly address: string;
+  /** The account and key verbs in this process, on whichever run of the service is current. */
+  readonly operations: AccountVerbs;
+  putAccount(account: MerchantAccount): Promise<void>;
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function accountsHandle(databaseUrl: string, start: (address: string) => Promise<RunningAccountsService>): Promise<AccountsHandle> {
+  let running: RunningAccountsService | undefined = await start('127.0.0.1:0');
+  const { address } = running;
+  const current = (): RunningAccountsService => {
+    if (!running) throw new Error('the accounts service is paused');
+    return running;
+  };
+  const operations: AccountVerbs = {
+    createAccount: (input) => current().operations.createAccount(input),
+    setPayoutWallet: (accountId, wallet) => current().operations.setPayoutWallet(accountId, wallet),
+    suspend: (accountId) => current().operations.suspend(accountId),
+    reactivate: (accountId) => current().operations.reactivate(accountId),
+    createKey: (accountId, mode, label) => current().operations.createKey(accountId, mode, label),
+    activeKey: (secret) => current().operations.activeKey(secret),
+    revokeKey: (keyId) => current().operations.revokeKey(keyId),
+    listKeys: (accountId) => current().operations.listKeys(accountId),
+    getAccount: (accountId) => current().operations.getAccount(accountId),
+    listAccounts: () => current().operations.listAccounts(),
+  };
+  return {
+    databaseUrl,
+    address,
+    operations,
+    putAccount: (account) => current().putAccount(account),
+    async pause() {
+      await running?.stop();
+      running = undefined;
+    },
+    async resume() {
+      running ??= await start(address);
+    },
+    async stop() {
+      await running?.stop();
+      running = undefined;
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { ServiceClient } from '@hc/grpc';
 import type { CheckoutAdminService, CheckoutService } from '@hc/proto/checkout/v1';
 import type { CustomersService } from '@hc/proto/customers/v1';
-import type { MerchantAdminService } from '@hc/proto/gateway/v1';
+import type { MerchantAdminService } from '@hc/proto/accounts/v1';
 import type { NotificationsService } from '@hc/proto/notifications/v1';
 import type { WebhooksService } from '@hc/proto/webhooks/v1';
 

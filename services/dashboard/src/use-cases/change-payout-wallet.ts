@@ -10,7 +10,7 @@ export type WalletChangeOutcome = 'changed' | 'unchanged' | 'wrong' | 'locked';
  * Changes the account's payout wallet (docs/adr/0038): only after the user proves it is them again
  * (password, and the code with two-factor on; wrong answers count towards the sign-in lock), and never
  * silently — a security notice naming the old and new wallet, who and when, is recorded for every user
- * of the account before the change is asked of the gateway. If the gateway refuses (a bad address, a
+ * of the account before the change is asked of the accounts context. If accounts refuses (a bad address, a
  * suspended account) the change did not happen and the notice is withdrawn; if the outcome is unknown
  * (no answer in time) the notice stays: a needless notice is better than a silent change. The error
  * goes on to the caller either way.

@@ -1,28 +1,41 @@
 import { ApiError } from '@hc/errors';
-import { bearerToken, hashApiKey, isWellFormedApiKey } from '../domain/api-key.ts';
-import type { MerchantAccount } from '../domain/merchant-account.ts';
-import type { MerchantStore } from '../store/merchant-store.ts';
+import { bearerToken, hashApiKey, isWellFormedApiKey } from '../domain/bearer-key.ts';
 
-type FoundKey = NonNullable<Awaited<ReturnType<MerchantStore['findKeyByHash']>>>;
+/**
+ * What authentication needs of a key and its account, as the accounts context answers them
+ * (KeyDirectoryService.FindKeyByHash, docs/adr/0085): the gateway owns no account data.
+ */
+export interface KeyEntry {
+  readonly key: { readonly id: string; readonly accountId: string; readonly mode: 'test' | 'live'; readonly revokedAt: Date | null };
+  /** The account as accounts answered it: checkout gets its wallet, fee and name at a create (AccountSnapshot). */
+  readonly account: {
+    readonly id: string;
+    readonly status: 'active' | 'suspended';
+    readonly name: string;
+    readonly payoutWallet: string | null;
+    readonly feeBps: number;
+  };
+}
 
 /**
  * What authentication reads: an API key (and its account) by the key's hash; the key cache also
  * offers what it holds now, before its sync (peekKeyByHash).
  */
-export type KeyDirectory = Pick<MerchantStore, 'findKeyByHash'> & {
-  readonly peekKeyByHash?: (keyHash: string) => FoundKey | undefined;
-};
+export interface KeyDirectory {
+  findKeyByHash(keyHash: string): Promise<KeyEntry | null>;
+  readonly peekKeyByHash?: (keyHash: string) => KeyEntry | undefined;
+}
 
 export interface Caller {
-  readonly account: MerchantAccount;
+  readonly account: KeyEntry['account'];
   readonly livemode: boolean;
   readonly keyId: string;
 }
 
 /**
- * Resolves an Authorization header to (account, mode). The key alone decides both. The lookup may be
- * the key cache, whose entries are dropped when PostgreSQL announces a change to the key or its
- * account: a revocation or suspension takes effect on the next request (docs/adr/0027).
+ * Resolves an Authorization header to (account, mode). The key alone decides both. The lookup is the
+ * key cache, which drops an entry once the accounts context lists a change to the key or its account,
+ * and syncs before each use: a revocation or suspension takes effect on the next request (docs/adr/0085).
  */
 export async function authenticate(store: KeyDirectory, authorization: string | undefined): Promise<Caller> {
   return callerOf(await store.findKeyByHash(keyHashOf(authorization)));
@@ -30,7 +43,7 @@ export async function authenticate(store: KeyDirectory, authorization: string | 
 
 /**
  * Authentication and, beside it, a guess at its answer that needs no round trip: the caller the key
- * cache holds now, which a change notice not yet read may have made stale. The guess lets a read by id
+ * cache holds now, which a change not yet synced may have made stale. The guess lets a read by id
  * start its work while `caller` waits for the cache's sync (docs/adr/0067); only `caller` is the
  * verdict, and work started on a guess is used only if `caller` names the same account and mode.
  * A malformed key throws here, at once, as authenticate rejects it.
@@ -45,7 +58,7 @@ export function authenticateAhead(
 }
 
 /** The caller a cached entry names, or no guess where authentication would refuse the key. */
-function guessOf(cached: FoundKey): Caller | undefined {
+function guessOf(cached: KeyEntry): Caller | undefined {
   try {
     return callerOf(cached);
   } catch {
@@ -60,7 +73,7 @@ function keyHashOf(authorization: string | undefined): string {
   return hashApiKey(token);
 }
 
-function callerOf(found: FoundKey | null): Caller {
+function callerOf(found: KeyEntry | null): Caller {
   if (!found || found.key.revokedAt !== null) throw new ApiError('invalid_api_key');
   if (found.account.status === 'suspended') throw new ApiError('suspended');
   return { account: found.account, livemode: found.key.mode === 'live', keyId: found.key.id };

@@ -1,5 +1,5 @@
 import type { ServiceClient } from '@hc/grpc';
-import type { MerchantAdminService } from '@hc/proto/gateway/v1';
+import type { MerchantAdminService } from '@hc/proto/accounts/v1';
 import type { SettlementProcessor, SimulatingProcessor } from '../adapters/settlement-processor.ts';
 import type { FxRateSource } from '../adapters/fx-rate-source.ts';
 import type { SettlementLockStore } from '../store/settlement-locks.ts';
@@ -19,7 +19,7 @@ export interface SettlementDependencies {
   readonly units: <T>(work: (unit: SettlementUnit) => Promise<T>) => Promise<T>;
   readonly now: () => Date;
   /**
-   * The accounts' owner (the gateway's internal admin listener, as checkout reads it, ADR 0037): where
+   * The accounts context (its merchant admin service, as checkout reads it, ADR 0037, 0085): where
    * a Live transfer is forwarded is its payout wallet when the processor asks (docs/adr/0081).
    */
   readonly accounts: ServiceClient<typeof MerchantAdminService>;

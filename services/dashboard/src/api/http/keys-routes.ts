@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import type { ApiKey } from '@hc/proto/gateway/v1';
+import type { ApiKey } from '@hc/proto/accounts/v1';
 import { formatTime } from '../../domain/format.ts';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
 import { redirectWithFlash } from './auth-routes.ts';
@@ -22,7 +22,7 @@ export function keyView(key: ApiKey) {
 }
 
 /**
- * API keys under Developers (the gateway's internal admin service, docs/adr/0028): made, listed by hint
+ * API keys under Developers (the accounts context's merchant admin service, docs/adr/0028, 0085): made, listed by hint
  * and revoked in the URL's mode. A new key's secret is in the answer to the create and nowhere else:
  * that page is rendered directly (no redirect, no flash, never stored; every page is no-store).
  */

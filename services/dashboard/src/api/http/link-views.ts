@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { ApiError } from '@hc/errors';
 import type { Checkout, PaymentLink } from '@hc/proto/checkout/v1';
-import type { Account } from '@hc/proto/gateway/v1';
+import type { Account } from '@hc/proto/accounts/v1';
 import { formatUnixSeconds, paymentStatusWord } from '../../domain/format.ts';
 import { widgetSnippet } from '../../domain/link-forms.ts';
 

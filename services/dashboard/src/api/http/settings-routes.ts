@@ -1,5 +1,5 @@
 import { type Router, type Request, type Response } from 'express';
-import type { Account } from '@hc/proto/gateway/v1';
+import type { Account } from '@hc/proto/accounts/v1';
 import { ApiError } from '@hc/errors';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
 import { changePayoutWallet } from '../../use-cases/change-payout-wallet.ts';

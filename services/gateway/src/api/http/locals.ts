@@ -27,7 +27,8 @@ export function callContext(res: Response): CallContext {
 
 /**
  * What checkout needs to know of the key's account at a create (a session or a payment link): the
- * wallet and fee as the gateway, which owns accounts, has them now, and the name buyers see.
+ * wallet and fee as the accounts context answered them to this request's key lookup (synced, docs/adr/0085),
+ * and the name buyers see.
  */
 export function accountSnapshot(res: Response): { payoutWallet: string | undefined; feeBps: number; merchantName: string } {
   const { account } = callerOf(res);

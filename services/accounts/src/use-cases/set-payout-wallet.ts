@@ -22,6 +22,6 @@ export async function setPayoutWallet(
 ): Promise<MerchantAccount> {
   if (wallet !== null) checkedPayoutWallet(wallet);
   const change = { payoutWallet: wallet };
-  if (options.evenWhenSuspended) return foundAccount(await deps.store.updateAccount(accountId, change));
-  return activeAccount(foundAccount(await deps.store.updateAccount(accountId, change, { status: 'active' })));
+  if (options.evenWhenSuspended) return foundAccount(await deps.store.updateAccount(accountId, change, deps.now()));
+  return activeAccount(foundAccount(await deps.store.updateAccount(accountId, change, deps.now(), { status: 'active' })));
 }

@@ -34,10 +34,3 @@ export function keyHint(key: string): string {
   const mode = key.startsWith('sk_live_') ? 'live' : 'test';
   return `sk_${mode}_…${key.slice(-4)}`;
 }
-
-/** The bearer token of an Authorization header value, or undefined when the header is not "Bearer <token>". */
-export function bearerToken(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  const match = /^Bearer ([^\s]+)$/i.exec(header.trim());
-  return match?.[1];
-}

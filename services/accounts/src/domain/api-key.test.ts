@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { bearerToken, generateApiKey, hashApiKey, isWellFormedApiKey, keyHint } from './api-key.ts';
+import { generateApiKey, hashApiKey, isWellFormedApiKey, keyHint } from './api-key.ts';
 import { isPayoutWallet } from './merchant-account.ts';
 
 describe('API keys', () => {
@@ -31,16 +31,6 @@ describe('API keys', () => {
   it('show only a hint after creation', () => {
     const key = generateApiKey('test');
     expect(keyHint(key)).toBe(`sk_test_…${key.slice(-4)}`);
-  });
-});
-
-describe('bearerToken', () => {
-  it('reads "Bearer <token>" in any case of the scheme', () => {
-    expect(bearerToken('Bearer abc')).toBe('abc');
-    expect(bearerToken('bearer abc')).toBe('abc');
-  });
-  it.each([undefined, '', 'Basic abc', 'Bearer', 'Bearer a b', 'abc'])('finds no token in %j', (header) => {
-    expect(bearerToken(header)).toBeUndefined();
   });
 });
 

@@ -3,9 +3,9 @@ import { isPayoutWallet, type MerchantAccount } from '../domain/merchant-account
 import type { MerchantStore } from '../store/merchant-store.ts';
 
 /**
- * What the account and key verbs need: the gateway's own store and a clock. These verbs are what the
- * merchant dashboard does with accounts and keys; they are reached through the operator CLI (and the
- * dashboard's admin surface), never through a merchant's secret key.
+ * What the account and key verbs need: the accounts store and a clock. These verbs are what the
+ * merchant dashboard does with accounts and keys; they are reached through the operator's and the
+ * dashboard's gRPC services (docs/adr/0085), never through a merchant's secret key.
  */
 export interface MerchantDependencies {
   readonly store: MerchantStore;

@@ -3,5 +3,5 @@ import { foundAccount, type MerchantDependencies } from './merchant-dependencies
 
 /** A suspended account's keys stop authenticating (authenticate checks the account's status). */
 export async function suspendAccount(deps: MerchantDependencies, accountId: string): Promise<MerchantAccount> {
-  return foundAccount(await deps.store.updateAccount(accountId, { status: 'suspended' }));
+  return foundAccount(await deps.store.updateAccount(accountId, { status: 'suspended' }, deps.now()));
 }

@@ -1,22 +1,37 @@
-import type { Mode } from './domain/api-key.ts';
-import type { ApiKeyRecord, MerchantAccount } from './domain/merchant-account.ts';
-import type { MerchantStore } from './store/merchant-store.ts';
-import { createAccount, type CreateAccountInput } from './use-cases/create-account.ts';
-import { createApiKey } from './use-cases/create-api-key.ts';
-import { findActiveKey } from './use-cases/find-active-key.ts';
-import { getAccount } from './use-cases/get-account.ts';
-import { listAccounts } from './use-cases/list-accounts.ts';
-import { listApiKeys } from './use-cases/list-api-keys.ts';
-import type { MerchantDependencies } from './use-cases/merchant-dependencies.ts';
-import { reactivateAccount } from './use-cases/reactivate-account.ts';
-import { revokeApiKey } from './use-cases/revoke-api-key.ts';
-import { setPayoutWallet } from './use-cases/set-payout-wallet.ts';
-import { suspendAccount } from './use-cases/suspend-account.ts';
+import type { Mode } from '../domain/api-key.ts';
+import type { ApiKeyRecord, MerchantAccount } from '../domain/merchant-account.ts';
+import type { MerchantStore } from '../store/merchant-store.ts';
+import { createAccount, type CreateAccountInput } from './create-account.ts';
+import { createApiKey } from './create-api-key.ts';
+import { findActiveKey } from './find-active-key.ts';
+import { getAccount } from './get-account.ts';
+import { listAccounts } from './list-accounts.ts';
+import { listApiKeys } from './list-api-keys.ts';
+import type { MerchantDependencies } from './merchant-dependencies.ts';
+import { reactivateAccount } from './reactivate-account.ts';
+import { revokeApiKey } from './revoke-api-key.ts';
+import { setPayoutWallet } from './set-payout-wallet.ts';
+import { suspendAccount } from './suspend-account.ts';
+
+/** The account and key verbs, as the operator has them: in this process or over gRPC (openAccountsOperator). */
+export type AccountVerbs = Pick<
+  MerchantOperations,
+  | 'createAccount'
+  | 'setPayoutWallet'
+  | 'suspend'
+  | 'reactivate'
+  | 'createKey'
+  | 'activeKey'
+  | 'revokeKey'
+  | 'listKeys'
+  | 'getAccount'
+  | 'listAccounts'
+>;
 
 /**
  * Wiring, not a use case: binds the account and key verbs (one per file in `use-cases/`) to one store
- * and clock, for callers outside the gateway's HTTP edge (the operator CLI, the platform runner, the
- * end-to-end harness). Each method only forwards; the rules live in the verb it names.
+ * and clock, for the operator's gRPC handlers and for test harnesses that run this service in their
+ * own process. Each method only forwards; the rules live in the verb it names.
  */
 export class MerchantOperations {
   private readonly deps: MerchantDependencies;

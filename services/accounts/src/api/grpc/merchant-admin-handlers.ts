@@ -1,39 +1,44 @@
 import type { CallContext, ServiceHandlers } from '@hc/grpc';
-import type { MerchantAdminService } from '@hc/proto/gateway/v1';
+import type { MerchantAdminService } from '@hc/proto/accounts/v1';
+import type { MerchantAdminService as LegacyMerchantAdminService } from '@hc/proto/gateway/v1';
 import type { Mode } from '../../domain/api-key.ts';
-import type { ApiKeyRecord, MerchantAccount } from '../../domain/merchant-account.ts';
 import { createApiKey } from '../../use-cases/create-api-key.ts';
 import { getAccount } from '../../use-cases/get-account.ts';
 import { listApiKeys } from '../../use-cases/list-api-keys.ts';
 import type { MerchantDependencies } from '../../use-cases/merchant-dependencies.ts';
 import { revokeOwnApiKey } from '../../use-cases/revoke-own-api-key.ts';
 import { setPayoutWallet } from '../../use-cases/set-payout-wallet.ts';
+import { accountMessage, keyMessage } from './messages.ts';
 
 /**
- * The internal admin gRPC handlers (docs/adr/0028): proto in, use case, proto out. Account and mode
- * come only from call metadata (the dashboard's signed-in user and the URL's mode), never the body.
+ * The merchant admin gRPC handlers (docs/adr/0028, 0085): proto in, use case, proto out. Account and
+ * mode come only from call metadata (the dashboard's signed-in user and the URL's mode), never the body.
+ * The same handlers serve the previous release's hc.gateway.v1 name (same fields; docs/adr/0086), so
+ * requests are typed by the fields read.
  */
-export function merchantAdminHandlers(deps: MerchantDependencies): ServiceHandlers<typeof MerchantAdminService> {
+export function merchantAdminHandlers(
+  deps: MerchantDependencies,
+): ServiceHandlers<typeof MerchantAdminService> & ServiceHandlers<typeof LegacyMerchantAdminService> {
   return {
-    async getAccount(_request, ctx) {
+    async getAccount(_request: object, ctx: CallContext) {
       return { account: accountMessage(await getAccount(deps, ctx.accountId)) };
     },
 
-    async listApiKeys(_request, ctx) {
+    async listApiKeys(_request: object, ctx: CallContext) {
       const keys = await listApiKeys(deps, ctx.accountId);
       return { keys: keys.filter((key) => key.mode === modeOf(ctx)).map(keyMessage) };
     },
 
-    async createApiKey(request, ctx) {
+    async createApiKey(request: { label?: string }, ctx: CallContext) {
       const { key, secret } = await createApiKey(deps, ctx.accountId, modeOf(ctx), request.label);
       return { key: keyMessage(key), secret };
     },
 
-    async revokeApiKey(request, ctx) {
+    async revokeApiKey(request: { id: string }, ctx: CallContext) {
       return { key: keyMessage(await revokeOwnApiKey(deps, ctx.accountId, modeOf(ctx), request.id)) };
     },
 
-    async setPayoutWallet(request, ctx) {
+    async setPayoutWallet(request: { payoutWallet: string }, ctx: CallContext) {
       const wallet = request.payoutWallet.trim();
       return { account: accountMessage(await setPayoutWallet(deps, ctx.accountId, wallet === '' ? null : wallet)) };
     },
@@ -42,25 +47,4 @@ export function merchantAdminHandlers(deps: MerchantDependencies): ServiceHandle
 
 function modeOf(ctx: CallContext): Mode {
   return ctx.livemode ? 'live' : 'test';
-}
-
-function accountMessage(account: MerchantAccount) {
-  return {
-    id: account.id,
-    name: account.name,
-    status: account.status,
-    payoutWallet: account.payoutWallet ?? undefined,
-    created: account.createdAt.toISOString(),
-    feeBps: account.feeBps,
-  };
-}
-
-function keyMessage(key: ApiKeyRecord) {
-  return {
-    id: key.id,
-    hint: key.hint,
-    label: key.label ?? undefined,
-    created: key.createdAt.toISOString(),
-    revoked: key.revokedAt?.toISOString(),
-  };
 }

@@ -5,13 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createGrpcServer, createServiceClient, type CallContext, type GrpcServer, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
-import { MerchantAdminService } from '@hc/proto/gateway/v1';
+import { MerchantAdminService } from '@hc/proto/accounts/v1';
 import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
 import { merchantAdminHandlers } from '../src/api/grpc/merchant-admin-handlers.ts';
-import { GATEWAY_MIGRATIONS_DIR } from '../src/index.ts';
+import { ACCOUNTS_MIGRATIONS_DIR } from '../src/index.ts';
 import { MerchantStore } from '../src/store/merchant-store.ts';
-import { createGatewayPrisma } from '../src/store/prisma.ts';
-import type { GatewayPrisma } from '../src/store/prisma.ts';
+import { createAccountsPrisma, type AccountsPrisma } from '../src/store/prisma.ts';
 import { createAccount } from '../src/use-cases/create-account.ts';
 import { createApiKey } from '../src/use-cases/create-api-key.ts';
 import { findActiveKey } from '../src/use-cases/find-active-key.ts';
@@ -21,7 +20,7 @@ import { suspendAccount } from '../src/use-cases/suspend-account.ts';
 import type { MerchantDependencies } from '../src/use-cases/merchant-dependencies.ts';
 
 let db: TestDatabase;
-let prisma: GatewayPrisma;
+let prisma: AccountsPrisma;
 let server: GrpcServer;
 let client: ServiceClient<typeof MerchantAdminService>;
 let deps: MerchantDependencies;
@@ -29,10 +28,10 @@ let a: CallContext;
 let b: CallContext;
 
 beforeAll(async () => {
-  db = await createTestDatabase('gateway', GATEWAY_MIGRATIONS_DIR);
-  prisma = createGatewayPrisma(db.url);
+  db = await createTestDatabase('accounts', ACCOUNTS_MIGRATIONS_DIR);
+  prisma = createAccountsPrisma(db.url);
   deps = { store: new MerchantStore(prisma), now: () => new Date() };
-  server = createGrpcServer(createLogger('gateway-admin-test', { level: 'silent' }));
+  server = createGrpcServer(createLogger('accounts-admin-test', { level: 'silent' }));
   server.add(MerchantAdminService, merchantAdminHandlers(deps));
   const port = await server.listen('127.0.0.1:0');
   client = createServiceClient(MerchantAdminService, `127.0.0.1:${port}`, { timeoutMs: 30_000 });
@@ -48,7 +47,7 @@ afterAll(async () => {
   await db.drop();
 });
 
-describe('hc.gateway.v1.MerchantAdminService (internal, for the dashboard)', () => {
+describe('hc.accounts.v1.MerchantAdminService (internal: the dashboard, checkout, settlement)', () => {
   it('creates a key shown once that the public key lookup honours, lists it by hint, and a revoked key stops working', async () => {
     const created = await client.createApiKey({ label: 'server' }, a);
     expect(created.secret).toMatch(/^sk_test_/);

@@ -1,6 +1,8 @@
+import { writeOutbox } from '@hc/events';
 import type { Mode } from '../domain/api-key.ts';
+import { accountUpdatedEvent, apiKeyRevokedEvent } from '../domain/account-events.ts';
 import type { AccountStatus, ApiKeyRecord, MerchantAccount } from '../domain/merchant-account.ts';
-import type { GatewayPrisma } from './prisma.ts';
+import type { AccountsPrisma } from './prisma.ts';
 
 interface AccountRow {
   id: string;
@@ -21,6 +23,12 @@ interface KeyRow {
   revokedAt: Date | null;
 }
 
+/**
+ * Prisma's defaults (2 s to get a connection, 5 s to finish) fail a write on a loaded machine that would
+ * have committed a moment later; each transaction here is one or two statements.
+ */
+const TRANSACTION = { maxWait: 10_000, timeout: 15_000 };
+
 function toAccount(row: AccountRow): MerchantAccount {
   return { ...row, status: row.status as AccountStatus };
 }
@@ -37,16 +45,23 @@ function toKey(row: KeyRow): ApiKeyRecord {
   };
 }
 
-/** The only code that knows the merchant_accounts and api_keys tables. */
+/**
+ * The only code that writes the merchant_accounts and api_keys tables, through Prisma alone. Each
+ * change is one transaction with its event in the outbox (docs/adr/0085); the change feed's rows are
+ * written by the tables' triggers in that same transaction.
+ */
 export class MerchantStore {
-  private readonly prisma: GatewayPrisma;
+  private readonly prisma: AccountsPrisma;
 
-  constructor(prisma: GatewayPrisma) {
+  constructor(prisma: AccountsPrisma) {
     this.prisma = prisma;
   }
 
   async insertAccount(account: MerchantAccount): Promise<void> {
-    await this.prisma.merchantAccount.create({ data: { ...account } });
+    await this.prisma.$transaction(async (tx) => {
+      await tx.merchantAccount.create({ data: { ...account } });
+      await writeOutbox(tx, [accountUpdatedEvent(account, account.createdAt)]);
+    }, TRANSACTION);
   }
 
   async findAccount(id: string): Promise<MerchantAccount | null> {
@@ -67,14 +82,17 @@ export class MerchantStore {
   async updateAccount(
     id: string,
     change: { status?: AccountStatus; payoutWallet?: string | null },
+    at: Date,
     onlyIf?: { status: AccountStatus },
   ): Promise<MerchantAccount | null> {
-    const { count } = await this.prisma.merchantAccount.updateMany({ where: { id, ...onlyIf }, data: change });
-    return count === 1 || onlyIf ? this.findAccount(id) : null;
-  }
-
-  async insertKey(key: ApiKeyRecord, keyHash: string): Promise<void> {
-    await this.prisma.apiKey.create({ data: { ...key, keyHash } });
+    return this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.merchantAccount.updateMany({ where: { id, ...onlyIf }, data: change });
+      if (count === 0 && !onlyIf) return null;
+      const row = await tx.merchantAccount.findUnique({ where: { id } });
+      const account = row ? toAccount(row) : null;
+      if (count === 1 && account) await writeOutbox(tx, [accountUpdatedEvent(account, at)]);
+      return account;
+    }, TRANSACTION);
   }
 
   /**
@@ -91,7 +109,7 @@ export class MerchantStore {
       if (!row) return null;
       if (row.status === 'active') await tx.apiKey.create({ data: { ...key, keyHash } });
       return toAccount(row);
-    });
+    }, TRANSACTION);
   }
 
   async listKeys(accountId: string): Promise<ApiKeyRecord[]> {
@@ -99,14 +117,18 @@ export class MerchantStore {
     return rows.map(toKey);
   }
 
-  /** Marks a key revoked (idempotent: the first revocation time stays). Null when no such key. */
+  /** Marks a key revoked (idempotent: the first revocation time stays, one event). Null when no such key. */
   async revokeKey(id: string, at: Date): Promise<ApiKeyRecord | null> {
-    await this.prisma.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: at } });
-    const row = await this.prisma.apiKey.findUnique({ where: { id } });
-    return row ? toKey(row) : null;
+    return this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: at } });
+      const row = await tx.apiKey.findUnique({ where: { id } });
+      const key = row ? toKey(row) : null;
+      if (count === 1 && key) await writeOutbox(tx, [apiKeyRevokedEvent(key, at)]);
+      return key;
+    }, TRANSACTION);
   }
 
-  /** The key with this hash and its account, in one query: the hot path of every request. */
+  /** The key with this hash and its account, in one query: what the gateway authenticates with. */
   async findKeyByHash(keyHash: string): Promise<{ key: ApiKeyRecord; account: MerchantAccount } | null> {
     const row = await this.prisma.apiKey.findUnique({ where: { keyHash }, include: { account: true } });
     return row ? { key: toKey(row), account: toAccount(row.account) } : null;

@@ -1,0 +1,75 @@
+import { connectNats, contextStream, ensureStream, eventTablePurges, startOutboxRelay, startPurgeSchedule } from '@hc/events';
+import { createGrpcServer } from '@hc/grpc';
+import type { Logger } from '@hc/logging';
+import { AccountsOperatorService, KeyDirectoryService, MerchantAdminService } from '@hc/proto/accounts/v1';
+import { MerchantAdminService as LegacyMerchantAdminService } from '@hc/proto/gateway/v1';
+import { keyDirectoryHandlers } from './api/grpc/key-directory-handlers.ts';
+import { merchantAdminHandlers } from './api/grpc/merchant-admin-handlers.ts';
+import { operatorHandlers } from './api/grpc/operator-handlers.ts';
+import type { AccountsConfig } from './config.ts';
+import type { MerchantAccount } from './domain/merchant-account.ts';
+import { MerchantOperations } from './use-cases/merchant-operations.ts';
+import { ChangeFeed } from './store/change-feed.ts';
+import { MerchantStore } from './store/merchant-store.ts';
+import { createAccountsPrisma } from './store/prisma.ts';
+
+export interface RunningAccountsService {
+  /** host:port the gRPC server listens on. */
+  readonly address: string;
+  /** The account and key verbs in this process, for test harnesses (others call over gRPC). */
+  readonly operations: MerchantOperations;
+  /**
+   * Stores an account exactly as given, its id included, with no rule applied: for test harnesses
+   * that must make an account another part of the test already knows the id of.
+   */
+  putAccount(account: MerchantAccount): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Wires config → database → NATS (outbox relay for account events) → gRPC server with health: the
+ * merchant admin, operator and key directory services (docs/adr/0085). Used by main.ts and by tests.
+ */
+export async function startAccountsService(
+  config: AccountsConfig,
+  logger: Logger,
+  options: { now?: () => Date } = {},
+): Promise<RunningAccountsService> {
+  const now = options.now ?? (() => new Date());
+  const prisma = createAccountsPrisma(config.ACCOUNTS_DATABASE_URL);
+  await prisma.$connect();
+  const store = new MerchantStore(prisma);
+  const operations = new MerchantOperations(store, now);
+
+  const nats = await connectNats(config.NATS_URL, 'accounts');
+  await ensureStream(nats, contextStream(config.NATS_SUBJECT_PREFIX, 'accounts', config));
+  const relay = await startOutboxRelay({
+    databaseUrl: config.ACCOUNTS_DATABASE_URL,
+    nats,
+    subjectPrefix: config.NATS_SUBJECT_PREFIX,
+    logger,
+  });
+  const purges = startPurgeSchedule(eventTablePurges(config.ACCOUNTS_DATABASE_URL, config), config.EVENTS_PURGE_INTERVAL_MS, logger);
+
+  const server = createGrpcServer(logger);
+  const admin = merchantAdminHandlers({ store, now });
+  server.add(MerchantAdminService, admin);
+  // The previous release's name of the same service (docs/adr/0086): its callers keep working through
+  // a rolling upgrade. Removed with the gateway's old account tables.
+  server.add(LegacyMerchantAdminService, admin);
+  server.addPublic(AccountsOperatorService, operatorHandlers(operations));
+  server.addPublic(KeyDirectoryService, keyDirectoryHandlers({ store, changes: new ChangeFeed(prisma) }));
+  const address = await server.listenAt(config.ACCOUNTS_GRPC_ADDRESS);
+  return {
+    address,
+    operations,
+    putAccount: (account) => store.insertAccount(account),
+    async stop() {
+      await server.stop(2000);
+      await purges.stop();
+      await relay.stop();
+      await nats.drain();
+      await prisma.$disconnect();
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import type { PublicCallContext, ServiceHandlers } from '@hc/grpc';
+import type { KeyDirectoryService } from '@hc/proto/accounts/v1';
+import { changesAfter, findKeyByHash, type KeyDirectoryDependencies } from '../../use-cases/key-directory.ts';
+import { accountMessage, keyMessage } from './messages.ts';
+
+/** What the gateway's key cache reads (docs/adr/0085): a key by its hash, and the change feed. */
+export function keyDirectoryHandlers(deps: KeyDirectoryDependencies): ServiceHandlers<typeof KeyDirectoryService, PublicCallContext> {
+  return {
+    async findKeyByHash(request) {
+      const { found, position } = await findKeyByHash(deps, request.keyHash);
+      return { entry: found ? { key: keyMessage(found.key), account: accountMessage(found.account) } : undefined, position };
+    },
+    async changes(request) {
+      const { changes, position, reset } = await changesAfter(deps, request.after);
+      return {
+        changes: changes.map((change) => ({
+          position: change.position,
+          keyHash: change.keyHash ?? undefined,
+          accountId: change.accountId ?? undefined,
+        })),
+        position,
+        reset,
+      };
+    },
+  };
+}
