@@ -444,7 +444,7 @@ describe('the merchant dashboard and the accounts service', () => {
     expect(servicePorts(all, 'accounts')[0]).toMatch(/:50055$/);
     const accountsIn = policyOf(all, 'accounts').ingress;
     // The gateway's key directory, the dashboard's keys, the account checkout and settlement read (ADR 0037, 0081, 0085).
-    expect(peers(onPort(accountsIn, 50055))).toEqual(['gateway', 'dashboard', 'checkout', 'settlement']);
+    expect(peers(onPort(accountsIn, 50055))).toEqual(['gateway', 'dashboard', 'checkout', 'settlement', 'helm-test']);
     expect(peers(onPort(policyOf(all, 'gateway').ingress, 8080))).toEqual(['outside', 'helm-test']);
     for (const name of ['gateway', 'checkout', 'settlement'])
       expect(configOf(all, name)['ACCOUNTS_GRPC_ADDRESS']).toBe('pay-hosted-checkout-accounts.payments.svc:50055');
@@ -473,7 +473,7 @@ describe('the merchant dashboard and the accounts service', () => {
       '/.well-known/hc-statement-keys.json',
       '/',
     ]);
-    expect(peers(onPort(policyOf(without, 'accounts').ingress, 50055))).toEqual(['gateway', 'checkout', 'settlement']);
+    expect(peers(onPort(policyOf(without, 'accounts').ingress, 50055))).toEqual(['gateway', 'checkout', 'settlement', 'helm-test']);
     expect(configOf(without, 'gateway')).not.toHaveProperty('DASHBOARD_GRPC_ADDRESS');
   });
 });

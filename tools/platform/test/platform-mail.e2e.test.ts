@@ -80,7 +80,7 @@ it('prints the mail catcher; a Test payment paid on the hosted page delivers one
   expect(Date.now() - paidAt).toBeLessThan(10_000);
   expect(mails).toHaveLength(1);
   const receipt = mails[0]!.parsed;
-  expect(receipt.subject).toMatch(/^\[Test\] Receipt from .+: 19\.90 USD$/);
+  expect(receipt.subject).toMatch(/^\[Test\] Receipt from .+: \$19\.90$/);
   expect(receipt.text).toContain(id);
   expect(receipt.text).toContain('ORD-1001');
   expect(receipt.text).toContain(`${platform.printed['GATEWAY_URL']}/pay/${id}`);
