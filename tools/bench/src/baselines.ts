@@ -48,6 +48,23 @@ END;
   const selectScript = join(work, 'select.sql');
   writeFileSync(selectScript, `\\set i random(1, ${SEEDED})\nSELECT * FROM checkout_sessions WHERE id = 'pay_seed_' || :i;\n`);
 
+  const bare = await startBareHttp();
+
+  return {
+    measure: async ({ connections, seconds, client }) => ({
+      insert: await pgbench(FIGURES.pgInsert, pgUrl, insertScript, work, { clients: connections, seconds }),
+      select: await pgbench(FIGURES.pgSelect, pgUrl, selectScript, work, { clients: connections, seconds }),
+      node: await load(FIGURES.bareHttp, { connections, duration: seconds, url: bare.url }, client),
+    }),
+    stop: async () => {
+      bare.stop();
+      await dropDatabase(pgUrl).catch(() => undefined);
+    },
+  };
+}
+
+/** Bare `node:http` answering a fixed JSON body, in a process of its own: the HTTP ceiling of this machine. */
+export async function startBareHttp(): Promise<{ url: string; stop: () => void }> {
   const bare = spawn(
     process.execPath,
     [
@@ -56,17 +73,6 @@ END;
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  const barePort = await new Promise<string>((resolve) => bare.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
-
-  return {
-    measure: async ({ connections, seconds, client }) => ({
-      insert: await pgbench(FIGURES.pgInsert, pgUrl, insertScript, work, { clients: connections, seconds }),
-      select: await pgbench(FIGURES.pgSelect, pgUrl, selectScript, work, { clients: connections, seconds }),
-      node: await load(FIGURES.bareHttp, { connections, duration: seconds, url: `http://127.0.0.1:${barePort}/` }, client),
-    }),
-    stop: async () => {
-      bare.kill();
-      await dropDatabase(pgUrl).catch(() => undefined);
-    },
-  };
+  const port = await new Promise<string>((resolve) => bare.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+  return { url: `http://127.0.0.1:${port}/`, stop: () => bare.kill() };
 }

@@ -33,7 +33,7 @@ import { FIGURES, GOALS, judgeGoals } from './goals.ts';
 import { cpuSeconds, descendants, formatRow, load, load1, loadClient, type Figure, type LoadOptions } from './measure.ts';
 import { drainAfterBurst, type PipelineTarget } from './pipeline.ts';
 import { summarizeProfile } from './profile.ts';
-import { launchPlatform, platformSetting, stopPlatform } from '../../platform/src/platform-process.ts';
+import { startOwnPlatform } from './own-platform.ts';
 
 const { values } = parseArgs({
   options: {
@@ -53,7 +53,6 @@ const rounds = Number(values.rounds);
 const warmupSeconds = Number(values.warmup);
 const client = loadClient(values.client);
 const measureLoad = (title: string, options: LoadOptions): Promise<Figure> => load(title, options, client);
-const root = join(import.meta.dirname, '..', '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'hc-bench-'));
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -66,46 +65,16 @@ if (ownUrl && process.env['TEST_SECRET_KEY']) {
   if (host !== 'localhost' && host !== '::1' && !host.startsWith('127.')) throw new Error('Benchmarks only target this machine.');
   target = { url: ownUrl, apiUrl: ownUrl, key: process.env['TEST_SECRET_KEY'] };
 } else {
-  const setting = await platformSetting('bench');
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...setting.env,
-    PLATFORM_HOME: work,
-    RATE_LIMIT_REQUESTS_PER_MINUTE: '1000000',
-    RATE_LIMIT_STARTS_PER_MINUTE: '1000000',
-    PAGES_VIEWS_PER_MINUTE: '1000000',
-  };
+  const extraEnv: NodeJS.ProcessEnv = {};
   if (values.profile) {
     mkdirSync(values.profile, { recursive: true });
-    env['NODE_OPTIONS'] = `${process.env['NODE_OPTIONS'] ?? ''} --cpu-prof --cpu-prof-dir=${values.profile}`.trim();
+    extraEnv['NODE_OPTIONS'] = `${process.env['NODE_OPTIONS'] ?? ''} --cpu-prof --cpu-prof-dir=${values.profile}`.trim();
   }
   say(`starting a platform of its own (load ${load1().toFixed(1)})…`);
-  const platform = await launchPlatform(process.execPath, [join(root, 'tools/platform/src/platform.ts')], {
-    cwd: root,
-    env,
-    timeoutMs: 180_000,
-  }).ready;
-  const printed = platform.printed;
-  target = {
-    url: printed['GATEWAY_URL']!,
-    // The API straight at the gateway, as an ingress sends it; /pay/* through the front router.
-    apiUrl: `http://127.0.0.1:${setting.env['PLATFORM_GATEWAY_BACKEND_PORT']}`,
-    pagesUrl: `http://127.0.0.1:${setting.env['PAGES_PORT']}`,
-    key: printed['TEST_SECRET_KEY']!,
-    pid: platform.process.pid!,
-    pipeline: {
-      checkoutGrpcAddress: setting.env['CHECKOUT_GRPC_ADDRESS']!,
-      checkoutDatabaseUrl: setting.env['CHECKOUT_DATABASE_URL']!,
-      customersDatabaseUrl: setting.env['CUSTOMERS_DATABASE_URL']!,
-      natsUrl: setting.env['NATS_URL']!,
-      natsPrefix: setting.env['NATS_SUBJECT_PREFIX']!,
-      accountId: printed['DEMO_ACCOUNT_ID']!,
-    },
-  };
-  stop = async () => {
-    await stopPlatform(platform);
-    await setting.dropDatabases();
-  };
+  const platform = await startOwnPlatform('bench', work, extraEnv);
+  // apiUrl is the gateway itself, as an ingress sends the API to it; url is the front router.
+  target = platform;
+  stop = platform.stop;
 }
 
 // --- the baselines: pgbench on checkout's own tables, bare node:http (baselines.ts) ----------------

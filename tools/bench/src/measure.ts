@@ -194,6 +194,16 @@ function loadGeneratorSeconds(): number {
   return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
 }
 
+/** Resident memory of a process in MB (VmRSS in /proc/PID/status), NaN once it is gone. */
+export function residentMb(pid: number): number {
+  try {
+    const kb = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN);
+    return kb / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** System calls a process has made (reads + writes, /proc/PID/io): each costs a kernel entry. */
 export function syscalls(pid: number): number {
   try {
@@ -272,7 +282,8 @@ export function descendants(root: number): { pid: number; name: string }[] {
       try {
         const argv = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0');
         const main = argv.map((arg) => /services\/([^/]+)\/src\/main\.ts$/.exec(arg)?.[1]).find((service) => service !== undefined);
-        name = main ?? (argv.find((arg) => arg.endsWith('.ts')) ?? argv[0] ?? name).split('/').pop()!;
+        // The entry script is the last one named: node options may name a loader (register.ts) before it.
+        name = main ?? (argv.findLast((arg) => /\.[cm]?[jt]s$/.test(arg)) ?? argv[0] ?? name).split('/').pop()!;
       } catch {
         // gone
       }

@@ -21,7 +21,8 @@ export interface PipelineTarget {
 /** Durable consumers of the checkout stream, by owner (services/customers, services/webhooks). */
 const CONSUMERS = { customers: 'customers', webhooks: 'webhooks_payment_events' } as const;
 
-async function rows(databaseUrl: string, sql: string): Promise<string[][]> {
+/** The rows of one query through psql, space-separated fields. */
+export async function rows(databaseUrl: string, sql: string): Promise<string[][]> {
   const { stdout } = await run('psql', [databaseUrl, '-At', '-F', ' ', '-c', sql], { maxBuffer: 256 * 1024 * 1024 });
   return stdout
     .split('\n')

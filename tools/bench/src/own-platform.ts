@@ -1,0 +1,75 @@
+/**
+ * A platform of a benchmark's own (tools/platform/src/platform.ts as a process): free ports, its own
+ * databases and NATS prefix, every rate limit raised so the benchmark measures the platform rather
+ * than its limits. Shared by `pnpm bench` (bench.ts) and `pnpm bench:pipeline` (pipeline-rate.ts).
+ */
+import { join } from 'node:path';
+import {
+  launchPlatform,
+  platformSetting,
+  stopPlatform,
+  type PlatformSetting,
+  type RunningPlatform,
+} from '../../platform/src/platform-process.ts';
+import type { PipelineTarget } from './pipeline.ts';
+
+export interface OwnPlatform {
+  /** GATEWAY_URL: the front router (API and /pay/*). */
+  url: string;
+  /** The API straight at the gateway, as an ingress sends it. */
+  apiUrl: string;
+  /** The hosted pages process, as an ingress sends /pay/* to it. */
+  pagesUrl: string;
+  key: string;
+  /** The platform command's process: its descendants are the supervised services. */
+  pid: number;
+  pipeline: PipelineTarget;
+  setting: PlatformSetting;
+  printed: RunningPlatform['printed'];
+  stop(): Promise<void>;
+}
+
+const root = join(import.meta.dirname, '..', '..', '..');
+
+/** Starts the platform with PLATFORM_HOME `home`; `extraEnv` (e.g. NODE_OPTIONS for profiles) goes to every process. */
+export async function startOwnPlatform(label: string, home: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<OwnPlatform> {
+  const setting = await platformSetting(label);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...setting.env,
+    PLATFORM_HOME: home,
+    RATE_LIMIT_REQUESTS_PER_MINUTE: '1000000',
+    RATE_LIMIT_STARTS_PER_MINUTE: '1000000',
+    PAGES_VIEWS_PER_MINUTE: '1000000',
+    // The highest the notifications config takes: every paid bench payment gets its Test receipt.
+    TEST_RECEIPTS_PER_ACCOUNT_HOUR: '10000',
+    ...extraEnv,
+  };
+  const platform = await launchPlatform(process.execPath, [join(root, 'tools/platform/src/platform.ts')], {
+    cwd: root,
+    env,
+    timeoutMs: 180_000,
+  }).ready;
+  const printed = platform.printed;
+  return {
+    url: printed['GATEWAY_URL']!,
+    apiUrl: `http://127.0.0.1:${setting.env['PLATFORM_GATEWAY_BACKEND_PORT']}`,
+    pagesUrl: `http://127.0.0.1:${setting.env['PAGES_PORT']}`,
+    key: printed['TEST_SECRET_KEY']!,
+    pid: platform.process.pid!,
+    pipeline: {
+      checkoutGrpcAddress: setting.env['CHECKOUT_GRPC_ADDRESS']!,
+      checkoutDatabaseUrl: setting.env['CHECKOUT_DATABASE_URL']!,
+      customersDatabaseUrl: setting.env['CUSTOMERS_DATABASE_URL']!,
+      natsUrl: setting.env['NATS_URL']!,
+      natsPrefix: setting.env['NATS_SUBJECT_PREFIX']!,
+      accountId: printed['DEMO_ACCOUNT_ID']!,
+    },
+    setting,
+    printed,
+    async stop() {
+      await stopPlatform(platform);
+      await setting.dropDatabases();
+    },
+  };
+}
