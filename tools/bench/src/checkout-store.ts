@@ -56,6 +56,7 @@ function newSession(): CheckoutSession {
     createdAt,
     expiresAt: new Date(createdAt.getTime() + 3_600_000),
     merchantName: 'Bench',
+    locale: null,
     ...UNSTARTED,
   };
 }
