@@ -398,7 +398,7 @@ describe('the merchant dashboard and the gateway admin listener', () => {
       DASHBOARD_SECURE_COOKIES: 'true',
       DASHBOARD_TRUST_PROXY_HOPS: '1',
       GATEWAY_ADMIN_GRPC_ADDRESS: 'pay-hosted-checkout-gateway.payments.svc:50057',
-      CHECKOUT_GRPC_ADDRESS: 'pay-hosted-checkout-checkout.payments.svc:50051',
+      CHECKOUT_GRPC_ADDRESS: 'dns:///pay-hosted-checkout-checkout-headless.payments.svc:50051',
       PUBLIC_BASE_URL: 'https://pay.example.test',
     });
     const [container] = containers(byComponent(all, 'Deployment', 'dashboard'));
