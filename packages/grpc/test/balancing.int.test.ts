@@ -1,6 +1,8 @@
 // Risk covered: a client pinned to one replica of a service (grpc-js's default pick_first keeps one
 // connection, so behind a headless Service every call of a gateway would go to one pod), and a client
 // that stops answering when one of the replicas it spreads over dies (docs/adr/0092).
+import { setTimeout as sleep } from 'node:timers/promises';
+import { experimental, type ChannelOptions } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ApiError } from '@hc/errors';
 import { createLogger } from '@hc/logging';
@@ -19,8 +21,8 @@ interface Replica {
   calls: number;
 }
 
-async function startReplica(): Promise<Replica> {
-  const server = createGrpcServer(createLogger('grpc-balancing-test', { level: 'silent' }));
+async function startReplica(maxConnectionAgeMs?: number): Promise<Replica> {
+  const server = createGrpcServer(createLogger('grpc-balancing-test', { level: 'silent' }), { maxConnectionAgeMs });
   const replica: Replica = { server, port: 0, calls: 0 };
   server.add(DashboardUsersService, {
     async isAccountUser() {
@@ -44,6 +46,28 @@ async function callInTurn(client: ReturnType<typeof createServiceClient<typeof D
 }
 
 let replicas: Replica[] = [];
+
+/**
+ * A name whose answer the test changes, as a headless Service's DNS answer changes when a Deployment
+ * scales out: `hc-test-replicas:x` resolves to 127.0.0.1 on each port of `announced`, each time the
+ * channel asks again (as grpc-js's DNS resolver does, which cannot be given changing answers here).
+ */
+const announced: number[] = [];
+class AnnouncedPorts implements experimental.Resolver {
+  private readonly listener: experimental.ResolverListener;
+  constructor(_target: unknown, listener: experimental.ResolverListener, _options: ChannelOptions) {
+    this.listener = listener;
+  }
+  static getDefaultAuthority(): string {
+    return 'replicas';
+  }
+  updateResolution(): void {
+    const endpoints = announced.map((port) => ({ addresses: [{ host: '127.0.0.1', port }] }));
+    setImmediate(() => this.listener(experimental.statusOrFromValue(endpoints), {}, null, ''));
+  }
+  destroy(): void {}
+}
+experimental.registerResolver('hc-test-replicas', AnnouncedPorts);
 
 beforeAll(async () => {
   replicas = await Promise.all([startReplica(), startReplica()]);
@@ -89,5 +113,26 @@ describe('a client of a service with several replicas', () => {
       }
     }
     expect(a.calls - before).toBe(6);
+  });
+
+  it('learns a replica added after it connected, once the server ages its connections out', async () => {
+    // The production age is a minute; a short one keeps the test short.
+    const [first, added] = await Promise.all([startReplica(300), startReplica(300)]);
+    replicas.push(first, added);
+    announced.splice(0, announced.length, first.port);
+    const client = createServiceClient(DashboardUsersService, 'hc-test-replicas:checkout');
+    try {
+      await callInTurn(client, 5);
+      expect(first.calls).toBe(5);
+      // The scale-out: the name now answers both. Nothing tells a running client but its own re-resolution.
+      announced.push(added.port);
+      for (let i = 0; i < 1000 && added.calls === 0; i++) {
+        await callInTurn(client, 1);
+        await sleep(20);
+      }
+      expect(added.calls).toBeGreaterThan(0);
+    } finally {
+      client.close();
+    }
   });
 });
