@@ -36,6 +36,22 @@ export const tcpReady = (port: number): Promise<boolean> => probes.tcpReady('127
 export const grpcReady = (port: number): Promise<boolean> => probes.grpcReady('127.0.0.1', port);
 
 /**
+ * What namesResolve runs in the pod with `node -e`: exits 0 once every name of its arguments and every
+ * host of the pod's *_GRPC_ADDRESS resolves (`host:port` or `dns:///host:port`, docs/adr/0092), is
+ * killed after a second otherwise. Exported for its test, which runs it on this machine.
+ */
+export const NAMES_RESOLVE_SCRIPT = [
+  "const { lookup } = require('node:dns').promises;",
+  '// Not process.exit(1): it would wait for the lookups still hanging.',
+  "const fail = () => process.kill(process.pid, 'SIGKILL');",
+  'setTimeout(fail, 1000);',
+  'const services = Object.entries(process.env)',
+  "  .filter(([k, v]) => k.endsWith('_GRPC_ADDRESS') && !v.startsWith('0.0.0.0:'))",
+  "  .map(([, v]) => v.replace(/^dns:\\/\\/\\//, '').replace(/:\\d+$/, ''));",
+  'Promise.all([...process.argv.slice(1), ...services].map((n) => lookup(n))).then(() => process.exit(0), fail);',
+].join('\n');
+
+/**
  * Whether name resolution inside `container` answers, within a second, for `names` and for the Service
  * names the pod calls (the hosts of its *_GRPC_ADDRESS, e.g. the dashboard's for the operator CLI's
  * audit line, docs/adr/0060). Why it may not: podman's DNS server on the network (aardvark-dns; 1.4 in
@@ -46,15 +62,5 @@ export const grpcReady = (port: number): Promise<boolean> => probes.grpcReady('1
  * joined: once it resolves, the restart that added it is over.
  */
 export function namesResolve(client: string, container: string, names: string[]): boolean {
-  const script = [
-    "const { lookup } = require('node:dns').promises;",
-    '// Not process.exit(1): it would wait for the lookups still hanging.',
-    "const fail = () => process.kill(process.pid, 'SIGKILL');",
-    'setTimeout(fail, 1000);',
-    'const services = Object.entries(process.env)',
-    "  .filter(([k, v]) => k.endsWith('_GRPC_ADDRESS') && !v.startsWith('0.0.0.0:'))",
-    "  .map(([, v]) => v.replace(/:\\d+$/, ''));",
-    'Promise.all([...process.argv.slice(1), ...services].map((n) => lookup(n))).then(() => process.exit(0), fail);',
-  ].join('\n');
-  return tryRun(client, ['exec', container, 'node', '-e', script, ...names]) !== undefined;
+  return tryRun(client, ['exec', container, 'node', '-e', NAMES_RESOLVE_SCRIPT, ...names]) !== undefined;
 }

@@ -45,8 +45,11 @@ describe('chart:run reads the rendered chart', () => {
     const checkout = rendered.deployments.find((d) => d.name === 'hc-hosted-checkout-checkout')!;
     expect(checkout.aliases).toEqual(expect.arrayContaining(['hc-hosted-checkout-checkout', 'hc-hosted-checkout-checkout.default.svc']));
     const gatewayConfig = rendered.configMaps.get('hc-hosted-checkout-gateway')!;
-    const host = gatewayConfig['CHECKOUT_GRPC_ADDRESS']!.split(':')[0]!;
-    expect(checkout.aliases).toContain(host);
+    // dns:///<name>:<port>: the headless Service's name, an alias of every checkout container (podman's
+    // DNS answers all of them, as a cluster's DNS answers every ready pod of a headless Service).
+    const { hostname } = new URL(gatewayConfig['CHECKOUT_GRPC_ADDRESS']!.replace(/^dns:\/\/\//, 'http://'));
+    expect(gatewayConfig['CHECKOUT_GRPC_ADDRESS']).toMatch(/^dns:\/\/\/hc-hosted-checkout-checkout-headless\.default\.svc:\d+$/);
+    expect(checkout.aliases).toContain(hostname);
   });
 
   it('gives a container its ConfigMap through envFrom and its Secrets through env, env winning', () => {

@@ -410,8 +410,8 @@ describe('the merchant dashboard and the accounts service', () => {
       DASHBOARD_GRPC_ADDRESS: '0.0.0.0:50056',
       DASHBOARD_SECURE_COOKIES: 'true',
       DASHBOARD_TRUST_PROXY_HOPS: '1',
-      ACCOUNTS_GRPC_ADDRESS: 'pay-hosted-checkout-accounts.payments.svc:50055',
-      CHECKOUT_GRPC_ADDRESS: 'pay-hosted-checkout-checkout.payments.svc:50051',
+      ACCOUNTS_GRPC_ADDRESS: 'dns:///pay-hosted-checkout-accounts-headless.payments.svc:50055',
+      CHECKOUT_GRPC_ADDRESS: 'dns:///pay-hosted-checkout-checkout-headless.payments.svc:50051',
       PUBLIC_BASE_URL: 'https://pay.example.test',
     });
     const [container] = containers(byComponent(all, 'Deployment', 'dashboard'));
@@ -447,7 +447,7 @@ describe('the merchant dashboard and the accounts service', () => {
     expect(peers(onPort(accountsIn, 50055))).toEqual(['gateway', 'dashboard', 'checkout', 'settlement', 'helm-test']);
     expect(peers(onPort(policyOf(all, 'gateway').ingress, 8080))).toEqual(['outside', 'helm-test']);
     for (const name of ['gateway', 'checkout', 'settlement'])
-      expect(configOf(all, name)['ACCOUNTS_GRPC_ADDRESS']).toBe('pay-hosted-checkout-accounts.payments.svc:50055');
+      expect(configOf(all, name)['ACCOUNTS_GRPC_ADDRESS']).toBe('dns:///pay-hosted-checkout-accounts-headless.payments.svc:50055');
     // Nothing else may even try: no other workload has egress to accounts' port.
     const accountsCallers = ['gateway', 'dashboard', 'checkout', 'settlement'];
     for (const policy of ofKind(all, 'NetworkPolicy').filter((p) => !accountsCallers.includes(component(p) ?? '')))

@@ -6,12 +6,11 @@
 // Service (a gRPC service added only in values included); every NetworkPolicy admits the test pods on the
 // service's port; the key comes from tests.apiKey's Secret; the ConfigMap holds files/ as they are;
 // tests.enabled=false renders none of it. That the pods pass (and fail) when run is chart:run's test.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { parse, stringify } from 'yaml';
-import { CHART, ensureHelm, renderChart } from './render.ts';
+import { CHART, ensureHelm, renderChart, valuesWithNewService } from './render.ts';
 
 interface Container {
   name: string;
@@ -51,17 +50,6 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const render = (...args: string[]): Manifest[] => renderChart<Manifest>(helm, ...args);
 
-/** A values file adding a gRPC service `payouts` by its values block alone (a copy of checkout's). */
-function withNewService(): string {
-  const values = parse(readFileSync(join(CHART, 'values.yaml'), 'utf8')) as { grpcServices: Record<string, Record<string, unknown>> };
-  const payouts = structuredClone(values.grpcServices['checkout']!);
-  Object.assign(payouts, { port: 50099, image: { repository: 'payouts', tag: '', digest: '' }, callers: ['gateway'] });
-  payouts['database'] = { secretName: 'hc-payouts-database', secretKey: 'url', migrationSecretName: '' };
-  const file = join(work, 'payouts.yaml');
-  writeFileSync(file, stringify({ grpcServices: { payouts }, emulator: { enabled: true, noticeUrl: 'http://x:8091/notices' } }));
-  return file;
-}
-
 const testPods = (manifests: Manifest[]): Manifest[] =>
   manifests.filter((m) => m.kind === 'Pod' && m.metadata.annotations?.['helm.sh/hook'] === 'test');
 const env = (c: Container, name: string) => c.env.find((e) => e.name === name);
@@ -87,7 +75,7 @@ describe('helm test hooks', () => {
   });
 
   it('check every Deployment through its Service, a gRPC service added by its values block included', () => {
-    const manifests = render('-f', withNewService());
+    const manifests = render('-f', valuesWithNewService(work));
     const ready = testPods(manifests).find((p) => p.metadata.name.endsWith('-test-ready'))!;
     const targets = JSON.parse(env(ready.spec.containers[0]!, 'HC_TEST_TARGETS')!.value!) as Target[];
     const deployments = manifests.filter((m) => m.kind === 'Deployment').map((m) => m.metadata.name.replace('pay-hosted-checkout-', ''));
@@ -106,7 +94,7 @@ describe('helm test hooks', () => {
   });
 
   it('are admitted by every NetworkPolicy on the service port', () => {
-    const manifests = render('-f', withNewService());
+    const manifests = render('-f', valuesWithNewService(work));
     const policies = manifests.filter((m) => m.kind === 'NetworkPolicy');
     expect(policies.length).toBeGreaterThan(7);
     const ports = new Map(

@@ -1,7 +1,9 @@
 /** The chart rendered by a real helm (scripts/ensure-helm.sh), as the tests of this folder read it. */
 import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments, stringify } from 'yaml';
 
 export const CHART = fileURLToPath(new URL('../hosted-checkout', import.meta.url));
 const ENSURE_HELM = fileURLToPath(new URL('../../../scripts/ensure-helm.sh', import.meta.url));
@@ -19,4 +21,18 @@ export function renderChart<M>(helm: string, ...args: string[]): M[] {
   return parseAllDocuments(out)
     .map((doc) => doc.toJS() as M | null)
     .filter((m): m is M => m !== null);
+}
+
+/**
+ * A values file (written into `folder`) adding a gRPC service `payouts` on port 50099 by its values block
+ * alone (a copy of checkout's), and the emulator: what a new service brings.
+ */
+export function valuesWithNewService(folder: string): string {
+  const values = parse(readFileSync(join(CHART, 'values.yaml'), 'utf8')) as { grpcServices: Record<string, Record<string, unknown>> };
+  const payouts = structuredClone(values.grpcServices['checkout']!);
+  Object.assign(payouts, { port: 50099, image: { repository: 'payouts', tag: '', digest: '' }, callers: ['gateway'] });
+  payouts['database'] = { secretName: 'hc-payouts-database', secretKey: 'url', migrationSecretName: '' };
+  const file = join(folder, 'payouts.yaml');
+  writeFileSync(file, stringify({ grpcServices: { payouts }, emulator: { enabled: true, noticeUrl: 'http://x:8091/notices' } }));
+  return file;
 }

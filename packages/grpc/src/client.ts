@@ -42,6 +42,22 @@ const DEFAULT_TIMEOUT_MS = 15_000;
  */
 export const ENDPOINT_CHECK_DEADLINE_MS = 30_000;
 
+/**
+ * Every client spreads its calls over all the addresses its target resolves to (docs/adr/0092). grpc-js
+ * defaults to `pick_first`: one connection to the first address, so behind a headless Service every
+ * call of a client would still go to one pod. `round_robin` keeps a connection to each address and
+ * turns per call. The DNS resolver (`dns:///name:port`, also used for a plain `host:port`) answers all
+ * of a name's A records; it looks again whenever a connection is lost (a pod gone, a rolling upgrade),
+ * at most once a second here instead of grpc-js's 30 s, so that a Deployment replacing its pods one
+ * after another is followed before the last known pod goes. Service configs from DNS TXT records are
+ * not asked for: the configuration is ours, and the lookup is one more query per resolution.
+ */
+const BALANCED_CHANNEL_OPTIONS: ChannelOptions = {
+  'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+  'grpc.service_config_disable_resolution': 1,
+  'grpc.dns_min_time_between_resolutions_ms': 1_000,
+};
+
 function isServiceError(error: unknown): error is ServiceError {
   return error instanceof Error && 'code' in error && 'metadata' in error;
 }
@@ -51,7 +67,7 @@ export function createServiceClient<S extends DescService, C extends CallContext
   address: string,
   defaults: { timeoutMs?: number; channelOptions?: ChannelOptions } = {},
 ): ServiceClient<S, C> {
-  const client = new Client(address, credentials.createInsecure(), defaults.channelOptions);
+  const client = new Client(address, credentials.createInsecure(), { ...BALANCED_CHANNEL_OPTIONS, ...defaults.channelOptions });
   const definition = serviceDefinition(service);
   const stub: Record<string, unknown> = { close: () => client.close() };
   for (const method of service.methods) {

@@ -31,8 +31,17 @@ const rpcDuration = metrics.getMeter('hc-grpc').createHistogram('rpc.server.call
   unit: 's',
 });
 
-export function createGrpcServer(logger: Logger): GrpcServer {
-  const server = new Server();
+/**
+ * How long a client connection lives before the server asks the client to reconnect (HTTP/2 GOAWAY;
+ * calls in flight finish, grpc-js adds ±10 % jitter). A client resolves its target again only when a
+ * connection is lost, so without an age a pod added by a scale-out would get no calls from the
+ * clients already running; with it each client learns new pods within about a minute, for a
+ * reconnect a minute per client and pod (docs/adr/0092).
+ */
+const MAX_CONNECTION_AGE_MS = 60_000;
+
+export function createGrpcServer(logger: Logger, options: { maxConnectionAgeMs?: number } = {}): GrpcServer {
+  const server = new Server({ 'grpc.max_connection_age_ms': options.maxConnectionAgeMs ?? MAX_CONNECTION_AGE_MS });
   const health = new HealthImplementation({ '': 'NOT_SERVING' });
   health.addToServer(server);
   const names: string[] = [];

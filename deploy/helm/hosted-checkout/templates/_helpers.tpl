@@ -76,9 +76,18 @@ global.imageRegistry when set (bitnami's convention, for umbrella charts and mir
 {{- end -}}
 {{- end -}}
 
-{{/* Address at which other pods reach a gRPC service: its Service's DNS name and port. */}}
+{{/* Name of a gRPC service's headless Service (kept within 63 characters). */}}
+{{- define "hc.headlessName" -}}
+{{- printf "%s-headless" (include "hc.componentName" . | trunc 54 | trimSuffix "-") -}}
+{{- end -}}
+
+{{/*
+Address at which other pods reach a gRPC service: its headless Service's DNS name, which answers every
+ready pod's address, for the clients' DNS resolver and round_robin (docs/adr/0092). The headless
+Service maps no port, so the port is the container's (the same number here).
+*/}}
 {{- define "hc.grpcAddress" -}}
-{{- printf "%s.%s.svc:%v" (include "hc.componentName" .) .root.Release.Namespace .svc.port -}}
+{{- printf "dns:///%s.%s.svc:%v" (include "hc.headlessName" .) .root.Release.Namespace .svc.port -}}
 {{- end -}}
 
 {{/*
