@@ -127,7 +127,7 @@ async function makeUnavailable(): Promise<void> {
     { kind: 'page', description: 'Hosting', currency: 'EUR', amount: '19', account: ACCOUNT },
     own,
   );
-  await h.stack.gateway.operations.suspend(own.accountId);
+  await h.stack.accounts.operations.suspend(own.accountId);
   pages.set('unavailable', `/pay/${session.id}`);
   pages.set('problem page', `/c/${checkout!.id}`);
 }
