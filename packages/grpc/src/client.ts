@@ -58,6 +58,16 @@ const BALANCED_CHANNEL_OPTIONS: ChannelOptions = {
   'grpc.dns_min_time_between_resolutions_ms': 1_000,
 };
 
+/**
+ * A target with a resolver scheme (`dns:///name:port` of a headless Service, `ipv4:a,b`) may name
+ * several servers, and is balanced. A plain `host:port` (the local platform, the tests) names one:
+ * `pick_first` there queues a call while it reconnects to a restarted server, where `round_robin`
+ * would fail it at once with UNAVAILABLE until its reconnect backoff runs out.
+ */
+function namesManyAddresses(address: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:(?!\d+$)/i.test(address) && !/^[^:/]+:\d+$/.test(address);
+}
+
 function isServiceError(error: unknown): error is ServiceError {
   return error instanceof Error && 'code' in error && 'metadata' in error;
 }
@@ -67,7 +77,8 @@ export function createServiceClient<S extends DescService, C extends CallContext
   address: string,
   defaults: { timeoutMs?: number; channelOptions?: ChannelOptions } = {},
 ): ServiceClient<S, C> {
-  const client = new Client(address, credentials.createInsecure(), { ...BALANCED_CHANNEL_OPTIONS, ...defaults.channelOptions });
+  const balanced = namesManyAddresses(address) ? BALANCED_CHANNEL_OPTIONS : {};
+  const client = new Client(address, credentials.createInsecure(), { ...balanced, ...defaults.channelOptions });
   const definition = serviceDefinition(service);
   const stub: Record<string, unknown> = { close: () => client.close() };
   for (const method of service.methods) {
