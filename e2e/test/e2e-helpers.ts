@@ -68,6 +68,8 @@ export const SESSION_FIELDS = [
   'expires_at',
   'started_at',
   'metadata',
+  // Additive: the buyer's language the merchant chose on create, or null (ADR 0089).
+  'locale',
 ];
 
 /** The payment object's keys: every session key plus the payment's own. */

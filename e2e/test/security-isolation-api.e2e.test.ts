@@ -189,6 +189,11 @@ const OPERATIONS: { op: string; request: (ids: Ids) => [string, string, unknown?
     request: (ids) => ['POST', `/v1/webhook_endpoints/${ids.endpoint}/rotate_secret`],
     refusal: [404, 'not_found'],
   },
+  {
+    op: 'POST /v1/webhook_endpoints/{id}/check',
+    request: (ids) => ['POST', `/v1/webhook_endpoints/${ids.endpoint}/check`],
+    refusal: [404, 'not_found'],
+  },
   { op: 'GET /v1/payment_links/{id}', request: (ids) => ['GET', `/v1/payment_links/${ids.paymentLink}`], refusal: [404, 'not_found'] },
   {
     op: 'POST /v1/payment_links/{id}/cancel',

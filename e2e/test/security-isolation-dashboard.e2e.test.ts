@@ -128,8 +128,8 @@ async function query<T>(service: string, sql: string, values: unknown[]): Promis
 async function victimState(): Promise<unknown> {
   const account = [victim.accountId];
   const [accounts, keys, payments, checkouts, customers, endpoints, secrets, events, deliveries] = await Promise.all([
-    query('gateway', 'SELECT name, status, payout_wallet, fee_bps FROM merchant_accounts WHERE id = $1', account),
-    query('gateway', 'SELECT id, mode, label, revoked_at FROM api_keys WHERE account_id = $1 ORDER BY id', account),
+    query('accounts', 'SELECT name, status, payout_wallet, fee_bps FROM merchant_accounts WHERE id = $1', account),
+    query('accounts', 'SELECT id, mode, label, revoked_at FROM api_keys WHERE account_id = $1 ORDER BY id', account),
     query(
       'checkout',
       'SELECT id, livemode, status, canceled_at, started_at, paid_at FROM checkout_sessions WHERE account_id = $1 ORDER BY id',
@@ -221,6 +221,7 @@ const ID_ROUTES: { method: 'GET' | 'POST'; route: string; kind: Kind; fields?: (
   { method: 'POST', route: '/developers/endpoints/:id/disable', kind: 'endpoint' },
   { method: 'POST', route: '/developers/endpoints/:id/enable', kind: 'disabledEndpoint' },
   { method: 'POST', route: '/developers/endpoints/:id/ping', kind: 'endpoint' },
+  { method: 'POST', route: '/developers/endpoints/:id/check', kind: 'endpoint' },
   { method: 'POST', route: '/developers/endpoints/:id/rotate', kind: 'endpoint' },
   { method: 'GET', route: '/developers/events/:id', kind: 'event' },
   { method: 'POST', route: '/developers/events/:id/resend', kind: 'event', fields: () => ({ endpoint: '' }) },
@@ -415,7 +416,7 @@ describe('ids in form fields', () => {
       const where: [string, string] = {
         links: ['checkout', "SELECT account_id, livemode FROM checkout_sessions WHERE description = 'smuggled link'"],
         checkouts: ['checkout', "SELECT account_id, livemode FROM checkouts WHERE description = 'smuggled checkout'"],
-        keys: ['gateway', "SELECT account_id, mode = 'live' AS livemode FROM api_keys WHERE label = 'smuggled key'"],
+        keys: ['accounts', "SELECT account_id, mode = 'live' AS livemode FROM api_keys WHERE label = 'smuggled key'"],
         endpoints: ['webhooks', "SELECT account_id, livemode FROM webhook_endpoints WHERE description = 'smuggled endpoint'"],
       }[table] as [string, string];
       expect(await query(where[0], where[1], [])).toEqual([{ account_id: attacker.accountId, livemode: false }]);

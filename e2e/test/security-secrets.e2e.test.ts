@@ -130,6 +130,7 @@ describe('secrets at rest: nothing kept is enough to act as the merchant', () =>
     expect(made.endpointSecrets).toHaveLength(2);
     expect(Object.keys(kept).sort()).toEqual(
       [
+        'accounts database',
         'checkout database',
         'customers database',
         'dashboard database',
@@ -154,7 +155,7 @@ describe('secrets at rest: nothing kept is enough to act as the merchant', () =>
   });
 
   it('API keys are kept as their SHA-256 only, with a hint of the first and last characters', async () => {
-    const stored = await rows<{ key_hash: string; hint: string }>(h.databases['gateway']!, 'SELECT key_hash, hint FROM api_keys');
+    const stored = await rows<{ key_hash: string; hint: string }>(h.databases['accounts']!, 'SELECT key_hash, hint FROM api_keys');
     for (const key of made.apiKeys) {
       const row = stored.find((r) => r.key_hash === sha256Hex(key));
       expect(row).toBeDefined();
