@@ -59,13 +59,13 @@ const BALANCED_CHANNEL_OPTIONS: ChannelOptions = {
 };
 
 /**
- * A target with a resolver scheme (`dns:///name:port` of a headless Service, `ipv4:a,b`) may name
+ * A target with a resolver scheme (`dns:///name:port` of a headless Service, `ipv4:a,b`, or any other) may name
  * several servers, and is balanced. A plain `host:port` (the local platform, the tests) names one:
  * `pick_first` there queues a call while it reconnects to a restarted server, where `round_robin`
  * would fail it at once with UNAVAILABLE until its reconnect backoff runs out.
  */
 function namesManyAddresses(address: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:(?!\d+$)/i.test(address) && !/^[^:/]+:\d+$/.test(address);
+  return !/^[^:/]+:\d+$/.test(address);
 }
 
 function isServiceError(error: unknown): error is ServiceError {
