@@ -67,6 +67,13 @@ export interface DurableConsumer {
 // larger for a batching consumer, which applies what is buffered in one go.
 const PULL_BATCH = 16;
 const PULL_BATCH_GROUPED = 128;
+// A pull request lives on the consumer's leader. When that NATS node dies while the client stays
+// connected to another one, no reconnect tells the library to pull again: only two missed idle
+// heartbeats do. The library's defaults (30 s expiry, 15 s heartbeat) stalled a consumer ~30 s after
+// a leader was killed (packages/events/test/jetstream-cluster.int.test.ts); 2 s heartbeats bound it
+// to ~4 s, for one small status message per consumer every 2 s while idle.
+const PULL_EXPIRES_MS = 10_000;
+const PULL_IDLE_HEARTBEAT_MS = 2_000;
 
 /**
  * A durable pull consumer with explicit acks, created or updated to the given settings, that feeds
@@ -80,7 +87,11 @@ const PULL_BATCH_GROUPED = 128;
  */
 export async function consumeDurable<T = unknown>(options: DurableConsumerOptions<T>): Promise<DurableConsumer> {
   const consumer = await openDurableConsumer(options);
-  const messages = await consumer.consume({ max_messages: options.handleBatch ? PULL_BATCH_GROUPED : PULL_BATCH });
+  const messages = await consumer.consume({
+    max_messages: options.handleBatch ? PULL_BATCH_GROUPED : PULL_BATCH,
+    expires: PULL_EXPIRES_MS,
+    idle_heartbeat: PULL_IDLE_HEARTBEAT_MS,
+  });
   const ctx = consumerContext(options);
   const stopObserving = observeConsumerLag(ctx.metricAttributes, async () => {
     const info = await consumer.info(false);
