@@ -1,8 +1,9 @@
 import { connectNats, contextStream, ensureStream, eventTablePurges, startOutboxRelay, startPurgeSchedule } from '@hc/events';
 import { createGrpcServer } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
-import { AccountsOperatorService, KeyDirectoryService, MerchantAdminService } from '@hc/proto/accounts/v1';
+import { AccountsOperatorService, BrandService, KeyDirectoryService, MerchantAdminService } from '@hc/proto/accounts/v1';
 import { MerchantAdminService as LegacyMerchantAdminService } from '@hc/proto/gateway/v1';
+import { brandHandlers } from './api/grpc/brand-handlers.ts';
 import { keyDirectoryHandlers } from './api/grpc/key-directory-handlers.ts';
 import { merchantAdminHandlers } from './api/grpc/merchant-admin-handlers.ts';
 import { operatorHandlers } from './api/grpc/operator-handlers.ts';
@@ -10,6 +11,7 @@ import type { AccountsConfig } from './config.ts';
 import type { MerchantAccount } from './domain/merchant-account.ts';
 import { MerchantOperations } from './use-cases/merchant-operations.ts';
 import { ChangeFeed } from './store/change-feed.ts';
+import { BrandStore } from './store/brand-store.ts';
 import { MerchantStore } from './store/merchant-store.ts';
 import { createAccountsPrisma } from './store/prisma.ts';
 
@@ -52,12 +54,14 @@ export async function startAccountsService(
   const purges = startPurgeSchedule(eventTablePurges(config.ACCOUNTS_DATABASE_URL, config), config.EVENTS_PURGE_INTERVAL_MS, logger);
 
   const server = createGrpcServer(logger);
-  const admin = merchantAdminHandlers({ store, now });
+  const brands = new BrandStore(prisma);
+  const admin = merchantAdminHandlers({ store, brands, now });
   server.add(MerchantAdminService, admin);
   // The previous release's name of the same service (docs/adr/0086): its callers keep working through
   // a rolling upgrade. Removed with the gateway's old account tables.
   server.add(LegacyMerchantAdminService, admin);
   server.addPublic(AccountsOperatorService, operatorHandlers(operations));
+  server.addPublic(BrandService, brandHandlers({ brands, now }));
   server.addPublic(KeyDirectoryService, keyDirectoryHandlers({ store, changes: new ChangeFeed(prisma) }));
   const address = await server.listenAt(config.ACCOUNTS_GRPC_ADDRESS);
   return {
