@@ -3,6 +3,7 @@ import { createGrpcServer } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { NotificationsService, ReceiptPolicyService } from '@hc/proto/notifications/v1';
 import { secretBoxFromEnv } from '@hc/secrets';
+import { accountBrands } from './adapters/account-brands.ts';
 import { dashboardAccountUsers } from './adapters/account-users.ts';
 import { smtpSender, type MailSender } from './adapters/smtp-sender.ts';
 import { mailTemplates } from './adapters/templates.ts';
@@ -65,6 +66,7 @@ export async function startNotificationsService(
     settings: new SettingsStore(),
     mails,
     templates: mailTemplates(),
+    brands: accountBrands(config.ACCOUNTS_GRPC_ADDRESS, config.PUBLIC_BASE_URL, logger),
     publicBaseUrl: config.PUBLIC_BASE_URL,
     links,
     testReceipts: {
@@ -98,6 +100,7 @@ export async function startNotificationsService(
       await purges.stop();
       await nats.drain();
       deps.testReceipts.accountUsers.close();
+      deps.brands.close();
       await database.close();
     },
   };
