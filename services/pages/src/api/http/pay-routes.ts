@@ -79,9 +79,11 @@ export function payRoutes(checkout: HostedClient, receipts: ReceiptPolicy, limit
     const id = req.params.id;
     const email = (field(req, 'email') ?? '').trim();
     const country = field(req, 'country') || undefined;
+    // The language of the page the buyer submitted, for the receipt (checkout keeps only one it lists).
+    const locale = field(req, 'locale') || undefined;
     let started: HostedSession;
     try {
-      started = fromMessage((await checkout.startHostedSession({ id, customerEmail: email, country }, ctx(res))).session!);
+      started = fromMessage((await checkout.startHostedSession({ id, customerEmail: email, country, locale }, ctx(res))).session!);
     } catch (error) {
       if (!(error instanceof ApiError) || error.code === 'not_found') throw error;
       if (STATE_ERRORS.has(error.code)) return backToPage(res, id);
