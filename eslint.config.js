@@ -36,7 +36,6 @@ export default tseslint.config(
       '**/generated/**',
       '.tools/**',
       '.turbo/**',
-      'deploy/docker/**',
       'scripts/tests/boundaries-fixtures/**',
     ],
   },
