@@ -50,6 +50,115 @@ function oneOf<T extends string>(value: string | undefined, allowed: readonly T[
   return value as T;
 }
 
+/** The running emulator's parts that its routes use. */
+interface EmulatorParts {
+  readonly config: EmulatorConfig;
+  readonly ledger: Ledger;
+  readonly notices: NoticeSender;
+}
+
+/** One request to the route it names (404 for any other). */
+async function route(emulator: EmulatorParts, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { ledger } = emulator;
+  const url = new URL(req.url ?? '/', 'http://emulator');
+  const parts = url.pathname.split('/').filter(Boolean);
+  if (req.method === 'POST' && url.pathname === '/v1/deposit-addresses') {
+    const body = await readJson(req);
+    const paymentId = optionalString(body, 'payment_id');
+    if (!paymentId) throw new BadRequest('payment_id is required');
+    const feeBps = body['fee_bps'] === undefined ? 0 : Number(body['fee_bps']);
+    if (!Number.isInteger(feeBps) || feeBps < 0 || feeBps > 10_000) throw new BadRequest('fee_bps must be an integer 0–10000');
+    // A payout_wallet in the body is ignored: settlement names the wallet when the money is forwarded.
+    const deposit = ledger.depositAddressFor(paymentId, feeBps);
+    return send(res, 201, { address: deposit.address, payment_id: paymentId });
+  }
+  if (req.method === 'GET' && parts.length === 5 && parts[0] === 'chain' && parts[2] === 'addresses' && parts[4] === 'transfers') {
+    const transfers = ledger.transfersTo(decodeURIComponent(parts[3]!));
+    return send(res, 200, {
+      transfers: transfers.map((t) => ({ txid: t.txid, coin: t.coin, value: t.value, to: t.to, block_time: t.blockTime.toISOString() })),
+    });
+  }
+  if (req.method === 'GET' && parts.length === 4 && parts[0] === 'chain' && parts[2] === 'transactions') {
+    const txid = decodeURIComponent(parts[3]!);
+    const transfers = ledger.transaction(txid);
+    if (transfers.length === 0) return send(res, 404, { error: { code: 'not_found', message: `no transaction ${txid} on chain` } });
+    return send(res, 200, {
+      txid,
+      status: 'success',
+      block_time: transfers[0]!.blockTime.toISOString(),
+      transfers: transfers.map((t) => ({ coin: t.coin, from: t.from, to: t.to, value: t.value })),
+    });
+  }
+  if (req.method === 'POST' && parts.length === 5 && parts[0] === 'emulator' && parts[2] === 'payments' && parts[4] === 'pay') {
+    return pay(emulator, decodeURIComponent(parts[3]!), req, res);
+  }
+  send(res, 404, { error: { code: 'not_found', message: `${req.method} ${url.pathname} is not an emulator route` } });
+}
+
+/** A buyer pays: the chain records the transfer, the processor forwards it and notifies as `notice` says. */
+async function pay(emulator: EmulatorParts, paymentId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readJson(req);
+  const amount = optionalString(body, 'amount');
+  if (!amount) throw new BadRequest('amount is required');
+  const coin = oneOf<EmulatedCoin>(optionalString(body, 'coin'), EMULATED_COINS, 'polygon_usdc', 'coin');
+  const mode = oneOf<NoticeMode>(optionalString(body, 'notice'), NOTICE_MODES, 'on-time', 'notice');
+  const order = {
+    paymentId,
+    amount,
+    coin,
+    forwardTo: optionalString(body, 'forward_to'),
+    toAddress: optionalString(body, 'to_address'),
+    reuseTxidOf: optionalString(body, 'reuse_txid_of'),
+  };
+  const receipt = emulator.ledger.receive(order, new Date());
+  // Where to forward is asked when forwarding, never fixed when the address was made (docs/adr/0081).
+  const wallet = await emulator.notices.askForwardTarget(order.paymentId, receipt.txidIn);
+  const payment = emulator.ledger.forward(order, receipt, wallet);
+  const notice = noticeBody(payment, mode);
+  const deliveries = await sendNotices(emulator, notice, mode, payment.forwardedTo !== null);
+  return send(res, 200, {
+    payment_id: payment.paymentId,
+    deposit_address: payment.depositAddress,
+    to_address: payment.toAddress,
+    txid_in: payment.txidIn,
+    coin: payment.coin,
+    value_coin: payment.valueCoin,
+    forwarded_to: payment.forwardedTo,
+    txid_out: payment.txidOut,
+    value_forwarded: payment.valueForwarded,
+    notice: { mode, deliveries },
+  });
+}
+
+type NoticeDelivery = { id: string; status: number | 'scheduled' };
+
+/**
+ * The notices of one payment, sent as its mode says. Not forwarded (`reported` false: settlement named
+ * no wallet): the processor keeps the money and reports nothing yet.
+ */
+async function sendNotices(
+  emulator: EmulatorParts,
+  notice: ReturnType<typeof noticeBody>,
+  mode: NoticeMode,
+  reported: boolean,
+): Promise<NoticeDelivery[]> {
+  const deliveries: NoticeDelivery[] = [];
+  if (reported && mode === 'on-time') deliveries.push(await emulator.notices.send(notice));
+  if (reported && (mode === 'late' || mode === 'mismatch'))
+    deliveries.push(await emulator.notices.send(notice, emulator.config.EMULATOR_LATE_NOTICE_MS));
+  if (reported && mode === 'duplicate') {
+    const first = await emulator.notices.send(notice);
+    deliveries.push(first, await emulator.notices.send(notice, 0, first.id));
+  }
+  if (reported && mode === 'out-of-order') {
+    // The original was made a minute ago but is delivered after its re-sent copy (a new id).
+    const madeAt = new Date(Date.now() - 60_000);
+    const resent = await emulator.notices.send(notice);
+    deliveries.push(resent, await emulator.notices.send(notice, 0, undefined, madeAt));
+  }
+  return deliveries;
+}
+
 /**
  * The emulator of the Live processor and the Polygon chain (services/emulator/README.md):
  *   POST /v1/deposit-addresses                      processor: one deposit address per payment
@@ -61,88 +170,9 @@ export async function startEmulator(config: EmulatorConfig, logger: Logger): Pro
   const ledger = new Ledger();
   const notices = new NoticeSender(config.EMULATOR_NOTICE_URL, config.NOTICE_SIGNING_SECRET, logger);
 
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://emulator');
-    const parts = url.pathname.split('/').filter(Boolean);
-    if (req.method === 'POST' && url.pathname === '/v1/deposit-addresses') {
-      const body = await readJson(req);
-      const paymentId = optionalString(body, 'payment_id');
-      if (!paymentId) throw new BadRequest('payment_id is required');
-      const feeBps = body['fee_bps'] === undefined ? 0 : Number(body['fee_bps']);
-      if (!Number.isInteger(feeBps) || feeBps < 0 || feeBps > 10_000) throw new BadRequest('fee_bps must be an integer 0–10000');
-      // A payout_wallet in the body is ignored: settlement names the wallet when the money is forwarded.
-      const deposit = ledger.depositAddressFor(paymentId, feeBps);
-      return send(res, 201, { address: deposit.address, payment_id: paymentId });
-    }
-    if (req.method === 'GET' && parts.length === 5 && parts[0] === 'chain' && parts[2] === 'addresses' && parts[4] === 'transfers') {
-      const transfers = ledger.transfersTo(decodeURIComponent(parts[3]!));
-      return send(res, 200, {
-        transfers: transfers.map((t) => ({ txid: t.txid, coin: t.coin, value: t.value, to: t.to, block_time: t.blockTime.toISOString() })),
-      });
-    }
-    if (req.method === 'GET' && parts.length === 4 && parts[0] === 'chain' && parts[2] === 'transactions') {
-      const txid = decodeURIComponent(parts[3]!);
-      const transfers = ledger.transaction(txid);
-      if (transfers.length === 0) return send(res, 404, { error: { code: 'not_found', message: `no transaction ${txid} on chain` } });
-      return send(res, 200, {
-        txid,
-        status: 'success',
-        block_time: transfers[0]!.blockTime.toISOString(),
-        transfers: transfers.map((t) => ({ coin: t.coin, from: t.from, to: t.to, value: t.value })),
-      });
-    }
-    if (req.method === 'POST' && parts.length === 5 && parts[0] === 'emulator' && parts[2] === 'payments' && parts[4] === 'pay') {
-      const body = await readJson(req);
-      const amount = optionalString(body, 'amount');
-      if (!amount) throw new BadRequest('amount is required');
-      const coin = oneOf<EmulatedCoin>(optionalString(body, 'coin'), EMULATED_COINS, 'polygon_usdc', 'coin');
-      const mode = oneOf<NoticeMode>(optionalString(body, 'notice'), NOTICE_MODES, 'on-time', 'notice');
-      const order = {
-        paymentId: decodeURIComponent(parts[3]!),
-        amount,
-        coin,
-        forwardTo: optionalString(body, 'forward_to'),
-        toAddress: optionalString(body, 'to_address'),
-        reuseTxidOf: optionalString(body, 'reuse_txid_of'),
-      };
-      const receipt = ledger.receive(order, new Date());
-      // Where to forward is asked when forwarding, never fixed when the address was made (docs/adr/0081).
-      const wallet = await notices.askForwardTarget(order.paymentId, receipt.txidIn);
-      const payment = ledger.forward(order, receipt, wallet);
-      const notice = noticeBody(payment, mode);
-      const deliveries: { id: string; status: number | 'scheduled' }[] = [];
-      // Not forwarded (settlement named no wallet): the processor keeps the money and reports nothing yet.
-      const reported = payment.forwardedTo !== null;
-      if (reported && mode === 'on-time') deliveries.push(await notices.send(notice));
-      if (reported && (mode === 'late' || mode === 'mismatch')) deliveries.push(await notices.send(notice, config.EMULATOR_LATE_NOTICE_MS));
-      if (reported && mode === 'duplicate') {
-        const first = await notices.send(notice);
-        deliveries.push(first, await notices.send(notice, 0, first.id));
-      }
-      if (reported && mode === 'out-of-order') {
-        // The original was made a minute ago but is delivered after its re-sent copy (a new id).
-        const madeAt = new Date(Date.now() - 60_000);
-        const resent = await notices.send(notice);
-        deliveries.push(resent, await notices.send(notice, 0, undefined, madeAt));
-      }
-      return send(res, 200, {
-        payment_id: payment.paymentId,
-        deposit_address: payment.depositAddress,
-        to_address: payment.toAddress,
-        txid_in: payment.txidIn,
-        coin: payment.coin,
-        value_coin: payment.valueCoin,
-        forwarded_to: payment.forwardedTo,
-        txid_out: payment.txidOut,
-        value_forwarded: payment.valueForwarded,
-        notice: { mode, deliveries },
-      });
-    }
-    send(res, 404, { error: { code: 'not_found', message: `${req.method} ${url.pathname} is not an emulator route` } });
-  }
-
+  const parts: EmulatorParts = { config, ledger, notices };
   const server = createServer((req, res) => {
-    route(req, res).catch((error: unknown) => {
+    route(parts, req, res).catch((error: unknown) => {
       if (error instanceof BadRequest || error instanceof LedgerError)
         return send(res, 400, { error: { code: 'bad_request', message: error.message } });
       logger.error({ err: error }, 'emulator request failed');
