@@ -1,0 +1,2 @@
+export { runService, type ServiceMain } from './run-service.ts';
+export { startService, type Parts, type RunningService, type ServiceDefinition, type StartedService, type Stoppable } from './service.ts';
