@@ -17,10 +17,10 @@ export interface StartedService<Db, Deps> {
   readonly logger: Logger;
   readonly database: Db;
   readonly deps: Deps;
-  /** Set when the service has `events`. */
-  readonly nats: NatsConnection | undefined;
-  /** Set when the service has `events.relay`. */
-  readonly relay: OutboxRelay | undefined;
+  /** The NATS connection; reading it in a service without `events` throws (a wiring mistake). */
+  readonly nats: NatsConnection;
+  /** The outbox relay; reading it in a service without `events.relay` throws. */
+  readonly relay: OutboxRelay;
   /** Owns a part a slot starts besides the ones it returns (it stops in reverse order with them). */
   readonly life: ServiceLife;
 }
@@ -90,12 +90,33 @@ async function startParts<Db, Deps, C extends Parts, J extends Parts, L extends 
   const database = life.own('database', await definition.database.open(), definition.database.close);
   const deps = await definition.dependencies(database, life);
   const { nats, relay } = await startEvents(definition, life);
-  const service: StartedService<Db, Deps> = { name, logger, database, deps, nats, relay, life };
+  const service: StartedService<Db, Deps> = {
+    name,
+    logger,
+    database,
+    deps,
+    life,
+    get nats() {
+      if (!nats) throw new Error(`${name} has no events slot: no NATS connection`);
+      return nats;
+    },
+    get relay() {
+      if (!relay) throw new Error(`${name} has no events.relay: no outbox relay`);
+      return relay;
+    },
+  };
   const jobs = ownAll(life, 'job', await definition.jobs?.(service));
   const consumers = ownAll(life, 'consumer', await definition.consumers?.(service));
   const listeners = ownAll(life, 'listener', await definition.listeners?.(service));
   const address = definition.grpc ? await startGrpc(definition.grpc, service) : undefined;
-  return { ...service, address, jobs, consumers, listeners, stop: () => life.stop() };
+  // Over `service` as prototype: its nats/relay getters stay getters (a spread would call them).
+  return Object.assign(Object.create(service) as StartedService<Db, Deps>, {
+    address,
+    jobs,
+    consumers,
+    listeners,
+    stop: () => life.stop(),
+  });
 }
 
 async function startEvents(

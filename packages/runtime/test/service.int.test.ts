@@ -91,7 +91,7 @@ describe('startService', () => {
       'stop job',
       'stop database',
     ]);
-    expect(service.nats!.isClosed()).toBe(true);
+    expect(service.nats.isClosed()).toBe(true);
     expect(await relayConnections(probe)).toBe(0);
     await probe.end();
   });
