@@ -1,2 +1,10 @@
 export { runService, type ServiceMain } from './run-service.ts';
-export { startService, type Parts, type RunningService, type ServiceDefinition, type StartedService, type Stoppable } from './service.ts';
+export {
+  startService,
+  type Parts,
+  type RunningService,
+  type ServiceDefinition,
+  type StartedParts,
+  type StartedService,
+  type Stoppable,
+} from './service.ts';

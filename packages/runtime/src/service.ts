@@ -47,18 +47,22 @@ export interface ServiceDefinition<Db, Deps, C extends Parts, J extends Parts, L
   /** The gRPC server, started last: its health turns SERVING only when every other part runs. */
   readonly grpc?: {
     readonly address: string;
-    readonly register: (server: GrpcServer, service: StartedService<Db, Deps>) => void;
+    readonly register: (server: GrpcServer, service: StartedParts<Db, Deps, C, J, L>) => void;
     /** How long calls in flight may finish at stop. Default 10 s. */
     readonly graceMs?: number;
   };
 }
 
-export interface RunningService<Db, Deps, C extends Parts, J extends Parts, L extends Parts> extends StartedService<Db, Deps> {
-  /** host:port the gRPC server answers on, when the service has one. */
-  readonly address: string | undefined;
+/** What gRPC, started last, sees: every other part. */
+export interface StartedParts<Db, Deps, C extends Parts, J extends Parts, L extends Parts> extends StartedService<Db, Deps> {
   readonly consumers: C;
   readonly jobs: J;
   readonly listeners: L;
+}
+
+export interface RunningService<Db, Deps, C extends Parts, J extends Parts, L extends Parts> extends StartedParts<Db, Deps, C, J, L> {
+  /** host:port the gRPC server answers on, when the service has one. */
+  readonly address: string | undefined;
   /** Stops every part in reverse start order, once (a second call waits for the first). */
   stop(): Promise<void>;
 }
@@ -108,15 +112,14 @@ async function startParts<Db, Deps, C extends Parts, J extends Parts, L extends 
   const jobs = ownAll(life, 'job', await definition.jobs?.(service));
   const consumers = ownAll(life, 'consumer', await definition.consumers?.(service));
   const listeners = ownAll(life, 'listener', await definition.listeners?.(service));
-  const address = definition.grpc ? await startGrpc(definition.grpc, service) : undefined;
   // Over `service` as prototype: its nats/relay getters stay getters (a spread would call them).
-  return Object.assign(Object.create(service) as StartedService<Db, Deps>, {
-    address,
+  const parts: StartedParts<Db, Deps, C, J, L> = Object.assign(Object.create(service) as StartedService<Db, Deps>, {
     jobs,
     consumers,
     listeners,
-    stop: () => life.stop(),
   });
+  const address = definition.grpc ? await startGrpc(definition.grpc, parts) : undefined;
+  return Object.assign(Object.create(parts) as StartedParts<Db, Deps, C, J, L>, { address, stop: () => life.stop() });
 }
 
 async function startEvents(
@@ -137,13 +140,13 @@ function ownAll<P extends Parts>(life: ServiceLife, role: string, parts: P | und
   return parts ?? ({} as P);
 }
 
-async function startGrpc<Db, Deps>(
-  grpc: NonNullable<ServiceDefinition<Db, Deps, Parts, Parts, Parts>['grpc']>,
-  service: StartedService<Db, Deps>,
+async function startGrpc<Db, Deps, C extends Parts, J extends Parts, L extends Parts>(
+  grpc: NonNullable<ServiceDefinition<Db, Deps, C, J, L>['grpc']>,
+  parts: StartedParts<Db, Deps, C, J, L>,
 ): Promise<string> {
-  const server = createGrpcServer(service.logger);
-  grpc.register(server, service);
+  const server = createGrpcServer(parts.logger);
+  grpc.register(server, parts);
   // Owned before it listens: a bind that fails still closes the server.
-  service.life.own('grpc', server, (started) => started.stop(grpc.graceMs));
+  parts.life.own('grpc', server, (started) => started.stop(grpc.graceMs));
   return server.listenAt(grpc.address);
 }
