@@ -1,5 +1,6 @@
 export { runService, type ServiceMain } from './run-service.ts';
 export {
+  numbered,
   startService,
   type Parts,
   type RunningService,

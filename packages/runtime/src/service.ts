@@ -86,6 +86,11 @@ export async function startService<Db, Deps, C extends Parts = Parts, J extends 
   }
 }
 
+/** Parts started as a list (several pullers of one consumer): named `<name> 1`, `<name> 2`, … */
+export function numbered(name: string, parts: readonly Stoppable[]): Parts {
+  return Object.fromEntries(parts.map((part, i) => [`${name} ${i + 1}`, part]));
+}
+
 async function startParts<Db, Deps, C extends Parts, J extends Parts, L extends Parts>(
   definition: ServiceDefinition<Db, Deps, C, J, L>,
   life: ServiceLife,
