@@ -30,22 +30,28 @@ const STATE_ERRORS = new Set([
   'unavailable',
 ]);
 
+/** A form field's value, undefined when absent. */
+function field(req: Request, name: string): string | undefined {
+  const value = (req.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A hosted call carries the request id only (no account: the buyer has none). */
+function ctx(res: Response): PublicCallContext {
+  return { requestId: res.locals['requestId'] as string };
+}
+
 /** /pay/{id}: the checkout page of one session, its actions and its live status. */
 export function payRoutes(checkout: HostedClient, receipts: ReceiptPolicy, limits: PageLimits, logger: Logger): Router {
   const router = exactRouter();
   // UTF-8 only (@hc/web): a form that is not is 400, never read with U+FFFD or raw escapes.
   const form = strictFormBody({ limit: '4kb', parameterLimit: 10 });
-  const ctx = (res: Response): PublicCallContext => ({ requestId: res.locals['requestId'] as string });
   const load = async (id: string, res: Response): Promise<HostedSession> =>
     fromMessage((await checkout.getHostedSession({ id }, ctx(res))).session!);
   const backToPage = (res: Response, id: string) => res.redirect(303, pathTo(paths.pay.page, id));
   // An action's answer is the page's next view: handed over the redirect, not read again (issue 31).
   const answered = answeredViews();
   const showAnswer = (res: Response, session: HostedSession) => answered.handOver(res, session, pathTo(paths.pay.page, session.id));
-  const field = (req: Request, name: string): string | undefined => {
-    const value = (req.body as Record<string, unknown> | undefined)?.[name];
-    return typeof value === 'string' ? value : undefined;
-  };
 
   /** The state enforcer: an action in a state that does not accept it shows the page of that state. */
   const action =
