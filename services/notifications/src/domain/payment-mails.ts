@@ -3,7 +3,8 @@ import { DEFAULT_LOCALE, formatAmount, supportedLocale, type Locale } from '@hc/
 import type { MailKind } from './mail.ts';
 
 /**
- * What the receipt template shows, in the buyer's language (the payment's `locale`, docs/adr/0089):
+ * What the receipt template shows, in the buyer's language (the page's they started from, else the
+ * payment's `locale`, docs/adr/0089):
  * the words come from locales/<locale>.json, the amount and date from Intl. A card buyer reads no coin,
  * chain or transaction id here: those are the merchant's (dashboard, statement).
  */
@@ -66,8 +67,9 @@ function merchantOf(payment: Payment): string {
 }
 
 export function receiptView(event: PaymentEvent, payment: Payment, brand: MailBrand = NO_MAIL_BRAND): ReceiptView {
-  // A payment made before locales (or with none chosen) has its receipt in English.
-  const locale = supportedLocale(payment.locale) ?? DEFAULT_LOCALE;
+  // The language of the page the buyer started from, else the merchant's choice; a payment made
+  // before locales (or started over the API with none chosen) has its receipt in English.
+  const locale = supportedLocale(payment.pageLocale) ?? supportedLocale(payment.locale) ?? DEFAULT_LOCALE;
   return {
     locale,
     merchantName: payment.merchantName && payment.merchantName.length > 0 ? payment.merchantName : null,

@@ -33,7 +33,7 @@ export function hostedHandlers(deps: CheckoutDependencies): ServiceHandlers<type
       return { session: hostedMessage(await getHostedSession(deps, request.id, ctx.requestId)) };
     },
     async startHostedSession(request, ctx) {
-      const start = { customerEmail: request.customerEmail, country: request.country };
+      const start = { customerEmail: request.customerEmail, country: request.country, pageLocale: request.locale };
       return { session: hostedMessage(await startHostedSession(deps, request.id, start, ctx.requestId)) };
     },
     async reachHostedProvider(request, ctx) {

@@ -32,6 +32,17 @@ const STATE_ERRORS = new Set([
   'unavailable',
 ]);
 
+/** A form field's value, undefined when absent. */
+function field(req: Request, name: string): string | undefined {
+  const value = (req.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A hosted call carries the request id only (no account: the buyer has none). */
+function ctx(res: Response): PublicCallContext {
+  return { requestId: res.locals['requestId'] as string };
+}
+
 /** /pay/{id}: the checkout page of one session, its actions and its live status. */
 export function payRoutes(
   checkout: HostedClient,
@@ -43,7 +54,6 @@ export function payRoutes(
   const router = exactRouter();
   // UTF-8 only (@hc/web): a form that is not is 400, never read with U+FFFD or raw escapes.
   const form = strictFormBody({ limit: '4kb', parameterLimit: 10 });
-  const ctx = (res: Response): PublicCallContext => ({ requestId: res.locals['requestId'] as string });
   const load = async (id: string, res: Response): Promise<HostedSession> =>
     fromMessage((await checkout.getHostedSession({ id }, ctx(res))).session!);
   // What the page says about receipts and how it looks, asked of their owners side by side.
@@ -55,10 +65,6 @@ export function payRoutes(
   // An action's answer is the page's next view: handed over the redirect, not read again (issue 31).
   const answered = answeredViews();
   const showAnswer = (res: Response, session: HostedSession) => answered.handOver(res, session, pathTo(paths.pay.page, session.id));
-  const field = (req: Request, name: string): string | undefined => {
-    const value = (req.body as Record<string, unknown> | undefined)?.[name];
-    return typeof value === 'string' ? value : undefined;
-  };
 
   /** The state enforcer: an action in a state that does not accept it shows the page of that state. */
   const action =
@@ -92,9 +98,11 @@ export function payRoutes(
     const id = req.params.id;
     const email = (field(req, 'email') ?? '').trim();
     const country = field(req, 'country') || undefined;
+    // The language of the page the buyer submitted, for the receipt (checkout keeps only one it lists).
+    const locale = field(req, 'locale') || undefined;
     let started: HostedSession;
     try {
-      started = fromMessage((await checkout.startHostedSession({ id, customerEmail: email, country }, ctx(res))).session!);
+      started = fromMessage((await checkout.startHostedSession({ id, customerEmail: email, country, locale }, ctx(res))).session!);
     } catch (error) {
       if (!(error instanceof ApiError) || error.code === 'not_found') throw error;
       if (STATE_ERRORS.has(error.code)) return backToPage(res, id);
