@@ -1,8 +1,9 @@
 import { contextStream, eventTablePurges, startPurgeSchedule } from '@hc/events';
 import { startService } from '@hc/runtime/service';
 import type { Logger } from '@hc/logging';
-import { AccountsOperatorService, KeyDirectoryService, MerchantAdminService } from '@hc/proto/accounts/v1';
+import { AccountsOperatorService, BrandService, KeyDirectoryService, MerchantAdminService } from '@hc/proto/accounts/v1';
 import { MerchantAdminService as LegacyMerchantAdminService } from '@hc/proto/gateway/v1';
+import { brandHandlers } from './api/grpc/brand-handlers.ts';
 import { keyDirectoryHandlers } from './api/grpc/key-directory-handlers.ts';
 import { merchantAdminHandlers } from './api/grpc/merchant-admin-handlers.ts';
 import { operatorHandlers } from './api/grpc/operator-handlers.ts';
@@ -10,6 +11,7 @@ import type { AccountsConfig } from './config.ts';
 import type { MerchantAccount } from './domain/merchant-account.ts';
 import { MerchantOperations } from './use-cases/merchant-operations.ts';
 import { ChangeFeed } from './store/change-feed.ts';
+import { BrandStore } from './store/brand-store.ts';
 import { MerchantStore } from './store/merchant-store.ts';
 import { createAccountsPrisma } from './store/prisma.ts';
 
@@ -50,7 +52,12 @@ export async function startAccountsService(
     },
     dependencies: (prisma) => {
       const store = new MerchantStore(prisma);
-      return { store, operations: new MerchantOperations(store, now), changes: new ChangeFeed(prisma) };
+      return {
+        store,
+        brands: new BrandStore(prisma),
+        operations: new MerchantOperations(store, now),
+        changes: new ChangeFeed(prisma),
+      };
     },
     events: {
       natsUrl: config.NATS_URL,
@@ -63,13 +70,14 @@ export async function startAccountsService(
     grpc: {
       address: config.ACCOUNTS_GRPC_ADDRESS,
       graceMs: 2000,
-      register(server, { deps: { store, operations, changes } }) {
-        const admin = merchantAdminHandlers({ store, now });
+      register(server, { deps: { store, brands, operations, changes } }) {
+        const admin = merchantAdminHandlers({ store, brands, now });
         server.add(MerchantAdminService, admin);
         // The previous release's name of the same service (docs/adr/0086): its callers keep working through
         // a rolling upgrade. Removed with the gateway's old account tables.
         server.add(LegacyMerchantAdminService, admin);
         server.addPublic(AccountsOperatorService, operatorHandlers(operations));
+        server.addPublic(BrandService, brandHandlers({ brands, now }));
         server.addPublic(KeyDirectoryService, keyDirectoryHandlers({ store, changes }));
       },
     },

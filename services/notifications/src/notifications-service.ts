@@ -3,6 +3,7 @@ import { numbered, startService } from '@hc/runtime/service';
 import type { Logger } from '@hc/logging';
 import { NotificationsService, ReceiptPolicyService } from '@hc/proto/notifications/v1';
 import { secretBoxFromEnv } from '@hc/secrets';
+import { accountBrands } from './adapters/account-brands.ts';
 import { dashboardAccountUsers } from './adapters/account-users.ts';
 import { smtpSender, type MailSender } from './adapters/smtp-sender.ts';
 import { mailTemplates } from './adapters/templates.ts';
@@ -54,6 +55,9 @@ export async function startNotificationsService(
       settings: new SettingsStore(),
       mails: new MailStore(config.MAIL_FROM),
       templates: mailTemplates(),
+      brands: life.own('accounts client', accountBrands(config.ACCOUNTS_GRPC_ADDRESS, config.PUBLIC_BASE_URL, logger), (client) =>
+        client.close(),
+      ),
       publicBaseUrl: config.PUBLIC_BASE_URL,
       links,
       testReceipts: {
