@@ -272,6 +272,9 @@ const OTHER_ROUTES: Record<string, string> = {
   'GET /audit.csv': 'the session’s own account: account-wide case below',
   'GET /settings/emails': 'the session’s own account: account-wide case below',
   'POST /settings/emails': 'changes the session’s own account only (dashboard-emails.e2e)',
+  'GET /settings/brand': 'the session’s own account’s brand (GetBrand in the session’s call context)',
+  'POST /settings/brand':
+    'changes the session’s own account’s brand only: SetBrand goes out in the session’s call context, its account (services/dashboard/test/brand-settings.int.test.ts)',
   'POST /dashboard/notices/:id/dismiss':
     "the session's own account's notice only (an id of another account's notice records nothing: services/dashboard/test/notice-store.int.test.ts)",
 };
