@@ -1,7 +1,6 @@
-import { GroupedReads } from '@hc/db';
-import { ApiError } from '@hc/errors';
 import type { CallContext } from './call-context.ts';
 import type { CallOptions } from './client.ts';
+import { sharedCalls } from './shared-calls.ts';
 
 /** What a customers call must wait for (the customers proto's ReadBarrier). */
 export interface ReadBarrier {
@@ -31,24 +30,19 @@ export async function checkoutWritesBarrier(checkout: EventsPositionSource, ctx:
 /**
  * One barrier for many reads at once (docs/adr/0097): the reads that arrive while a barrier call is in
  * flight share the next one, which starts after they all arrived, so its position covers every write
- * answered before any of them (GroupedReads' rule). A busy gateway then asks checkout once per round
- * trip instead of once per customers read. The position is the stream's, not the caller's: the call
- * goes in the first read's context. Each read's remaining wait is its own.
+ * answered before any of them (sharedCalls). A busy gateway then asks checkout once per round trip
+ * instead of once per customers read. The position is the stream's, not the caller's: the call goes
+ * in the first read's context. Each read's remaining wait is its own.
  */
 export function sharedWritesBarrier(checkout: EventsPositionSource, waitMs: number): (ctx: CallContext) => Promise<ReadBarrier> {
-  const positions = new GroupedReads<CallContext, bigint>({
-    maxInFlight: 1,
-    maxGroupSize: Number.MAX_SAFE_INTEGER,
-    keyOf: () => 'position',
-    readGroup: async ([first]) => {
-      const { checkoutSequence } = await checkoutWritesBarrier(checkout, first!, waitMs);
-      return new Map([['position', checkoutSequence]]);
-    },
-  });
+  const position = sharedCalls(
+    (ctx: CallContext) => checkoutWritesBarrier(checkout, ctx, waitMs),
+    () => 'position',
+    1,
+  );
   return async (ctx) => {
     const started = Date.now();
-    const checkoutSequence = await positions.read(ctx);
-    if (checkoutSequence === undefined) throw new ApiError('internal_error');
+    const { checkoutSequence } = await position(ctx);
     return { checkoutSequence, waitMs: Math.max(0, waitMs - (Date.now() - started)) };
   };
 }

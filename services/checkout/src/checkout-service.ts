@@ -3,6 +3,7 @@ import { createGrpcServer, createServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { CheckoutAdminService, CheckoutService, HostedCheckoutService } from '@hc/proto/checkout/v1';
 import { MerchantAdminService } from '@hc/proto/accounts/v1';
+import { sharedAccountReads } from './adapters/shared-account-reads.ts';
 import { SettlementService } from '@hc/proto/settlement/v1';
 import { adminHandlers } from './api/grpc/admin-handlers.ts';
 import { checkoutHandlers } from './api/grpc/checkout-handlers.ts';
@@ -47,7 +48,10 @@ export async function startCheckoutService(
   const providers = options.providers ?? DEFAULT_PROVIDERS;
   const settlement = createServiceClient(SettlementService, config.SETTLEMENT_GRPC_ADDRESS, { timeoutMs: config.SETTLEMENT_TIMEOUT_MS });
   // The gateway owns accounts: the buyer's side reads wallet, fee and status there (docs/adr/0037).
-  const accounts = createServiceClient(MerchantAdminService, config.ACCOUNTS_GRPC_ADDRESS, { timeoutMs: config.ACCOUNTS_TIMEOUT_MS });
+  const accountsClient = createServiceClient(MerchantAdminService, config.ACCOUNTS_GRPC_ADDRESS, { timeoutMs: config.ACCOUNTS_TIMEOUT_MS });
+  // A sale's many buyers of one merchant: their views read its account once per round trip, each
+  // read still started after the view asked (docs/adr/0097).
+  const accounts = { ...accountsClient, getAccount: sharedAccountReads(accountsClient) };
   const deps: CheckoutDependencies = {
     sessions: new CheckoutSessionStore(database, { publicBaseUrl: config.PUBLIC_BASE_URL, providers }),
     checkouts: new CheckoutStore(prisma),
@@ -94,7 +98,7 @@ export async function startCheckoutService(
       await eventsPosition.close();
       await nats.drain();
       settlement.close();
-      accounts.close();
+      accountsClient.close();
       await database.close();
     },
   };
