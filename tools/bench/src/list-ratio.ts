@@ -76,22 +76,14 @@ const checkoutDb = platform.setting.env['CHECKOUT_DATABASE_URL']!;
 const customersDb = platform.setting.env['CUSTOMERS_DATABASE_URL']!;
 const pageWhere = `account_id = '${accountId}' AND livemode = false ORDER BY created_at DESC, id DESC LIMIT 21`;
 const baselines = {
-  select: () => retried('pgbench pk select', checkoutDb, script('pk.sql', `SELECT * FROM checkout_sessions WHERE id = '${ids[7]}';`)),
+  select: () => pgbenchOn('pgbench pk select', checkoutDb, script('pk.sql', `SELECT * FROM checkout_sessions WHERE id = '${ids[7]}';`)),
   payments: () =>
-    retried('pgbench payments page', checkoutDb, script('payments.sql', `SELECT * FROM checkout_sessions WHERE ${pageWhere};`)),
-  customers: () => retried('pgbench customers page', customersDb, script('customers.sql', `SELECT * FROM customers WHERE ${pageWhere};`)),
+    pgbenchOn('pgbench payments page', checkoutDb, script('payments.sql', `SELECT * FROM checkout_sessions WHERE ${pageWhere};`)),
+  customers: () => pgbenchOn('pgbench customers page', customersDb, script('customers.sql', `SELECT * FROM customers WHERE ${pageWhere};`)),
 };
 
-/** pgbench, retried while the shared server has no free connections for it (other users' tests). */
-async function retried(title: string, url: string, file: string, attempt = 1): Promise<Figure> {
-  try {
-    return await pgbench(title, url, file, work, { clients: connections, seconds });
-  } catch (error) {
-    if (attempt >= 20 || !String((error as { stderr?: unknown }).stderr).includes('too many clients')) throw error;
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    return retried(title, url, file, attempt + 1);
-  }
-}
+const pgbenchOn = (title: string, url: string, file: string): Promise<Figure> =>
+  pgbench(title, url, file, work, { clients: connections, seconds });
 
 type Base = keyof typeof baselines;
 const payment = ids[0]!;
