@@ -82,11 +82,15 @@ export interface ConsumerProgress {
 
 /**
  * Waits on one durable consumer's progress. Waiters share one read of the consumer's state at a
- * time, re-read on wake() and otherwise every PROGRESS_POLL_MS while anyone waits.
+ * time, each answered first by a read that started after it arrived, re-read on wake() and otherwise
+ * every PROGRESS_POLL_MS while anyone waits.
  */
 export function consumerProgress(nats: NatsConnection, stream: string, durable: string): ConsumerProgress {
   const jsm = jetstreamManager(nats);
-  const waiters = new Set<{ seq: number; resolve: (ok: boolean) => void }>();
+  // `after`: the reads started before the waiter arrived; only a later one may answer it (a read
+  // that began earlier may predate the messages of its sequence and show "nothing pending").
+  const waiters = new Set<{ seq: number; after: number; resolve: (ok: boolean) => void }>();
+  let readsStarted = 0;
   let reading: Promise<ConsumerInfo | null> | undefined;
   let rereadWanted = false;
   let timer: NodeJS.Timeout | undefined;
@@ -106,10 +110,11 @@ export function consumerProgress(nats: NatsConnection, stream: string, durable: 
       rereadWanted = true;
       return;
     }
+    const read = ++readsStarted;
     reading = readInfo();
     void reading.then((info) => {
       reading = undefined;
-      if (info) for (const waiter of waiters) if (settledThrough(info, waiter.seq)) waiter.resolve(true);
+      if (info) for (const waiter of waiters) if (read > waiter.after && settledThrough(info, waiter.seq)) waiter.resolve(true);
       if (rereadWanted && waiters.size > 0) {
         rereadWanted = false;
         check();
@@ -132,12 +137,16 @@ export function consumerProgress(nats: NatsConnection, stream: string, durable: 
 
   return {
     async settled(streamSeq, timeoutMs) {
-      const first = await readInfo();
-      if (first && settledThrough(first, streamSeq)) return true;
-      if (timeoutMs <= 0 || stopped) return false;
+      if (timeoutMs <= 0 || stopped) {
+        const info = await readInfo();
+        return info !== null && settledThrough(info, streamSeq);
+      }
+      // A waiter's first answer is the next shared read (check()), which starts after it arrived:
+      // the reads waiting together cost one consumer info, not one each (docs/adr/0097).
       return new Promise<boolean>((resolve) => {
         const waiter = {
           seq: streamSeq,
+          after: readsStarted,
           resolve: (ok: boolean) => {
             clearTimeout(deadline);
             waiters.delete(waiter);
@@ -146,6 +155,7 @@ export function consumerProgress(nats: NatsConnection, stream: string, durable: 
         };
         const deadline = setTimeout(() => waiter.resolve(false), timeoutMs);
         waiters.add(waiter);
+        check();
         schedulePoll();
       });
     },

@@ -8,7 +8,8 @@ export { contextFromMetadata, contextToMetadata, publicContextFromMetadata } fro
 export type { CallContext, PublicCallContext } from './call-context.ts';
 export { apiErrorOf, toGrpcFailure, fromGrpcError } from './error-mapping.ts';
 export { checkGrpcHealth } from './health-check.ts';
-export { callTimeoutMs, checkoutWritesBarrier } from './read-barrier.ts';
+export { callTimeoutMs, checkoutWritesBarrier, sharedWritesBarrier } from './read-barrier.ts';
+export { sharedCalls } from './shared-calls.ts';
 export type { EventsPositionSource, ReadBarrier } from './read-barrier.ts';
 export { answerEach, apiErrorFromFailure, groupedCalls } from './grouped-calls.ts';
 export type { CallFailure, CallOutcome, GroupedCallsOptions } from './grouped-calls.ts';

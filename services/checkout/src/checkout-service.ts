@@ -1,10 +1,11 @@
 import { eventTablePurges, outboxPosition, startPurgeSchedule } from '@hc/events';
-import { createServiceClient } from '@hc/grpc';
+import { createServiceClient, type ServiceClient } from '@hc/grpc';
 import { startService } from '@hc/runtime/service';
 import type { Logger } from '@hc/logging';
 import { CheckoutAdminService, CheckoutService, HostedCheckoutService } from '@hc/proto/checkout/v1';
 import { MerchantAdminService } from '@hc/proto/accounts/v1';
 import { SettlementService } from '@hc/proto/settlement/v1';
+import { sharedAccountReads } from './adapters/shared-account-reads.ts';
 import { adminHandlers } from './api/grpc/admin-handlers.ts';
 import { checkoutHandlers } from './api/grpc/checkout-handlers.ts';
 import { hostedHandlers } from './api/grpc/hosted-handlers.ts';
@@ -18,6 +19,14 @@ import { CheckoutSessionStore } from './store/checkout-sessions.ts';
 import { CheckoutStore } from './store/checkouts.ts';
 import { createCheckoutDatabase } from './store/prisma.ts';
 import type { CheckoutDependencies } from './use-cases/dependencies.ts';
+
+/**
+ * A sale's many buyers of one merchant: their views read its account once per round trip, each read
+ * still started after the view asked (docs/adr/0097).
+ */
+function withSharedAccountReads(client: ServiceClient<typeof MerchantAdminService>): ServiceClient<typeof MerchantAdminService> {
+  return { ...client, getAccount: sharedAccountReads(client) };
+}
 
 export interface RunningCheckoutService {
   /** host:port the gRPC server listens on. */
@@ -64,10 +73,12 @@ export async function startCheckoutService(
         (client) => client.close(),
       ),
       // Accounts owns the merchant: the buyer's side reads wallet, fee and status there (docs/adr/0037).
-      accounts: life.own(
-        'accounts client',
-        createServiceClient(MerchantAdminService, config.ACCOUNTS_GRPC_ADDRESS, { timeoutMs: config.ACCOUNTS_TIMEOUT_MS }),
-        (client) => client.close(),
+      accounts: withSharedAccountReads(
+        life.own(
+          'accounts client',
+          createServiceClient(MerchantAdminService, config.ACCOUNTS_GRPC_ADDRESS, { timeoutMs: config.ACCOUNTS_TIMEOUT_MS }),
+          (client) => client.close(),
+        ),
       ),
       providers,
       now: options.now ?? (() => new Date()),

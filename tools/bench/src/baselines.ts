@@ -1,6 +1,7 @@
 /**
  * What `pnpm bench` compares the platform with, measured in the same round: pgbench on checkout's own
- * tables (a session + outbox insert; a primary-key select of a session) in a database of the
+ * tables (a session + outbox insert; a primary-key select of a session; the payments list's page
+ * query) in a database of the
  * benchmark's own, and bare `node:http` answering a fixed JSON body in a process of its own.
  */
 import { spawn } from 'node:child_process';
@@ -20,7 +21,7 @@ export interface Baselines {
     connections: number;
     seconds: number;
     client: LoadClient;
-  }) => Promise<{ insert: Figure; select: Figure; node: Figure }>;
+  }) => Promise<{ insert: Figure; select: Figure; page: Figure; node: Figure }>;
   readonly stop: () => Promise<void>;
 }
 
@@ -35,6 +36,9 @@ export async function prepareBaselines(work: string): Promise<Baselines> {
      SELECT 'pay_seed_' || i, 'acct_bench', false, 'open', 25.00, 'EUR', 'Benchmark order', 'bench@example.com', '{"run":"bench"}', now(), now() + interval '1 day'
      FROM generate_series(1, ${SEEDED}) AS i`,
   ]);
+  // Statistics now, not when autovacuum gets to it: without them the planner sorted the whole table
+  // for the page query (250 a second) instead of walking its index.
+  await run('psql', [pgUrl, '-qc', 'ANALYZE checkout_sessions']);
   const insertScript = join(work, 'insert.sql');
   writeFileSync(
     insertScript,
@@ -47,6 +51,12 @@ END;
   );
   const selectScript = join(work, 'select.sql');
   writeFileSync(selectScript, `\\set i random(1, ${SEEDED})\nSELECT * FROM checkout_sessions WHERE id = 'pay_seed_' || :i;\n`);
+  // The payments list's own query: a page of 20 (and one to tell whether there are more), on its index.
+  const pageScript = join(work, 'page.sql');
+  writeFileSync(
+    pageScript,
+    `SELECT * FROM checkout_sessions WHERE account_id = 'acct_bench' AND livemode = false ORDER BY created_at DESC, id DESC LIMIT 21;\n`,
+  );
 
   const bare = await startBareHttp();
 
@@ -54,6 +64,7 @@ END;
     measure: async ({ connections, seconds, client }) => ({
       insert: await pgbench(FIGURES.pgInsert, pgUrl, insertScript, work, { clients: connections, seconds }),
       select: await pgbench(FIGURES.pgSelect, pgUrl, selectScript, work, { clients: connections, seconds }),
+      page: await pgbench(FIGURES.pgPage, pgUrl, pageScript, work, { clients: connections, seconds }),
       node: await load(FIGURES.bareHttp, { connections, duration: seconds, url: bare.url }, client),
     }),
     stop: async () => {

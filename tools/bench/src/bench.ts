@@ -5,10 +5,12 @@
  *
  *   pgbench  insert a session row + an outbox row (one transaction)   baseline of the creates
  *   pgbench  primary-key select of a session                          baseline of the reads
+ *   pgbench  the payments list's page query (20 rows, newest first)   baseline of the list
  *   node:http answering a fixed JSON body                             the HTTP ceiling
  *   POST /v1/checkout_sessions, the same with a fresh Idempotency-Key per request, GET /v1/payments/:id,
  *   GET /v1/checkout_sessions/:id, GET /v1/payments?limit=20, and the hosted page GET /pay/{id} both
- *   as an ingress sends it (straight to the pages process) and through the dev front router
+ *   as an ingress sends it (straight to the pages process) and through the dev front router, beside
+ *   the API's read by id (issue 50: a page view at the speed of a read)
  *
  * and, after each round, whether each throughput goal of issue 33 (goals.ts) was met in it;
  * then the event pipeline after a create burst: time until the outbox is published and each consumer
@@ -120,14 +122,16 @@ try {
   );
   for (let round = 1; round <= rounds; round += 1) {
     say(`round ${round} (load ${load1().toFixed(1)})`);
-    const { insert, select, node } = await baselines.measure({ connections, seconds, client });
+    const { insert, select, page, node } = await baselines.measure({ connections, seconds, client });
+    const getPayment = await measureLoad(FIGURES.getPayment, { ...common, url: `${target.apiUrl}/v1/payments/${created.id}`, headers });
     const figures: [Figure, Figure | undefined][] = [
       [insert, undefined],
       [select, undefined],
+      [page, undefined],
       [node, undefined],
       [await measureLoad(FIGURES.create, { ...common, ...creates }), insert],
       [await measureLoad(FIGURES.idempotentCreate, { ...common, ...idempotentCreates }), insert],
-      [await measureLoad(FIGURES.getPayment, { ...common, url: `${target.apiUrl}/v1/payments/${created.id}`, headers }), select],
+      [getPayment, select],
       [
         await measureLoad('GET /v1/checkout_sessions/:id', {
           ...common,
@@ -136,16 +140,16 @@ try {
         }),
         select,
       ],
-      [await measureLoad('GET /v1/payments?limit=20', { ...common, url: `${target.apiUrl}/v1/payments?limit=20`, headers }), select],
+      [await measureLoad(FIGURES.listPayments, { ...common, url: `${target.apiUrl}/v1/payments?limit=20`, headers }), page],
       ...(target.pagesUrl
         ? [
             [
-              await measureLoad('GET /pay/{id} (pages, as ingress sends)', {
+              await measureLoad(FIGURES.page, {
                 ...common,
                 url: `${target.pagesUrl}/pay/${created.id}`,
                 headers: { 'accept-language': 'en' },
               }),
-              select,
+              getPayment,
             ] as [Figure, Figure],
           ]
         : []),
@@ -155,13 +159,13 @@ try {
           url: `${target.url}/pay/${created.id}`,
           headers: { 'accept-language': 'en' },
         }),
-        select,
+        getPayment,
       ],
     ];
     for (const [figure, baseline] of figures) say(formatRow(figure, baseline));
     const verdicts = judgeGoals(figures.map(([figure]) => figure));
     verdicts.forEach((verdict, index) => (goalsMet[index] = (goalsMet[index] ?? 0) + (verdict.met ? 1 : 0)));
-    say(`goals (issue 33), round ${round}:`);
+    say(`goals (issues 33 and 50), round ${round}:`);
     for (const verdict of verdicts) say(`  ${verdict.line}`);
     say('');
   }

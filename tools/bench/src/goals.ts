@@ -1,5 +1,5 @@
 /**
- * The throughput goals `pnpm bench` judges after every round (issue 33; docs/performance.md). A goal
+ * The throughput goals `pnpm bench` judges after every round (issues 33 and 50; docs/performance.md). A goal
  * names a platform figure, the baseline measured in the SAME round, the share of the baseline's rate
  * it must reach, and optionally a p99 ceiling; every goal also asks for no errors. Ratios, not absolute
  * rates: the machine is shared, and only what is measured side by side compares.
@@ -20,16 +20,22 @@ export interface Goal {
 export const FIGURES = {
   pgInsert: 'pgbench insert session+outbox',
   pgSelect: 'pgbench pk select',
+  pgPage: 'pgbench payments page',
   bareHttp: 'node:http fixed JSON',
   create: 'POST /v1/checkout_sessions',
   idempotentCreate: 'POST … with Idempotency-Key',
   getPayment: 'GET /v1/payments/:id',
+  listPayments: 'GET /v1/payments?limit=20',
+  page: 'GET /pay/{id} (pages, as ingress sends)',
 } as const;
 
 export const GOALS: readonly Goal[] = [
   { figure: FIGURES.create, baseline: FIGURES.pgInsert, minSharePercent: 35, maxP99Ms: 150 },
   { figure: FIGURES.idempotentCreate, baseline: FIGURES.pgInsert, minSharePercent: 30, maxP99Ms: 200 },
   { figure: FIGURES.getPayment, baseline: FIGURES.pgSelect, minSharePercent: 20 },
+  // Issue 50: a list at the speed of its page query, a page view at the speed of the API's read.
+  { figure: FIGURES.listPayments, baseline: FIGURES.pgPage, minSharePercent: 30, maxP99Ms: 60 },
+  { figure: FIGURES.page, baseline: FIGURES.getPayment, minSharePercent: 50 },
 ];
 
 export interface Verdict {

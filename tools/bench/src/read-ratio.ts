@@ -85,16 +85,7 @@ await run('psql', [
 const selectScript = join(work, 'select.sql');
 writeFileSync(selectScript, `\\set i random(1, 10000)\nSELECT * FROM checkout_sessions WHERE id = 'pay_seed_' || :i;\n`);
 
-/** pgbench's select; retried while the shared server has no 64 connections to spare (other users' tests). */
-async function selectBaseline(attempt = 1): ReturnType<typeof pgbench> {
-  try {
-    return await pgbench('pgbench pk select', pgUrl, selectScript, work, { clients: connections, seconds });
-  } catch (error) {
-    if (attempt >= 10 || !String((error as { stderr?: unknown }).stderr).includes('too many clients')) throw error;
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    return selectBaseline(attempt + 1);
-  }
-}
+const selectBaseline = () => pgbench('pgbench pk select', pgUrl, selectScript, work, { clients: connections, seconds });
 
 // A query sends the same read through Express instead of the hot path (docs/adr/0063): A/B in one run.
 const reads = [

@@ -36,6 +36,7 @@ import {
   insertWithEvent,
   listPaidSessions,
   listSessions,
+  listSessionsAfterId,
   LOCKED_FIND_SQL,
   needsYouStatements,
   overviewStatements,
@@ -330,6 +331,17 @@ export class CheckoutSessionStore {
   async list(scope: Scope, limit: number, after?: CheckoutSession, filters: PaymentFilters = {}): Promise<CheckoutSession[]> {
     const { rows } = await this.pool.query<Row>(listSessions(scope, limit, after, filters));
     return rows.map(toSession);
+  }
+
+  /**
+   * The page after the caller's payment `afterId`, its cursor read in the same statement; null when
+   * `afterId` is no payment of the caller's in this mode (or of the filter's source).
+   */
+  async listAfterId(scope: Scope, limit: number, afterId: string, filters: PaymentFilters = {}): Promise<CheckoutSession[] | null> {
+    const { rows } = await this.pool.query<Row>(listSessionsAfterId(scope, limit, afterId, filters));
+    if (rows.length === 0) return null;
+    // The cursor's row with no page joined: NULLs, an empty page.
+    return rows[0]!.id === null ? [] : rows.map(toSession);
   }
 
   /** Paid payments of a period by their paid_at, oldest first, a page after `after` (the statement). */

@@ -218,7 +218,8 @@ export function listStatementName(shape: readonly string[], withCursor: boolean)
   return `checkout-session-list-${mask.toString(16)}${withCursor ? '-after' : ''}`;
 }
 
-export function listSessions(scope: Scope, limit: number, after?: CheckoutSession, filters: PaymentFilters = {}): QueryConfig {
+/** A list's scope, filters and period as conditions on its index walk, with their values and shape. */
+function listConditions(scope: Scope, filters: PaymentFilters): { values: unknown[]; where: string[]; shape: string[] } {
   const values: unknown[] = [scope.accountId, scope.livemode];
   const where = ['account_id = $1', 'livemode = $2'];
   const shape: string[] = [];
@@ -240,6 +241,13 @@ export function listSessions(scope: Scope, limit: number, after?: CheckoutSessio
     where.push(`created_at ${op} $${values.length}`);
     shape.push(key);
   }
+  return { values, where, shape };
+}
+
+const NEWEST_FIRST = 'ORDER BY created_at DESC, id DESC';
+
+export function listSessions(scope: Scope, limit: number, after?: CheckoutSession, filters: PaymentFilters = {}): QueryConfig {
+  const { values, where, shape } = listConditions(scope, filters);
   if (after) {
     values.push(after.createdAt, after.id);
     where.push(`(created_at < $${values.length - 1} OR (created_at = $${values.length - 1} AND id < $${values.length}))`);
@@ -247,7 +255,28 @@ export function listSessions(scope: Scope, limit: number, after?: CheckoutSessio
   values.push(limit);
   return {
     name: listStatementName(shape, after !== undefined),
-    text: `SELECT ${SELECT_LIST} FROM checkout_sessions WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${values.length}`,
+    text: `SELECT ${SELECT_LIST} FROM checkout_sessions WHERE ${where.join(' AND ')} ${NEWEST_FIRST} LIMIT $${values.length}`,
+    values,
+  };
+}
+
+/**
+ * The page after the payment `afterId` (the API's `starting_after`) in ONE statement with the
+ * cursor's own read (docs/adr/0097): the cursor must be the caller's, in this mode (and of the
+ * filter's source). No row: the cursor is not the caller's; one row of NULLs: the page is empty.
+ */
+export function listSessionsAfterId(scope: Scope, limit: number, afterId: string, filters: PaymentFilters = {}): QueryConfig {
+  const { values, where, shape } = listConditions(scope, filters);
+  const cursorWhere = ['account_id = $1', 'livemode = $2'];
+  if (filters.source !== undefined) cursorWhere.push(`source = $${values.indexOf(filters.source) + 1}`);
+  values.push(afterId, limit);
+  const [id, max] = [`$${values.length - 1}`, `$${values.length}`];
+  return {
+    name: `${listStatementName(shape, true)}-id`,
+    text: `SELECT page.* FROM (SELECT created_at, id FROM checkout_sessions WHERE id = ${id} AND ${cursorWhere.join(' AND ')}) after_row
+      LEFT JOIN LATERAL (SELECT ${SELECT_LIST} FROM checkout_sessions
+        WHERE ${where.join(' AND ')} AND (created_at < after_row.created_at OR (created_at = after_row.created_at AND id < after_row.id))
+        ${NEWEST_FIRST} LIMIT ${max}) page ON true`,
     values,
   };
 }

@@ -41,7 +41,7 @@ function secondsToDate(seconds: bigint, field: string): Date {
 
 /**
  * Newest first, stable for payments created in the same millisecond (ties broken by id). The cursor
- * must be one of the caller's payments in this mode. Payments on the page that are past expiry are
+ * must be one of the caller's payments in this mode (of the filter's source, with one). Payments on the page that are past expiry are
  * expired first, as a single read would; with a status filter, one that thereby left the status is
  * left off the page.
  */
@@ -53,13 +53,14 @@ export async function listPayments(
   filters: PaymentFilters = {},
 ): Promise<PaymentPage> {
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new ApiError('invalid_limit', undefined, 'limit');
-  let cursor: CheckoutSession | undefined;
-  if (startingAfter !== undefined) {
-    cursor = (isId('payment', startingAfter) ? await deps.sessions.find(scope, startingAfter) : null) ?? undefined;
-    if (!cursor || (filters.source !== undefined && cursor.source !== filters.source))
-      throw new ApiError('invalid_cursor', undefined, 'starting_after');
-  }
-  const rows = await deps.sessions.list(scope, limit + 1, cursor, filters);
+  // With a cursor, one statement reads it and the page after it (docs/adr/0097).
+  const rows =
+    startingAfter === undefined
+      ? await deps.sessions.list(scope, limit + 1, undefined, filters)
+      : isId('payment', startingAfter)
+        ? await deps.sessions.listAfterId(scope, limit + 1, startingAfter, filters)
+        : null;
+  if (!rows) throw new ApiError('invalid_cursor', undefined, 'starting_after');
   const page = rows.slice(0, limit);
   const now = deps.now();
   const payments = await Promise.all(

@@ -3,7 +3,7 @@ import type { Customer, Order, Scope } from '../domain/customer.ts';
 import { CustomersTransaction } from './customers-transaction.ts';
 import * as statements from './statements.ts';
 import type { CustomersDatabase, CustomersPrisma } from './prisma.ts';
-import { customerInclude, toCustomer, toOrder } from './rows.ts';
+import { customerOfRow, toOrder, type CustomerSelectRow } from './rows.ts';
 
 export { CustomersTransaction } from './customers-transaction.ts';
 
@@ -116,25 +116,16 @@ export class CustomersStore {
     );
   }
 
+  /** One prepared statement, children included (Prisma's include took a query per child table). */
   async findCustomer(scope: Scope, id: string): Promise<Customer | null> {
-    const row = await this.prisma.customer.findFirst({ where: { id, ...inScope(scope) }, include: customerInclude });
-    return row ? toCustomer(row) : null;
+    const { rows } = await this.database.pool.query<CustomerSelectRow>(statements.findCustomer(scope, id));
+    return rows[0] ? customerOfRow(rows[0]) : null;
   }
 
-  /** Newest first by creation, ties broken by id. */
+  /** Newest first by creation, ties broken by id: one prepared statement, children included. */
   async listCustomers(scope: Scope, query: CustomerListQuery): Promise<Customer[]> {
-    const { after } = query;
-    const rows = await this.prisma.customer.findMany({
-      where: {
-        ...inScope(scope),
-        ...(query.email !== undefined ? { email: query.email, erased: false } : {}),
-        ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
-      },
-      include: customerInclude,
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: query.limit,
-    });
-    return rows.map(toCustomer);
+    const { rows } = await this.database.pool.query<CustomerSelectRow>(statements.listCustomers(scope, query));
+    return rows.map(customerOfRow);
   }
 
   async findOrder(scope: Scope, id: string): Promise<Order | null> {

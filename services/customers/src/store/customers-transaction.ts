@@ -5,7 +5,7 @@ import { customerRowChanges } from '../domain/customer-changes.ts';
 import type { Customer, Order, Scope } from '../domain/customer.ts';
 import { saveCustomers } from './customer-saves.ts';
 import { HeldOrders } from './held-orders.ts';
-import { lockedCustomer, lockedOrder, type LockedCustomerRow, type LockedOrderRow } from './rows.ts';
+import { customerOfRow, lockedOrder, type CustomerSelectRow, type LockedOrderRow } from './rows.ts';
 import * as statements from './statements.ts';
 
 const emailKey = (scope: Scope, email: string): string => `${scope.accountId} ${String(scope.livemode)} ${email}`;
@@ -90,14 +90,14 @@ export class CustomersTransaction {
     return Promise.resolve();
   }
 
-  /** The customer, locked; in `scope` when given. One statement (LOCKED_CUSTOMER_SELECT) the first time. */
+  /** The customer, locked; in `scope` when given. One statement (CUSTOMER_SELECT) the first time. */
   async lockCustomer(id: string, scope?: Scope): Promise<Customer | null> {
     const held = this.customers.get(id);
     if (held)
       return !scope || (held.current.accountId === scope.accountId && held.current.livemode === scope.livemode) ? held.current : null;
     const query = scope ? statements.lockCustomerInScope(id, scope.accountId, scope.livemode) : statements.lockCustomerById(id);
-    const { rows } = await this.client.query<LockedCustomerRow>(query);
-    return rows[0] ? this.hold(lockedCustomer(rows[0])) : null;
+    const { rows } = await this.client.query<CustomerSelectRow>(query);
+    return rows[0] ? this.hold(customerOfRow(rows[0])) : null;
   }
 
   /**
@@ -111,10 +111,10 @@ export class CustomersTransaction {
     if (held && held.email === email && !held.erased) return held;
     const id = newId('customer', firstSeenAt.getTime());
     await this.client.query(statements.insertCustomerIfNew(id, scope.accountId, scope.livemode, email, firstSeenAt));
-    const { rows } = await this.client.query<LockedCustomerRow>(statements.lockCustomerByEmail(scope.accountId, scope.livemode, email));
+    const { rows } = await this.client.query<CustomerSelectRow>(statements.lockCustomerByEmail(scope.accountId, scope.livemode, email));
     // Only possible when the customer was erased between our INSERT and SELECT: the retry creates a new one.
     if (rows.length === 0) throw Object.assign(new Error('customer erased while being found; retrying'), { code: '40001' });
-    return this.hold(lockedCustomer(rows[0]!));
+    return this.hold(customerOfRow(rows[0]!));
   }
 
   /**
@@ -139,8 +139,8 @@ export class CustomersTransaction {
       createdAt: w.firstSeenAt,
     }));
     await this.client.query(statements.insertCustomersIfNew(rows));
-    const { rows: locked } = await this.client.query<LockedCustomerRow>(statements.lockCustomersByEmail(rows));
-    for (const row of locked) if (!this.customers.has(row.id)) this.hold(lockedCustomer(row));
+    const { rows: locked } = await this.client.query<CustomerSelectRow>(statements.lockCustomersByEmail(rows));
+    for (const row of locked) if (!this.customers.has(row.id)) this.hold(customerOfRow(row));
   }
 
   /**

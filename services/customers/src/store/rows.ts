@@ -79,11 +79,11 @@ export function toOrder(row: OrderRow): Order {
 }
 
 /**
- * One customer with its spent sums and store accounts, locked, in ONE statement (Prisma's include
- * reads the children with a query each): the consumer's hot path reads a customer per event. The
- * WHERE clause is the caller's; `FOR UPDATE OF c` locks the customer row only.
+ * Customers with their spent sums and store accounts in ONE statement (Prisma's include reads the
+ * children with a query each): the consumer's hot path reads a customer per event, a list page 20.
+ * The WHERE clause is the caller's; a lock adds `FOR UPDATE OF c`, which locks the customer row only.
  */
-export const LOCKED_CUSTOMER_SELECT = `
+export const CUSTOMER_SELECT = `
   SELECT c.id, c.account_id AS "accountId", c.livemode, c.email, c.name, c.phone,
          c.shipping_address AS "shippingAddress", c.billing_address AS "billingAddress",
          c.orders_count AS "ordersCount", c.paid_orders_count AS "paidOrdersCount",
@@ -95,13 +95,13 @@ export const LOCKED_CUSTOMER_SELECT = `
                      FROM customer_store_accounts a WHERE a.customer_id = c.id), '[]'::json) AS "storeAccounts"
     FROM customers c`;
 
-/** A LOCKED_CUSTOMER_SELECT row: children as JSON, amounts as the column's exact text. */
-export interface LockedCustomerRow extends Omit<CustomerRow, 'spent' | 'storeAccounts'> {
+/** A CUSTOMER_SELECT row: children as JSON, amounts as the column's exact text. */
+export interface CustomerSelectRow extends Omit<CustomerRow, 'spent' | 'storeAccounts'> {
   spent: { currency: string; amount: string }[];
   storeAccounts: { platform: string; storeId: string; storeName: string | null; storeCustomerId: string | null }[];
 }
 
-export function lockedCustomer(row: LockedCustomerRow): Customer {
+export function customerOfRow(row: CustomerSelectRow): Customer {
   return toCustomer({
     ...row,
     spent: row.spent.map((s) => ({ customerId: row.id, currency: s.currency, amount: new Prisma.Decimal(s.amount) })),

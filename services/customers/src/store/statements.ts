@@ -7,7 +7,7 @@ import type { QueryConfig } from 'pg';
 import { MARK_MANY_PROCESSED_SQL, MARK_PROCESSED_SQL } from '@hc/events';
 import type { Customer, Order } from '../domain/customer.ts';
 import type { CustomerRowChanges } from '../domain/customer-changes.ts';
-import { LOCKED_CUSTOMER_SELECT, LOCKED_ORDER_SELECT } from './rows.ts';
+import { CUSTOMER_SELECT, LOCKED_ORDER_SELECT } from './rows.ts';
 
 type Query = QueryConfig<unknown[]>;
 
@@ -108,13 +108,13 @@ export const lockOrder = (id: string, accountId: string, livemode: boolean): Que
 
 export const lockCustomerById = (id: string): Query => ({
   name: 'customers_lock_customer',
-  text: `${LOCKED_CUSTOMER_SELECT} WHERE c.id = $1 FOR UPDATE OF c`,
+  text: `${CUSTOMER_SELECT} WHERE c.id = $1 FOR UPDATE OF c`,
   values: [id],
 });
 
 export const lockCustomerInScope = (id: string, accountId: string, livemode: boolean): Query => ({
   name: 'customers_lock_customer_in_scope',
-  text: `${LOCKED_CUSTOMER_SELECT} WHERE c.id = $1 AND c.account_id = $2 AND c.livemode = $3 FOR UPDATE OF c`,
+  text: `${CUSTOMER_SELECT} WHERE c.id = $1 AND c.account_id = $2 AND c.livemode = $3 FOR UPDATE OF c`,
   values: [id, accountId, livemode],
 });
 
@@ -147,7 +147,7 @@ export const insertCustomersIfNew = (
  * Unnamed: planned with the group's rows in view (docs/adr/0066).
  */
 export const lockCustomersByEmail = (keys: readonly { accountId: string; livemode: boolean; email: string }[]): Query => ({
-  text: `${LOCKED_CUSTOMER_SELECT}
+  text: `${CUSTOMER_SELECT}
     JOIN unnest($1::text[], $2::boolean[], $3::text[]) AS k(account_id, livemode, email)
       ON c.account_id = k.account_id AND c.livemode = k.livemode AND c.email = k.email
     WHERE NOT c.erased ORDER BY c.id FOR UPDATE OF c`,
@@ -156,7 +156,7 @@ export const lockCustomersByEmail = (keys: readonly { accountId: string; livemod
 
 export const lockCustomerByEmail = (accountId: string, livemode: boolean, email: string): Query => ({
   name: 'customers_lock_customer_by_email',
-  text: `${LOCKED_CUSTOMER_SELECT} WHERE c.account_id = $1 AND c.livemode = $2 AND c.email = $3 AND NOT c.erased FOR UPDATE OF c`,
+  text: `${CUSTOMER_SELECT} WHERE c.account_id = $1 AND c.livemode = $2 AND c.email = $3 AND NOT c.erased FOR UPDATE OF c`,
   values: [accountId, livemode, email],
 });
 
@@ -236,3 +236,38 @@ export const setNote = (scope: { accountId: string; livemode: boolean }, custome
   text: 'UPDATE customers SET note = $4 WHERE id = $1 AND account_id = $2 AND livemode = $3',
   values: [customerId, scope.accountId, scope.livemode, note],
 });
+
+/** A customer of the scope with its children: a read by id, a list's cursor. */
+export const findCustomer = (scope: { accountId: string; livemode: boolean }, id: string): Query => ({
+  name: 'customers_find_customer',
+  text: `${CUSTOMER_SELECT} WHERE c.id = $1 AND c.account_id = $2 AND c.livemode = $3`,
+  values: [id, scope.accountId, scope.livemode],
+});
+
+/**
+ * A page of the scope's customers with their children, newest first (ties by id), on the index
+ * (account, mode, created_at DESC, id DESC): one statement per shape (email filter, cursor), so each
+ * keeps its own plan, as checkout's lists do.
+ */
+export function listCustomers(
+  scope: { accountId: string; livemode: boolean },
+  query: { limit: number; after?: { createdAt: Date; id: string } | undefined; email?: string | undefined },
+): Query {
+  const values: unknown[] = [scope.accountId, scope.livemode];
+  const where = ['c.account_id = $1', 'c.livemode = $2'];
+  if (query.email !== undefined) {
+    values.push(query.email);
+    where.push(`c.email = $${values.length} AND NOT c.erased`);
+  }
+  if (query.after) {
+    values.push(query.after.createdAt, query.after.id);
+    const [at, id] = [`$${values.length - 1}`, `$${values.length}`];
+    where.push(`(c.created_at < ${at} OR (c.created_at = ${at} AND c.id < ${id}))`);
+  }
+  values.push(query.limit);
+  return {
+    name: `customers_list${query.email === undefined ? '' : '_email'}${query.after ? '_after' : ''}`,
+    text: `${CUSTOMER_SELECT} WHERE ${where.join(' AND ')} ORDER BY c.created_at DESC, c.id DESC LIMIT $${values.length}`,
+    values,
+  };
+}

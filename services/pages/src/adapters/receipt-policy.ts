@@ -1,4 +1,4 @@
-import type { PublicCallContext, ServiceClient } from '@hc/grpc';
+import { sharedCalls, type PublicCallContext, type ServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import type { ReceiptPolicyService } from '@hc/proto/notifications/v1';
 import type { HostedSession } from '../domain/hosted-session.ts';
@@ -17,10 +17,17 @@ export function receiptPolicy(
   client: ServiceClient<typeof ReceiptPolicyService, PublicCallContext> | undefined,
   logger: Logger,
 ): ReceiptPolicy {
+  if (!client) return async () => false;
+  // The views of one merchant's payments asked at once share one call, started after each of them
+  // (docs/adr/0097): a sale's buyers cost notifications one read per round trip, not one each.
+  const policyOf = sharedCalls(
+    ({ session, ctx }: { session: HostedSession; ctx: PublicCallContext }) =>
+      client.getReceiptPolicy({ accountId: session.accountId, livemode: session.livemode }, ctx),
+    ({ session }) => `${session.livemode ? 'live' : 'test'}:${session.accountId}`,
+  );
   return async (session, ctx) => {
-    if (!client) return false;
     try {
-      return (await client.getReceiptPolicy({ accountId: session.accountId, livemode: session.livemode }, ctx)).receiptsSent;
+      return (await policyOf({ session, ctx })).receiptsSent;
     } catch (error) {
       logger.warn(
         { err: error, requestId: ctx.requestId },

@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { CheckoutSessionSchema, SessionStatus } from '@hc/proto/checkout/v1';
 import { checkoutSessionObject } from './checkout-session.ts';
 import { paymentObject } from './payment.ts';
-import { serializeCheckoutSession, serializePayment } from './serializers.ts';
+import { serializeCheckoutSession, serializePayment, serializePaymentList } from './serializers.ts';
 
 // Strings a hand-written serializer gets wrong: quotes, backslashes, control characters, a lone
 // surrogate (JSON.stringify escapes it), an emoji, a line separator, "</script>".
@@ -92,5 +92,15 @@ describe('schema-compiled serializers', () => {
     // lacks would not reach the client.
     const presented = { ...checkoutSessionObject(full), extra: 'x' };
     expect(serializeCheckoutSession(presented)).toBe(JSON.stringify(checkoutSessionObject(full)));
+  });
+
+  it.each([
+    ['a full page with more', [full, bare, emptyMetadata], true],
+    ['the last page', [bare], false],
+    ['an empty page', [], false],
+  ] as const)('write a list page exactly as the route wrote it with JSON.stringify (%s)', (_name, sessions, hasMore) => {
+    const data = sessions.map(paymentObject);
+    const expected = JSON.stringify({ data, has_more: hasMore, next_cursor: hasMore ? (data.at(-1)?.id ?? null) : null });
+    expect(serializePaymentList(data, hasMore)).toBe(expected);
   });
 });

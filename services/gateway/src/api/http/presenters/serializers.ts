@@ -20,3 +20,13 @@ function compiled<T>(name: 'Payment' | 'CheckoutSession'): (value: T) => string 
 
 export const serializePayment = compiled<PaymentObject>('Payment');
 export const serializeCheckoutSession = compiled<CheckoutSessionObject>('CheckoutSession');
+
+/**
+ * A list page of payments, `{ data, has_more, next_cursor }` as the list routes answer it, each
+ * payment written by serializePayment: a page is 20 payments, JSON.stringify's walk of them was the
+ * gateway's largest cost of a list (docs/adr/0097).
+ */
+export function serializePaymentList(data: readonly PaymentObject[], hasMore: boolean): string {
+  const cursor = hasMore ? (data.at(-1)?.id ?? null) : null;
+  return `{"data":[${data.map(serializePayment).join(',')}],"has_more":${hasMore},"next_cursor":${JSON.stringify(cursor)}}`;
+}

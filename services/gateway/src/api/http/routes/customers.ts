@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { ApiError } from '@hc/errors';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
 import type { CustomersService } from '@hc/proto/customers/v1';
-import { callTimeoutMs, checkoutWritesBarrier, type ServiceClient } from '@hc/grpc';
+import { callTimeoutMs, sharedWritesBarrier, type ServiceClient } from '@hc/grpc';
 import { callContext } from '../locals.ts';
 import { customerObject, orderObject } from '../presenters/customer.ts';
 import { listQuery, optionalQueryString } from '../validation/payment-schemas.ts';
@@ -22,7 +22,9 @@ export interface CustomerRoutes {
  */
 export function customerRoutes({ customers, checkout, readWaitMs }: CustomerRoutes): Router {
   const router = exactRouter();
-  const barrier = (res: Parameters<typeof callContext>[0]) => checkoutWritesBarrier(checkout, callContext(res), readWaitMs);
+  // The reads in flight together share one checkout call (docs/adr/0097).
+  const writesBarrier = sharedWritesBarrier(checkout, readWaitMs);
+  const barrier = (res: Parameters<typeof callContext>[0]) => writesBarrier(callContext(res));
   // The customers call waits on the barrier too: its deadline outlasts the wait.
   const waiting = { timeoutMs: callTimeoutMs(readWaitMs) };
 

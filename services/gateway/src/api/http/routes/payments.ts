@@ -5,6 +5,7 @@ import type { CheckoutService } from '@hc/proto/checkout/v1';
 import { callContext } from '../locals.ts';
 import { jsonObjectBody } from '../middleware/json-body.ts';
 import { paymentObject } from '../presenters/payment.ts';
+import { serializePaymentList } from '../presenters/serializers.ts';
 import { listQuery, paymentListFilters, validateSimulatePayment } from '../validation/payment-schemas.ts';
 import { exactRouter } from '@hc/web';
 
@@ -15,8 +16,8 @@ export function paymentRoutes(checkout: ServiceClient<typeof CheckoutService>): 
     const query = req.query as Record<string, unknown>;
     const { limit, startingAfter } = listQuery(query);
     const page = await checkout.listPayments({ limit, startingAfter, ...paymentListFilters(query) }, callContext(res));
-    const data = page.payments.map(paymentObject);
-    res.json({ data, has_more: page.hasMore, next_cursor: page.hasMore ? (data.at(-1)?.id ?? null) : null });
+    // The page's JSON from the compiled serializer, as the hot reads write a payment (docs/adr/0097).
+    res.type('json').send(serializePaymentList(page.payments.map(paymentObject), page.hasMore));
   });
 
   router.get('/payments/:id', async (req, res) => {
