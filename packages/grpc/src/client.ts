@@ -75,7 +75,18 @@ function isServiceError(error: unknown): error is ServiceError {
 export function createServiceClient<S extends DescService, C extends CallContext | PublicCallContext = CallContext>(
   service: S,
   address: string,
-  defaults: { timeoutMs?: number; channelOptions?: ChannelOptions } = {},
+  defaults: {
+    timeoutMs?: number;
+    channelOptions?: ChannelOptions;
+    /**
+     * Calls wait, within their deadline, for the channel to connect instead of failing at once while
+     * the name does not resolve or the server is not there yet. For one-shot tools (the operator CLI):
+     * a fresh process has one chance, and a DNS server restarting for a second (podman's aardvark-dns
+     * when a container joins, deploy/helm/chart-run/engine.ts) refused its first call. Services keep
+     * the fail-fast default: their callers retry and a request must not queue behind a dead server.
+     */
+    waitForReady?: boolean;
+  } = {},
 ): ServiceClient<S, C> {
   const balanced = namesManyAddresses(address) ? BALANCED_CHANNEL_OPTIONS : {};
   const client = new Client(address, credentials.createInsecure(), { ...balanced, ...defaults.channelOptions });
@@ -111,6 +122,8 @@ export function createServiceClient<S extends DescService, C extends CallContext
         const deadline = Date.now() + (options.timeoutMs ?? defaults.timeoutMs ?? DEFAULT_TIMEOUT_MS);
         const message = create(method.input, request);
         const metadata = contextToMetadata(ctx);
+        // grpc-js reads wait-for-ready from the metadata's options, not from the call options.
+        if (defaults.waitForReady) metadata.setOptions({ waitForReady: true });
         // grpc-js captures a stack trace on every call (`new Error()`) for the error it may report; the
         // error is mapped to an ApiError below and dropped, so that stack is never read. Not capturing
         // it saved about 15 % of the client's CPU per call (tools/bench/src/grpc-call-cost.ts).

@@ -22,7 +22,7 @@ export async function withCheckoutAdmin(
   run: (admin: ServiceClient<typeof CheckoutAdminService>, ctx: CallContext) => Promise<CommandResult>,
 ): Promise<CommandResult> {
   const ctx = operatorContext(account.id, parseMode(mode));
-  const admin = createServiceClient(CheckoutAdminService, target.checkoutAddress, { timeoutMs: target.timeoutMs });
+  const admin = createServiceClient(CheckoutAdminService, target.checkoutAddress, { timeoutMs: target.timeoutMs, waitForReady: true });
   try {
     return await run(admin, ctx);
   } finally {

@@ -27,8 +27,8 @@ async function withCustomers(input: CommandInput, call: (customer: CustomerCall)
   // An operator waits longer than an API read: an erase also waits for checkout and webhooks to apply it.
   const waitMs = Math.max(config.CUSTOMERS_READ_WAIT_MS, OPERATOR_WAIT_MS);
   const timeoutMs = config.GRPC_TIMEOUT_MS + waitMs;
-  const customers = createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, { timeoutMs });
-  const checkout = createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs });
+  const customers = createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, { timeoutMs, waitForReady: true });
+  const checkout = createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs, waitForReady: true });
   try {
     const barrier = await checkoutWritesBarrier(checkout, ctx, waitMs);
     return await call({ customers, ctx, id, barrier });

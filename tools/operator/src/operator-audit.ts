@@ -58,7 +58,10 @@ function auditClient(timeoutMs: number) {
   const address = process.env['DASHBOARD_GRPC_ADDRESS'] ?? '127.0.0.1:50056';
   return {
     address,
-    client: createServiceClient<typeof DashboardUsersService, PublicCallContext>(DashboardUsersService, address, { timeoutMs }),
+    client: createServiceClient<typeof DashboardUsersService, PublicCallContext>(DashboardUsersService, address, {
+      timeoutMs,
+      waitForReady: true,
+    }),
   };
 }
 

@@ -16,7 +16,10 @@ async function withCheckout(
   const mode = parseMode(input.values.mode);
   const account = await accountOf(input);
   const config: GatewayConfig = input.config;
-  const checkout = createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
+  const checkout = createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, {
+    timeoutMs: config.GRPC_TIMEOUT_MS,
+    waitForReady: true,
+  });
   try {
     return await call(checkout, operatorContext(account.id, mode), need(input.args[1], 'PAYMENT_ID'));
   } finally {

@@ -34,6 +34,7 @@ async function createDashboardUser(input: CommandInput): Promise<Record<string, 
   const address = process.env['DASHBOARD_GRPC_ADDRESS'] ?? '127.0.0.1:50056';
   const client = createServiceClient<typeof DashboardUsersService, PublicCallContext>(DashboardUsersService, address, {
     timeoutMs: input.config.GRPC_TIMEOUT_MS,
+    waitForReady: true,
   });
   try {
     const { user, setPasswordUrl, setPasswordExpires } = await client.createUser(

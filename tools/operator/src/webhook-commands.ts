@@ -70,7 +70,10 @@ interface WebhooksCall {
 async function withWebhooks(input: CommandInput, call: (webhooks: WebhooksCall) => Promise<CommandResult>): Promise<CommandResult> {
   const account = await accountOf(input);
   const ctx = operatorContext(account.id, parseMode(input.values.mode));
-  const client = createServiceClient(WebhooksService, input.config.WEBHOOKS_GRPC_ADDRESS, { timeoutMs: input.config.GRPC_TIMEOUT_MS });
+  const client = createServiceClient(WebhooksService, input.config.WEBHOOKS_GRPC_ADDRESS, {
+    timeoutMs: input.config.GRPC_TIMEOUT_MS,
+    waitForReady: true,
+  });
   try {
     return await call({ client, ctx, object: (what) => need(input.args[1], what) });
   } finally {

@@ -14,11 +14,18 @@ const CALL: PublicCallContext = { requestId: '' };
 /**
  * The client other processes use for the operator's verbs (the operator CLI, the platform runner;
  * docs/adr/0085): the same verbs as MerchantOperations, over AccountsOperatorService, answering the
- * same shapes. No caller outside this service opens its database.
+ * same shapes. No caller outside this service opens its database. Calls wait for the channel within
+ * their deadline (waitForReady): these are one-shot tools, with no caller to retry for them.
  */
 export function openAccountsOperator(address: string, timeoutMs: number): AccountsOperator {
-  const operator = createServiceClient<typeof AccountsOperatorService, PublicCallContext>(AccountsOperatorService, address, { timeoutMs });
-  const directory = createServiceClient<typeof KeyDirectoryService, PublicCallContext>(KeyDirectoryService, address, { timeoutMs });
+  const operator = createServiceClient<typeof AccountsOperatorService, PublicCallContext>(AccountsOperatorService, address, {
+    timeoutMs,
+    waitForReady: true,
+  });
+  const directory = createServiceClient<typeof KeyDirectoryService, PublicCallContext>(KeyDirectoryService, address, {
+    timeoutMs,
+    waitForReady: true,
+  });
   const account = async (answer: Promise<{ account?: Account }>) => accountOf((await answer).account);
   return {
     createAccount: (input) => account(operator.createAccount(input, CALL)),
