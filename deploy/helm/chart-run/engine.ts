@@ -13,6 +13,8 @@ if (!/^[a-z0-9-]*$/.test(INSTANCE)) throw new Error(`CHART_RUN_INSTANCE must be 
 export const LABEL = INSTANCE ? `hosted-checkout.chart-run.${INSTANCE}` : 'hosted-checkout.chart-run';
 /** The network of this run. */
 export const NETWORK = INSTANCE ? `hc-chart-run-${INSTANCE}` : 'hc-chart-run';
+/** This run's files (env files, volumes, Secrets, endpoints), under the repository. */
+export const STATE_DIR = INSTANCE ? `.local/chart-run-${INSTANCE}` : '.local/chart-run';
 /** Container names of this run: hc-chart-<what>. */
 export const containerName = (what: string): string => (INSTANCE ? `hc-chart-${INSTANCE}-${what}` : `hc-chart-${what}`);
 

@@ -5,15 +5,17 @@
  * X-Forwarded-For/-Proto/-Host the way ingress-nginx does. Runs in a container on the runner's network
  * (node:24 base image, this file mounted read-only); only its port is published, on 127.0.0.1.
  *
- * Balancing, as ingress-nginx does over a Service's endpoints: every replica's container holds the
- * Service's name as a network alias, so the name resolves to all of them; each request goes to the next
- * address in turn (round robin per Service). A connection refused (a replica not listening yet, or gone)
+ * Balancing, as ingress-nginx does over a Service's endpoints: the ready replicas' addresses of the
+ * Service, from ENDPOINTS_FILE (chart:run keeps it, endpoints.ts), or else from DNS (every replica's
+ * container holds the Service's name as a network alias); each request goes to the next address in
+ * turn (round robin per Service). A connection refused (a replica not listening yet, or gone)
  * is tried on the next address, as nginx's `proxy_next_upstream error`, and so is a kept-alive
  * connection the replica closed before reading the request; nothing else is retried. Every answer
  * names the replica's address in `x-chart-run-upstream`, which the tests count.
  */
 import { createServer, request, Agent, type IncomingMessage, type ServerResponse } from 'node:http';
 import { lookup } from 'node:dns/promises';
+import { readFileSync, statSync } from 'node:fs';
 
 interface Route {
   path: string;
@@ -31,9 +33,22 @@ function matches(prefix: string, path: string): boolean {
   return path === p || path.startsWith(`${p}/`);
 }
 
+const endpointsFile = process.env['ENDPOINTS_FILE'];
+let listed: { changed: number; lists: Record<string, string[]> } = { changed: -1, lists: {} };
+
+/** The ready addresses chart:run lists for the Service (read again when the file changed), if it lists it. */
+function listedEndpoints(service: string): string[] | undefined {
+  if (!endpointsFile) return undefined;
+  const changed = statSync(endpointsFile, { throwIfNoEntry: false })?.mtimeMs ?? -1;
+  if (changed !== listed.changed) {
+    listed = { changed, lists: changed < 0 ? {} : (JSON.parse(readFileSync(endpointsFile, 'utf8')) as Record<string, string[]>) };
+  }
+  return listed.lists[service];
+}
+
 /** The Service's addresses, starting with the next one in turn. */
 async function endpoints(host: string): Promise<string[]> {
-  const addresses = (await lookup(host, { all: true, family: 4 })).map((a) => a.address).sort();
+  const addresses = listedEndpoints(host) ?? (await lookup(host, { all: true, family: 4 })).map((a) => a.address).sort();
   if (addresses.length === 0) return [];
   const next = (turn.get(host) ?? 0) % addresses.length;
   turn.set(host, next + 1);

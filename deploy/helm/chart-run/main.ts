@@ -9,13 +9,27 @@
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRendered } from './manifests.ts';
 import type { Rendered } from './manifests.ts';
-import { LABEL, NETWORK, containerName, engineClient, httpReady, namesResolve, publishedPort, run, tcpReady, tryRun } from './engine.ts';
+import {
+  LABEL,
+  NETWORK,
+  STATE_DIR,
+  containerName,
+  engineClient,
+  httpReady,
+  namesResolve,
+  publishedPort,
+  run,
+  tcpReady,
+  tryRun,
+} from './engine.ts';
 import type { PodContext } from './pods.ts';
 import { startWorkloads, until } from './workloads.ts';
+import { Endpoints, ENDPOINTS_FILE, ENDPOINTS_MOUNT, addressOf } from './endpoints.ts';
+import { runningReplicas, upgrade } from './upgrade.ts';
 import { runTestHooks } from './hooks.ts';
 import { makeNatsLogin, natsServerArgs, type NatsLogin } from './nats-tls.ts';
 
@@ -33,13 +47,19 @@ function applyExports(script: string): void {
 }
 
 function down(client: string): void {
-  const ids =
+  const list = (): string[] =>
     tryRun(client, ['ps', '-aq', '--filter', `label=${LABEL}`])
       ?.split('\n')
       .filter(Boolean) ?? [];
-  if (ids.length > 0) run(client, ['rm', '-f', '-t', '5', ...ids]);
+  const ids = list();
+  // podman 4.3 sometimes refuses one of many (a container it is stopping just stopped: "container
+  // state improper"); each is then removed on its own, and whatever is still there fails the run.
+  if (ids.length > 0 && tryRun(client, ['rm', '-f', '-t', '5', ...ids]) === undefined) {
+    for (const id of ids) tryRun(client, ['rm', '-f', '-t', '0', id]);
+    if (list().length > 0) run(client, ['rm', '-f', '-t', '0', ...list()]);
+  }
   if (tryRun(client, ['network', 'exists', NETWORK]) !== undefined) tryRun(client, ['network', 'rm', '-f', NETWORK]);
-  rmSync(join(root, '.local/chart-run'), { recursive: true, force: true });
+  rmSync(join(root, STATE_DIR), { recursive: true, force: true });
   log(`removed ${ids.length} container(s) and the network ${NETWORK}`);
 }
 
@@ -105,10 +125,11 @@ async function startInfrastructure(client: string, postgresPassword: string, nat
 }
 
 /** The Ingress: a small proxy container (chart-run/ingress.ts) on the network, the one published entry. */
-async function startIngress(client: string, rendered: Rendered, port: number): Promise<void> {
+async function startIngress(client: string, rendered: Rendered, port: number, endpoints: Endpoints): Promise<void> {
   run(client, [
     ...['run', '-d', '--label', `${LABEL}=1`, '--network', NETWORK, '--name', INGRESS],
     ...['-p', `127.0.0.1:${port}:8080`, '--read-only', '--user', '1000:1000'],
+    ...['-v', `${endpoints.dir}:${ENDPOINTS_MOUNT}:ro`, '-e', `ENDPOINTS_FILE=${ENDPOINTS_MOUNT}/${ENDPOINTS_FILE}`],
     ...['-v', `${join(import.meta.dirname, 'ingress.ts')}:/ingress/ingress.ts:ro`, '-e', `ROUTES=${JSON.stringify(rendered.ingress)}`],
     ...[process.env['NODE_IMAGE']!, 'node', '/ingress/ingress.ts'],
   ]);
@@ -128,7 +149,7 @@ async function demoMerchant(client: string, gateway: string): Promise<{ account:
 }
 
 function state(): string {
-  const dir = join(root, '.local/chart-run');
+  const dir = join(root, STATE_DIR);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   return dir;
 }
@@ -139,7 +160,9 @@ function state(): string {
  */
 function registrySets(client: string): { sets: string[]; pull: (image: string) => void } {
   const registry = process.env['CHART_RUN_REGISTRY'];
-  if (!registry) return { sets: [], pull: () => undefined };
+  // CHART_RUN_IMAGES: another prefix in the local store (e.g. localhost/hosted-checkout-previous, ADR 0094).
+  const images = process.env['CHART_RUN_IMAGES'];
+  if (!registry) return { sets: images ? [`image.registry=${images}`] : [], pull: () => undefined };
   const local = /^(127\.0\.0\.1|localhost)[:/]/.test(registry) && client === 'podman' ? ['--tls-verify=false'] : [];
   return {
     sets: [`image.registry=${registry}`, 'image.pullPolicy=Always'],
@@ -169,10 +192,13 @@ async function up(client: string, port: number): Promise<void> {
     configMaps: rendered.configMaps,
     secrets: makeSecrets(rendered.secretsRead, postgresPassword, nats),
   };
+  // Kept for `--upgrade`, which runs the new pods with the same Secrets, as a cluster keeps them.
+  writeFileSync(join(state(), 'secrets.json'), JSON.stringify([...ctx.secrets]), { mode: 0o600 });
   run(client, ['network', 'create', '--label', `${LABEL}=1`, NETWORK]);
   await startInfrastructure(client, postgresPassword, nats);
   const started = await startWorkloads(client, ctx, rendered, log);
-  await startIngress(client, rendered, port);
+  const ready = started.map((r) => ({ deployment: r.deployment, address: addressOf(client, NETWORK, r.name) }));
+  await startIngress(client, rendered, port, new Endpoints(state(), Endpoints.servicesOf(rendered.ingress), ready));
   const gateway = started.find((r) => r.deployment.labels['app.kubernetes.io/component'] === 'gateway')?.name;
   if (!gateway) throw new Error('no gateway Deployment rendered');
   const demo = await demoMerchant(client, gateway);
@@ -199,6 +225,21 @@ function testAgain(client: string, port: number): void {
   );
 }
 
+/**
+ * `pnpm chart:run --upgrade`: the platform chart:run left running, upgraded in place to what the chart
+ * renders now (upgrade.ts): migrations first, then a rolling update of every Deployment.
+ */
+async function upgradeRunning(client: string, port: number): Promise<void> {
+  const rendered = render(`http://127.0.0.1:${port}`, registrySets(client).sets);
+  const secrets = new Map(JSON.parse(readFileSync(join(state(), 'secrets.json'), 'utf8')) as Array<[string, Record<string, string>]>);
+  const ctx: PodContext = { network: NETWORK, state: state(), configMaps: rendered.configMaps, secrets };
+  const ready = rendered.deployments.flatMap((d) =>
+    runningReplicas(client, d.name).map((name) => ({ deployment: d, address: addressOf(client, NETWORK, name) })),
+  );
+  await upgrade(client, ctx, rendered, new Endpoints(state(), Endpoints.servicesOf(rendered.ingress), ready), log);
+  log('upgraded');
+}
+
 async function main(): Promise<void> {
   applyExports('ensure-container-engine.sh');
   const client = engineClient();
@@ -206,6 +247,7 @@ async function main(): Promise<void> {
   applyExports('container-images-env.sh');
   const port = Number(process.env['CHART_RUN_PORT'] ?? 8480);
   if (process.argv.includes('--test')) return testAgain(client, port);
+  if (process.argv.includes('--upgrade')) return upgradeRunning(client, port);
   down(client);
   await up(client, port);
 }
