@@ -23,7 +23,8 @@ export interface LoadResult {
   failures: string[];
 }
 
-const RETRYABLE = new Set(['none', '502', '503', '504']);
+/** Answers a careful client retries (none = no answer at all). */
+export const RETRYABLE = new Set(['none', '502', '503', '504']);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function startSteadyLoad(
