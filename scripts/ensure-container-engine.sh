@@ -108,7 +108,8 @@ start_podman_service() { # $1 = socket; 0 once it answers
   # and the caller's may be deleted while the service lives on. setsid: the service outlives the calling
   # script (CI steps, ./scripts/test) and is not in its group; 9>&-: nor does it hold this script's lock.
   (cd / && exec setsid nohup podman system service --time=0 "unix://$1" >>"$log" 2>&1 </dev/null 9>&-) &
-  for _ in $(seq 1 50); do
+  # Up to 30 s: on a busy machine (a build holding podman's storage lock) it has taken over 10 s.
+  for _ in $(seq 1 150); do
     api_answers "$1" && return 0
     sleep 0.2
   done

@@ -3,7 +3,8 @@
 # src/main.ts (a new service gets its image with no edit here), from deploy/docker/Dockerfile, tagged
 # hosted-checkout/<service>:<version> (<version> = the chart's appVersion, so `pnpm chart:run` and the
 # chart name the same images). Each image also holds its service's migrations (src/migrate.ts, the
-# chart's migration Job). Prints each image's size at the end (docs/container-images.md).
+# chart's migration Job). Prints each image's size at the end (docs/container-images.md) and writes each
+# image's SBOM (CycloneDX JSON, deploy/docker/sbom.ts) to deploy/out/sbom/<service>.cdx.json.
 #   pnpm images [SERVICE…]            only these services
 #   IMAGE_REPOSITORY=registry.example.com/hosted-checkout pnpm images     another name prefix
 #   pnpm images --push REGISTRY[/PATH] [SERVICE…]   then tag each REGISTRY/PATH/<service>:<version>, push it
@@ -47,9 +48,11 @@ case "$engine" in
   docker)
     client=docker ;;
   *)
-    # No engine the script can check (e.g. a docker context of the client's own): the client as configured.
-    if command -v docker >/dev/null; then client=docker
+    # No engine the script could check or start: docker where its own configuration reaches a daemon (a
+    # docker context), else podman, which builds without any service (a Docker CLI alone cannot build).
+    if command -v docker >/dev/null && docker version --format '{{.Server.Version}}' >/dev/null 2>&1; then client=docker
     elif command -v podman >/dev/null; then client=podman
+    elif command -v docker >/dev/null; then client=docker
     else say "no container engine and no client (scripts/ensure-container-engine.sh)"; exit 1
     fi ;;
 esac
@@ -74,15 +77,17 @@ fi
 secret=()
 ca="${NODE_EXTRA_CA_CERTS:-}"
 [ -n "$ca" ] && [ -f "$ca" ] && secret=(--secret "id=npm-ca,src=$ca")
-ignore=()
-[ "$client" = podman ] && ignore=(--ignorefile deploy/docker/Dockerfile.dockerignore)
+podman_only=()
+# podman: the ignore file beside the Dockerfile, and Docker's image format, the only one that carries the
+# Dockerfile's HEALTHCHECK (podman's default, OCI, drops it with a warning).
+[ "$client" = podman ] && podman_only=(--ignorefile deploy/docker/Dockerfile.dockerignore --format docker)
 
 started=$SECONDS
 for service in "${services[@]}"; do
   [ "$build" = 1 ] || break
   image="$repository/$service:$version"
   echo "images: building $image (base $NODE_IMAGE)" >&2
-  "$client" build -q -f deploy/docker/Dockerfile "${ignore[@]}" "${secret[@]}" \
+  "$client" build -q -f deploy/docker/Dockerfile "${podman_only[@]}" "${secret[@]}" \
     --build-arg "NODE_IMAGE=$NODE_IMAGE" --build-arg "SERVICE=$service" \
     --build-arg "VERSION=$version" --build-arg "REVISION=$revision" --build-arg "CREATED=$created" \
     --label "org.opencontainers.image.base.name=$NODE_IMAGE" \
@@ -97,6 +102,19 @@ for service in "${services[@]}"; do
   printf '%-44s %7.0f MB %13.0f MB\n' "$image" "$(echo "$size / 1000000" | bc -l)" "$(echo "($size - $base_size) / 1000000" | bc -l)"
 done
 printf '%-44s %7.0f MB\n' "$NODE_IMAGE (base)" "$(echo "$base_size / 1000000" | bc -l)"
+
+# The SBOM of each image built: CycloneDX JSON of what the image holds, read from the image itself
+# (deploy/docker/sbom.ts, with the CycloneDX library installed by `pnpm install`), in deploy/out/sbom/.
+if [ "$build" = 1 ]; then
+  sbom_dir="${SBOM_DIR:-deploy/out/sbom}"
+  if [ -d node_modules/@cyclonedx/cyclonedx-library ]; then
+    for service in "${services[@]}"; do
+      node deploy/docker/sbom.ts "$client" "$repository/$service:$version" "$service" "$sbom_dir/$service.cdx.json"
+    done
+  else
+    say "no SBOMs: run \`pnpm install\` first (deploy/docker/sbom.ts needs @cyclonedx/cyclonedx-library)"
+  fi
+fi
 
 # --push: the registry stores each image under its tag; what it answers is the digest to deploy by
 # (image.digest in the chart). Printed on stdout, one line per image, after the size table.

@@ -36,6 +36,7 @@ const session: CheckoutSession = {
   successUrl: 'https://shop.example/ok/{PAYMENT_ID}?r={REFERENCE}',
   cancelUrl: null,
   locale: 'de',
+  pageLocale: 'fr',
   createdAt: new Date(1795320898000),
   expiresAt: new Date(1795407298000),
   startedAt: new Date(1795320899000),
@@ -59,9 +60,9 @@ describe('event contracts, producer to consumer', () => {
 
   it('checkout payment event → webhooks: the merchant payment shape is the snapshot checkout published before, byte for byte', () => {
     const decoded = decodeEvent(PAYMENT_EVENT, json(paymentEventPayload(event)));
-    // merchantName and locale travel for the receipt (notifications, ADR 0048, 0089); no field of the webhook shape.
-    const { merchantName, locale, ...webhookShape } = event.payment;
-    expect([merchantName, locale]).toEqual(['Shop', 'de']);
+    // merchantName, locale and pageLocale travel for the receipt (notifications, ADR 0048, 0089); no field of the webhook shape.
+    const { merchantName, locale, pageLocale, ...webhookShape } = event.payment;
+    expect([merchantName, locale, pageLocale]).toEqual(['Shop', 'de', 'fr']);
     expect(JSON.stringify(webhookPayment(decoded.payment!))).toBe(JSON.stringify(webhookShape));
   });
 

@@ -246,6 +246,8 @@ describe("what a suspended account's dashboard may still change (docs/security.m
       [`${base}/team/invite`, { email: `new-${Date.now()}@shop.example`, role: 'admin' }],
       [`${base}/team/${user}/role`, { role: 'owner' }],
       [`${base}/settings/emails`, { alert_address: 'thief@evil.example', receipts_enabled: 'on' }],
+      // The brand buyers see (docs/adr/0096): a suspended shop's pages do not change their look.
+      [`${base}/settings/brand`, { accent_colour: '#000000' }],
       [`${base}/developers/endpoints`, { url: 'https://evil.example/hook', description: 'Thief', scope: 'all' }],
       [`${base}/developers/endpoints/${endpoint}`, { url: 'https://evil.example/hook', description: 'Thief', scope: 'all' }],
       [`${base}/developers/endpoints/${endpoint}/rotate`, {}],
@@ -285,6 +287,7 @@ describe("what a suspended account's dashboard may still change (docs/security.m
         .sort(),
     ).toEqual(
       [
+        'brand.change',
         'endpoint.create',
         'endpoint.enable',
         'endpoint.rotate_secret',

@@ -268,8 +268,9 @@ describe('rendered with the CI test values', () => {
       expect(callers('customers')).toEqual(['gateway', 'dashboard']);
       expect(callers('webhooks')).toEqual(['gateway', 'dashboard']);
       expect(callers('notifications')).toEqual(['pages', 'dashboard']);
-      // Accounts: the gateway's key directory, the dashboard's keys, the account checkout and settlement read (ADR 0085).
-      expect(callers('accounts')).toEqual(['gateway', 'dashboard', 'checkout', 'settlement']);
+      // Accounts: the gateway's key directory, the dashboard's keys, the account checkout and settlement read (ADR 0085),
+      // the shop's brand the pages and the receipts show (ADR 0096).
+      expect(callers('accounts')).toEqual(['gateway', 'dashboard', 'checkout', 'settlement', 'pages', 'notifications']);
     });
 
     it('let out only DNS, PostgreSQL, NATS, OTLP and the services called; the internet only for webhooks and notifications (SMTP), never private ranges', () => {
@@ -277,8 +278,8 @@ describe('rendered with the CI test values', () => {
       // 50056: the dashboard's users listener, which the operator CLI (run in a gateway pod) calls.
       expect(new Set(portsOut('gateway'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50051, 50053, 50054, 50055, 50056]));
       expect(new Set(portsOut('dashboard'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50051, 50053, 50054, 50055, 50058]));
-      // 50058: notifications, which the pages ask whether a receipt is sent.
-      expect(new Set(portsOut('pages'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50051, 50058]));
+      // 50058: notifications, which the pages ask whether a receipt is sent; 50055: accounts, the shop's brand (ADR 0096).
+      expect(new Set(portsOut('pages'))).toEqual(new Set([53, 5432, 4222, 4317, 4318, 50051, 50055, 50058]));
       // 50056: the dashboard's users listener, which notifications asks about Test receipts' addresses.
       expect(portsOut('notifications')).toContain(50056);
       // 50055: accounts, where checkout reads the account a buyer pays (ADR 0037, 0085); never the gateway.
@@ -436,20 +437,29 @@ describe('the merchant dashboard and the accounts service', () => {
     ]);
   });
 
-  it('lets only the gateway, the dashboard, checkout and settlement reach accounts; the gateway has no admin port', () => {
+  it('lets only the gateway, the dashboard, checkout, settlement, the pages and notifications reach accounts; the gateway has no admin port', () => {
     expect(configOf(all, 'accounts')['ACCOUNTS_GRPC_ADDRESS']).toBe('0.0.0.0:50055');
     expect(configOf(all, 'gateway')).not.toHaveProperty('GATEWAY_ADMIN_GRPC_ADDRESS');
     expect(configOf(all, 'gateway')['DASHBOARD_GRPC_ADDRESS']).toBe('pay-hosted-checkout-dashboard.payments.svc:50056');
     expect(servicePorts(all, 'gateway')).toEqual(['http:80']);
     expect(servicePorts(all, 'accounts')[0]).toMatch(/:50055$/);
     const accountsIn = policyOf(all, 'accounts').ingress;
-    // The gateway's key directory, the dashboard's keys, the account checkout and settlement read (ADR 0037, 0081, 0085).
-    expect(peers(onPort(accountsIn, 50055))).toEqual(['gateway', 'dashboard', 'checkout', 'settlement', 'helm-test']);
+    // The gateway's key directory, the dashboard's keys, the account checkout and settlement read (ADR 0037, 0081, 0085),
+    // the brand the pages and the receipts show (ADR 0096).
+    expect(peers(onPort(accountsIn, 50055))).toEqual([
+      'gateway',
+      'dashboard',
+      'checkout',
+      'settlement',
+      'pages',
+      'notifications',
+      'helm-test',
+    ]);
     expect(peers(onPort(policyOf(all, 'gateway').ingress, 8080))).toEqual(['outside', 'helm-test']);
     for (const name of ['gateway', 'checkout', 'settlement'])
       expect(configOf(all, name)['ACCOUNTS_GRPC_ADDRESS']).toBe('dns:///pay-hosted-checkout-accounts-headless.payments.svc:50055');
     // Nothing else may even try: no other workload has egress to accounts' port.
-    const accountsCallers = ['gateway', 'dashboard', 'checkout', 'settlement'];
+    const accountsCallers = ['gateway', 'dashboard', 'checkout', 'settlement', 'pages', 'notifications'];
     for (const policy of ofKind(all, 'NetworkPolicy').filter((p) => !accountsCallers.includes(component(p) ?? '')))
       expect(onPort((policy.spec as unknown as PolicySpec).egress, 50055)).toEqual([]);
     // Checkout never calls the gateway.
@@ -473,7 +483,14 @@ describe('the merchant dashboard and the accounts service', () => {
       '/.well-known/hc-statement-keys.json',
       '/',
     ]);
-    expect(peers(onPort(policyOf(without, 'accounts').ingress, 50055))).toEqual(['gateway', 'checkout', 'settlement', 'helm-test']);
+    expect(peers(onPort(policyOf(without, 'accounts').ingress, 50055))).toEqual([
+      'gateway',
+      'checkout',
+      'settlement',
+      'pages',
+      'notifications',
+      'helm-test',
+    ]);
     expect(configOf(without, 'gateway')).not.toHaveProperty('DASHBOARD_GRPC_ADDRESS');
   });
 });

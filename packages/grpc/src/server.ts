@@ -9,6 +9,8 @@ import { logUnexpectedFailure, toGrpcFailure } from './error-mapping.ts';
 import { implementation, serviceDefinition, toResponse, type ServiceHandlers, type StreamAdapter, type UnaryAdapter } from './service.ts';
 import { ApiError } from '@hc/errors';
 
+type ContextReader = (md: Metadata) => CallContext | PublicCallContext;
+
 export interface GrpcServer {
   readonly server: Server;
   readonly health: HealthImplementation;
@@ -46,91 +48,25 @@ export function createGrpcServer(logger: Logger, options: { maxConnectionAgeMs?:
   health.addToServer(server);
   const names: string[] = [];
 
-  const adapter =
-    (readContext: (md: Metadata) => CallContext | PublicCallContext): UnaryAdapter =>
-    (method, handler) =>
-    (call, callback) => {
-      const started = performance.now();
-      const measure = (code: status): void =>
-        rpcDuration.record((performance.now() - started) / 1000, {
-          'rpc.system': 'grpc',
-          'rpc.service': method.parent.typeName,
-          'rpc.method': method.name,
-          'rpc.grpc.status_code': code,
-        });
-      let ctx;
-      try {
-        ctx = readContext(call.metadata) as CallContext & PublicCallContext;
-      } catch (error) {
-        const failure = toGrpcFailure(error);
-        measure(failure.code);
-        callback(failure);
-        return;
-      }
-      handler(call.request, ctx).then(
-        (init) => {
-          logger.debug({ rpc: method.name, requestId: ctx.requestId, ms: Math.round(performance.now() - started) }, 'rpc ok');
-          measure(status.OK);
-          callback(null, toResponse(method.output, init));
-        },
-        (error: unknown) => {
-          logUnexpectedFailure(logger, error, { rpc: method.name, requestId: ctx.requestId }, 'rpc failed with an unexpected error');
-          const failure = toGrpcFailure(error);
-          measure(failure.code);
-          callback(failure);
-        },
-      );
-    };
-
-  /**
-   * A server-streaming RPC: each message the handler yields is written as the client takes it (a
-   * full buffer waits for 'drain'), so a large export holds only what is in flight. A client that
-   * goes away ends the handler's generator (its finally blocks run); a failure mid-stream ends the
-   * call with the error's code and field, as a unary call's would.
-   */
-  const streamAdapter =
-    (readContext: (md: Metadata) => CallContext | PublicCallContext): StreamAdapter =>
-    (method, handler) =>
-    (call) => {
-      const started = performance.now();
-      let ctx;
-      try {
-        ctx = readContext(call.metadata) as CallContext & PublicCallContext;
-      } catch (error) {
-        call.emit('error', toGrpcFailure(error));
-        return;
-      }
-      const requestId = ctx.requestId;
-      const gone = new Promise<void>((resolve) => call.once('cancelled', () => resolve()));
-      void (async () => {
-        try {
-          for await (const init of handler(call.request, ctx)) {
-            if (call.cancelled) return;
-            if (!call.write(toResponse(method.output, init))) await Promise.race([once(call, 'drain'), gone]);
-          }
-          if (!call.cancelled) call.end();
-          logger.debug({ rpc: method.name, requestId, ms: Math.round(performance.now() - started) }, 'rpc stream ok');
-        } catch (error) {
-          if (!(error instanceof ApiError)) logger.error({ rpc: method.name, requestId, err: error }, 'rpc stream failed');
-          if (!call.cancelled) call.emit('error', toGrpcFailure(error));
-        }
-      })();
-    };
-
   return {
     server,
     health,
     add(service, handlers) {
       server.addService(
         serviceDefinition(service),
-        implementation(service, handlers, adapter(contextFromMetadata), streamAdapter(contextFromMetadata)),
+        implementation(service, handlers, unaryAdapter(logger, contextFromMetadata), serverStreamAdapter(logger, contextFromMetadata)),
       );
       names.push(service.typeName);
     },
     addPublic(service, handlers) {
       server.addService(
         serviceDefinition(service),
-        implementation(service, handlers, adapter(publicContextFromMetadata), streamAdapter(publicContextFromMetadata)),
+        implementation(
+          service,
+          handlers,
+          unaryAdapter(logger, publicContextFromMetadata),
+          serverStreamAdapter(logger, publicContextFromMetadata),
+        ),
       );
       names.push(service.typeName);
     },
@@ -157,6 +93,76 @@ export function createGrpcServer(logger: Logger, options: { maxConnectionAgeMs?:
         });
       });
     },
+  };
+}
+
+/** A unary RPC: reads the call's context, runs the handler, logs and measures the outcome. */
+function unaryAdapter(logger: Logger, readContext: ContextReader): UnaryAdapter {
+  return (method, handler) => (call, callback) => {
+    const started = performance.now();
+    const measure = (code: status): void =>
+      rpcDuration.record((performance.now() - started) / 1000, {
+        'rpc.system': 'grpc',
+        'rpc.service': method.parent.typeName,
+        'rpc.method': method.name,
+        'rpc.grpc.status_code': code,
+      });
+    let ctx;
+    try {
+      ctx = readContext(call.metadata) as CallContext & PublicCallContext;
+    } catch (error) {
+      const failure = toGrpcFailure(error);
+      measure(failure.code);
+      callback(failure);
+      return;
+    }
+    handler(call.request, ctx).then(
+      (init) => {
+        logger.debug({ rpc: method.name, requestId: ctx.requestId, ms: Math.round(performance.now() - started) }, 'rpc ok');
+        measure(status.OK);
+        callback(null, toResponse(method.output, init));
+      },
+      (error: unknown) => {
+        logUnexpectedFailure(logger, error, { rpc: method.name, requestId: ctx.requestId }, 'rpc failed with an unexpected error');
+        const failure = toGrpcFailure(error);
+        measure(failure.code);
+        callback(failure);
+      },
+    );
+  };
+}
+
+/**
+ * A server-streaming RPC: each message the handler yields is written as the client takes it (a
+ * full buffer waits for 'drain'), so a large export holds only what is in flight. A client that
+ * goes away ends the handler's generator (its finally blocks run); a failure mid-stream ends the
+ * call with the error's code and field, as a unary call's would.
+ */
+function serverStreamAdapter(logger: Logger, readContext: ContextReader): StreamAdapter {
+  return (method, handler) => (call) => {
+    const started = performance.now();
+    let ctx;
+    try {
+      ctx = readContext(call.metadata) as CallContext & PublicCallContext;
+    } catch (error) {
+      call.emit('error', toGrpcFailure(error));
+      return;
+    }
+    const requestId = ctx.requestId;
+    const gone = new Promise<void>((resolve) => call.once('cancelled', () => resolve()));
+    void (async () => {
+      try {
+        for await (const init of handler(call.request, ctx)) {
+          if (call.cancelled) return;
+          if (!call.write(toResponse(method.output, init))) await Promise.race([once(call, 'drain'), gone]);
+        }
+        if (!call.cancelled) call.end();
+        logger.debug({ rpc: method.name, requestId, ms: Math.round(performance.now() - started) }, 'rpc stream ok');
+      } catch (error) {
+        if (!(error instanceof ApiError)) logger.error({ rpc: method.name, requestId, err: error }, 'rpc stream failed');
+        if (!call.cancelled) call.emit('error', toGrpcFailure(error));
+      }
+    })();
   };
 }
 

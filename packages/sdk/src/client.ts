@@ -121,6 +121,25 @@ export function createClient(options: ClientOptions) {
   });
 
   return {
+    ...checkoutSessionsResource(http, send),
+    ...readOnlyResources(http, send),
+    ...webhookEndpointsResource(http, send),
+    ...paymentLinksResource(http, send),
+    /** One long poll for the account's next Test events (what `hosted-checkout listen` loops on). */
+    listen(query: ListenParams = {}, opts: RequestOptions = {}): Promise<ListenPage> {
+      return unwrap(http.GET('/v1/listen', { params: { query }, ...send(opts, (query.wait ?? 25) * 1000) }));
+    },
+    webhooks: { verify: verifyWebhook },
+  };
+}
+
+type Http = ReturnType<typeof createFetchClient<paths>>;
+/** What openapi-fetch needs for one call (see createClient's `send`). */
+type Send = (opts: RequestOptions, extraMs?: number) => { signal: AbortSignal | undefined; fetch: ReturnType<typeof transport> };
+
+/** Checkout sessions: create, retrieve, start (as the buyer would). */
+function checkoutSessionsResource(http: Http, send: Send) {
+  return {
     checkoutSessions: {
       create(body: CreateCheckoutSessionParams, opts: CreateOptions = {}): Promise<CheckoutSession> {
         const idempotencyKey = opts.idempotencyKey ?? randomUUID();
@@ -134,6 +153,12 @@ export function createClient(options: ClientOptions) {
         return unwrap(http.POST('/v1/checkout_sessions/{id}/start', { params: { path: { id } }, body, ...send(opts) }));
       },
     },
+  };
+}
+
+/** The resources an integration only reads: payments (and their Test-mode simulate), customers, orders, events. */
+function readOnlyResources(http: Http, send: Send) {
+  return {
     payments: {
       list(query: ListPaymentsParams = {}, opts: RequestOptions = {}): ListCall<Payment> {
         return listCall((startingAfter) =>
@@ -178,6 +203,12 @@ export function createClient(options: ClientOptions) {
         return unwrap(http.GET('/v1/events/{id}', { params: { path: { id } }, ...send(opts) }));
       },
     },
+  };
+}
+
+/** Webhook endpoints: create, list, retrieve, update, delete, rotate the secret, check. */
+function webhookEndpointsResource(http: Http, send: Send) {
+  return {
     webhookEndpoints: {
       /** The answer carries the endpoint's signing secret, shown only here and to a retry with the same key. */
       create(body: CreateWebhookEndpointParams, opts: CreateOptions = {}): Promise<WebhookEndpointWithSecret> {
@@ -207,6 +238,12 @@ export function createClient(options: ClientOptions) {
         return unwrap(http.POST('/v1/webhook_endpoints/{id}/check', { params: { path: { id } }, ...send(opts, 5_000) }));
       },
     },
+  };
+}
+
+/** Payment links: create, list, retrieve, cancel. */
+function paymentLinksResource(http: Http, send: Send) {
+  return {
     paymentLinks: {
       create(body: CreatePaymentLinkParams, opts: CreateOptions = {}): Promise<PaymentLink> {
         const idempotencyKey = opts.idempotencyKey ?? randomUUID();
@@ -224,11 +261,6 @@ export function createClient(options: ClientOptions) {
         return unwrap(http.POST('/v1/payment_links/{id}/cancel', { params: { path: { id } }, ...send(opts) }));
       },
     },
-    /** One long poll for the account's next Test events (what `hosted-checkout listen` loops on). */
-    listen(query: ListenParams = {}, opts: RequestOptions = {}): Promise<ListenPage> {
-      return unwrap(http.GET('/v1/listen', { params: { query }, ...send(opts, (query.wait ?? 25) * 1000) }));
-    },
-    webhooks: { verify: verifyWebhook },
   };
 }
 

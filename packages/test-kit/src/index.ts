@@ -17,3 +17,4 @@ export { TEST_SECRETS_ENCRYPTION_KEYS, TEST_STATEMENT_PUBLIC_KEYSET, TEST_STATEM
 export { NOT_RUNNING_ADDRESS } from './addresses.ts';
 export { startDisposablePostgresCluster } from './postgres-cluster.ts';
 export type { DisposablePostgresCluster, PostgresClusterNode } from './postgres-cluster.ts';
+export { testPng, SVG_WITH_SCRIPT, GIF_BYTES, BROKEN_PNG } from './images.ts';

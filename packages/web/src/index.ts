@@ -12,3 +12,4 @@ export {
 } from './parser-refusals.ts';
 export { formBodyProblem, strictFormBody } from './form-body.ts';
 export { exactRouter, exactRouting } from './exact-routing.ts';
+export { BRAND_ROUTES, accentStylePath, logoPath } from './brand-paths.ts';

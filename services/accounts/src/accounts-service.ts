@@ -1,8 +1,9 @@
-import { connectNats, contextStream, ensureStream, eventTablePurges, startOutboxRelay, startPurgeSchedule } from '@hc/events';
-import { createGrpcServer } from '@hc/grpc';
+import { contextStream, eventTablePurges, startPurgeSchedule } from '@hc/events';
+import { startService } from '@hc/runtime/service';
 import type { Logger } from '@hc/logging';
-import { AccountsOperatorService, KeyDirectoryService, MerchantAdminService } from '@hc/proto/accounts/v1';
+import { AccountsOperatorService, BrandService, KeyDirectoryService, MerchantAdminService } from '@hc/proto/accounts/v1';
 import { MerchantAdminService as LegacyMerchantAdminService } from '@hc/proto/gateway/v1';
+import { brandHandlers } from './api/grpc/brand-handlers.ts';
 import { keyDirectoryHandlers } from './api/grpc/key-directory-handlers.ts';
 import { merchantAdminHandlers } from './api/grpc/merchant-admin-handlers.ts';
 import { operatorHandlers } from './api/grpc/operator-handlers.ts';
@@ -10,6 +11,7 @@ import type { AccountsConfig } from './config.ts';
 import type { MerchantAccount } from './domain/merchant-account.ts';
 import { MerchantOperations } from './use-cases/merchant-operations.ts';
 import { ChangeFeed } from './store/change-feed.ts';
+import { BrandStore } from './store/brand-store.ts';
 import { MerchantStore } from './store/merchant-store.ts';
 import { createAccountsPrisma } from './store/prisma.ts';
 
@@ -27,8 +29,9 @@ export interface RunningAccountsService {
 }
 
 /**
- * Wires config → database → NATS (outbox relay for account events) → gRPC server with health: the
- * merchant admin, operator and key directory services (docs/adr/0085). Used by main.ts and by tests.
+ * Accounts on the service skeleton (@hc/runtime/service, docs/adr/0095): database → NATS (its stream,
+ * the outbox relay for account events) → purges → gRPC with health: the merchant admin, operator and
+ * key directory services (docs/adr/0085). Used by main.ts and by tests.
  */
 export async function startAccountsService(
   config: AccountsConfig,
@@ -36,40 +39,54 @@ export async function startAccountsService(
   options: { now?: () => Date } = {},
 ): Promise<RunningAccountsService> {
   const now = options.now ?? (() => new Date());
-  const prisma = createAccountsPrisma(config.ACCOUNTS_DATABASE_URL);
-  await prisma.$connect();
-  const store = new MerchantStore(prisma);
-  const operations = new MerchantOperations(store, now);
-
-  const nats = await connectNats(config.NATS_URL, 'accounts');
-  await ensureStream(nats, contextStream(config.NATS_SUBJECT_PREFIX, 'accounts', config));
-  const relay = await startOutboxRelay({
-    databaseUrl: config.ACCOUNTS_DATABASE_URL,
-    nats,
-    subjectPrefix: config.NATS_SUBJECT_PREFIX,
+  const service = await startService({
+    name: 'accounts',
     logger,
+    database: {
+      open: async () => {
+        const prisma = createAccountsPrisma(config.ACCOUNTS_DATABASE_URL);
+        await prisma.$connect();
+        return prisma;
+      },
+      close: (prisma) => prisma.$disconnect(),
+    },
+    dependencies: (prisma) => {
+      const store = new MerchantStore(prisma);
+      return {
+        store,
+        brands: new BrandStore(prisma),
+        operations: new MerchantOperations(store, now),
+        changes: new ChangeFeed(prisma),
+      };
+    },
+    events: {
+      natsUrl: config.NATS_URL,
+      streams: [contextStream(config.NATS_SUBJECT_PREFIX, 'accounts', config)],
+      relay: { databaseUrl: config.ACCOUNTS_DATABASE_URL, subjectPrefix: config.NATS_SUBJECT_PREFIX },
+    },
+    jobs: () => ({
+      purges: startPurgeSchedule(eventTablePurges(config.ACCOUNTS_DATABASE_URL, config), config.EVENTS_PURGE_INTERVAL_MS, logger),
+    }),
+    grpc: {
+      address: config.ACCOUNTS_GRPC_ADDRESS,
+      graceMs: 2000,
+      register(server, { deps: { store, brands, operations, changes } }) {
+        const admin = merchantAdminHandlers({ store, brands, now });
+        server.add(MerchantAdminService, admin);
+        // The previous release's name of the same service (docs/adr/0086): its callers keep working through
+        // a rolling upgrade. Removed with the gateway's old account tables.
+        server.add(LegacyMerchantAdminService, admin);
+        server.addPublic(AccountsOperatorService, operatorHandlers(operations));
+        server.addPublic(BrandService, brandHandlers({ brands, now }));
+        server.addPublic(KeyDirectoryService, keyDirectoryHandlers({ store, changes }));
+      },
+    },
   });
-  const purges = startPurgeSchedule(eventTablePurges(config.ACCOUNTS_DATABASE_URL, config), config.EVENTS_PURGE_INTERVAL_MS, logger);
-
-  const server = createGrpcServer(logger);
-  const admin = merchantAdminHandlers({ store, now });
-  server.add(MerchantAdminService, admin);
-  // The previous release's name of the same service (docs/adr/0086): its callers keep working through
-  // a rolling upgrade. Removed with the gateway's old account tables.
-  server.add(LegacyMerchantAdminService, admin);
-  server.addPublic(AccountsOperatorService, operatorHandlers(operations));
-  server.addPublic(KeyDirectoryService, keyDirectoryHandlers({ store, changes: new ChangeFeed(prisma) }));
-  const address = await server.listenAt(config.ACCOUNTS_GRPC_ADDRESS);
+  const { store, operations } = service.deps;
   return {
-    address,
+    address: service.address!,
     operations,
     putAccount: (account) => store.insertAccount(account),
-    async stop() {
-      await server.stop(2000);
-      await purges.stop();
-      await relay.stop();
-      await nats.drain();
-      await prisma.$disconnect();
-    },
+    stop: () => service.stop(),
   };
 }

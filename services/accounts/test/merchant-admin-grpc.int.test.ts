@@ -9,6 +9,7 @@ import { MerchantAdminService } from '@hc/proto/accounts/v1';
 import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
 import { merchantAdminHandlers } from '../src/api/grpc/merchant-admin-handlers.ts';
 import { ACCOUNTS_MIGRATIONS_DIR } from '../src/index.ts';
+import { BrandStore } from '../src/store/brand-store.ts';
 import { MerchantStore } from '../src/store/merchant-store.ts';
 import { createAccountsPrisma, type AccountsPrisma } from '../src/store/prisma.ts';
 import { createAccount } from '../src/use-cases/create-account.ts';
@@ -32,7 +33,7 @@ beforeAll(async () => {
   prisma = createAccountsPrisma(db.url);
   deps = { store: new MerchantStore(prisma), now: () => new Date() };
   server = createGrpcServer(createLogger('accounts-admin-test', { level: 'silent' }));
-  server.add(MerchantAdminService, merchantAdminHandlers(deps));
+  server.add(MerchantAdminService, merchantAdminHandlers({ ...deps, brands: new BrandStore(prisma) }));
   const port = await server.listen('127.0.0.1:0');
   client = createServiceClient(MerchantAdminService, `127.0.0.1:${port}`, { timeoutMs: 30_000 });
   const accountA = await createAccount(deps, { name: 'Shop A', feeBps: 275 });

@@ -1,5 +1,6 @@
-import { connectNats, ensureStream, eventTablePurges, outboxPosition, startOutboxRelay, startPurgeSchedule } from '@hc/events';
-import { createGrpcServer, createServiceClient } from '@hc/grpc';
+import { eventTablePurges, outboxPosition, startPurgeSchedule } from '@hc/events';
+import { createServiceClient } from '@hc/grpc';
+import { startService } from '@hc/runtime/service';
 import type { Logger } from '@hc/logging';
 import { CheckoutAdminService, CheckoutService, HostedCheckoutService } from '@hc/proto/checkout/v1';
 import { MerchantAdminService } from '@hc/proto/accounts/v1';
@@ -32,70 +33,70 @@ export interface CheckoutOptions {
 }
 
 /**
- * Wires config → database → NATS (outbox relay, erasure and verdict consumers) → settlement and gateway
- * clients → gRPC server → sweeper.
- * Used by main.ts and by tests (with a test clock).
+ * Checkout on the service skeleton (@hc/runtime/service, docs/adr/0095): database → dependencies (the
+ * settlement and accounts clients) → NATS (its stream, the outbox relay) → sweeper and purges →
+ * erasure and verdict consumers → gRPC. Used by main.ts and by tests (with a test clock).
  */
 export async function startCheckoutService(
   config: CheckoutConfig,
   logger: Logger,
   options: CheckoutOptions = {},
 ): Promise<RunningCheckoutService> {
-  const database = createCheckoutDatabase(config.CHECKOUT_DATABASE_URL);
-  const { prisma } = database;
-  await prisma.$connect();
   const providers = options.providers ?? DEFAULT_PROVIDERS;
-  const settlement = createServiceClient(SettlementService, config.SETTLEMENT_GRPC_ADDRESS, { timeoutMs: config.SETTLEMENT_TIMEOUT_MS });
-  // The gateway owns accounts: the buyer's side reads wallet, fee and status there (docs/adr/0037).
-  const accounts = createServiceClient(MerchantAdminService, config.ACCOUNTS_GRPC_ADDRESS, { timeoutMs: config.ACCOUNTS_TIMEOUT_MS });
-  const deps: CheckoutDependencies = {
-    sessions: new CheckoutSessionStore(database, { publicBaseUrl: config.PUBLIC_BASE_URL, providers }),
-    checkouts: new CheckoutStore(prisma),
-    settlement,
-    accounts,
-    providers,
-    now: options.now ?? (() => new Date()),
-    publicBaseUrl: config.PUBLIC_BASE_URL,
-  };
-
-  const nats = await connectNats(config.NATS_URL, 'checkout');
   const stream = checkoutStream(config.NATS_SUBJECT_PREFIX, config);
-  await ensureStream(nats, stream);
-  const relay = await startOutboxRelay({
-    databaseUrl: config.CHECKOUT_DATABASE_URL,
-    nats,
-    subjectPrefix: config.NATS_SUBJECT_PREFIX,
+  const service = await startService({
+    name: 'checkout',
     logger,
-  });
-
-  const eventsPosition = outboxPosition({ databaseUrl: config.CHECKOUT_DATABASE_URL, nats, stream: stream.name, relay });
-
-  const erasures = await consumeCustomerErasures(nats, config.NATS_SUBJECT_PREFIX, deps, config, logger);
-  const purges = startPurgeSchedule(eventTablePurges(config.CHECKOUT_DATABASE_URL, config), config.EVENTS_PURGE_INTERVAL_MS, logger);
-  const verdicts = await consumeSettlementVerdicts(nats, config.NATS_SUBJECT_PREFIX, deps, config, logger);
-
-  const server = createGrpcServer(logger);
-  server.add(CheckoutService, checkoutHandlers(deps, eventsPosition, logger));
-  // Operator CLI and dashboard only; the gateway's merchant API never calls it (ADR 0024).
-  server.add(CheckoutAdminService, adminHandlers(deps));
-  server.addPublic(HostedCheckoutService, hostedHandlers(deps));
-  const address = await server.listenAt(config.CHECKOUT_GRPC_ADDRESS);
-  const sweeper = startExpirySweeper(deps, logger, config.EXPIRY_SWEEP_INTERVAL_MS);
-  return {
-    address,
-    deps,
-    async stop() {
-      await server.stop();
-      await sweeper.stop();
-      await erasures.stop();
-      await verdicts.stop();
-      await purges.stop();
-      await relay.stop();
-      await eventsPosition.close();
-      await nats.drain();
-      settlement.close();
-      accounts.close();
-      await database.close();
+    database: {
+      open: async () => {
+        const database = createCheckoutDatabase(config.CHECKOUT_DATABASE_URL);
+        await database.prisma.$connect();
+        return database;
+      },
+      close: (database) => database.close(),
     },
-  };
+    dependencies: (database, life): CheckoutDependencies => ({
+      sessions: new CheckoutSessionStore(database, { publicBaseUrl: config.PUBLIC_BASE_URL, providers }),
+      checkouts: new CheckoutStore(database.prisma),
+      settlement: life.own(
+        'settlement client',
+        createServiceClient(SettlementService, config.SETTLEMENT_GRPC_ADDRESS, { timeoutMs: config.SETTLEMENT_TIMEOUT_MS }),
+        (client) => client.close(),
+      ),
+      // Accounts owns the merchant: the buyer's side reads wallet, fee and status there (docs/adr/0037).
+      accounts: life.own(
+        'accounts client',
+        createServiceClient(MerchantAdminService, config.ACCOUNTS_GRPC_ADDRESS, { timeoutMs: config.ACCOUNTS_TIMEOUT_MS }),
+        (client) => client.close(),
+      ),
+      providers,
+      now: options.now ?? (() => new Date()),
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+    }),
+    events: {
+      natsUrl: config.NATS_URL,
+      streams: [stream],
+      relay: { databaseUrl: config.CHECKOUT_DATABASE_URL, subjectPrefix: config.NATS_SUBJECT_PREFIX },
+    },
+    jobs: ({ deps }) => ({
+      sweeper: startExpirySweeper(deps, logger, config.EXPIRY_SWEEP_INTERVAL_MS),
+      purges: startPurgeSchedule(eventTablePurges(config.CHECKOUT_DATABASE_URL, config), config.EVENTS_PURGE_INTERVAL_MS, logger),
+    }),
+    consumers: async ({ nats, deps }) => ({
+      erasures: await consumeCustomerErasures(nats, config.NATS_SUBJECT_PREFIX, deps, config, logger),
+      verdicts: await consumeSettlementVerdicts(nats, config.NATS_SUBJECT_PREFIX, deps, config, logger),
+    }),
+    grpc: {
+      address: config.CHECKOUT_GRPC_ADDRESS,
+      register(server, { nats, relay, deps, life }) {
+        const position = outboxPosition({ databaseUrl: config.CHECKOUT_DATABASE_URL, nats: nats, stream: stream.name, relay });
+        life.own('events position', position, (started) => started.close());
+        server.add(CheckoutService, checkoutHandlers(deps, position, logger));
+        // Operator CLI and dashboard only; the gateway's merchant API never calls it (ADR 0024).
+        server.add(CheckoutAdminService, adminHandlers(deps));
+        server.addPublic(HostedCheckoutService, hostedHandlers(deps));
+      },
+    },
+  });
+  return { address: service.address!, deps: service.deps, stop: () => service.stop() };
 }

@@ -38,6 +38,7 @@ async function payment(createdAt: string, paidAt: string | null, overrides: Part
     successUrl: 'https://shop.example/ok',
     cancelUrl: 'https://shop.example/cancel',
     locale: null,
+    pageLocale: null,
     merchantName: 'Lamp shop',
     createdAt: at(createdAt),
     expiresAt: new Date(at(createdAt).getTime() + 3_600_000),

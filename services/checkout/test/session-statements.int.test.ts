@@ -45,6 +45,7 @@ function session(overrides: Partial<CheckoutSession> = {}): CheckoutSession {
     successUrl: 'https://shop.example/ok',
     cancelUrl: 'https://shop.example/cancel',
     locale: 'pt-BR',
+    pageLocale: 'de',
     createdAt,
     expiresAt: new Date(createdAt.getTime() + 3_600_000),
     merchantName: 'Mug shop',

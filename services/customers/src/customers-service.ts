@@ -1,16 +1,16 @@
 import {
   allConsumersSettled,
-  connectNats,
   consumerProgress,
   contextStream,
-  ensureStream,
   eventTablePurges,
   outboxPosition,
-  startOutboxRelay,
   startPurgeSchedule,
+  type ConsumerProgress,
   type DurableConsumer,
+  type NatsConnection,
+  type OutboxPosition,
 } from '@hc/events';
-import { createGrpcServer } from '@hc/grpc';
+import { startService } from '@hc/runtime/service';
 import type { Logger } from '@hc/logging';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { customersHandlers } from './api/grpc/customers-handlers.ts';
@@ -43,69 +43,94 @@ export interface CustomersOptions {
 }
 
 /**
- * Wires config → database → NATS (outbox relay for customer events, durable consumer of checkout
- * events) → gRPC server with health. Used by main.ts and by tests.
+ * Customers on the service skeleton (@hc/runtime/service, docs/adr/0095): database → NATS (its stream,
+ * the outbox relay) → purges → the checkout events consumer (pausable) → gRPC, whose reads wait on
+ * read barriers (docs/adr/0011). Used by main.ts and by tests (with a test clock).
  */
 export async function startCustomersService(
   config: CustomersConfig,
   logger: Logger,
   options: CustomersOptions = {},
 ): Promise<RunningCustomersService> {
-  const database = createCustomersDatabase(config.CUSTOMERS_DATABASE_URL);
-  await database.prisma.$connect();
-  const deps: CustomersDependencies = { store: new CustomersStore(database), now: options.now ?? (() => new Date()) };
-
-  const nats = await connectNats(config.NATS_URL, 'customers');
   const ownStream = contextStream(config.NATS_SUBJECT_PREFIX, 'customers', config);
-  await ensureStream(nats, ownStream);
-  const relay = await startOutboxRelay({
-    databaseUrl: config.CUSTOMERS_DATABASE_URL,
-    nats,
-    subjectPrefix: config.NATS_SUBJECT_PREFIX,
+  const service = await startService({
+    name: 'customers',
     logger,
+    database: {
+      open: async () => {
+        const database = createCustomersDatabase(config.CUSTOMERS_DATABASE_URL);
+        await database.prisma.$connect();
+        return database;
+      },
+      close: (database) => database.close(),
+    },
+    dependencies: (database): CustomersDependencies => ({ store: new CustomersStore(database), now: options.now ?? (() => new Date()) }),
+    events: {
+      natsUrl: config.NATS_URL,
+      streams: [ownStream],
+      relay: { databaseUrl: config.CUSTOMERS_DATABASE_URL, subjectPrefix: config.NATS_SUBJECT_PREFIX },
+    },
+    jobs: () => ({
+      purges: startPurgeSchedule(eventTablePurges(config.CUSTOMERS_DATABASE_URL, config), config.EVENTS_PURGE_INTERVAL_MS, logger),
+    }),
+    consumers: async ({ nats, deps }) => {
+      // Read-your-writes (docs/adr/0011): reads wait on the consumer's ack floor; this replica's acks wake them.
+      const checkoutStream = contextStream(config.NATS_SUBJECT_PREFIX, 'checkout', config).name;
+      const progress = consumerProgress(nats, checkoutStream, CHECKOUT_EVENTS_CONSUMER);
+      const checkoutEvents = pausableConsumer(() =>
+        startCheckoutEventsConsumer(deps, nats, config.NATS_SUBJECT_PREFIX, config, logger, {
+          ackWaitMs: options.ackWaitMs,
+          onAcked: () => progress.wake(),
+        }),
+      );
+      // progress first: it stops after the consumer whose acks wake it (reverse order).
+      await checkoutEvents.start();
+      return { progress, checkoutEvents };
+    },
+    grpc: {
+      address: config.CUSTOMERS_GRPC_ADDRESS,
+      register(server, { nats, relay, deps, life, consumers }) {
+        const ownPosition = life.own(
+          'own events position',
+          outboxPosition({ databaseUrl: config.CUSTOMERS_DATABASE_URL, nats, stream: ownStream.name, relay }),
+          (position) => position.close(),
+        );
+        server.add(CustomersService, customersHandlers(deps, readBarriers(nats, ownStream.name, ownPosition, consumers.progress)));
+      },
+    },
   });
-  // Read-your-writes (docs/adr/0011): reads wait on the consumer's ack floor; this replica's acks wake them.
-  const progress = consumerProgress(nats, contextStream(config.NATS_SUBJECT_PREFIX, 'checkout', config).name, CHECKOUT_EVENTS_CONSUMER);
-  const startConsumer = () =>
-    startCheckoutEventsConsumer(deps, nats, config.NATS_SUBJECT_PREFIX, config, logger, {
-      ackWaitMs: options.ackWaitMs,
-      onAcked: () => progress.wake(),
-    });
-  let consumer: DurableConsumer | undefined = await startConsumer();
-  const ownPosition = outboxPosition({ databaseUrl: config.CUSTOMERS_DATABASE_URL, nats, stream: ownStream.name, relay });
-  const barriers: Barriers = {
+  const { checkoutEvents } = service.consumers;
+  return {
+    address: service.address!,
+    deps: service.deps,
+    pauseConsumer: () => checkoutEvents.stop(),
+    resumeConsumer: () => checkoutEvents.start(),
+    stop: () => service.stop(),
+  };
+}
+
+/** The two waits a read may ask for (docs/adr/0011): checkout's events applied here, and this context's own events applied everywhere. */
+function readBarriers(nats: NatsConnection, ownStream: string, ownPosition: OutboxPosition, progress: ConsumerProgress): Barriers {
+  return {
     checkoutApplied: (sequence, timeoutMs) => progress.settled(sequence, timeoutMs),
     async ownEventsApplied(timeoutMs) {
       const deadline = Date.now() + timeoutMs;
       const sequence = await ownPosition.current(timeoutMs);
-      return sequence !== null && allConsumersSettled(nats, ownStream.name, sequence, deadline - Date.now());
+      return sequence !== null && allConsumersSettled(nats, ownStream, sequence, deadline - Date.now());
     },
   };
+}
 
-  const purges = startPurgeSchedule(eventTablePurges(config.CUSTOMERS_DATABASE_URL, config), config.EVENTS_PURGE_INTERVAL_MS, logger);
-
-  const server = createGrpcServer(logger);
-  server.add(CustomersService, customersHandlers(deps, barriers));
-  const address = await server.listenAt(config.CUSTOMERS_GRPC_ADDRESS);
+/** The checkout events consumer, which maintenance and tests may pause (stop) and resume (start again). */
+function pausableConsumer(start: () => Promise<DurableConsumer>): { start(): Promise<void>; stop(): Promise<void> } {
+  let consumer: DurableConsumer | undefined;
   return {
-    address,
-    deps,
-    async pauseConsumer() {
-      await consumer?.stop();
-      consumer = undefined;
-    },
-    async resumeConsumer() {
-      consumer ??= await startConsumer();
+    async start() {
+      consumer ??= await start();
     },
     async stop() {
-      await server.stop();
-      progress.stop();
       await consumer?.stop();
-      await purges.stop();
-      await relay.stop();
-      await ownPosition.close();
-      await nats.drain();
-      await database.close();
+      consumer = undefined;
     },
   };
 }

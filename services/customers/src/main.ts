@@ -1,17 +1,12 @@
-import { waitForDatabase } from '@hc/db';
-import { createLogger } from '@hc/logging';
-import { stopOnSignals } from '@hc/runtime';
-import { loadCustomersConfig } from './config.ts';
+import { runService } from '@hc/runtime/service';
 import { startCustomersService } from './customers-service.ts';
+import { loadCustomersConfig } from './config.ts';
 
 const config = loadCustomersConfig();
-const logger = createLogger('customers', { level: config.LOG_LEVEL });
-// Started while PostgreSQL is away (a restart, a failover)? Wait for it rather than crash-loop.
-await waitForDatabase(config.CUSTOMERS_DATABASE_URL, {
-  timeoutMs: 120_000,
-  onRetry: (error) => logger.warn({ err: error }, 'waiting for the database'),
+await runService({
+  name: 'customers',
+  logLevel: config.LOG_LEVEL,
+  databaseUrl: config.CUSTOMERS_DATABASE_URL,
+  start: (logger) => startCustomersService(config, logger, { ackWaitMs: config.CUSTOMERS_EVENT_ACK_WAIT_MS }),
+  listening: (service) => ({ address: service.address }),
 });
-const service = await startCustomersService(config, logger, { ackWaitMs: config.CUSTOMERS_EVENT_ACK_WAIT_MS });
-logger.info({ address: service.address }, 'customers gRPC service listening');
-
-stopOnSignals(logger, () => service.stop());

@@ -1,10 +1,12 @@
 // What the platform runner and tests use of the emulator.
-export { startEmulator } from './emulator.ts';
-export type { RunningEmulator } from './emulator.ts';
+export { startEmulator } from './emulator-service.ts';
+export type { RunningEmulator } from './emulator-service.ts';
 export { loadEmulatorConfig } from './config.ts';
 export type { EmulatorConfig } from './config.ts';
-export { signNotice, signForwardQuestion, noticeBody, NOTICE_MODES } from './notices.ts';
-export type { NoticeBody, NoticeMode, SignedNotice } from './notices.ts';
-export { EMULATED_COINS } from './ledger.ts';
-export { payThroughEmulator, EmulatorRefusal } from './client.ts';
-export type { PayOptions, PayResult } from './client.ts';
+export { signNotice, signForwardQuestion } from './adapters/notices.ts';
+export type { SignedNotice } from './adapters/notices.ts';
+export { noticeBody, NOTICE_MODES } from './domain/notice-body.ts';
+export type { NoticeBody, NoticeMode } from './domain/notice-body.ts';
+export { EMULATED_COINS } from './domain/ledger.ts';
+export { payThroughEmulator, EmulatorRefusal } from './adapters/emulator-client.ts';
+export type { PayOptions, PayResult } from './adapters/emulator-client.ts';

@@ -1,7 +1,7 @@
 import { createLogger } from '@hc/logging';
 import { stopOnSignals } from '@hc/runtime';
 import { loadEmulatorConfig } from './config.ts';
-import { startEmulator } from './emulator.ts';
+import { startEmulator } from './emulator-service.ts';
 
 const config = loadEmulatorConfig();
 const logger = createLogger('emulator', { level: config.LOG_LEVEL });

@@ -48,6 +48,11 @@ export interface NotificationsConfig extends EventRetention {
    * that signs in to the payment's account there (docs/notifications.md, "Test receipts").
    */
   DASHBOARD_GRPC_ADDRESS: string;
+  /**
+   * The accounts service (its BrandService): the shop's logo and accent colour in its buyers'
+   * receipts (docs/adr/0096). Unset: receipts in the platform's plain look.
+   */
+  ACCOUNTS_GRPC_ADDRESS?: string;
   /** Test receipts an account may send in an hour; those beyond are recorded as canceled, never sent. */
   TEST_RECEIPTS_PER_ACCOUNT_HOUR: number;
   /**
@@ -85,6 +90,7 @@ const schema: JSONSchemaType<NotificationsConfig> = {
     NOTIFICATIONS_EVENT_ACK_WAIT_MS: integer(1_000, 600_000, 30_000),
     SECRETS_ENCRYPTION_KEYS: { type: 'string', nullable: true },
     DASHBOARD_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50056' },
+    ACCOUNTS_GRPC_ADDRESS: { type: 'string', minLength: 3, nullable: true },
     TEST_RECEIPTS_PER_ACCOUNT_HOUR: integer(1, 10_000, 20),
     TEST_RECEIPTS_TO_ANY_ADDRESS: { type: 'boolean', default: false },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },

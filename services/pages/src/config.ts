@@ -13,6 +13,11 @@ export interface PagesConfig {
    * receipt only when one is sent. Unset: the page promises none.
    */
   NOTIFICATIONS_GRPC_ADDRESS?: string;
+  /**
+   * host:port of the accounts gRPC service (its BrandService): the shop's logo and accent colour
+   * (docs/adr/0096). Unset: every page has the platform's look.
+   */
+  ACCOUNTS_GRPC_ADDRESS?: string;
   /** Deadline of each gRPC call, in milliseconds. */
   GRPC_TIMEOUT_MS: number;
   /**
@@ -39,6 +44,7 @@ const schema: JSONSchemaType<PagesConfig> = {
     PAGES_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8082 },
     CHECKOUT_GRPC_ADDRESS: { type: 'string', minLength: 3, default: '127.0.0.1:50051' },
     NOTIFICATIONS_GRPC_ADDRESS: { type: 'string', minLength: 3, nullable: true },
+    ACCOUNTS_GRPC_ADDRESS: { type: 'string', minLength: 3, nullable: true },
     GRPC_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 5000 },
     PAGES_TRUST_PROXY_HOPS: { type: 'integer', minimum: 0, maximum: 10, default: 0 },
     PAGES_VIEWS_PER_MINUTE: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 300 },

@@ -1,11 +1,12 @@
-import { createLogger } from '@hc/logging';
-import { stopOnSignals } from '@hc/runtime';
+import { runService } from '@hc/runtime/service';
 import { loadPagesConfig } from './config.ts';
 import { startPages } from './pages-server.ts';
 
 const config = loadPagesConfig();
-const logger = createLogger('pages', { level: config.LOG_LEVEL });
-const pages = await startPages(config, logger);
-logger.info({ url: pages.url }, 'pages listening');
-
-stopOnSignals(logger, () => pages.stop());
+await runService({
+  name: 'pages',
+  logLevel: config.LOG_LEVEL,
+  start: (logger) => startPages(config, logger),
+  listening: (pages) => ({ url: pages.url }),
+  listeningMessage: 'pages listening',
+});

@@ -4,9 +4,11 @@ import { checkGrpcHealth, createServiceClient, type PublicCallContext } from '@h
 import type { Logger } from '@hc/logging';
 import { HostedCheckoutService } from '@hc/proto/checkout/v1';
 import { ReceiptPolicyService } from '@hc/proto/notifications/v1';
+import { BrandService } from '@hc/proto/accounts/v1';
 import { answerParserRefusals } from '@hc/web';
 import type { PagesConfig } from './config.ts';
 import { receiptPolicy, RECEIPT_POLICY_TIMEOUT_MS } from './adapters/receipt-policy.ts';
+import { BRAND_TIMEOUT_MS, brandReader, logoReader } from './adapters/brand-reader.ts';
 import { createPagesApp } from './api/http/app.ts';
 
 export interface RunningPages {
@@ -29,9 +31,16 @@ export async function startPages(config: PagesConfig, logger: Logger): Promise<R
         timeoutMs: RECEIPT_POLICY_TIMEOUT_MS,
       })
     : undefined;
+  const accounts = config.ACCOUNTS_GRPC_ADDRESS
+    ? createServiceClient<typeof BrandService, PublicCallContext>(BrandService, config.ACCOUNTS_GRPC_ADDRESS, {
+        timeoutMs: BRAND_TIMEOUT_MS,
+      })
+    : undefined;
   const app = createPagesApp({
     checkout,
     receipts: receiptPolicy(policy, logger),
+    brands: brandReader(accounts, logger),
+    logos: logoReader(accounts),
     logger,
     trustProxyHops: config.PAGES_TRUST_PROXY_HOPS,
     viewsPerMinute: config.PAGES_VIEWS_PER_MINUTE,
@@ -58,6 +67,7 @@ export async function startPages(config: PagesConfig, logger: Logger): Promise<R
       });
       checkout.close();
       policy?.close();
+      accounts?.close();
     },
   };
 }

@@ -60,7 +60,10 @@ describe('the hosted checkout page', () => {
     });
     await walk('pays-with-recommended-provider', page, async () => {
       await page.goto(session.url.replace('https://pay.example.test', h.pages.url));
-      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Pay Blue Mug Shop');
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Your payment');
+      // The shop's name once, in the header (docs/adr/0096).
+      const naming = await page.locator('header, main h1, main .summary').allInnerTexts();
+      expect(naming.join('\n').split('Blue Mug Shop')).toHaveLength(2);
       await expect(page.getByText('Test mode', { exact: true }).isVisible()).resolves.toBe(true);
       // A British buyer: the page in English, the amount in its format, the currency as set; the
       // country from the language (buyer-locales.int.test.ts walks the other locales).

@@ -104,7 +104,7 @@ describe('dashboard checkout pages', () => {
       await frame.getByRole('heading', { name: 'Blue mug' }).waitFor();
       const [tab] = await Promise.all([context.waitForEvent('page'), frame.getByRole('button', { name: /Pay/ }).click()]);
       await tab.waitForURL(/\/pay\/pay_/);
-      await tab.getByRole('heading', { name: /Pay/ }).first().waitFor();
+      await tab.getByRole('heading', { name: 'Your payment' }).waitFor();
     });
     const made = await payments(id);
     expect(made).toEqual([expect.objectContaining({ source: 'checkout', checkoutId: id, amount: '19.90', planLabel: null })]);

@@ -42,7 +42,13 @@ export async function startPagesHarness(label: string, config: Partial<Record<ke
     feeBps: ACCOUNT.feeBps,
   });
   const pages = await startPages(
-    loadPagesConfig({ PAGES_PORT: '0', CHECKOUT_GRPC_ADDRESS: stack.checkout.address, LOG_LEVEL: 'silent', ...config }),
+    loadPagesConfig({
+      PAGES_PORT: '0',
+      CHECKOUT_GRPC_ADDRESS: stack.checkout.address,
+      ACCOUNTS_GRPC_ADDRESS: stack.accounts.address,
+      LOG_LEVEL: 'silent',
+      ...config,
+    }),
     logger,
   );
   const api = createServiceClient(CheckoutService, stack.checkout.address);

@@ -1,17 +1,12 @@
-import { waitForDatabase } from '@hc/db';
-import { createLogger } from '@hc/logging';
-import { stopOnSignals } from '@hc/runtime';
-import { loadSettlementConfig } from './config.ts';
+import { runService } from '@hc/runtime/service';
 import { startSettlementService } from './settlement-service.ts';
+import { loadSettlementConfig } from './config.ts';
 
 const config = loadSettlementConfig();
-const logger = createLogger('settlement', { level: config.LOG_LEVEL });
-// Started while PostgreSQL is away (a restart, a failover)? Wait for it rather than crash-loop.
-await waitForDatabase(config.SETTLEMENT_DATABASE_URL, {
-  timeoutMs: 120_000,
-  onRetry: (error) => logger.warn({ err: error }, 'waiting for the database'),
+await runService({
+  name: 'settlement',
+  logLevel: config.LOG_LEVEL,
+  databaseUrl: config.SETTLEMENT_DATABASE_URL,
+  start: (logger) => startSettlementService(config, logger),
+  listening: (service) => ({ address: service.address }),
 });
-const service = await startSettlementService(config, logger);
-logger.info({ address: service.address }, 'settlement gRPC service listening');
-
-stopOnSignals(logger, () => service.stop());

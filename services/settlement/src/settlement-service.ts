@@ -1,5 +1,6 @@
-import { connectNats, ensureStream, eventTablePurges, startOutboxRelay, startPurgeSchedule } from '@hc/events';
-import { createGrpcServer, createServiceClient } from '@hc/grpc';
+import { eventTablePurges, startPurgeSchedule } from '@hc/events';
+import { createServiceClient } from '@hc/grpc';
+import { startService } from '@hc/runtime/service';
 import type { Logger } from '@hc/logging';
 import { MerchantAdminService } from '@hc/proto/accounts/v1';
 import { SettlementService } from '@hc/proto/settlement/v1';
@@ -34,74 +35,77 @@ export interface RunningSettlementService {
   stop(): Promise<void>;
 }
 
-/** Wires config → database → NATS (outbox relay) → chain check worker, purges → notices listener → gRPC server. Used by main.ts and by tests (with a test clock). */
+/**
+ * Settlement on the service skeleton (@hc/runtime/service, docs/adr/0095): database → dependencies
+ * (processors, the accounts client) → NATS (its stream, the outbox relay) → chain check and purges →
+ * the processor's notices listener → gRPC. Used by main.ts and by tests (with a test clock).
+ */
 export async function startSettlementService(
   config: SettlementConfig,
   logger: Logger,
   options: { now?: () => Date } = {},
 ): Promise<RunningSettlementService> {
-  const prisma = createSettlementPrisma(config.SETTLEMENT_DATABASE_URL);
-  await prisma.$connect();
-  // The gateway owns accounts: a Live transfer is forwarded to the wallet it has then (docs/adr/0081).
-  const accounts = createServiceClient(MerchantAdminService, config.ACCOUNTS_GRPC_ADDRESS, { timeoutMs: config.ACCOUNTS_TIMEOUT_MS });
-  const deps: SettlementDependencies = {
-    locks: new SettlementLockStore(prisma),
-    verdicts: new VerdictStore(prisma),
-    timeline: new TimelineStore(prisma),
-    fx: new ConfiguredFxRates(config.FX_RATES_USD),
-    processors: {
-      test: new SandboxProcessor(config.SANDBOX_COIN),
-      live: new HttpLiveProcessor(config.PROCESSOR_URL, config.PROCESSOR_TIMEOUT_MS),
+  const service = await startService({
+    name: 'settlement',
+    logger,
+    database: {
+      open: async () => {
+        const prisma = createSettlementPrisma(config.SETTLEMENT_DATABASE_URL);
+        await prisma.$connect();
+        return prisma;
+      },
+      close: (prisma) => prisma.$disconnect(),
     },
-    units: (work) => inSettlementUnit(prisma, work),
-    now: options.now ?? (() => new Date()),
-    accounts,
-  };
-
-  const nats = await connectNats(config.NATS_URL, 'settlement');
-  await ensureStream(nats, settlementStream(config.NATS_SUBJECT_PREFIX, config));
-  const relay = await startOutboxRelay({
-    databaseUrl: config.SETTLEMENT_DATABASE_URL,
-    nats,
-    subjectPrefix: config.NATS_SUBJECT_PREFIX,
-    logger,
+    dependencies: (prisma, life): SettlementDependencies => ({
+      locks: new SettlementLockStore(prisma),
+      verdicts: new VerdictStore(prisma),
+      timeline: new TimelineStore(prisma),
+      fx: new ConfiguredFxRates(config.FX_RATES_USD),
+      processors: {
+        test: new SandboxProcessor(config.SANDBOX_COIN),
+        live: new HttpLiveProcessor(config.PROCESSOR_URL, config.PROCESSOR_TIMEOUT_MS),
+      },
+      units: (work) => inSettlementUnit(prisma, work),
+      now: options.now ?? (() => new Date()),
+      // Accounts owns the merchant: a Live transfer is forwarded to the wallet it has then (docs/adr/0081).
+      accounts: life.own(
+        'accounts client',
+        createServiceClient(MerchantAdminService, config.ACCOUNTS_GRPC_ADDRESS, { timeoutMs: config.ACCOUNTS_TIMEOUT_MS }),
+        (client) => client.close(),
+      ),
+    }),
+    events: {
+      natsUrl: config.NATS_URL,
+      streams: [settlementStream(config.NATS_SUBJECT_PREFIX, config)],
+      relay: { databaseUrl: config.SETTLEMENT_DATABASE_URL, subjectPrefix: config.NATS_SUBJECT_PREFIX },
+    },
+    jobs: ({ database: prisma, deps }) => ({
+      chainChecks: startChainCheckWorker(deps, {
+        chain: new HttpChainReader(config.CHAIN_RPC_URL, config.PROCESSOR_TIMEOUT_MS),
+        store: new ChainCheckStore(prisma),
+        intervalMs: config.CHAIN_CHECK_INTERVAL_MS,
+        maxAgeMs: CHAIN_WATCH_MS,
+        batchSize: 50,
+        logger,
+      }),
+      purges: startPurgeSchedule(eventTablePurges(config.SETTLEMENT_DATABASE_URL, config), config.EVENTS_PURGE_INTERVAL_MS, logger),
+    }),
+    listeners: async ({ deps }) => {
+      // Local mode with the emulator's published secret: said at every start, never silently (docs/adr/0016).
+      const published = publishedSecretWarning(config);
+      if (published) logger.warn({ noticesAddress: config.SETTLEMENT_NOTICES_ADDRESS }, published);
+      return { notices: await startNoticesListener(deps, config.NOTICE_SIGNING_SECRET, config.SETTLEMENT_NOTICES_ADDRESS, logger) };
+    },
+    grpc: {
+      address: config.SETTLEMENT_GRPC_ADDRESS,
+      register: (server, { deps }) => server.add(SettlementService, settlementHandlers(deps)),
+    },
   });
-
-  const chainChecks = startChainCheckWorker(deps, {
-    chain: new HttpChainReader(config.CHAIN_RPC_URL, config.PROCESSOR_TIMEOUT_MS),
-    store: new ChainCheckStore(prisma),
-    intervalMs: config.CHAIN_CHECK_INTERVAL_MS,
-    maxAgeMs: CHAIN_WATCH_MS,
-    batchSize: 50,
-    logger,
-  });
-  const purges = startPurgeSchedule(eventTablePurges(config.SETTLEMENT_DATABASE_URL, config), config.EVENTS_PURGE_INTERVAL_MS, logger);
-
-  // Local mode with the emulator's published secret: said at every start, never silently (docs/adr/0016).
-  const published = publishedSecretWarning(config);
-  if (published) logger.warn({ noticesAddress: config.SETTLEMENT_NOTICES_ADDRESS }, published);
-  const notices = await startNoticesListener(deps, config.NOTICE_SIGNING_SECRET, config.SETTLEMENT_NOTICES_ADDRESS, logger);
-  const server = createGrpcServer(logger);
-  server.add(SettlementService, settlementHandlers(deps));
-  const address = await server.listenAt(config.SETTLEMENT_GRPC_ADDRESS);
-  let stopped: Promise<void> | undefined;
   return {
-    address,
-    noticesAddress: notices.address,
-    checkChainNow: () => chainChecks.runOnce(),
-    // Idempotent: a test may stop it early (settlement down) and again when its stack stops.
-    stop() {
-      stopped ??= (async () => {
-        await notices.stop();
-        await server.stop();
-        await chainChecks.stop();
-        await purges.stop();
-        await relay.stop();
-        await nats.drain();
-        accounts.close();
-        await prisma.$disconnect();
-      })();
-      return stopped;
-    },
+    address: service.address!,
+    noticesAddress: service.listeners.notices.address,
+    checkChainNow: () => service.jobs.chainChecks.runOnce(),
+    // Idempotent (the skeleton stops once): a test may stop it early (settlement down) and again when its stack stops.
+    stop: () => service.stop(),
   };
 }

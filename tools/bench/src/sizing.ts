@@ -2,8 +2,8 @@
  * From measured per-payment costs (capacity-costs.ts) to sizes at a target rate: the arithmetic behind
  * docs/capacity.md, kept apart so its rules are read (and tested) in one place.
  *
- * Rules: a pod has one vCPU and is sized to run at most at TARGET_UTILISATION (the chart's HPA target),
- * so a replica lost or a burst still fits; never fewer than MIN_REPLICAS (a PodDisruptionBudget and a
+ * Rules: a pod has one vCPU and is planned to run at most at TARGET_UTILISATION, below the chart's HPA
+ * target (70%), so a replica lost or a burst still fits before the HPA acts; never fewer than MIN_REPLICAS (a PodDisruptionBudget and a
  * rolling upgrade need a second one). PostgreSQL's cores follow the same utilisation rule.
  */
 export const TARGET_UTILISATION = 0.6;

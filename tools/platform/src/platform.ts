@@ -283,6 +283,8 @@ start('notifications', 'services/notifications/src/main.ts', {
   SMTP_PORT: String(notificationsConfig.SMTP_PORT),
   SMTP_SECURITY: notificationsConfig.SMTP_SECURITY,
   PUBLIC_BASE_URL: notificationsConfig.PUBLIC_BASE_URL,
+  // The shop's logo and accent in its receipts (docs/adr/0096).
+  ACCOUNTS_GRPC_ADDRESS: accountsConfig.ACCOUNTS_GRPC_ADDRESS,
   // Seals dashboard invitation links until they are mailed (docs/adr/0059).
   SECRETS_ENCRYPTION_KEYS: encryption.keys,
   // Local only: every mail lands in the catcher, so the demo's Test receipts may go to whatever the
@@ -325,6 +327,8 @@ start('pages', 'services/pages/src/main.ts', {
   CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
   // Whether a paid payment gets a receipt, so the page promises only what is sent.
   NOTIFICATIONS_GRPC_ADDRESS: notificationsConfig.NOTIFICATIONS_GRPC_ADDRESS,
+  // The shop's logo and accent colour on its buyers' pages (docs/adr/0096).
+  ACCOUNTS_GRPC_ADDRESS: accountsConfig.ACCOUNTS_GRPC_ADDRESS,
   // Published at /.well-known/hc-statement-keys.json, so anyone can check a statement (docs/adr/0088).
   STATEMENT_PUBLIC_KEYSET: statementKeys.publicKeys,
 });

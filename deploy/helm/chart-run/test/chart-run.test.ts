@@ -157,6 +157,16 @@ describe('pnpm chart:run', () => {
     expect(chartRunErr).toMatch(/helm test: hc-hosted-checkout-test-create passed\n\s+created and read back Test checkout session pay_/);
   });
 
+  it("every Deployment's container is healthy by its image's HEALTHCHECK (the chart's readiness check, deploy/docker)", () => {
+    const workloads = run('ps', '--filter', `label=${LABEL}.workload`, '--format', '{{.Names}}').split('\n');
+    const deployments = workloads.filter((name) => !/migrate|test-|ingress/.test(name));
+    expect(deployments.length).toBeGreaterThanOrEqual(9);
+    // podman runs a health check when asked (its timer needs systemd); docker on its interval.
+    if (client.endsWith('podman')) for (const name of deployments) spawnSync(client, ['healthcheck', 'run', name]);
+    const status = (name: string): string => run('inspect', '--format', '{{.State.Health.Status}}', name);
+    expect(deployments.map((name) => [name, status(name)])).toEqual(deployments.map((name) => [name, 'healthy']));
+  });
+
   it('chart:run --test runs the helm test pods again, and fails on a key the gateway refuses', async () => {
     const again = (key: string) =>
       spawnSync(process.execPath, [join(ROOT, 'deploy/helm/chart-run/main.ts'), '--test'], {

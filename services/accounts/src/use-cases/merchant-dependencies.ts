@@ -26,9 +26,12 @@ export function foundAccount(account: MerchantAccount | null): MerchantAccount {
 /** The merchant's own changes (payout wallet, new API keys) are refused while the account is suspended. */
 export function activeAccount(account: MerchantAccount): MerchantAccount {
   if (account.status === 'suspended')
-    throw new ApiError(
-      'suspended',
+    throw suspendedRefusal(
       'This account is suspended: its payout wallet cannot be changed and no new API key can be made. Contact support.',
     );
   return account;
+}
+
+export function suspendedRefusal(message: string): ApiError {
+  return new ApiError('suspended', message);
 }

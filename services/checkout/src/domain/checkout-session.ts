@@ -47,6 +47,11 @@ export interface CheckoutSession {
   readonly memo: string | null;
   /** The buyer's language the merchant chose at create (@hc/i18n's spelling); null: the browser decides. */
   readonly locale: string | null;
+  /**
+   * The hosted page's language when the buyer started (their pick, their browser or `locale`): the
+   * receipt's language. Null when started over the API. Internal: not part of the API object.
+   */
+  readonly pageLocale: string | null;
   /** Checkout payments: the `chk_` checkout visited, and the pricing-table plan chosen ("Pro — 29.00 EUR"). */
   readonly checkoutId: string | null;
   readonly planLabel: string | null;
@@ -117,6 +122,7 @@ export const UNSTARTED: Pick<
   | 'memo'
   | 'checkoutId'
   | 'planLabel'
+  | 'pageLocale'
   | 'feeBps'
   | 'depositAddress'
   | 'payoutWallet'
@@ -137,6 +143,7 @@ export const UNSTARTED: Pick<
   memo: null,
   checkoutId: null,
   planLabel: null,
+  pageLocale: null,
   feeBps: null,
   depositAddress: null,
   payoutWallet: null,

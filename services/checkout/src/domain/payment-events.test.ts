@@ -38,6 +38,7 @@ const snapshot: PaymentSnapshot = {
   url: 'http://127.0.0.1:8080/pay/pay_01',
   merchantName: 'Mug Shop',
   locale: 'de',
+  pageLocale: null,
 };
 const event: PaymentEvent = {
   id: 'pay_01.payment.paid.vrd_01',

@@ -49,8 +49,10 @@ export interface PaymentSnapshot {
   url: string;
   /** The merchant's display name kept on the session (a receipt's sender), when it has one. */
   merchantName: string | null;
-  /** The buyer's language the merchant chose at create: the receipt's (docs/adr/0089). */
+  /** The buyer's language the merchant chose at create (docs/adr/0089). */
   locale: string | null;
+  /** The hosted page's language when the buyer started: the receipt speaks it before `locale`. */
+  pageLocale: string | null;
 }
 
 export interface PaymentEvent {
@@ -103,6 +105,7 @@ export function paymentSnapshot(p: CheckoutSession, publicBaseUrl: string, provi
     url: hostedPageUrl(publicBaseUrl, p.id),
     merchantName: p.merchantName,
     locale: p.locale,
+    pageLocale: p.pageLocale,
   };
 }
 

@@ -32,6 +32,7 @@ function unstarted(overrides: Partial<CheckoutSession> = {}): CheckoutSession {
     successUrl: null,
     cancelUrl: null,
     locale: null,
+    pageLocale: null,
     createdAt,
     expiresAt: new Date(createdAt.getTime() + 86_400_000),
     startedAt: null,
@@ -59,8 +60,8 @@ function unstarted(overrides: Partial<CheckoutSession> = {}): CheckoutSession {
 
 describe('startTransition', () => {
   it('first start: sets started_at, the email and country and the lock, publishes payment.started', () => {
-    expect(startTransition(unstarted(), { customerEmail: 'a@example.com', country: 'DE', lock }, now)).toEqual({
-      patch: { startedAt: now, customerEmail: 'a@example.com', customerRevision: 1, country: 'DE', ...lock },
+    expect(startTransition(unstarted(), { customerEmail: 'a@example.com', country: 'DE', pageLocale: 'de', lock }, now)).toEqual({
+      patch: { startedAt: now, customerEmail: 'a@example.com', customerRevision: 1, country: 'DE', pageLocale: 'de', ...lock },
       event: 'payment.started',
       emailChanged: true,
     });
@@ -68,26 +69,36 @@ describe('startTransition', () => {
 
   it('starting again with the same email and no country changes nothing', () => {
     const started = unstarted({ startedAt: now, customerEmail: 'a@example.com', customerRevision: 1, country: 'DE' });
-    expect(startTransition(started, { customerEmail: 'a@example.com', country: null, lock: undefined }, now)).toBeNull();
+    expect(startTransition(started, { customerEmail: 'a@example.com', country: null, pageLocale: null, lock: undefined }, now)).toBeNull();
   });
 
   it('starting again with another email replaces only the email: no payment event, a session.started', () => {
     const started = unstarted({ startedAt: now, customerEmail: 'a@example.com', customerRevision: 1, country: 'DE' });
-    expect(startTransition(started, { customerEmail: 'b@example.com', country: null, lock: undefined }, now)).toEqual({
-      patch: { customerEmail: 'b@example.com', customerRevision: 2, country: 'DE' },
+    expect(startTransition(started, { customerEmail: 'b@example.com', country: null, pageLocale: null, lock: undefined }, now)).toEqual({
+      patch: { customerEmail: 'b@example.com', customerRevision: 2, country: 'DE', pageLocale: null },
       event: null,
       emailChanged: true,
     });
   });
 
+  it('a start from the page in another language keeps that language for the receipt; a start over the API keeps the one there is', () => {
+    const started = unstarted({ startedAt: now, customerEmail: 'a@example.com', customerRevision: 1, country: 'DE', pageLocale: 'de' });
+    expect(startTransition(started, { customerEmail: 'a@example.com', country: null, pageLocale: 'fr', lock: undefined }, now)).toEqual({
+      patch: { customerEmail: 'a@example.com', customerRevision: 1, country: 'DE', pageLocale: 'fr' },
+      event: null,
+      emailChanged: false,
+    });
+    expect(startTransition(started, { customerEmail: 'a@example.com', country: null, pageLocale: null, lock: undefined }, now)).toBeNull();
+  });
+
   it('refuses a payment that can no longer start, and an unstarted one without a lock', () => {
     const paid = unstarted({ status: 'paid', startedAt: now });
-    expect(() => startTransition(paid, { customerEmail: 'a@example.com', country: null, lock: undefined }, now)).toThrow(
+    expect(() => startTransition(paid, { customerEmail: 'a@example.com', country: null, pageLocale: null, lock: undefined }, now)).toThrow(
       new ApiError('already_paid'),
     );
-    expect(() => startTransition(unstarted(), { customerEmail: 'a@example.com', country: null, lock: undefined }, now)).toThrow(
-      new ApiError('internal_error'),
-    );
+    expect(() =>
+      startTransition(unstarted(), { customerEmail: 'a@example.com', country: null, pageLocale: null, lock: undefined }, now),
+    ).toThrow(new ApiError('internal_error'));
   });
 });
 

@@ -161,6 +161,8 @@ export interface StartLock {
 export interface StartRequestFields {
   readonly customerEmail: string;
   readonly country: string | null;
+  /** The hosted page's language (a start from the page); null over the API, which keeps the one there is. */
+  readonly pageLocale: string | null;
   /** Present when the payment was unstarted when the start was decided (only a first start locks). */
   readonly lock: StartLock | undefined;
 }
@@ -175,12 +177,13 @@ export function startTransition(current: CheckoutSession, start: StartRequestFie
   const refused = startRefusal(current, now);
   if (refused) throw refused;
   const { customerEmail, country, lock } = start;
+  const pageLocale = start.pageLocale ?? current.pageLocale;
   const emailChanged = current.startedAt === null || current.customerEmail !== customerEmail;
   const customerRevision = emailChanged ? current.customerRevision + 1 : current.customerRevision;
   if (current.startedAt !== null) {
-    return !emailChanged && current.country === (country ?? current.country)
+    return !emailChanged && current.country === (country ?? current.country) && current.pageLocale === pageLocale
       ? null
-      : { patch: { customerEmail, customerRevision, country: country ?? current.country }, event: null, emailChanged };
+      : { patch: { customerEmail, customerRevision, country: country ?? current.country, pageLocale }, event: null, emailChanged };
   }
   // started_at is never cleared, so a payment unstarted here was unstarted when `lock` was decided.
   if (!lock) throw new ApiError('internal_error');
@@ -190,6 +193,7 @@ export function startTransition(current: CheckoutSession, start: StartRequestFie
       customerEmail,
       customerRevision,
       country,
+      pageLocale,
       depositAddress: lock.depositAddress,
       payoutWallet: lock.payoutWallet,
       feeBps: lock.feeBps,

@@ -88,6 +88,7 @@ function toSession(row: Row): CheckoutSession {
     customerName: row.customerName,
     memo: row.memo,
     locale: row.locale,
+    pageLocale: row.pageLocale,
     checkoutId: row.checkoutId,
     planLabel: row.planLabel,
     merchantName: row.merchantName,

@@ -43,6 +43,7 @@ const COLUMNS = {
   customerName: 'customer_name',
   memo: 'memo',
   locale: 'locale',
+  pageLocale: 'page_locale',
   checkoutId: 'checkout_id',
   planLabel: 'plan_label',
   merchantName: 'merchant_name',

@@ -1,4 +1,5 @@
 import { ApiError } from '@hc/errors';
+import { supportedLocale } from '@hc/i18n';
 import type { SettlementLock } from '@hc/proto/settlement/v1';
 import type { CheckoutSession } from '../domain/checkout-session.ts';
 import { startTransition } from '../domain/payment-transitions.ts';
@@ -11,6 +12,8 @@ import { getCheckoutSession } from './get-checkout-session.ts';
 export interface StartRequest {
   customerEmail?: string | undefined;
   country?: string | undefined;
+  /** The hosted page's language (a start from the page): kept for the receipt; one @hc/i18n lists, or ignored. */
+  pageLocale?: string | undefined;
 }
 
 export interface StartedSession {
@@ -71,7 +74,7 @@ export async function startLoadedSession(
     usdValue: lock.usdValue,
   };
   const result = await deps.sessions.change(scope, id, now, (current) =>
-    startTransition(current, { customerEmail, country, lock: startLock }, now),
+    startTransition(current, { customerEmail, country, pageLocale: supportedLocale(request.pageLocale) ?? null, lock: startLock }, now),
   );
   if (!result) throw new ApiError('not_found', 'No such checkout session.');
   return { session: result.payment, country, providers };

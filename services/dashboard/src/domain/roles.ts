@@ -19,6 +19,7 @@ export const ACTIONS = [
   // Money and buyers: owner and admin.
   'payout_wallet.change',
   'notifications.change',
+  'brand.change',
   'payment.accept',
   'customer.erase',
   'customer.note',
@@ -60,6 +61,8 @@ export const PERMITTED: Readonly<Record<Action, readonly Role[]>> = {
   'payout_wallet.change': MONEY,
   // Who gets receipts and alerts: the account's owners and admins (Settings → Emails).
   'notifications.change': MONEY,
+  // The shop's logo and accent colour on buyer pages and mails (Settings → Brand, docs/adr/0096).
+  'brand.change': MONEY,
   'payment.accept': MONEY,
   'customer.erase': MONEY,
   'customer.note': MONEY,

@@ -6,7 +6,7 @@ import type { Action } from './roles.ts';
  * support has looked: nothing may then widen what the account can do, where its money or its data
  * goes, or who can act for it. So these are frozen: the payout wallet; new payment links and
  * checkouts; new API keys; webhook endpoints made, edited, enabled again or given a new secret; the
- * email settings (who gets receipts and alerts); invitations and role changes.
+ * email settings (who gets receipts and alerts); the brand buyers see; invitations and role changes.
  *
  * What stays open: every read and export, the audit log, one's own sign-in (two-factor, notices), and
  * what only narrows or winds down — revoking a key, disabling an endpoint, removing a user, cancelling
@@ -24,6 +24,7 @@ export const FROZEN_WHEN_SUSPENDED: ReadonlySet<Action> = new Set<Action>([
   'endpoint.enable',
   'endpoint.rotate_secret',
   'notifications.change',
+  'brand.change',
   'team.invite',
   'team.change_role',
 ]);

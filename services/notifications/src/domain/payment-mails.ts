@@ -3,7 +3,8 @@ import { DEFAULT_LOCALE, formatAmount, supportedLocale, type Locale } from '@hc/
 import type { MailKind } from './mail.ts';
 
 /**
- * What the receipt template shows, in the buyer's language (the payment's `locale`, docs/adr/0089):
+ * What the receipt template shows, in the buyer's language (the page's they started from, else the
+ * payment's `locale`, docs/adr/0089):
  * the words come from locales/<locale>.json, the amount and date from Intl. A card buyer reads no coin,
  * chain or transaction id here: those are the merchant's (dashboard, statement).
  */
@@ -20,7 +21,17 @@ export interface ReceiptView {
   /** The payment's own page (the tracking page of a payment link), which shows the receipt once paid. */
   readonly link: string;
   readonly test: boolean;
+  readonly brand: MailBrand;
 }
+
+/** The shop's brand in a buyer's mail (docs/adr/0096): its logo's absolute address and its accent. */
+export interface MailBrand {
+  readonly logoUrl: string | null;
+  /** #rrggbb, white text on it at least 4.5:1 (accounts checked it). */
+  readonly accentColour: string | null;
+}
+
+export const NO_MAIL_BRAND: MailBrand = { logoUrl: null, accentColour: null };
 
 /** What a merchant alert template shows. */
 export interface AlertView {
@@ -55,9 +66,10 @@ function merchantOf(payment: Payment): string {
   return payment.merchantName && payment.merchantName.length > 0 ? payment.merchantName : 'The shop';
 }
 
-export function receiptView(event: PaymentEvent, payment: Payment): ReceiptView {
-  // A payment made before locales (or with none chosen) has its receipt in English.
-  const locale = supportedLocale(payment.locale) ?? DEFAULT_LOCALE;
+export function receiptView(event: PaymentEvent, payment: Payment, brand: MailBrand = NO_MAIL_BRAND): ReceiptView {
+  // The language of the page the buyer started from, else the merchant's choice; a payment made
+  // before locales (or started over the API with none chosen) has its receipt in English.
+  const locale = supportedLocale(payment.pageLocale) ?? supportedLocale(payment.locale) ?? DEFAULT_LOCALE;
   return {
     locale,
     merchantName: payment.merchantName && payment.merchantName.length > 0 ? payment.merchantName : null,
@@ -68,6 +80,7 @@ export function receiptView(event: PaymentEvent, payment: Payment): ReceiptView 
     paidAt: new Date(Number(payment.paidAt ?? event.occurredAt)),
     link: payment.trackingUrl ?? payment.url,
     test: !event.livemode,
+    brand,
   };
 }
 

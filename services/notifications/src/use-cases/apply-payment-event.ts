@@ -21,6 +21,9 @@ export type ApplyOutcome = { readonly kind: 'applied'; readonly queued: number }
  */
 export async function applyPaymentEvent(deps: NotificationsDependencies, msgId: string, event: PaymentEvent): Promise<ApplyOutcome> {
   const payment = event.payment;
+  // Asked before the transaction (a network call holds no row lock); only a payment that may get a receipt.
+  const brand =
+    payment && wantedMails(event, payment).some((m) => m.kind === 'receipt') ? await deps.brands.brandOf(event.accountId) : undefined;
   const outcome = await deps.sql.transaction(async (client): Promise<ApplyOutcome> => {
     if (!(await markProcessed(client, PAYMENT_EVENTS_CONSUMER, msgId))) return { kind: 'duplicate' };
     if (!payment) return { kind: 'applied', queued: 0 };
@@ -41,7 +44,7 @@ export async function applyPaymentEvent(deps: NotificationsDependencies, msgId: 
         await deps.mails.lockPayment(client, payment.id);
         if (await deps.mails.isErased(client, payment.id)) continue;
         const refused = event.livemode ? null : await testReceiptRefusal(deps, client, event.accountId, to);
-        const view = receiptView(event, payment);
+        const view = receiptView(event, payment, brand);
         mail = {
           ...base,
           kind,

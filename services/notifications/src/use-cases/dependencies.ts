@@ -1,4 +1,5 @@
 import type { SecretBox } from '@hc/secrets';
+import type { AccountBrands } from '../adapters/account-brands.ts';
 import type { AccountUsers } from '../adapters/account-users.ts';
 import type { MailTemplates } from '../adapters/templates.ts';
 import type { NotificationsSql } from '../store/database.ts';
@@ -11,6 +12,8 @@ export interface NotificationsDependencies {
   readonly settings: SettingsStore;
   readonly mails: MailStore;
   readonly templates: MailTemplates;
+  /** The shop's logo and accent for its receipts, asked of accounts. */
+  readonly brands: AccountBrands;
   /** The platform's public address: links in mails. */
   readonly publicBaseUrl: string;
   /** Seals invitations' links at rest (null: no keys configured; invitations are refused). */

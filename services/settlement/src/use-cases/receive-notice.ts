@@ -1,9 +1,10 @@
 import { crashPoint } from '@hc/runtime';
-import { judgeArrival, lockForTransfer, normalizeArrival } from '../domain/settlement-checks.ts';
+import { judgeArrival, lockForTransfer, normalizeArrival, type Arrival } from '../domain/settlement-checks.ts';
+import type { SettlementLock } from '../domain/settlement-lock.ts';
 import { differencesFromConfirmed, type ProcessorNotice } from '../domain/notice.ts';
 import { merchantShare, parseCoinAmount, formatCoin } from '../domain/coins.ts';
 import { verdictTimelineEntry, type TimelineEntry } from '../domain/timeline.ts';
-import { detailsVerdict, newVerdictId, verdictFrom } from '../domain/verdict.ts';
+import { detailsVerdict, newVerdictId, verdictFrom, type Verdict } from '../domain/verdict.ts';
 import { verdictReachedEvent } from '../adapters/verdict-events.ts';
 import type { SettlementUnit } from '../store/settlement-unit.ts';
 import type { SettlementDependencies } from './dependencies.ts';
@@ -47,23 +48,8 @@ export async function receiveNotice(deps: SettlementDependencies, notice: Proces
       detail,
       at,
     });
-    await unit.appendTimeline(
-      entry('notice_received', {
-        notice: notice.id,
-        // Only notices whose Standard Webhooks signature verified reach this use case (refusals: notice_rejected).
-        signature: 'verified',
-        txid_in: arrival.txidIn,
-        coin: arrival.coin,
-        value_coin: arrival.valueCoin,
-        to_address: arrival.toAddress,
-      }),
-      entry('forwarded', {
-        notice: notice.id,
-        forwarded_to: arrival.forwardedTo,
-        txid_out: arrival.txidOut,
-        value_forwarded: notice.valueForwarded,
-      }),
-    );
+    const received: ReceivedNotice = { unit, notice, lock, judgedLock, arrival, at, entry };
+    await recordArrivalOnTimeline(received);
 
     const decided = await unit.decidingVerdict(lock.paymentId);
     if (!decided) {
@@ -77,54 +63,100 @@ export async function receiveNotice(deps: SettlementDependencies, notice: Proces
       await unit.appendTimeline(verdictTimelineEntry(verdict));
       return finish(unit, notice, 'verdict');
     }
-
-    const recorded = await unit.findArrival(arrival.txidIn);
-    const confirmedOnChain =
-      decided.kind === 'paid' && decided.settlement?.merchantReceived === null && !(await unit.hasDetails(lock.paymentId));
-    const chainArrival = decided.settlement?.txidIn ? await unit.findArrival(decided.settlement.txidIn) : null;
-    if (confirmedOnChain && chainArrival?.source === 'chain') {
-      // The checks a chain transfer cannot show (deposit address, payout wallet) are judged now too.
-      const judged = judgeArrival(judgedLock, arrival, { txidUsedBefore: false });
-      const differences = differencesFromConfirmed(chainArrival, arrival);
-      if (judged.kind === 'held') differences.push(judged.holdReason);
-      if (differences.length > 0) {
-        await unit.appendTimeline(
-          entry('notice_mismatch', { notice: notice.id, status_kept: decided.kind, differences: differences.join('; ') }),
-        );
-        return finish(unit, notice, 'mismatch');
-      }
-      await unit.completeArrival(chainArrival.txidIn, arrival.forwardedTo, arrival.txidOut);
-      const value = parseCoinAmount(arrival.valueCoin)!;
-      const verdict = detailsVerdict(
-        {
-          coin: arrival.coin,
-          valueCoin: formatCoin(value),
-          merchantReceived: formatCoin(merchantShare(value, lock.feeBps)),
-          txidIn: arrival.txidIn,
-          txidOut: arrival.txidOut,
-          payoutWallet: judgedLock.payoutWallet,
-        },
-        { id: newVerdictId(at), paymentId: lock.paymentId, decidedAt: at },
-      );
-      await unit.insertVerdict(verdict, null, verdictReachedEvent(lock, verdict));
-      await unit.appendTimeline(verdictTimelineEntry(verdict));
-      return finish(unit, notice, 'details');
-    }
-    if (recorded?.paymentId === lock.paymentId) {
-      await unit.appendTimeline(entry('notice_duplicate', { notice: notice.id, txid_in: arrival.txidIn }));
-      return finish(unit, notice, 'duplicate');
-    }
-    // More money after the payment was decided: recorded (so its transaction counts as used), never a second verdict.
-    await unit.insertArrival({ ...arrival, paymentId: lock.paymentId, receivedAt: at, source: 'notice' });
-    await unit.appendTimeline(
-      entry('notice_mismatch', {
-        notice: notice.id,
-        status_kept: decided.kind,
-        differences: `another arrival (${arrival.txidIn}) after the payment was ${decided.kind}`,
-      }),
-    );
-    return finish(unit, notice, 'after_verdict');
+    return afterDecision(received, decided);
   });
+}
+
+/** One notice being handled, under its payment's lock: what the steps below share. */
+interface ReceivedNotice {
+  readonly unit: SettlementUnit;
+  readonly notice: ProcessorNotice;
+  readonly lock: SettlementLock;
+  /** The lock with the payout wallet this transfer was to be forwarded to. */
+  readonly judgedLock: SettlementLock;
+  /** The notice's arrival, its amount normalized. */
+  readonly arrival: Arrival;
+  readonly at: Date;
+  readonly entry: (kind: TimelineEntry['kind'], detail: TimelineEntry['detail']) => TimelineEntry;
+}
+
+/** The notice and the forwarding it reports, on the payment's timeline. */
+async function recordArrivalOnTimeline({ unit, notice, arrival, entry }: ReceivedNotice): Promise<void> {
+  await unit.appendTimeline(
+    entry('notice_received', {
+      notice: notice.id,
+      // Only notices whose Standard Webhooks signature verified reach this use case (refusals: notice_rejected).
+      signature: 'verified',
+      txid_in: arrival.txidIn,
+      coin: arrival.coin,
+      value_coin: arrival.valueCoin,
+      to_address: arrival.toAddress,
+    }),
+    entry('forwarded', {
+      notice: notice.id,
+      forwarded_to: arrival.forwardedTo,
+      txid_out: arrival.txidOut,
+      value_forwarded: notice.valueForwarded,
+    }),
+  );
+}
+
+/** A notice for a payment already decided: details for a chain-confirmed payment, a duplicate, or more money. */
+async function afterDecision(received: ReceivedNotice, decided: Verdict): Promise<NoticeOutcome> {
+  const { unit, notice, lock, arrival, at, entry } = received;
+  const recorded = await unit.findArrival(arrival.txidIn);
+  const confirmedOnChain =
+    decided.kind === 'paid' && decided.settlement?.merchantReceived === null && !(await unit.hasDetails(lock.paymentId));
+  const chainArrival = decided.settlement?.txidIn ? await unit.findArrival(decided.settlement.txidIn) : null;
+  if (confirmedOnChain && chainArrival?.source === 'chain') return completeChainConfirmed(received, decided, chainArrival);
+  if (recorded?.paymentId === lock.paymentId) {
+    await unit.appendTimeline(entry('notice_duplicate', { notice: notice.id, txid_in: arrival.txidIn }));
+    return finish(unit, notice, 'duplicate');
+  }
+  // More money after the payment was decided: recorded (so its transaction counts as used), never a second verdict.
+  await unit.insertArrival({ ...arrival, paymentId: lock.paymentId, receivedAt: at, source: 'notice' });
+  await unit.appendTimeline(
+    entry('notice_mismatch', {
+      notice: notice.id,
+      status_kept: decided.kind,
+      differences: `another arrival (${arrival.txidIn}) after the payment was ${decided.kind}`,
+    }),
+  );
+  return finish(unit, notice, 'after_verdict');
+}
+
+/**
+ * The chain check confirmed the payment first: the notice is checked against what was confirmed;
+ * agreeing, its forwarding details fill the payment; disagreeing, the mismatch goes on the timeline.
+ */
+async function completeChainConfirmed(received: ReceivedNotice, decided: Verdict, chainArrival: Arrival): Promise<NoticeOutcome> {
+  const { unit, notice, lock, judgedLock, arrival, at, entry } = received;
+  // The checks a chain transfer cannot show (deposit address, payout wallet) are judged now too.
+  const judged = judgeArrival(judgedLock, arrival, { txidUsedBefore: false });
+  const differences = differencesFromConfirmed(chainArrival, arrival);
+  if (judged.kind === 'held') differences.push(judged.holdReason);
+  if (differences.length > 0) {
+    await unit.appendTimeline(
+      entry('notice_mismatch', { notice: notice.id, status_kept: decided.kind, differences: differences.join('; ') }),
+    );
+    return finish(unit, notice, 'mismatch');
+  }
+  await unit.completeArrival(chainArrival.txidIn, arrival.forwardedTo, arrival.txidOut);
+  const value = parseCoinAmount(arrival.valueCoin)!;
+  const verdict = detailsVerdict(
+    {
+      coin: arrival.coin,
+      valueCoin: formatCoin(value),
+      merchantReceived: formatCoin(merchantShare(value, lock.feeBps)),
+      txidIn: arrival.txidIn,
+      txidOut: arrival.txidOut,
+      payoutWallet: judgedLock.payoutWallet,
+    },
+    { id: newVerdictId(at), paymentId: lock.paymentId, decidedAt: at },
+  );
+  await unit.insertVerdict(verdict, null, verdictReachedEvent(lock, verdict));
+  await unit.appendTimeline(verdictTimelineEntry(verdict));
+  return finish(unit, notice, 'details');
 }
 
 async function finish(unit: SettlementUnit, notice: ProcessorNotice, outcome: NoticeOutcome): Promise<NoticeOutcome> {

@@ -39,7 +39,7 @@ export interface DeliveryWorker {
  * endpoint, so a slow or timing-out endpoint holds only its own slots while others are served.
  */
 export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
-  const { deliveries, endpoints, settings, resolver, now, logger } = options;
+  const { deliveries, settings, resolver, now, logger } = options;
   const target: DeliveryTarget = {
     resolver,
     allowPrivateTargets: settings.allowPrivateTargets,
@@ -57,70 +57,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     one: (record) => deliveries.recordAttempt(record),
   });
 
-  /**
-   * One attempt is one span of the event's trace (ADR 0019), so a payment's trace runs from the API
-   * request to the merchant's answer; the POST carries that trace's `traceparent`, so the merchant can
-   * join our trace to theirs.
-   */
-  function tracedAttempt(delivery: ClaimedDelivery): Promise<void> {
-    const attributes = {
-      'webhook.event_id': delivery.eventId,
-      'webhook.event_type': delivery.body.type,
-      'webhook.endpoint_id': delivery.endpointId,
-      'webhook.delivery_id': delivery.deliveryId,
-      'webhook.attempt': delivery.attemptNumber,
-    };
-    return continueTrace(
-      delivery.traceParent,
-      `webhook delivery ${delivery.body.type}`,
-      { kind: SpanKind.CLIENT, attributes },
-      async (span) => {
-        const record = await attempt(delivery);
-        recordAttemptMetrics(record);
-        span.setAttribute('webhook.verdict', record.verdict);
-        if (record.statusCode !== null) span.setAttribute('http.response.status_code', record.statusCode);
-        if (record.verdict !== 'succeeded')
-          span.setStatus({ code: SpanStatusCode.ERROR, message: record.error ?? `HTTP ${record.statusCode}` });
-      },
-    );
-  }
-
-  async function attempt(delivery: ClaimedDelivery): Promise<AttemptRecord> {
-    const log = logger.child({ deliveryId: delivery.deliveryId, eventId: delivery.eventId, endpointId: delivery.endpointId });
-    const attemptedAt = now();
-    const requestBody = JSON.stringify(delivery.body);
-    const secrets = await endpoints.signingSecrets(delivery.endpointId, attemptedAt);
-    const started = performance.now();
-    const signed = signatureHeaders(secrets, delivery.eventId, attemptedAt, requestBody);
-    const result = await postDelivery(target, delivery.endpointUrl, signed, requestBody);
-    const latencyMs = Math.round(performance.now() - started);
-    const finishedAt = now();
-    const verdict = judgeAttempt(result);
-    const retryAfterMs = result.kind === 'response' ? parseRetryAfter(result.retryAfter, finishedAt, settings.retryAfterMaxMs) : null;
-    const delay = verdict === 'failed' ? nextAttemptDelay(settings.retrySchedule, delivery.attemptNumber, retryAfterMs) : null;
-    const record: AttemptRecord = {
-      delivery,
-      attemptedAt,
-      finishedAt,
-      verdict,
-      statusCode: result.kind === 'response' ? result.statusCode : null,
-      error: result.kind === 'error' ? result.error : null,
-      latencyMs,
-      requestBody,
-      responseSnippet: result.kind === 'response' ? result.snippet : null,
-      nextAttemptAt: delay === null ? null : new Date(finishedAt.getTime() + delay),
-      disableAfterFailingMs: settings.disableAfterFailingMs,
-      failingAlertAfterMs: settings.failingAlertAfterMs,
-    };
-    // Successes (nearly all attempts) are logged together, by group commit; a failure alone.
-    if (verdict === 'succeeded') await recordSuccess(record);
-    else await deliveries.recordAttempt(record);
-    log.debug(
-      { attempt: delivery.attemptNumber, verdict, latencyMs, status: result.kind === 'response' ? result.statusCode : result.error },
-      'webhook attempt',
-    );
-    return record;
-  }
+  const attempts: AttemptRun = { options, target, recordSuccess };
 
   /** Claims what is due for the free slots and starts an attempt for each (they run on their own). */
   async function claimAndStart(): Promise<StepResult> {
@@ -132,7 +69,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
       logger.warn({ err: error }, 'delivery worker: could not claim deliveries; retrying');
     }
     for (const delivery of claimed) {
-      const running: Promise<void> = tracedAttempt(delivery)
+      const running: Promise<void> = tracedAttempt(attempts, delivery)
         .catch((error: unknown) => {
           // The lease runs out and the delivery is tried again; nothing is lost.
           logger.error({ err: error, deliveryId: delivery.deliveryId }, 'delivery worker: attempt could not be completed');
@@ -159,4 +96,79 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
       return stopping;
     },
   };
+}
+
+/** What one attempt needs from its worker. */
+interface AttemptRun {
+  readonly options: DeliveryWorkerOptions;
+  readonly target: DeliveryTarget;
+  /** Records a successful attempt together with the others finishing meanwhile (group commit). */
+  readonly recordSuccess: (record: AttemptRecord) => Promise<void>;
+}
+
+/**
+ * One attempt is one span of the event's trace (ADR 0019), so a payment's trace runs from the API
+ * request to the merchant's answer; the POST carries that trace's `traceparent`, so the merchant can
+ * join our trace to theirs.
+ */
+function tracedAttempt(run: AttemptRun, delivery: ClaimedDelivery): Promise<void> {
+  const attributes = {
+    'webhook.event_id': delivery.eventId,
+    'webhook.event_type': delivery.body.type,
+    'webhook.endpoint_id': delivery.endpointId,
+    'webhook.delivery_id': delivery.deliveryId,
+    'webhook.attempt': delivery.attemptNumber,
+  };
+  return continueTrace(
+    delivery.traceParent,
+    `webhook delivery ${delivery.body.type}`,
+    { kind: SpanKind.CLIENT, attributes },
+    async (span) => {
+      const record = await attempt(run, delivery);
+      recordAttemptMetrics(record);
+      span.setAttribute('webhook.verdict', record.verdict);
+      if (record.statusCode !== null) span.setAttribute('http.response.status_code', record.statusCode);
+      if (record.verdict !== 'succeeded')
+        span.setStatus({ code: SpanStatusCode.ERROR, message: record.error ?? `HTTP ${record.statusCode}` });
+    },
+  );
+}
+
+/** POSTs one signed delivery and records the attempt (successes by group commit). */
+async function attempt(run: AttemptRun, delivery: ClaimedDelivery): Promise<AttemptRecord> {
+  const { deliveries, endpoints, settings, now, logger } = run.options;
+  const log = logger.child({ deliveryId: delivery.deliveryId, eventId: delivery.eventId, endpointId: delivery.endpointId });
+  const attemptedAt = now();
+  const requestBody = JSON.stringify(delivery.body);
+  const secrets = await endpoints.signingSecrets(delivery.endpointId, attemptedAt);
+  const started = performance.now();
+  const signed = signatureHeaders(secrets, delivery.eventId, attemptedAt, requestBody);
+  const result = await postDelivery(run.target, delivery.endpointUrl, signed, requestBody);
+  const latencyMs = Math.round(performance.now() - started);
+  const finishedAt = now();
+  const verdict = judgeAttempt(result);
+  const retryAfterMs = result.kind === 'response' ? parseRetryAfter(result.retryAfter, finishedAt, settings.retryAfterMaxMs) : null;
+  const delay = verdict === 'failed' ? nextAttemptDelay(settings.retrySchedule, delivery.attemptNumber, retryAfterMs) : null;
+  const record: AttemptRecord = {
+    delivery,
+    attemptedAt,
+    finishedAt,
+    verdict,
+    statusCode: result.kind === 'response' ? result.statusCode : null,
+    error: result.kind === 'error' ? result.error : null,
+    latencyMs,
+    requestBody,
+    responseSnippet: result.kind === 'response' ? result.snippet : null,
+    nextAttemptAt: delay === null ? null : new Date(finishedAt.getTime() + delay),
+    disableAfterFailingMs: settings.disableAfterFailingMs,
+    failingAlertAfterMs: settings.failingAlertAfterMs,
+  };
+  // Successes (nearly all attempts) are logged together, by group commit; a failure alone.
+  if (verdict === 'succeeded') await run.recordSuccess(record);
+  else await deliveries.recordAttempt(record);
+  log.debug(
+    { attempt: delivery.attemptNumber, verdict, latencyMs, status: result.kind === 'response' ? result.statusCode : result.error },
+    'webhook attempt',
+  );
+  return record;
 }

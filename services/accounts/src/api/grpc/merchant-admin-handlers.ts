@@ -8,6 +8,8 @@ import { listApiKeys } from '../../use-cases/list-api-keys.ts';
 import type { MerchantDependencies } from '../../use-cases/merchant-dependencies.ts';
 import { revokeOwnApiKey } from '../../use-cases/revoke-own-api-key.ts';
 import { setPayoutWallet } from '../../use-cases/set-payout-wallet.ts';
+import type { BrandDependencies } from '../../use-cases/set-brand.ts';
+import { merchantBrandHandlers } from './brand-handlers.ts';
 import { accountMessage, keyMessage } from './messages.ts';
 
 /**
@@ -17,9 +19,11 @@ import { accountMessage, keyMessage } from './messages.ts';
  * requests are typed by the fields read.
  */
 export function merchantAdminHandlers(
-  deps: MerchantDependencies,
+  deps: MerchantDependencies & BrandDependencies,
 ): ServiceHandlers<typeof MerchantAdminService> & ServiceHandlers<typeof LegacyMerchantAdminService> {
   return {
+    ...merchantBrandHandlers(deps),
+
     async getAccount(_request: object, ctx: CallContext) {
       return { account: accountMessage(await getAccount(deps, ctx.accountId)) };
     },

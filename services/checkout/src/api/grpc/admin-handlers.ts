@@ -104,6 +104,15 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
       return { links: page.payments.map(link), hasMore: page.hasMore };
     },
 
+    ...dashboardCheckoutHandlers(deps),
+  };
+}
+
+type DashboardCheckoutCalls = 'createCheckout' | 'getCheckout' | 'listCheckouts' | 'archiveCheckout';
+
+/** Dashboard checkouts (`chk_`, reusable pages): create, get, list, archive. */
+function dashboardCheckoutHandlers(deps: CheckoutDependencies): Pick<ServiceHandlers<typeof CheckoutAdminService>, DashboardCheckoutCalls> {
+  return {
     async createCheckout(request, ctx) {
       const checkout = await createCheckout(
         deps,

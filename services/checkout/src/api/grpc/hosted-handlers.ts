@@ -33,7 +33,7 @@ export function hostedHandlers(deps: CheckoutDependencies): ServiceHandlers<type
       return { session: hostedMessage(await getHostedSession(deps, request.id, ctx.requestId)) };
     },
     async startHostedSession(request, ctx) {
-      const start = { customerEmail: request.customerEmail, country: request.country };
+      const start = { customerEmail: request.customerEmail, country: request.country, pageLocale: request.locale };
       return { session: hostedMessage(await startHostedSession(deps, request.id, start, ctx.requestId)) };
     },
     async reachHostedProvider(request, ctx) {
@@ -43,7 +43,8 @@ export function hostedHandlers(deps: CheckoutDependencies): ServiceHandlers<type
       return { session: hostedMessage(await simulateHostedPayment(deps, request.id, request.outcome, ctx.requestId)) };
     },
     async getHostedCheckout(request, ctx) {
-      return { checkout: checkoutMessage(await getPublicCheckout(deps, request.id, ctx.requestId), deps.publicBaseUrl) };
+      const checkout = await getPublicCheckout(deps, request.id, ctx.requestId);
+      return { checkout: checkoutMessage(checkout, deps.publicBaseUrl), accountId: checkout.accountId };
     },
     async payCheckout(request, ctx) {
       const payment = await payCheckout(deps, request.id, { plan: request.plan, amount: request.amount }, ctx.requestId);

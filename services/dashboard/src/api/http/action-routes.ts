@@ -14,6 +14,7 @@ export const ACTION_ROUTES: readonly { readonly method: 'GET' | 'POST'; readonly
   { method: 'POST', path: '/dashboard/two-factor/disable', action: 'self.two_factor' },
   { method: 'POST', path: '/dashboard/:mode/settings/payout-wallet', action: 'payout_wallet.change' },
   { method: 'POST', path: '/dashboard/:mode/settings/emails', action: 'notifications.change' },
+  { method: 'POST', path: '/dashboard/:mode/settings/brand', action: 'brand.change' },
   { method: 'POST', path: '/dashboard/:mode/payments/:id/accept', action: 'payment.accept' },
   { method: 'POST', path: '/dashboard/:mode/customers/:id/note', action: 'customer.note' },
   { method: 'POST', path: '/dashboard/:mode/customers/:id/delete', action: 'customer.erase' },

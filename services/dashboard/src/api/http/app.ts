@@ -7,6 +7,8 @@ import type { StatementSigner } from '@hc/exports';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
 import { auditRoutes } from './audit-routes.ts';
 import { auditTrail } from './audit-trail.ts';
+import { brandRoutes } from './brand-routes.ts';
+import { brandUpload } from './brand-upload.ts';
 import { authRoutes } from './auth-routes.ts';
 import { pageAbilities, refuseUnknownChange, setAuditContext } from './authorize.ts';
 import { exportRoutes } from './export-routes.ts';
@@ -73,6 +75,8 @@ export function createDashboardApp(options: DashboardAppOptions): Express {
 
   // UTF-8 only (@hc/web): a form that is not is a 400 page, never read with U+FFFD or raw escapes.
   app.use(strictFormBody({ limit: '32kb', parameterLimit: 100 }));
+  // The one multipart form, Settings → Brand's logo (512 kB at most), read here so CSRF sees its token.
+  app.use(brandUpload);
   // No control character in an address, a query or a form: a 400 page before anything reads them.
   app.use(refuseControlCharacters);
   app.use(loadSession(options.deps));
@@ -97,6 +101,7 @@ export function createDashboardApp(options: DashboardAppOptions): Express {
   modePages.use(paymentsRoutes(options.platform, options.deps));
   modePages.use(settingsRoutes(options.platform, options.deps));
   modePages.use(emailRoutes(options.platform, options.deps));
+  modePages.use(brandRoutes(options.platform, options.deps));
   modePages.use(
     teamRoutes(options.platform, options.deps),
     auditRoutes(options.deps),

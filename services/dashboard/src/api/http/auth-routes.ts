@@ -13,14 +13,15 @@ import { unguardedRouter } from './routers.ts';
 
 const WRONG = 'That email and password do not match an account. After 5 wrong tries, sign-in is paused for 15 minutes.';
 
+/** A form field's value, '' when absent. */
+function field(req: Request, name: string): string {
+  const value = (req.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
 /** Sign-in (password, then the code when two-factor is on), sign-out, and the one-time set-password page. */
 export function authRoutes(deps: DashboardDependencies, secureCookies: boolean): Router {
   const router = unguardedRouter();
-  const field = (req: Request, name: string): string => {
-    const value = (req.body as Record<string, unknown> | undefined)?.[name];
-    return typeof value === 'string' ? value : '';
-  };
-
   router.get(dashboardPaths.root, (_req, res) => {
     res.redirect(303, sessionOf(res) ? home() : dashboardPaths.signIn);
   });
@@ -85,6 +86,12 @@ export function authRoutes(deps: DashboardDependencies, secureCookies: boolean):
     res.redirect(303, `${dashboardPaths.signIn}?signed-out=1`);
   });
 
+  setPasswordRoutes(router, deps);
+  return router;
+}
+
+/** The one-time set-password page a link opens, and its form. */
+function setPasswordRoutes(router: Router, deps: DashboardDependencies): void {
   router.get(dashboardPaths.setPassword, async (req, res) => {
     const token = typeof req.query['token'] === 'string' ? req.query['token'] : '';
     const user = await userOfPasswordLink(deps, token);
@@ -112,8 +119,6 @@ export function authRoutes(deps: DashboardDependencies, secureCookies: boolean):
     }
     res.redirect(303, `${dashboardPaths.signIn}?password-set=1`);
   });
-
-  return router;
 }
 
 /** After a change: a notice for the next page, then post/redirect/get so reload never repeats it. */

@@ -38,6 +38,9 @@ function customerView(customer: Customer) {
   };
 }
 
+/** The barrier on the merchant's answered writes, and the call options that wait for it. */
+type Reading = (res: Response) => Promise<{ barrier: ReadBarrier; options: { timeoutMs: number } }>;
+
 /**
  * /dashboard/{mode}/customers: list and search by email, a customer's page with its orders and the
  * private note, and Delete data (typed confirmation; irreversible, the spec says so). Every read waits
@@ -45,7 +48,7 @@ function customerView(customer: Customer) {
  */
 export function customersRoutes(platform: PlatformClients, deps: DashboardDependencies): Router {
   const router = signedInRouter('/dashboard/:mode');
-  const reading = async (res: Response): Promise<{ barrier: ReadBarrier; options: { timeoutMs: number } }> => ({
+  const reading: Reading = async (res) => ({
     barrier: await checkoutWritesBarrier(platform.checkout, callContext(res, modeOf(res)), READ_WAIT_MS),
     options: { timeoutMs: callTimeoutMs(READ_WAIT_MS) },
   });
@@ -119,6 +122,12 @@ export function customersRoutes(platform: PlatformClients, deps: DashboardDepend
     await redirectWithFlash(deps, res, modePath(mode, 'customers', id), note ? 'Note saved.' : 'Note cleared.');
   });
 
+  deleteDataRoutes(router, platform, deps, reading);
+  return router;
+}
+
+/** Delete data: the confirmation page, and the erasure once the customer's email is typed. */
+function deleteDataRoutes(router: Router, platform: PlatformClients, deps: DashboardDependencies, reading: Reading): void {
   router.get('/customers/:id/delete', async (req, res) => {
     const mode = modeOf(res);
     const { barrier, options } = await reading(res);
@@ -156,6 +165,4 @@ export function customersRoutes(platform: PlatformClients, deps: DashboardDepend
     await platform.customers.eraseCustomer({ id, barrier }, ctx, { timeoutMs: callTimeoutMs(15_000) });
     await redirectWithFlash(deps, res, modePath(mode, 'customers', id), 'The customer’s personal data was deleted everywhere we kept it.');
   });
-
-  return router;
 }

@@ -13,6 +13,8 @@ import { isInvalidCursor, renderNoSuchPage, renderPage } from './render.ts';
 import { callContext } from './session.ts';
 import { signedInRouter } from './routers.ts';
 
+const endpointPath = (res: Response, id: string) => modePath(modeOf(res), 'developers', 'endpoints', id);
+
 export function endpointView(endpoint: Endpoint) {
   return {
     id: endpoint.id,
@@ -81,7 +83,6 @@ function refuseForm(res: Response, error: unknown, form: ReturnType<typeof endpo
  */
 export function webhooksRoutes(platform: PlatformClients, deps: DashboardDependencies): Router {
   const router = signedInRouter('/dashboard/:mode');
-  const endpointPath = (res: Response, id: string) => modePath(modeOf(res), 'developers', 'endpoints', id);
   const blank = { url: '', description: '', enabledEvents: [] as string[] };
 
   router.get('/developers/endpoints/new', (_req, res) => {
@@ -151,6 +152,13 @@ export function webhooksRoutes(platform: PlatformClients, deps: DashboardDepende
     });
   }
 
+  endpointActionRoutes(router, platform, deps);
+  eventLogRoutes(router, platform, deps);
+  return router;
+}
+
+/** An endpoint's actions: send a ping, check a Test endpoint, rotate the signing secret. */
+function endpointActionRoutes(router: Router, platform: PlatformClients, deps: DashboardDependencies): void {
   router.post('/developers/endpoints/:id/ping', async (req, res) => {
     const id = String(req.params['id']);
     let event;
@@ -200,7 +208,10 @@ export function webhooksRoutes(platform: PlatformClients, deps: DashboardDepende
       until: formatTime(rotated.previousSecretExpiresAt),
     });
   });
+}
 
+/** The event log: a page of events, one event with its delivery attempts, and resend. */
+function eventLogRoutes(router: Router, platform: PlatformClients, deps: DashboardDependencies): void {
   router.get('/developers/events', async (req, res) => {
     const mode = modeOf(res);
     const after = typeof req.query['starting_after'] === 'string' ? req.query['starting_after'] : undefined;
@@ -258,6 +269,4 @@ export function webhooksRoutes(platform: PlatformClients, deps: DashboardDepende
       : 'No enabled endpoint takes this event; nothing was sent.';
     await redirectWithFlash(deps, res, modePath(modeOf(res), 'developers', 'events', id), message);
   });
-
-  return router;
 }

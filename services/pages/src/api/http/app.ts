@@ -6,6 +6,8 @@ import { accessLog, assignRequestId, exactRouting } from '@hc/web';
 import { paths } from '../../paths.ts';
 import { pageErrors, payRoutes, type HostedClient } from './pay-routes.ts';
 import type { ReceiptPolicy } from '../../adapters/receipt-policy.ts';
+import type { BrandReader, LogoReader } from '../../adapters/brand-reader.ts';
+import { brandRoutes } from './brand-routes.ts';
 import { createPageLimits } from './rate-limits.ts';
 import { renderNotFound, renderProblem } from './render.ts';
 import { securityHeaders } from './security.ts';
@@ -22,6 +24,9 @@ export interface PagesAppOptions {
   readonly checkout: HostedClient;
   /** Whether a session's account mails receipts (adapters/receipt-policy.ts). */
   readonly receipts: ReceiptPolicy;
+  /** The shop's brand for a page, and its logo's bytes (adapters/brand-reader.ts, docs/adr/0096). */
+  readonly brands: BrandReader;
+  readonly logos: LogoReader;
   readonly logger: Logger;
   readonly trustProxyHops: number;
   readonly viewsPerMinute: number;
@@ -78,9 +83,10 @@ export function createPagesApp(options: PagesAppOptions): Express {
     (_req, res, retryAfter) => renderProblem(res, 429, 'problem.tooMany.title', 'startProblem.rate_limited', retryAfter),
   );
   app.use(apiReferenceRoutes(), statementKeysRoutes(options.statementPublicKeys));
-  app.use(payRoutes(options.checkout, options.receipts, limits, options.logger));
-  app.use(trackRoutes(options.checkout, limits));
-  app.use(checkoutRoutes(options.checkout, limits));
+  app.use(brandRoutes(options.logos, limits));
+  app.use(payRoutes(options.checkout, options.receipts, options.brands, limits, options.logger));
+  app.use(trackRoutes(options.checkout, options.brands, limits));
+  app.use(checkoutRoutes(options.checkout, options.brands, limits));
   app.use((_req, res) => renderNotFound(res));
   app.use(pageErrors(options.logger));
   return app;

@@ -8,6 +8,8 @@ import { languageContext, messagesFor, requestLocale } from './language.ts';
 import { pathTo, paths } from '../../paths.ts';
 import type { HostedClient } from './pay-routes.ts';
 import type { PageLimits } from './rate-limits.ts';
+import type { BrandReader } from '../../adapters/brand-reader.ts';
+import { dressWithBrand } from './brand-routes.ts';
 import { allowFraming, sameOriginOnly } from './security.ts';
 
 // Refusals the page explains next to the field; the words are `checkout.problem.<code>` in locales/*.json.
@@ -23,7 +25,7 @@ const PROBLEMS: Record<string, { field: string | null }> = {
  * those POSTs are limited per buyer address and checkout. A checkout whose shop cannot take payments
  * now (checkout's `unavailable`) is a plain "cannot take payments" page (pageErrors), its POST too.
  */
-export function checkoutRoutes(checkout: HostedClient, limits: PageLimits): Router {
+export function checkoutRoutes(checkout: HostedClient, brands: BrandReader, limits: PageLimits): Router {
   const router = exactRouter();
   // UTF-8 only (@hc/web): a form that is not is 400, never read with U+FFFD or raw escapes.
   const form = strictFormBody({ limit: '2kb', parameterLimit: 5 });
@@ -53,7 +55,12 @@ export function checkoutRoutes(checkout: HostedClient, limits: PageLimits): Rout
       },
     });
   };
-  const load = async (id: string, res: Response): Promise<Checkout> => (await checkout.getHostedCheckout({ id }, ctx(res))).checkout!;
+  /** The checkout, with its shop's brand left for the layout. */
+  const load = async (id: string, res: Response): Promise<Checkout> => {
+    const { checkout: found, accountId } = await checkout.getHostedCheckout({ id }, ctx(res));
+    await dressWithBrand(brands, res, accountId);
+    return found!;
+  };
 
   router.get(paths.checkout.page, limits.views, async (req: Request<{ id: string }>, res) => {
     render(res, await load(req.params.id, res), { embedded: false });

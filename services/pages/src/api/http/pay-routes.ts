@@ -11,6 +11,8 @@ import { pathTo, paths } from '../../paths.ts';
 import { answeredViews } from './answered-views.ts';
 import type { PageLimits } from './rate-limits.ts';
 import type { ReceiptPolicy } from '../../adapters/receipt-policy.ts';
+import type { BrandReader } from '../../adapters/brand-reader.ts';
+import { dressWithBrand } from './brand-routes.ts';
 import { renderNotFound, renderProblem, renderSession, renderUnavailable } from './render.ts';
 import { sameOriginOnly } from './security.ts';
 
@@ -30,22 +32,39 @@ const STATE_ERRORS = new Set([
   'unavailable',
 ]);
 
+/** A form field's value, undefined when absent. */
+function field(req: Request, name: string): string | undefined {
+  const value = (req.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A hosted call carries the request id only (no account: the buyer has none). */
+function ctx(res: Response): PublicCallContext {
+  return { requestId: res.locals['requestId'] as string };
+}
+
 /** /pay/{id}: the checkout page of one session, its actions and its live status. */
-export function payRoutes(checkout: HostedClient, receipts: ReceiptPolicy, limits: PageLimits, logger: Logger): Router {
+export function payRoutes(
+  checkout: HostedClient,
+  receipts: ReceiptPolicy,
+  brands: BrandReader,
+  limits: PageLimits,
+  logger: Logger,
+): Router {
   const router = exactRouter();
   // UTF-8 only (@hc/web): a form that is not is 400, never read with U+FFFD or raw escapes.
   const form = strictFormBody({ limit: '4kb', parameterLimit: 10 });
-  const ctx = (res: Response): PublicCallContext => ({ requestId: res.locals['requestId'] as string });
   const load = async (id: string, res: Response): Promise<HostedSession> =>
     fromMessage((await checkout.getHostedSession({ id }, ctx(res))).session!);
+  // What the page says about receipts and how it looks, asked of their owners side by side.
+  const receiptsAndBrand = async (res: Response, session: HostedSession): Promise<boolean> => {
+    const [sent] = await Promise.all([receipts(session, ctx(res)), dressWithBrand(brands, res, session.accountId)]);
+    return sent;
+  };
   const backToPage = (res: Response, id: string) => res.redirect(303, pathTo(paths.pay.page, id));
   // An action's answer is the page's next view: handed over the redirect, not read again (issue 31).
   const answered = answeredViews();
   const showAnswer = (res: Response, session: HostedSession) => answered.handOver(res, session, pathTo(paths.pay.page, session.id));
-  const field = (req: Request, name: string): string | undefined => {
-    const value = (req.body as Record<string, unknown> | undefined)?.[name];
-    return typeof value === 'string' ? value : undefined;
-  };
 
   /** The state enforcer: an action in a state that does not accept it shows the page of that state. */
   const action =
@@ -64,7 +83,7 @@ export function payRoutes(checkout: HostedClient, receipts: ReceiptPolicy, limit
   router.get(paths.pay.page, limits.views, async (req: Request<{ id: string }>, res) => {
     const id = req.params.id;
     const session = answered.take(req, res, id, pathTo(paths.pay.page, id)) ?? (await load(id, res));
-    renderSession(req, res, session, await receipts(session, ctx(res)));
+    renderSession(req, res, session, await receiptsAndBrand(res, session));
   });
 
   router.get(paths.pay.status, limits.views, async (req: Request<{ id: string }>, res) => {
@@ -79,9 +98,11 @@ export function payRoutes(checkout: HostedClient, receipts: ReceiptPolicy, limit
     const id = req.params.id;
     const email = (field(req, 'email') ?? '').trim();
     const country = field(req, 'country') || undefined;
+    // The language of the page the buyer submitted, for the receipt (checkout keeps only one it lists).
+    const locale = field(req, 'locale') || undefined;
     let started: HostedSession;
     try {
-      started = fromMessage((await checkout.startHostedSession({ id, customerEmail: email, country }, ctx(res))).session!);
+      started = fromMessage((await checkout.startHostedSession({ id, customerEmail: email, country, locale }, ctx(res))).session!);
     } catch (error) {
       if (!(error instanceof ApiError) || error.code === 'not_found') throw error;
       if (STATE_ERRORS.has(error.code)) return backToPage(res, id);
@@ -93,7 +114,7 @@ export function payRoutes(checkout: HostedClient, receipts: ReceiptPolicy, limit
         req,
         res,
         session,
-        await receipts(session, ctx(res)),
+        await receiptsAndBrand(res, session),
         { email, country: country ?? null, problem: startProblem(error.code) },
         status,
       );

@@ -70,6 +70,28 @@ export function webhooksHandlers(deps: WebhooksDependencies): ServiceHandlers<ty
       };
     },
 
+    ...eventLogHandlers(deps),
+
+    async resendEvent(request, ctx) {
+      const { event, endpointIds } = await resendEvent(deps, ctx, request.eventId, request.endpointId);
+      return { event: eventMessage(event), endpointIds };
+    },
+
+    async sendPing(request, ctx) {
+      return { event: eventMessage(await sendPing(deps, ctx, request.endpointId)) };
+    },
+
+    async checkEndpoint(request, ctx) {
+      return checkReportMessage(await checkEndpoint(deps, ctx, request.endpointId));
+    },
+  };
+}
+
+type EventLogCalls = 'listEvents' | 'listEventsAfter' | 'getLatestEventId' | 'getEvent' | 'listDeliveryAttempts';
+
+/** The account's event log and each event's delivery attempts: reads only. */
+function eventLogHandlers(deps: WebhooksDependencies): Pick<ServiceHandlers<typeof WebhooksService>, EventLogCalls> {
+  return {
     async listEvents(request, ctx) {
       const page = await listEvents(deps, ctx, request.limit, request.startingAfter, {
         type: request.type,
@@ -102,19 +124,6 @@ export function webhooksHandlers(deps: WebhooksDependencies): ServiceHandlers<ty
 
     async listDeliveryAttempts(request, ctx) {
       return { attempts: (await listDeliveryAttempts(deps, ctx, request.eventId)).map(attemptMessage) };
-    },
-
-    async resendEvent(request, ctx) {
-      const { event, endpointIds } = await resendEvent(deps, ctx, request.eventId, request.endpointId);
-      return { event: eventMessage(event), endpointIds };
-    },
-
-    async sendPing(request, ctx) {
-      return { event: eventMessage(await sendPing(deps, ctx, request.endpointId)) };
-    },
-
-    async checkEndpoint(request, ctx) {
-      return checkReportMessage(await checkEndpoint(deps, ctx, request.endpointId));
     },
   };
 }

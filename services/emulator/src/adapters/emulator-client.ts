@@ -1,5 +1,5 @@
-import type { EmulatedCoin } from './ledger.ts';
-import type { NoticeMode } from './notices.ts';
+import type { EmulatedCoin } from '../domain/ledger.ts';
+import type { NoticeMode } from '../domain/notice-body.ts';
 
 export interface PayOptions {
   readonly amount: string;
