@@ -2,7 +2,21 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as probes from '../hosted-checkout/files/probes.ts';
 
-export const LABEL = 'hosted-checkout.chart-run';
+/**
+ * CHART_RUN_INSTANCE (e.g. a branch name) runs a second chart:run beside the default one on one machine:
+ * its own network, container names and label, so neither run's `--down` (or start) removes the other's
+ * containers. Unset: the names below as they always were.
+ */
+const INSTANCE = process.env['CHART_RUN_INSTANCE'] ?? '';
+if (!/^[a-z0-9-]*$/.test(INSTANCE)) throw new Error(`CHART_RUN_INSTANCE must be lower-case letters, digits and dashes`);
+/** The label every container of this run carries (the one `--down` removes by). */
+export const LABEL = INSTANCE ? `hosted-checkout.chart-run.${INSTANCE}` : 'hosted-checkout.chart-run';
+/** The network of this run. */
+export const NETWORK = INSTANCE ? `hc-chart-run-${INSTANCE}` : 'hc-chart-run';
+/** This run's files (env files, volumes, Secrets, endpoints), under the repository. */
+export const STATE_DIR = INSTANCE ? `.local/chart-run-${INSTANCE}` : '.local/chart-run';
+/** Container names of this run: hc-chart-<what>. */
+export const containerName = (what: string): string => (INSTANCE ? `hc-chart-${INSTANCE}-${what}` : `hc-chart-${what}`);
 
 export function engineClient(): string {
   return spawnSync('podman', ['--version']).status === 0 ? 'podman' : 'docker';

@@ -6,7 +6,7 @@
 import type { Workload } from './manifests.ts';
 import type { PodContext } from './pods.ts';
 import { runArgs } from './pods.ts';
-import { run, tryRun } from './engine.ts';
+import { containerName, run, tryRun } from './engine.ts';
 
 /** The Secret the test pods read the Test secret key from (HC_TEST_API_KEY), made here with `apiKey`. */
 function withTestKey(ctx: PodContext, tests: Workload[], apiKey: string): PodContext {
@@ -28,7 +28,7 @@ export function runTestHooks(client: string, ctx: PodContext, tests: Workload[],
   const withKey = withTestKey(ctx, tests, apiKey);
   for (const pod of tests) {
     for (const c of pod.pod.containers) {
-      const name = `hc-chart-${pod.name}`;
+      const name = containerName(pod.name);
       tryRun(client, ['rm', '-f', name]);
       run(client, ['run', '-d', ...runArgs(withKey, pod, c, name)]);
       const code = run(client, ['wait', name]);

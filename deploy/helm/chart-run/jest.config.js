@@ -7,4 +7,5 @@ const project = jestProject(import.meta.dirname, 'chart-run');
 // No global setup: chart:run brings its own PostgreSQL and NATS containers.
 delete project.globalSetup;
 delete project.globalTeardown;
-export default { ...project, testTimeout: 120_000 };
+// One file at a time: each runs a whole chart:run (chart-run.test.ts, then the rolling upgrade).
+export default { ...project, testTimeout: 120_000, maxWorkers: 1 };

@@ -9,19 +9,35 @@
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { containerPort, readRendered } from './manifests.ts';
-import type { ContainerSpec, Rendered } from './manifests.ts';
-import { LABEL, engineClient, grpcReady, httpReady, namesResolve, publishedPort, run, tcpReady, tryRun } from './engine.ts';
-import { runArgs, type PodContext } from './pods.ts';
+import { readRendered } from './manifests.ts';
+import type { Rendered } from './manifests.ts';
+import {
+  LABEL,
+  NETWORK,
+  STATE_DIR,
+  containerName,
+  engineClient,
+  httpReady,
+  namesResolve,
+  publishedPort,
+  run,
+  tcpReady,
+  tryRun,
+} from './engine.ts';
+import type { PodContext } from './pods.ts';
+import { startWorkloads, until } from './workloads.ts';
+import { Endpoints, ENDPOINTS_FILE, ENDPOINTS_MOUNT, addressOf } from './endpoints.ts';
+import { runningReplicas, upgrade } from './upgrade.ts';
 import { runTestHooks } from './hooks.ts';
 import { makeNatsLogin, natsServerArgs, type NatsLogin } from './nats-tls.ts';
 
 const root = join(import.meta.dirname, '../../..');
-const NETWORK = 'hc-chart-run';
 const RELEASE = 'hc';
-const READY_TIMEOUT_MS = Number(process.env['CHART_RUN_READY_TIMEOUT_MS'] ?? 240_000);
+const POSTGRES = containerName('postgres');
+const NATS = containerName('nats');
+const INGRESS = containerName('ingress');
 const log = (line: string): void => void process.stderr.write(`chart:run: ${line}\n`);
 
 /** Shell lines of scripts/*.sh that print `export NAME=value`, applied to this process. */
@@ -31,13 +47,19 @@ function applyExports(script: string): void {
 }
 
 function down(client: string): void {
-  const ids =
+  const list = (): string[] =>
     tryRun(client, ['ps', '-aq', '--filter', `label=${LABEL}`])
       ?.split('\n')
       .filter(Boolean) ?? [];
-  if (ids.length > 0) run(client, ['rm', '-f', '-t', '5', ...ids]);
+  const ids = list();
+  // podman 4.3 sometimes refuses one of many (a container it is stopping just stopped: "container
+  // state improper"); each is then removed on its own, and whatever is still there fails the run.
+  if (ids.length > 0 && tryRun(client, ['rm', '-f', '-t', '5', ...ids]) === undefined) {
+    for (const id of ids) tryRun(client, ['rm', '-f', '-t', '0', id]);
+    if (list().length > 0) run(client, ['rm', '-f', '-t', '0', ...list()]);
+  }
   if (tryRun(client, ['network', 'exists', NETWORK]) !== undefined) tryRun(client, ['network', 'rm', '-f', NETWORK]);
-  rmSync(join(root, '.local/chart-run'), { recursive: true, force: true });
+  rmSync(join(root, STATE_DIR), { recursive: true, force: true });
   log(`removed ${ids.length} container(s) and the network ${NETWORK}`);
 }
 
@@ -71,23 +93,6 @@ function makeSecrets(
   return secrets;
 }
 
-async function probeReady(client: string, name: string, c: ContainerSpec): Promise<boolean> {
-  const probe = c.readinessProbe;
-  if (!probe) return tryRun(client, ['inspect', '-f', '{{.State.Running}}', name]) === 'true';
-  if (probe.httpGet) return httpReady(publishedPort(client, name, containerPort(c, probe.httpGet.port)), probe.httpGet.path);
-  if (probe.grpc) return grpcReady(publishedPort(client, name, probe.grpc.port));
-  if (probe.tcpSocket) return tcpReady(publishedPort(client, name, containerPort(c, probe.tcpSocket.port)));
-  throw new Error(`${name}: unsupported readiness probe ${JSON.stringify(probe)}`);
-}
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = READY_TIMEOUT_MS): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not ready within ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-}
-
 /** The chart as helm renders it with the single-machine values (the one source of truth; ADR 0044). */
 function render(publicBaseUrl: string, extraSets: string[] = []): Rendered {
   const helm = execFileSync('bash', [join(root, 'scripts/ensure-helm.sh')], { encoding: 'utf8' }).trim();
@@ -104,58 +109,27 @@ async function startInfrastructure(client: string, postgresPassword: string, nat
   const base = ['run', '-d', '--label', `${LABEL}=1`, '--network', NETWORK];
   run(client, [
     ...base,
-    ...['--name', 'hc-chart-postgres', '--network-alias', 'postgres', '-p', '127.0.0.1::5432'],
+    ...['--name', POSTGRES, '--network-alias', 'postgres', '-p', '127.0.0.1::5432'],
     ...['-e', `POSTGRES_PASSWORD=${postgresPassword}`, process.env['TEST_POSTGRES_IMAGE']!, 'postgres', '-c', 'max_connections=300'],
   ]);
   run(client, [
     ...base,
-    ...['--name', 'hc-chart-nats', '--network-alias', 'nats', '-p', '127.0.0.1::4222', ...tls.run],
+    ...['--name', NATS, '--network-alias', 'nats', '-p', '127.0.0.1::4222', ...tls.run],
     ...[process.env['TEST_NATS_IMAGE']!, '-js', '-sd', '/tmp/jetstream', ...tls.server],
   ]);
   await until(
     'PostgreSQL',
-    async () => tryRun(client, ['exec', 'hc-chart-postgres', 'pg_isready', '-h', '127.0.0.1', '-U', 'postgres']) !== undefined,
+    async () => tryRun(client, ['exec', POSTGRES, 'pg_isready', '-h', '127.0.0.1', '-U', 'postgres']) !== undefined,
   );
-  await until('NATS', () => tcpReady(publishedPort(client, 'hc-chart-nats', 4222)));
-}
-
-/** Migration Jobs first (Helm pre-install hooks, each must exit 0), then every Deployment until ready. */
-async function startWorkloads(client: string, ctx: PodContext, rendered: Rendered): Promise<string[]> {
-  for (const job of rendered.jobs) {
-    for (const c of job.pod.containers) {
-      const name = `hc-chart-${job.name}`;
-      log(`job ${job.name}`);
-      run(client, ['run', '-d', ...runArgs(ctx, job, c, name)]);
-      const code = run(client, ['wait', name]);
-      if (code !== '0') throw new Error(`job ${job.name} exited ${code}:\n${tryRun(client, ['logs', '--tail', '30', name]) ?? ''}`);
-    }
-  }
-  // Every Deployment, one pod each, all at once as a cluster would start them.
-  const started: Array<{ name: string; container: ContainerSpec }> = [];
-  for (const d of rendered.deployments) {
-    for (const c of d.pod.containers) {
-      const name = `hc-chart-${d.name}`;
-      run(client, ['run', '-d', ...runArgs(ctx, d, c, name)]);
-      started.push({ name, container: c });
-    }
-  }
-  for (const { name, container } of started) {
-    await until(name, async () => {
-      if (tryRun(client, ['inspect', '-f', '{{.State.Running}}', name]) !== 'true') {
-        throw new Error(`${name} stopped:\n${tryRun(client, ['logs', '--tail', '30', name]) ?? ''}`);
-      }
-      return probeReady(client, name, container);
-    });
-    log(`ready: ${name}`);
-  }
-  return started.map((s) => s.name);
+  await until('NATS', () => tcpReady(publishedPort(client, NATS, 4222)));
 }
 
 /** The Ingress: a small proxy container (chart-run/ingress.ts) on the network, the one published entry. */
-async function startIngress(client: string, rendered: Rendered, port: number): Promise<void> {
+async function startIngress(client: string, rendered: Rendered, port: number, endpoints: Endpoints): Promise<void> {
   run(client, [
-    ...['run', '-d', '--label', `${LABEL}=1`, '--network', NETWORK, '--name', 'hc-chart-ingress'],
+    ...['run', '-d', '--label', `${LABEL}=1`, '--network', NETWORK, '--name', INGRESS],
     ...['-p', `127.0.0.1:${port}:8080`, '--read-only', '--user', '1000:1000'],
+    ...['-v', `${endpoints.dir}:${ENDPOINTS_MOUNT}:ro`, '-e', `ENDPOINTS_FILE=${ENDPOINTS_MOUNT}/${ENDPOINTS_FILE}`],
     ...['-v', `${join(import.meta.dirname, 'ingress.ts')}:/ingress/ingress.ts:ro`, '-e', `ROUTES=${JSON.stringify(rendered.ingress)}`],
     ...[process.env['NODE_IMAGE']!, 'node', '/ingress/ingress.ts'],
   ]);
@@ -166,7 +140,7 @@ async function startIngress(client: string, rendered: Rendered, port: number): P
 async function demoMerchant(client: string, gateway: string): Promise<{ account: string; key: string }> {
   // The Ingress container just joined the network: until podman's DNS has taken it in, lookups in the
   // gateway pod may fail or hang, and the CLI refuses to act without its audit line (engine.ts).
-  await until('DNS on the network', async () => namesResolve(client, gateway, ['hc-chart-ingress']));
+  await until('DNS on the network', async () => namesResolve(client, gateway, [INGRESS]));
   const operator = (...args: string[]): Record<string, unknown> =>
     JSON.parse(run(client, ['exec', gateway, 'node', 'tools/operator/src/operator.ts', ...args, '--json'])) as Record<string, unknown>;
   const account = operator('accounts', 'create', '--name', 'Demo Shop', '--payout-wallet', '0x1111111111111111111111111111111111111111');
@@ -175,7 +149,7 @@ async function demoMerchant(client: string, gateway: string): Promise<{ account:
 }
 
 function state(): string {
-  const dir = join(root, '.local/chart-run');
+  const dir = join(root, STATE_DIR);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   return dir;
 }
@@ -186,7 +160,9 @@ function state(): string {
  */
 function registrySets(client: string): { sets: string[]; pull: (image: string) => void } {
   const registry = process.env['CHART_RUN_REGISTRY'];
-  if (!registry) return { sets: [], pull: () => undefined };
+  // CHART_RUN_IMAGES: another prefix in the local store (e.g. localhost/hosted-checkout-previous, ADR 0094).
+  const images = process.env['CHART_RUN_IMAGES'];
+  if (!registry) return { sets: images ? [`image.registry=${images}`] : [], pull: () => undefined };
   const local = /^(127\.0\.0\.1|localhost)[:/]/.test(registry) && client === 'podman' ? ['--tls-verify=false'] : [];
   return {
     sets: [`image.registry=${registry}`, 'image.pullPolicy=Always'],
@@ -216,11 +192,14 @@ async function up(client: string, port: number): Promise<void> {
     configMaps: rendered.configMaps,
     secrets: makeSecrets(rendered.secretsRead, postgresPassword, nats),
   };
+  // Kept for `--upgrade`, which runs the new pods with the same Secrets, as a cluster keeps them.
+  writeFileSync(join(state(), 'secrets.json'), JSON.stringify([...ctx.secrets]), { mode: 0o600 });
   run(client, ['network', 'create', '--label', `${LABEL}=1`, NETWORK]);
   await startInfrastructure(client, postgresPassword, nats);
-  const started = await startWorkloads(client, ctx, rendered);
-  await startIngress(client, rendered, port);
-  const gateway = started.find((name) => name.endsWith('-gateway'));
+  const started = await startWorkloads(client, ctx, rendered, log);
+  const ready = started.map((r) => ({ deployment: r.deployment, address: addressOf(client, NETWORK, r.name) }));
+  await startIngress(client, rendered, port, new Endpoints(state(), Endpoints.servicesOf(rendered.ingress), ready));
+  const gateway = started.find((r) => r.deployment.labels['app.kubernetes.io/component'] === 'gateway')?.name;
   if (!gateway) throw new Error('no gateway Deployment rendered');
   const demo = await demoMerchant(client, gateway);
   // `helm test`: the chart's test-hook Pods, with the demo merchant's Test key; a failed one fails the run.
@@ -246,6 +225,21 @@ function testAgain(client: string, port: number): void {
   );
 }
 
+/**
+ * `pnpm chart:run --upgrade`: the platform chart:run left running, upgraded in place to what the chart
+ * renders now (upgrade.ts): migrations first, then a rolling update of every Deployment.
+ */
+async function upgradeRunning(client: string, port: number): Promise<void> {
+  const rendered = render(`http://127.0.0.1:${port}`, registrySets(client).sets);
+  const secrets = new Map(JSON.parse(readFileSync(join(state(), 'secrets.json'), 'utf8')) as Array<[string, Record<string, string>]>);
+  const ctx: PodContext = { network: NETWORK, state: state(), configMaps: rendered.configMaps, secrets };
+  const ready = rendered.deployments.flatMap((d) =>
+    runningReplicas(client, d.name).map((name) => ({ deployment: d, address: addressOf(client, NETWORK, name) })),
+  );
+  await upgrade(client, ctx, rendered, new Endpoints(state(), Endpoints.servicesOf(rendered.ingress), ready), log);
+  log('upgraded');
+}
+
 async function main(): Promise<void> {
   applyExports('ensure-container-engine.sh');
   const client = engineClient();
@@ -253,6 +247,7 @@ async function main(): Promise<void> {
   applyExports('container-images-env.sh');
   const port = Number(process.env['CHART_RUN_PORT'] ?? 8480);
   if (process.argv.includes('--test')) return testAgain(client, port);
+  if (process.argv.includes('--upgrade')) return upgradeRunning(client, port);
   down(client);
   await up(client, port);
 }

@@ -35,9 +35,11 @@ export interface ContainerSpec {
   volumeMounts?: Array<{ name: string; mountPath: string }>;
   securityContext?: { readOnlyRootFilesystem?: boolean; allowPrivilegeEscalation?: boolean; capabilities?: { drop?: string[] } };
   resources?: { limits?: { memory?: string } };
+  lifecycle?: { preStop?: { exec?: { command: string[] } } };
 }
 export interface PodSpec {
   securityContext?: { runAsUser?: number; runAsGroup?: number };
+  terminationGracePeriodSeconds?: number;
   volumes?: Array<{
     name: string;
     emptyDir?: unknown;
@@ -51,6 +53,7 @@ interface Manifest {
   metadata: Meta;
   data?: Record<string, string>;
   spec?: Partial<PodSpec> & {
+    replicas?: number;
     template?: { metadata?: Meta; spec: PodSpec };
     selector?: Record<string, string> | { matchLabels?: Record<string, string> };
     ports?: Array<{ name?: string; port: number; targetPort?: number | string }>;
@@ -67,6 +70,8 @@ export interface Workload {
   pod: PodSpec;
   /** DNS names other pods reach this one by: the Services whose selector matches its labels. */
   aliases: string[];
+  /** Pods of a Deployment (spec.replicas; 1 for a Job or a Pod). */
+  replicas: number;
 }
 export interface IngressRoute {
   path: string;
@@ -99,7 +104,8 @@ export function readRendered(text: string): Rendered {
         return Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
       })
       .flatMap((s) => NAMESPACE_SUFFIXES.map((suffix) => `${s.metadata.name}${suffix}`));
-    return { kind: m.kind as Workload['kind'], name: m.metadata.name, labels, pod: m.spec!.template!.spec, aliases };
+    const replicas = m.kind === 'Deployment' ? (m.spec?.replicas ?? 1) : 1;
+    return { kind: m.kind as Workload['kind'], name: m.metadata.name, labels, pod: m.spec!.template!.spec, aliases, replicas };
   };
   const jobs = manifests.filter((m) => m.kind === 'Job').map(podOf);
   const deployments = manifests.filter((m) => m.kind === 'Deployment').map(podOf);
@@ -146,7 +152,14 @@ function testPods(manifests: Manifest[]): Workload[] {
   return manifests
     .filter((m) => m.kind === 'Pod' && (m.metadata.annotations?.['helm.sh/hook'] ?? '').split(',').includes('test'))
     .sort((a, b) => weight(a) - weight(b) || a.metadata.name.localeCompare(b.metadata.name))
-    .map((m) => ({ kind: 'Pod', name: m.metadata.name, labels: m.metadata.labels ?? {}, pod: m.spec as PodSpec, aliases: [] as string[] }));
+    .map((m) => ({
+      kind: 'Pod' as const,
+      name: m.metadata.name,
+      labels: m.metadata.labels ?? {},
+      pod: m.spec as PodSpec,
+      aliases: [] as string[],
+      replicas: 1,
+    }));
 }
 
 /**

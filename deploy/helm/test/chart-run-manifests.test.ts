@@ -41,6 +41,25 @@ describe('chart:run reads the rendered chart', () => {
     }
   });
 
+  it('runs every Deployment at 2 replicas and the gateway at 3, each with its preStop hook and grace period (docs/replicas.md)', () => {
+    const replicas = Object.fromEntries(rendered.deployments.map((d) => [d.labels['app.kubernetes.io/component'], d.replicas]));
+    expect(replicas).toEqual({
+      accounts: 2,
+      checkout: 2,
+      customers: 2,
+      dashboard: 2,
+      gateway: 3,
+      notifications: 2,
+      pages: 2,
+      settlement: 2,
+      webhooks: 2,
+    });
+    for (const d of rendered.deployments) {
+      expect(d.pod.containers[0]!.lifecycle?.preStop?.exec?.command).toEqual(['sleep', '5']);
+      expect(d.pod.terminationGracePeriodSeconds).toBe(30);
+    }
+  });
+
   it('reaches each Deployment under its Service name, as the other pods are configured to call it', () => {
     const checkout = rendered.deployments.find((d) => d.name === 'hc-hosted-checkout-checkout')!;
     expect(checkout.aliases).toEqual(expect.arrayContaining(['hc-hosted-checkout-checkout', 'hc-hosted-checkout-checkout.default.svc']));

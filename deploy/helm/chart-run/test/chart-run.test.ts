@@ -16,12 +16,12 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { launchChromium } from '@hc/test-kit/browser';
 import { eventually } from '@hc/test-kit';
-import { namesResolve } from '../engine.ts';
+import { LABEL, NETWORK, containerName, namesResolve } from '../engine.ts';
 import { startRegistry, type LocalRegistry } from '../registry.ts';
+import { countPerReplica, describeSpread, loadWithinLimits, served } from './spread.ts';
 
 const ROOT = join(import.meta.dirname, '../../../..');
-const LABEL = 'hosted-checkout.chart-run';
-const RECEIVER = 'hc-chart-test-receiver';
+const RECEIVER = containerName('test-receiver');
 const client = execFileSync('sh', ['-c', 'command -v podman || command -v docker'], { encoding: 'utf8' }).trim();
 const run = (...args: string[]): string => execFileSync(client, args, { encoding: 'utf8', input: '' }).trim();
 
@@ -53,13 +53,26 @@ function operator(...args: string[]): Record<string, unknown> {
   return JSON.parse(run('exec', gatewayContainer, 'node', 'tools/operator/src/operator.ts', ...args, '--json')) as Record<string, unknown>;
 }
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+async function api(
+  method: string,
+  path: string,
+  body?: unknown,
+  key = platform.key,
+): Promise<{ status: number; json: Record<string, unknown>; upstream: string }> {
   const response = await fetch(`${platform.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${platform.key}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+  const upstream = response.headers.get('x-chart-run-upstream') ?? '';
+  return { status: response.status, json: (await response.json()) as Record<string, unknown>, upstream };
+}
+
+async function received(): Promise<Array<{ headers: Record<string, string>; body: string }>> {
+  return (await (await fetch(`http://127.0.0.1:${receiverPort}/received`)).json()) as Array<{
+    headers: Record<string, string>;
+    body: string;
+  }>;
 }
 
 beforeAll(async () => {
@@ -89,17 +102,18 @@ beforeAll(async () => {
   );
   chartRunErr = stderr;
   platform = { url: printed['GATEWAY_URL']!, key: printed['TEST_SECRET_KEY']!, account: printed['DEMO_ACCOUNT_ID']! };
-  gatewayContainer = run('ps', '--filter', `label=${LABEL}.workload=hc-hosted-checkout-gateway`, '--format', '{{.Names}}');
+  // One of the gateway's replicas (the CLI acts on the shared databases, whichever it runs in).
+  gatewayContainer = run('ps', '--filter', `label=${LABEL}.workload=hc-hosted-checkout-gateway`, '--format', '{{.Names}}').split('\n')[0]!;
 
   // The merchant's receiver, a container on the runner's network like any endpoint the service calls.
-  const nodeImage = run('inspect', '--format', '{{.ImageName}}', 'hc-chart-ingress');
+  const nodeImage = run('inspect', '--format', '{{.ImageName}}', containerName('ingress'));
   run(
     'run',
     '-d',
     '--label',
     `${LABEL}=1`,
     '--network',
-    'hc-chart-run',
+    NETWORK,
     '--name',
     RECEIVER,
     '-p',
@@ -117,7 +131,7 @@ beforeAll(async () => {
   // fail or hang and the CLI below is refused ("nothing was done"). Wait until the receiver's name
   // resolves there, and the Services the pod calls with it (deploy/helm/chart-run/engine.ts).
   const settled = await eventually(async () => namesResolve(client, gatewayContainer, [RECEIVER]), Boolean, 60_000);
-  if (!settled) throw new Error(`DNS on the hc-chart-run network: ${RECEIVER} does not resolve in ${gatewayContainer}`);
+  if (!settled) throw new Error(`DNS on the ${NETWORK} network: ${RECEIVER} does not resolve in ${gatewayContainer}`);
   const endpoint = operator('webhooks', 'endpoints', 'add', platform.account, '--mode', 'test', '--url', `http://${RECEIVER}:8080/hooks`);
   endpointSecret = String(endpoint['secret']);
 }, 660_000);
@@ -213,13 +227,7 @@ describe('pnpm chart:run', () => {
     expect(paid.json['status']).toBe('paid');
 
     const hooks = await eventually(
-      async () => {
-        const received = (await (await fetch(`http://127.0.0.1:${receiverPort}/received`)).json()) as Array<{
-          headers: Record<string, string>;
-          body: string;
-        }>;
-        return received.filter((h) => h.body.includes(id) && (JSON.parse(h.body) as { type: string }).type === 'payment.paid');
-      },
+      async () => (await received()).filter((h) => h.body.includes(id) && (JSON.parse(h.body) as { type: string }).type === 'payment.paid'),
       (found) => found.length > 0,
       60_000,
     );
@@ -233,6 +241,42 @@ describe('pnpm chart:run', () => {
       .map((s) => Buffer.from(s.replace(/^v1,/, ''), 'base64'));
     expect(signatures.some((s) => s.length === expected.length && timingSafeEqual(s, expected))).toBe(true);
   });
+
+  it('spreads requests over every replica: the Ingress over the gateways, each gRPC client over the service replicas', async () => {
+    // A merchant of its own, so the load has the account's rate limits to itself.
+    const account = operator(
+      'accounts',
+      'create',
+      '--name',
+      'Spread Shop',
+      '--payout-wallet',
+      '0x2222222222222222222222222222222222222222',
+    );
+    const key = String(operator('keys', 'create', String(account['id']), '--mode', 'test', '--label', 'spread')['secret']);
+    operator('webhooks', 'endpoints', 'add', String(account['id']), '--mode', 'test', '--url', `http://${RECEIVER}:8080/hooks`);
+    const before = await countPerReplica(client, LABEL);
+    const load = await loadWithinLimits((method, path, body) => api(method, path, body, key), { paid: 8, created: 24 }, 4);
+    const counts = served(before, await countPerReplica(client, LABEL));
+    process.stderr.write(`chart:run spread over replicas for ${load.statuses.length} API requests: ${describeSpread(counts)}\n`);
+    expect(load.statuses.filter((s) => s < 200 || s > 299)).toEqual([]);
+    // The Ingress: round robin over the gateway's three containers.
+    expect(new Set(load.upstreams).size).toBe(3);
+    const byComponent = new Map(counts.map((c) => [c.component, [...c.replicas.values()]]));
+    expect(byComponent.get('gateway')).toHaveLength(3);
+    // Every replica of each service the load reached served a fair share (round robin: ~1/n each).
+    const reached = counts.filter((c) => [...c.replicas.values()].reduce((a, b) => a + b, 0) >= 16);
+    expect(reached.map((c) => c.component)).toEqual(expect.arrayContaining(['gateway', 'checkout']));
+    for (const { component, replicas } of reached) {
+      const total = [...replicas.values()].reduce((a, b) => a + b, 0);
+      for (const [name, n] of replicas)
+        expect({ component, name, share: n / total >= 0.6 / replicas.size }).toEqual({ component, name, share: true });
+    }
+    // Every payment paid, and its signed payment.paid webhook delivered (webhooks at two replicas).
+    const paidHooks = async (): Promise<string[]> =>
+      (await received()).filter((h) => (JSON.parse(h.body) as { type: string }).type === 'payment.paid').map((h) => h.body);
+    const hooks = await eventually(paidHooks, (bodies) => load.paidIds.every((id) => bodies.some((b) => b.includes(id))), 60_000);
+    expect(load.paidIds.filter((id) => !hooks.some((b) => b.includes(id)))).toEqual([]);
+  }, 180_000);
 
   it('serves the hosted checkout page and the dashboard through the Ingress, in a browser', async () => {
     const created = await api('POST', '/v1/checkout_sessions', {
