@@ -43,6 +43,49 @@ function ctx(res: Response): PublicCallContext {
   return { requestId: res.locals['requestId'] as string };
 }
 
+/** What the start handler shares with the other routes of one router. */
+interface PageTools {
+  checkout: HostedClient;
+  logger: Logger;
+  load(id: string, res: Response): Promise<HostedSession>;
+  receiptsAndBrand(res: Response, session: HostedSession): Promise<boolean>;
+  backToPage(res: Response, id: string): void;
+  showAnswer(res: Response, session: HostedSession): void;
+}
+
+/**
+ * The start click is one call into checkout: no read before it (checkout's start enforces the states a
+ * start may run in, and answers a pending payment as it is), none after it (the answer is the page's
+ * next view). Only a refused start reads the session, to show the form with its problem.
+ */
+async function startFromPage(req: Request<{ id: string }>, res: Response, page: PageTools): Promise<void> {
+  const id = req.params.id;
+  const email = (field(req, 'email') ?? '').trim();
+  const country = field(req, 'country') || undefined;
+  // The language of the page the buyer submitted, for the receipt (checkout keeps only one it lists).
+  const locale = field(req, 'locale') || undefined;
+  let started: HostedSession;
+  try {
+    started = fromMessage((await page.checkout.startHostedSession({ id, customerEmail: email, country, locale }, ctx(res))).session!);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code === 'not_found') throw error;
+    if (STATE_ERRORS.has(error.code)) return page.backToPage(res, id);
+    if (error.code === 'internal_error') page.logger.error({ requestId: ctx(res).requestId }, 'start failed inside checkout');
+    const session = await page.load(id, res);
+    if (!accepts('start', pageState(session))) return page.backToPage(res, session.id);
+    const status = httpStatusOf(error.code);
+    return renderSession(
+      req,
+      res,
+      session,
+      await page.receiptsAndBrand(res, session),
+      { email, country: country ?? null, problem: startProblem(error.code) },
+      status,
+    );
+  }
+  page.showAnswer(res, started);
+}
+
 /** /pay/{id}: the checkout page of one session, its actions and its live status. */
 export function payRoutes(
   checkout: HostedClient,
@@ -91,36 +134,8 @@ export function payRoutes(
     res.json({ state: pageState(session) });
   });
 
-  // The start click is one call into checkout: no read before it (checkout's start enforces the
-  // states a start may run in, and answers a pending payment as it is), none after it (the answer is
-  // the page's next view). Only a refused start reads the session, to show the form with its problem.
-  router.post(paths.pay.start, sameOriginOnly, limits.actions, form, async (req: Request<{ id: string }>, res) => {
-    const id = req.params.id;
-    const email = (field(req, 'email') ?? '').trim();
-    const country = field(req, 'country') || undefined;
-    // The language of the page the buyer submitted, for the receipt (checkout keeps only one it lists).
-    const locale = field(req, 'locale') || undefined;
-    let started: HostedSession;
-    try {
-      started = fromMessage((await checkout.startHostedSession({ id, customerEmail: email, country, locale }, ctx(res))).session!);
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.code === 'not_found') throw error;
-      if (STATE_ERRORS.has(error.code)) return backToPage(res, id);
-      if (error.code === 'internal_error') logger.error({ requestId: ctx(res).requestId }, 'start failed inside checkout');
-      const session = await load(id, res);
-      if (!accepts('start', pageState(session))) return backToPage(res, session.id);
-      const status = httpStatusOf(error.code);
-      return renderSession(
-        req,
-        res,
-        session,
-        await receiptsAndBrand(res, session),
-        { email, country: country ?? null, problem: startProblem(error.code) },
-        status,
-      );
-    }
-    showAnswer(res, started);
-  });
+  const tools: PageTools = { checkout, logger, load, receiptsAndBrand, backToPage, showAnswer };
+  router.post(paths.pay.start, sameOriginOnly, limits.actions, form, (req: Request<{ id: string }>, res) => startFromPage(req, res, tools));
 
   router.post(
     paths.pay.provider,
