@@ -8,7 +8,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpuSeconds } from './measure.ts';
-import type { OwnPlatform } from './own-platform.ts';
+import { serviceDatabases, type OwnPlatform } from './own-platform.ts';
 import { rows } from './pipeline.ts';
 
 export interface DatabaseCounters {
@@ -44,13 +44,6 @@ function backendSeconds(databases: readonly string[]): Map<number, number> {
   return found;
 }
 
-/** Each service's database URL, by service (CHECKOUT_DATABASE_URL → checkout). */
-export function serviceDatabases(platform: OwnPlatform): [string, string][] {
-  return Object.entries(platform.setting.env)
-    .filter(([name]) => name.endsWith('_DATABASE_URL') && name !== 'PLATFORM_STATE_DATABASE_URL')
-    .map(([name, url]) => [name.replace(/_DATABASE_URL$/, '').toLowerCase(), url!]);
-}
-
 async function one(url: string, sql: string): Promise<number> {
   return Number((await rows(url, sql))[0]?.[0] ?? 0);
 }
@@ -66,8 +59,9 @@ async function databaseCounters(service: string, url: string): Promise<DatabaseC
 }
 
 export async function snapshot(platform: OwnPlatform, processes: { pid: number; name: string }[]): Promise<CostSnapshot> {
-  const databases = await Promise.all(serviceDatabases(platform).map(([service, url]) => databaseCounters(service, url)));
-  const names = serviceDatabases(platform).map(([, url]) => new URL(url).pathname.slice(1));
+  const services = serviceDatabases(platform);
+  const databases = await Promise.all(services.map(([service, url]) => databaseCounters(service, url)));
+  const names = services.map(([, url]) => new URL(url).pathname.slice(1));
   const perProcess = new Map<string, number>();
   for (const p of processes) perProcess.set(p.name, (perProcess.get(p.name) ?? 0) + cpuSeconds(p.pid));
   return { at: performance.now(), processes: perProcess, backends: backendSeconds(names), databases };

@@ -20,9 +20,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { perPayment, snapshot, type PaymentCost } from './capacity-costs.ts';
-import { descendants, load1 } from './measure.ts';
+import { load1 } from './measure.ts';
 import { runOpenLoop } from './open-loop.ts';
-import { startOwnPlatform } from './own-platform.ts';
+import { platformProcesses, registerReceiver, startOwnPlatform } from './own-platform.ts';
 import { backlog } from './pipeline-rate-figures.ts';
 import { coresAt, nodesFor, replicasFor, TARGET_UTILISATION } from './sizing.ts';
 import { startBenchReceiver } from './webhook-receiver.ts';
@@ -99,14 +99,8 @@ say(`starting a platform of its own (load ${load1().toFixed(1)})…`);
 const platform = await startOwnPlatform('capacity', work);
 const receiver = await startBenchReceiver();
 try {
-  const endpoint = await fetch(`${platform.apiUrl}/v1/webhook_endpoints`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${platform.key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ url: receiver.url }),
-  });
-  if (!endpoint.ok) throw new Error(`registering the endpoint answered ${endpoint.status}: ${await endpoint.text()}`);
-  receiver.trust(((await endpoint.json()) as { secret: string }).secret);
-  const processes = [{ pid: platform.pid, name: 'platform.ts (front router)' }, ...descendants(platform.pid)];
+  await registerReceiver(platform, receiver);
+  const processes = platformProcesses(platform);
   const failures = new Map<string, number>();
   say(`idle for ${seconds} s (load ${load1().toFixed(1)})`);
   const idleFrom = await snapshot(platform, processes);

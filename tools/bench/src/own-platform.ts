@@ -11,7 +11,9 @@ import {
   type PlatformSetting,
   type RunningPlatform,
 } from '../../platform/src/platform-process.ts';
+import { descendants } from './measure.ts';
 import type { PipelineTarget } from './pipeline.ts';
+import type { BenchReceiver } from './webhook-receiver.ts';
 
 export interface OwnPlatform {
   /** GATEWAY_URL: the front router (API and /pay/*). */
@@ -72,4 +74,27 @@ export async function startOwnPlatform(label: string, home: string, extraEnv: No
       await setting.dropDatabases();
     },
   };
+}
+
+/** Registers `receiver` as the platform's Test webhook endpoint and trusts the secret it was given. */
+export async function registerReceiver(platform: OwnPlatform, receiver: BenchReceiver): Promise<void> {
+  const endpoint = await fetch(`${platform.apiUrl}/v1/webhook_endpoints`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${platform.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: receiver.url }),
+  });
+  if (!endpoint.ok) throw new Error(`registering the endpoint answered ${endpoint.status}: ${await endpoint.text()}`);
+  receiver.trust(((await endpoint.json()) as { secret: string }).secret);
+}
+
+/** The platform command itself (its front router) and every process it supervises. */
+export function platformProcesses(platform: OwnPlatform): { pid: number; name: string }[] {
+  return [{ pid: platform.pid, name: 'platform.ts (front router)' }, ...descendants(platform.pid)];
+}
+
+/** Each service's database URL, by service (CHECKOUT_DATABASE_URL → checkout). */
+export function serviceDatabases(platform: OwnPlatform): [string, string][] {
+  return Object.entries(platform.setting.env)
+    .filter(([name]) => name.endsWith('_DATABASE_URL') && name !== 'PLATFORM_STATE_DATABASE_URL')
+    .map(([name, url]) => [name.replace(/_DATABASE_URL$/, '').toLowerCase(), url!]);
 }

@@ -7,7 +7,7 @@
 import { checkoutEventSubject, PAYMENT_EVENTS_SUBJECTS } from '@hc/events/contracts';
 import { webhookEventId } from '../../../services/webhooks/src/domain/event-id.ts';
 import { spread, type Spread } from './open-loop.ts';
-import type { OwnPlatform } from './own-platform.ts';
+import { serviceDatabases, type OwnPlatform } from './own-platform.ts';
 import { rows } from './pipeline.ts';
 import type { BenchReceiver } from './webhook-receiver.ts';
 
@@ -36,11 +36,7 @@ export interface Backlog {
   outboxUnpublished: number;
 }
 
-function databases(platform: OwnPlatform): string[] {
-  return Object.entries(platform.setting.env)
-    .filter(([name]) => name.endsWith('_DATABASE_URL') && name !== 'PLATFORM_STATE_DATABASE_URL')
-    .map(([, url]) => url);
-}
+const databases = (platform: OwnPlatform): string[] => serviceDatabases(platform).map(([, url]) => url);
 
 export async function backlog(platform: OwnPlatform, receiver: BenchReceiver): Promise<Backlog> {
   const env = platform.setting.env;

@@ -26,9 +26,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBareHttp } from './baselines.ts';
-import { descendants, load1, residentMb } from './measure.ts';
+import { load1, residentMb } from './measure.ts';
 import { itemCount, runOpenLoop, spread, type Spread } from './open-loop.ts';
-import { startOwnPlatform } from './own-platform.ts';
+import { platformProcesses, registerReceiver, startOwnPlatform } from './own-platform.ts';
 import { backlog, lags, type Backlog } from './pipeline-rate-figures.ts';
 import { startBenchReceiver } from './webhook-receiver.ts';
 
@@ -119,15 +119,8 @@ const platform = await startOwnPlatform('pipeline', work);
 const receiver = await startBenchReceiver();
 const bare = await startBareHttp();
 try {
-  const endpoint = await fetch(`${platform.apiUrl}/v1/webhook_endpoints`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${platform.key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ url: receiver.url }),
-  });
-  if (!endpoint.ok) throw new Error(`registering the endpoint answered ${endpoint.status}: ${await endpoint.text()}`);
-  receiver.trust(((await endpoint.json()) as { secret: string }).secret);
-  // The platform command itself (its front router) and every process it supervises.
-  const processes = [{ pid: platform.pid, name: 'platform.ts (front router)' }, ...descendants(platform.pid)];
+  await registerReceiver(platform, receiver);
+  const processes = platformProcesses(platform);
   const idle = memory(processes);
 
   say(`\n${rate} payments/s offered for ${seconds} s, open loop; 2 cores shared with other users`);
