@@ -43,11 +43,11 @@ const DEFAULT_TIMEOUT_MS = 15_000;
 export const ENDPOINT_CHECK_DEADLINE_MS = 30_000;
 
 /**
- * Every client spreads its calls over all the addresses its target resolves to (docs/adr/0092). grpc-js
- * defaults to `pick_first`: one connection to the first address, so behind a headless Service every
- * call of a client would still go to one pod. `round_robin` keeps a connection to each address and
- * turns per call. The DNS resolver (`dns:///name:port`, also used for a plain `host:port`) answers all
- * of a name's A records; it looks again whenever a connection is lost (a pod gone, a rolling upgrade),
+ * A client whose target may name several servers (namesManyAddresses, below) spreads its calls over
+ * all the addresses the target resolves to (docs/adr/0092). grpc-js defaults to `pick_first`: one
+ * connection to the first address, so behind a headless Service every call of a client would still go
+ * to one pod. `round_robin` keeps a connection to each address and turns per call. The DNS resolver
+ * (`dns:///name:port`) answers all of a name's A records; it looks again whenever a connection is lost (a pod gone, a rolling upgrade),
  * at most once a second here instead of grpc-js's 30 s, so that a Deployment replacing its pods one
  * after another is followed before the last known pod goes. Service configs from DNS TXT records are
  * not asked for: the configuration is ours, and the lookup is one more query per resolution.
