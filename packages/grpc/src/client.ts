@@ -59,6 +59,18 @@ const BALANCED_CHANNEL_OPTIONS: ChannelOptions = {
 };
 
 /**
+ * The client of a one-shot tool (the operator CLI, the platform runner): every call waits for the
+ * channel within `timeoutMs` (createServiceClient's waitForReady), since a fresh process has no caller to retry for it.
+ */
+export function createToolClient<S extends DescService, C extends CallContext | PublicCallContext = CallContext>(
+  service: S,
+  address: string,
+  timeoutMs: number,
+): ServiceClient<S, C> {
+  return createServiceClient<S, C>(service, address, { timeoutMs, waitForReady: true });
+}
+
+/**
  * A target with a resolver scheme (`dns:///name:port` of a headless Service, `ipv4:a,b`, or any other) may name
  * several servers, and is balanced. A plain `host:port` (the local platform, the tests) names one:
  * `pick_first` there queues a call while it reconnects to a restarted server, where `round_robin`

@@ -1,6 +1,6 @@
 export { createGrpcServer, status } from './server.ts';
 export type { GrpcServer } from './server.ts';
-export { createServiceClient, ENDPOINT_CHECK_DEADLINE_MS } from './client.ts';
+export { createServiceClient, createToolClient, ENDPOINT_CHECK_DEADLINE_MS } from './client.ts';
 export type { ServiceClient, CallOptions } from './client.ts';
 export type { ChannelOptions } from '@grpc/grpc-js';
 export type { ServiceHandlers } from './service.ts';

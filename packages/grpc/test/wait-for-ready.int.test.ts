@@ -8,7 +8,7 @@ import { afterEach, expect, it } from '@jest/globals';
 import { ApiError } from '@hc/errors';
 import { createLogger } from '@hc/logging';
 import { DashboardUsersService } from '@hc/proto/dashboard/v1';
-import { createGrpcServer, createServiceClient, type CallContext, type GrpcServer } from '../src/index.ts';
+import { createGrpcServer, createServiceClient, createToolClient, type CallContext, type GrpcServer } from '../src/index.ts';
 
 const ctx: CallContext = { accountId: 'acct_1', livemode: false, requestId: 'req_1' };
 const refuse = async (): Promise<never> => {
@@ -47,7 +47,7 @@ const ask = (client: ReturnType<typeof createServiceClient<typeof DashboardUsers
 
 it('a waitForReady client waits, within its deadline, for a server that starts after the call', async () => {
   const port = await freePort();
-  const client = createServiceClient(DashboardUsersService, `127.0.0.1:${port}`, { timeoutMs: 10_000, waitForReady: true });
+  const client = createToolClient(DashboardUsersService, `127.0.0.1:${port}`, 10_000);
   try {
     const answer = ask(client);
     await sleep(1_500);
@@ -61,7 +61,7 @@ it('a waitForReady client waits, within its deadline, for a server that starts a
 it('a default client fails at once when nothing listens, and a waitForReady one only at its deadline', async () => {
   const port = await freePort();
   const failFast = createServiceClient(DashboardUsersService, `127.0.0.1:${port}`, { timeoutMs: 10_000 });
-  const waiting = createServiceClient(DashboardUsersService, `127.0.0.1:${port}`, { timeoutMs: 1_500, waitForReady: true });
+  const waiting = createToolClient(DashboardUsersService, `127.0.0.1:${port}`, 1_500);
   try {
     const started = Date.now();
     await expect(ask(failFast)).rejects.toMatchObject({ code: 'service_unavailable' });

@@ -3,7 +3,7 @@
  * account and mode, closed after the command, and the account as checkout needs it at create.
  */
 import { ApiError } from '@hc/errors';
-import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
+import { createToolClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { CheckoutAdminService } from '@hc/proto/checkout/v1';
 import type { MerchantAccount } from '@hc/accounts';
 import { operatorContext, parseMode } from './arguments.ts';
@@ -22,7 +22,7 @@ export async function withCheckoutAdmin(
   run: (admin: ServiceClient<typeof CheckoutAdminService>, ctx: CallContext) => Promise<CommandResult>,
 ): Promise<CommandResult> {
   const ctx = operatorContext(account.id, parseMode(mode));
-  const admin = createServiceClient(CheckoutAdminService, target.checkoutAddress, { timeoutMs: target.timeoutMs, waitForReady: true });
+  const admin = createToolClient(CheckoutAdminService, target.checkoutAddress, target.timeoutMs);
   try {
     return await run(admin, ctx);
   } finally {

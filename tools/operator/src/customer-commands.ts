@@ -1,7 +1,7 @@
 /** Operator CLI: `customers erase` and `customers note`, over gRPC to the customers service. */
 import { ApiError } from '@hc/errors';
 import { customerObject } from '@hc/gateway';
-import { checkoutWritesBarrier, createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
+import { checkoutWritesBarrier, createToolClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { CheckoutService } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { need, operatorContext, parseMode } from './arguments.ts';
@@ -27,8 +27,8 @@ async function withCustomers(input: CommandInput, call: (customer: CustomerCall)
   // An operator waits longer than an API read: an erase also waits for checkout and webhooks to apply it.
   const waitMs = Math.max(config.CUSTOMERS_READ_WAIT_MS, OPERATOR_WAIT_MS);
   const timeoutMs = config.GRPC_TIMEOUT_MS + waitMs;
-  const customers = createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, { timeoutMs, waitForReady: true });
-  const checkout = createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs, waitForReady: true });
+  const customers = createToolClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, timeoutMs);
+  const checkout = createToolClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, timeoutMs);
   try {
     const barrier = await checkoutWritesBarrier(checkout, ctx, waitMs);
     return await call({ customers, ctx, id, barrier });

@@ -10,7 +10,7 @@
  * before and after.
  */
 import { hostname, userInfo } from 'node:os';
-import { createServiceClient, type PublicCallContext } from '@hc/grpc';
+import { createToolClient, type PublicCallContext } from '@hc/grpc';
 import { DashboardUsersService } from '@hc/proto/dashboard/v1';
 import { findCommand } from './help.ts';
 import { OPERATOR_COMMANDS } from './commands.ts';
@@ -58,10 +58,7 @@ function auditClient(timeoutMs: number) {
   const address = process.env['DASHBOARD_GRPC_ADDRESS'] ?? '127.0.0.1:50056';
   return {
     address,
-    client: createServiceClient<typeof DashboardUsersService, PublicCallContext>(DashboardUsersService, address, {
-      timeoutMs,
-      waitForReady: true,
-    }),
+    client: createToolClient<typeof DashboardUsersService, PublicCallContext>(DashboardUsersService, address, timeoutMs),
   };
 }
 

@@ -1,7 +1,7 @@
 /** Operator CLI: `payments accept-held` and `payments timeline`, over gRPC to the checkout service. */
 import { ApiError } from '@hc/errors';
 import { paymentObject, type GatewayConfig } from '@hc/gateway';
-import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
+import { createToolClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { CheckoutService } from '@hc/proto/checkout/v1';
 import { need, operatorContext, parseMode } from './arguments.ts';
 import { accountOf, type CommandInput, type CommandResult, type OperatorCommand } from './operator-command.ts';
@@ -16,10 +16,7 @@ async function withCheckout(
   const mode = parseMode(input.values.mode);
   const account = await accountOf(input);
   const config: GatewayConfig = input.config;
-  const checkout = createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, {
-    timeoutMs: config.GRPC_TIMEOUT_MS,
-    waitForReady: true,
-  });
+  const checkout = createToolClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, config.GRPC_TIMEOUT_MS);
   try {
     return await call(checkout, operatorContext(account.id, mode), need(input.args[1], 'PAYMENT_ID'));
   } finally {

@@ -5,7 +5,7 @@
  * link for the user to set the password; with it, the password is read from stdin (never argv, which
  * other users of the machine can see).
  */
-import { createServiceClient, type PublicCallContext } from '@hc/grpc';
+import { createToolClient, type PublicCallContext } from '@hc/grpc';
 import { DashboardUsersService } from '@hc/proto/dashboard/v1';
 import { need, UsageError } from './arguments.ts';
 import { accountOf, type CommandInput, type OperatorCommand } from './operator-command.ts';
@@ -32,10 +32,11 @@ async function createDashboardUser(input: CommandInput): Promise<Record<string, 
   const password = values['password-stdin'] ? await firstLineOfStdin() : '';
   if (values['password-stdin'] && password === '') throw new UsageError('--password-stdin: no password on stdin');
   const address = process.env['DASHBOARD_GRPC_ADDRESS'] ?? '127.0.0.1:50056';
-  const client = createServiceClient<typeof DashboardUsersService, PublicCallContext>(DashboardUsersService, address, {
-    timeoutMs: input.config.GRPC_TIMEOUT_MS,
-    waitForReady: true,
-  });
+  const client = createToolClient<typeof DashboardUsersService, PublicCallContext>(
+    DashboardUsersService,
+    address,
+    input.config.GRPC_TIMEOUT_MS,
+  );
   try {
     const { user, setPasswordUrl, setPasswordExpires } = await client.createUser(
       { accountId: account.id, email: need(values.email, '--email'), password, role: values.role },

@@ -3,7 +3,7 @@
  * after the command's words (`webhooks endpoints show ACCOUNT_ID WE_ID --mode test`).
  */
 import { ApiError } from '@hc/errors';
-import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
+import { createToolClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { need, operatorContext, parseMode } from './arguments.ts';
 import { accountOf, type CommandInput, type CommandResult, type OperatorCommand } from './operator-command.ts';
 import { WebhooksService, type DeliveryAttempt, type Endpoint, type Event } from '@hc/proto/webhooks/v1';
@@ -70,10 +70,7 @@ interface WebhooksCall {
 async function withWebhooks(input: CommandInput, call: (webhooks: WebhooksCall) => Promise<CommandResult>): Promise<CommandResult> {
   const account = await accountOf(input);
   const ctx = operatorContext(account.id, parseMode(input.values.mode));
-  const client = createServiceClient(WebhooksService, input.config.WEBHOOKS_GRPC_ADDRESS, {
-    timeoutMs: input.config.GRPC_TIMEOUT_MS,
-    waitForReady: true,
-  });
+  const client = createToolClient(WebhooksService, input.config.WEBHOOKS_GRPC_ADDRESS, input.config.GRPC_TIMEOUT_MS);
   try {
     return await call({ client, ctx, object: (what) => need(input.args[1], what) });
   } finally {

@@ -1,4 +1,4 @@
-import { createServiceClient, type PublicCallContext } from '@hc/grpc';
+import { createToolClient, type PublicCallContext } from '@hc/grpc';
 import { AccountsOperatorService, KeyDirectoryService, type Account, type ApiKey } from '@hc/proto/accounts/v1';
 import { hashApiKey, type Mode } from '../../domain/api-key.ts';
 import type { AccountStatus, ApiKeyRecord, MerchantAccount } from '../../domain/merchant-account.ts';
@@ -18,14 +18,8 @@ const CALL: PublicCallContext = { requestId: '' };
  * their deadline (waitForReady): these are one-shot tools, with no caller to retry for them.
  */
 export function openAccountsOperator(address: string, timeoutMs: number): AccountsOperator {
-  const operator = createServiceClient<typeof AccountsOperatorService, PublicCallContext>(AccountsOperatorService, address, {
-    timeoutMs,
-    waitForReady: true,
-  });
-  const directory = createServiceClient<typeof KeyDirectoryService, PublicCallContext>(KeyDirectoryService, address, {
-    timeoutMs,
-    waitForReady: true,
-  });
+  const operator = createToolClient<typeof AccountsOperatorService, PublicCallContext>(AccountsOperatorService, address, timeoutMs);
+  const directory = createToolClient<typeof KeyDirectoryService, PublicCallContext>(KeyDirectoryService, address, timeoutMs);
   const account = async (answer: Promise<{ account?: Account }>) => accountOf((await answer).account);
   return {
     createAccount: (input) => account(operator.createAccount(input, CALL)),
