@@ -13,3 +13,4 @@ export {
 export { formBodyProblem, strictFormBody } from './form-body.ts';
 export { exactRouter, exactRouting } from './exact-routing.ts';
 export { BRAND_ROUTES, accentStylePath, logoPath } from './brand-paths.ts';
+export { listenHttp, type HttpListener, type HttpListenerOptions } from './http-listener.ts';

@@ -1,9 +1,8 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@hc/logging';
 import { isId } from '@hc/ids';
 import { crashPoint } from '@hc/runtime';
-import { answerParserRefusals } from '@hc/web/parser-refusals';
+import { listenHttp } from '@hc/web/http-listener';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { parseNotice } from '../../domain/notice.ts';
 import type { SettlementDependencies } from '../../use-cases/dependencies.ts';
@@ -112,23 +111,16 @@ export async function startNoticesListener(
     answer(res, 200, { outcome });
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      log.error({ err: error }, 'notice handling failed; the processor will redeliver');
-      if (!res.headersSent) answer(res, 500, { error: 'internal_error' });
-    });
-  });
-  answerParserRefusals(server, log, 'api');
   const host = address.slice(0, address.lastIndexOf(':'));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(Number(address.slice(address.lastIndexOf(':') + 1)), host, () => resolve());
-  });
-  return {
-    address: `${host}:${(server.address() as AddressInfo).port}`,
-    async stop() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+  const listener = await listenHttp(
+    (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        log.error({ err: error }, 'notice handling failed; the processor will redeliver');
+        if (!res.headersSent) answer(res, 500, { error: 'internal_error' });
+      });
     },
-  };
+    // The processor redelivers what got no answer: a stop cuts the connections rather than wait.
+    { host, port: Number(address.slice(address.lastIndexOf(':') + 1)), logger: log, refusals: 'api', onStop: 'drop' },
+  );
+  return { address: listener.address, stop: () => listener.stop() };
 }
