@@ -21,7 +21,7 @@ import { eventually } from '@hc/test-kit';
 import { LABEL, NETWORK, containerName, namesResolve } from '../engine.ts';
 import { startRegistry, type LocalRegistry } from '../registry.ts';
 import { countPerReplica, describeSpread, loadWithinLimits, served } from './spread.ts';
-import { clusterView, describeView, notFullyReplicated, type ClusterView } from './jetstream.ts';
+import { describeView, notFullyReplicated, pollCluster, whole, type ClusterView } from './jetstream.ts';
 
 const ROOT = join(import.meta.dirname, '../../../..');
 const RECEIVER = containerName('test-receiver');
@@ -71,10 +71,8 @@ async function api(
   return { status: response.status, json: (await response.json()) as Record<string, unknown>, upstream };
 }
 
-/** The JetStream cluster as its nodes' /jsz show it, polled every half second until `done` or 60 s. */
-const jetstream = (done: (view: ClusterView) => boolean): Promise<ClusterView> =>
-  eventually(() => new Promise((resolve) => setTimeout(resolve, 500)).then(() => clusterView(client, containerName)), done, 60_000);
-const whole = (view: ClusterView): boolean => view.nodes.length === 3 && view.seen.length > 0 && notFullyReplicated(view).length === 0;
+/** The JetStream cluster as its nodes' /jsz show it, once `done` holds or after 60 s. */
+const jetstream = (done: (view: ClusterView) => boolean): Promise<ClusterView> => pollCluster(client, containerName, done);
 
 async function received(): Promise<Array<{ headers: Record<string, string>; body: string }>> {
   return (await (await fetch(`http://127.0.0.1:${receiverPort}/received`)).json()) as Array<{

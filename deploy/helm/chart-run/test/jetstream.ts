@@ -86,6 +86,25 @@ export async function clusterView(client: string, containerOf: (node: string) =>
   return view;
 }
 
+/** The view every half second until `done` holds, at most `timeoutMs`; the last one either way. */
+export async function pollCluster(
+  client: string,
+  containerOf: (node: string) => string,
+  done: (view: ClusterView) => boolean,
+  timeoutMs = 60_000,
+): Promise<ClusterView> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const view = await clusterView(client, containerOf);
+    if (done(view) || Date.now() > deadline) return view;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** All three nodes answer, and every stream and consumer is on three with a leader and two current followers. */
+export const whole = (view: ClusterView): boolean =>
+  view.nodes.length === 3 && view.seen.length > 0 && notFullyReplicated(view).length === 0;
+
 /** Streams and consumers not on three nodes with a leader and two current followers (none, when the cluster is whole). */
 export function notFullyReplicated(view: ClusterView): string[] {
   const led = new Set(view.placements.map((p) => p.name));
