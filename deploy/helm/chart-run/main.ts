@@ -13,30 +13,18 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRendered } from './manifests.ts';
 import type { Rendered } from './manifests.ts';
-import {
-  LABEL,
-  NETWORK,
-  STATE_DIR,
-  containerName,
-  engineClient,
-  httpReady,
-  namesResolve,
-  publishedPort,
-  run,
-  tcpReady,
-  tryRun,
-} from './engine.ts';
+import { LABEL, NETWORK, STATE_DIR, containerName, engineClient, httpReady, namesResolve, publishedPort, run, tryRun } from './engine.ts';
 import type { PodContext } from './pods.ts';
 import { startWorkloads, until } from './workloads.ts';
 import { Endpoints, ENDPOINTS_FILE, ENDPOINTS_MOUNT, addressOf } from './endpoints.ts';
 import { runningReplicas, upgrade } from './upgrade.ts';
 import { runTestHooks } from './hooks.ts';
-import { makeNatsLogin, natsServerArgs, type NatsLogin } from './nats-tls.ts';
+import { makeNatsLogin, type NatsLogin } from './nats-tls.ts';
+import { NATS_MONITOR_PORT, NATS_NODES, natsNodeRunArgs, writeNatsConfigs } from './nats-cluster.ts';
 
 const root = join(import.meta.dirname, '../../..');
 const RELEASE = 'hc';
 const POSTGRES = containerName('postgres');
-const NATS = containerName('nats');
 const INGRESS = containerName('ingress');
 const log = (line: string): void => void process.stderr.write(`chart:run: ${line}\n`);
 
@@ -103,25 +91,29 @@ function render(publicBaseUrl: string, extraSets: string[] = []): Rendered {
   return readRendered(text);
 }
 
-/** PostgreSQL and NATS JetStream, what the cluster provides, as containers named as the values expect. */
+/**
+ * PostgreSQL and NATS JetStream, what the cluster provides, as containers named as the values expect:
+ * NATS as a cluster of three nodes (nats-cluster.ts, docs/adr/0098).
+ */
 async function startInfrastructure(client: string, postgresPassword: string, nats: NatsLogin): Promise<void> {
-  const tls = natsServerArgs(nats);
   const base = ['run', '-d', '--label', `${LABEL}=1`, '--network', NETWORK];
   run(client, [
     ...base,
     ...['--name', POSTGRES, '--network-alias', 'postgres', '-p', '127.0.0.1::5432'],
     ...['-e', `POSTGRES_PASSWORD=${postgresPassword}`, process.env['TEST_POSTGRES_IMAGE']!, 'postgres', '-c', 'max_connections=300'],
   ]);
-  run(client, [
-    ...base,
-    ...['--name', NATS, '--network-alias', 'nats', '-p', '127.0.0.1::4222', ...tls.run],
-    ...[process.env['TEST_NATS_IMAGE']!, '-js', '-sd', '/tmp/jetstream', ...tls.server],
-  ]);
+  const configs = writeNatsConfigs(state());
+  for (const node of NATS_NODES) {
+    run(client, [...base, ...natsNodeRunArgs(node, containerName(node), nats, configs, process.env['TEST_NATS_IMAGE']!)]);
+  }
   await until(
     'PostgreSQL',
     async () => tryRun(client, ['exec', POSTGRES, 'pg_isready', '-h', '127.0.0.1', '-U', 'postgres']) !== undefined,
   );
-  await until('NATS', () => tcpReady(publishedPort(client, NATS, 4222)));
+  // /healthz answers 200 once the node's JetStream is up and its cluster has a meta leader.
+  for (const node of NATS_NODES) {
+    await until(`NATS ${node}`, () => httpReady(publishedPort(client, containerName(node), NATS_MONITOR_PORT), '/healthz'));
+  }
 }
 
 /** The Ingress: a small proxy container (chart-run/ingress.ts) on the network, the one published entry. */

@@ -1,20 +1,23 @@
 /**
  * NATS as a cluster's would be: TLS with a private CA and a user with a password (issue 45, item 3). For
- * each run, openssl makes a CA and a server certificate for the name `nats` (the Service name the values
- * give), valid a day; the password is random. The services get the CA and the login from the Secrets the
- * chart names (nats.tls.caSecretName, nats.auth.secretName), as in a cluster.
+ * each run, openssl makes a CA and one server certificate, valid a day, for every name a client or a
+ * peer dials: `nats` (the Service) and each node's own name (`nats-0`, `nats-1`, `nats-2`: the clients'
+ * URLs and the cluster's routes, nats-cluster.ts); the password is random. The nodes present the same
+ * certificate to clients and, as mutual TLS, to each other on their routes. The services get the CA and
+ * the login from the Secrets the chart names (nats.tls.caSecretName, nats.auth.secretName), as in a cluster.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { NATS_NODES } from './nats-cluster.ts';
 
 export interface NatsLogin {
   user: string;
   password: string;
   /** PEM of the CA that signed the server's certificate. */
   ca: string;
-  /** Directory with server.crt and server.key, mounted into the NATS container. */
+  /** Directory with ca.crt, server.crt and server.key, mounted into every NATS container. */
   certs: string;
 }
 
@@ -28,7 +31,8 @@ export function makeNatsLogin(state: string): NatsLogin {
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   openssl(certs, 'req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '1', '-subj', '/CN=chart-run NATS CA');
   openssl(certs, 'req', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=nats');
-  writeFileSync(join(certs, 'server.ext'), 'subjectAltName=DNS:nats,DNS:localhost,IP:127.0.0.1\n');
+  const names = ['nats', ...NATS_NODES, 'localhost'].map((name) => `DNS:${name}`);
+  writeFileSync(join(certs, 'server.ext'), `subjectAltName=${names.join(',')},IP:127.0.0.1\n`);
   openssl(
     certs,
     'x509',
@@ -50,12 +54,4 @@ export function makeNatsLogin(state: string): NatsLogin {
   // The NATS process runs as the image's user: it must read its key (the directory is under .local, 0700).
   chmodSync(join(certs, 'server.key'), 0o644);
   return { user: 'hosted-checkout', password: randomBytes(18).toString('hex'), ca: readFileSync(join(certs, 'ca.crt'), 'utf8'), certs };
-}
-
-/** `podman run` arguments before the image (the certificates) and the server's own arguments after it. */
-export function natsServerArgs(login: NatsLogin): { run: string[]; server: string[] } {
-  return {
-    run: ['-v', `${login.certs}:/certs:ro`],
-    server: ['--tls', '--tlscert', '/certs/server.crt', '--tlskey', '/certs/server.key', '--user', login.user, '--pass', login.password],
-  };
 }

@@ -76,7 +76,12 @@ describe('chart:run reads the rendered chart', () => {
     const secrets = new Map([['hc-gateway-database', { url: 'postgresql://u:p@postgres:5432/hc_gateway' }]]);
     const env = resolveEnv(gateway, rendered.configMaps, secrets);
     expect(env['GATEWAY_DATABASE_URL']).toBe('postgresql://u:p@postgres:5432/hc_gateway');
-    expect(env['NATS_URL']).toBe('tls://nats:4222');
+    // The three nodes of chart:run's JetStream cluster (nats-cluster.ts), each stream kept on all three.
+    expect(env['NATS_URL']).toBe('tls://nats-0:4222,tls://nats-1:4222,tls://nats-2:4222');
+    for (const d of rendered.deployments) {
+      const configMap = d.pod.containers[0]!.envFrom?.find((from) => from.configMapRef)?.configMapRef?.name ?? '';
+      expect({ d: d.name, replicas: rendered.configMaps.get(configMap)?.['NATS_STREAM_REPLICAS'] }).toEqual({ d: d.name, replicas: '3' });
+    }
     expect(env['PUBLIC_BASE_URL']).toBe('http://127.0.0.1:8480');
     expect(() => resolveEnv(gateway, rendered.configMaps, new Map())).toThrow(/Secret hc-gateway-database key url is missing/);
   });

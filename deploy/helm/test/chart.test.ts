@@ -224,6 +224,24 @@ describe('rendered with the CI test values', () => {
       expect(containers(deployment)[0]!.ports).toContainEqual({ name: 'metrics', containerPort: 9464, protocol: 'TCP' });
   });
 
+  it('gives every service NATS_STREAM_REPLICAS from nats.streamReplicas (1 by default, 3 for a cluster) and a natsUrl listing nodes', () => {
+    for (const configMap of serviceConfigMaps(manifests)) expect(configMap['data']).toMatchObject({ NATS_STREAM_REPLICAS: '1' });
+    // A three-node cluster, as deploy/README.md shows it (a values file: a comma would split a --set).
+    const urls = ['nats-0', 'nats-1', 'nats-2'].map((node) => `tls://${node}.nats-headless.messaging.svc:4222`).join(',');
+    const cluster = render(...REQUIRED, '--set', 'nats.streamReplicas=3', '--set-string', `natsUrl=${urls.replace(/,/g, '\\,')}`);
+    const configMaps = serviceConfigMaps(cluster);
+    expect(configMaps.length).toBeGreaterThanOrEqual(9);
+    for (const configMap of configMaps) expect(configMap['data']).toMatchObject({ NATS_STREAM_REPLICAS: '3', NATS_URL: urls });
+    for (const bad of ['0', '6', '1.5']) {
+      const refused = spawnSync(helm, ['template', 'pay', CHART, ...REQUIRED, '--set', `nats.streamReplicas=${bad}`], { encoding: 'utf8' });
+      expect({ bad, status: refused.status, stderr: refused.stderr }).toEqual({
+        bad,
+        status: 1,
+        stderr: expect.stringContaining('streamReplicas'),
+      });
+    }
+  });
+
   describe('NetworkPolicies', () => {
     const policy = (name: string): PolicySpec => {
       const found = ofKind(manifests, 'NetworkPolicy').find((p) => component(p) === name);

@@ -8,6 +8,8 @@
 // fails, naming the pod and what it saw, when the create check is given a key the gateway refuses.
 // The images come from a real registry on 127.0.0.1 (Debian's docker-registry): `pnpm images --push
 // --no-build` puts what CI built there and prints each digest, and chart:run pulls them from it.
+// NATS is a JetStream cluster of three containers (docs/adr/0098): every stream and consumer must be on
+// three nodes, and a node stopped under load and started again must lose no payment and no webhook.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -19,6 +21,7 @@ import { eventually } from '@hc/test-kit';
 import { LABEL, NETWORK, containerName, namesResolve } from '../engine.ts';
 import { startRegistry, type LocalRegistry } from '../registry.ts';
 import { countPerReplica, describeSpread, loadWithinLimits, served } from './spread.ts';
+import { describeView, notFullyReplicated, pollCluster, whole, type ClusterView } from './jetstream.ts';
 
 const ROOT = join(import.meta.dirname, '../../../..');
 const RECEIVER = containerName('test-receiver');
@@ -67,6 +70,9 @@ async function api(
   const upstream = response.headers.get('x-chart-run-upstream') ?? '';
   return { status: response.status, json: (await response.json()) as Record<string, unknown>, upstream };
 }
+
+/** The JetStream cluster as its nodes' /jsz show it, once `done` holds or after 60 s. */
+const jetstream = (done: (view: ClusterView) => boolean): Promise<ClusterView> => pollCluster(client, containerName, done);
 
 async function received(): Promise<Array<{ headers: Record<string, string>; body: string }>> {
   return (await (await fetch(`http://127.0.0.1:${receiverPort}/received`)).json()) as Array<{
@@ -209,6 +215,16 @@ describe('pnpm chart:run', () => {
     for (const port of ports) expect(port).toMatch(/^127\.0\.0\.1:\d+->\d+\/tcp$/);
   });
 
+  it('runs NATS as a JetStream cluster of three nodes: every stream and consumer on 3, with a leader and 2 current followers', async () => {
+    const view = await jetstream(whole);
+    process.stderr.write(`chart:run JetStream: ${describeView(view)}\n`);
+    expect({ nodes: view.nodes, size: view.clusterSize }).toEqual({ nodes: ['nats-0', 'nats-1', 'nats-2'], size: 3 });
+    const streams = view.placements.filter((p) => !p.name.includes('/')).map((p) => p.name);
+    expect(streams).toEqual(expect.arrayContaining(['ACCOUNTS', 'CHECKOUT', 'CUSTOMERS', 'SETTLEMENT', 'WEBHOOKS']));
+    expect(view.placements.filter((p) => p.name.startsWith('CHECKOUT/')).length).toBeGreaterThanOrEqual(2);
+    expect(notFullyReplicated(view)).toEqual([]);
+  }, 90_000);
+
   it('takes a Test payment from create to paid, and the merchant receives the signed webhook', async () => {
     const reference = `CR-${randomBytes(3).toString('hex')}`;
     const created = await api('POST', '/v1/checkout_sessions', {
@@ -277,6 +293,40 @@ describe('pnpm chart:run', () => {
     const hooks = await eventually(paidHooks, (bodies) => load.paidIds.every((id) => bodies.some((b) => b.includes(id))), 60_000);
     expect(load.paidIds.filter((id) => !hooks.some((b) => b.includes(id)))).toEqual([]);
   }, 180_000);
+
+  it("loses no payment and no webhook while the checkout stream's leader is stopped under load, and it catches up when started", async () => {
+    const account = operator('accounts', 'create', '--name', 'NATS Shop', '--payout-wallet', '0x3333333333333333333333333333333333333333');
+    const key = String(operator('keys', 'create', String(account['id']), '--mode', 'test', '--label', 'nats node')['secret']);
+    operator('webhooks', 'endpoints', 'add', String(account['id']), '--mode', 'test', '--url', `http://${RECEIVER}:8080/hooks`);
+    const leader = (await jetstream(whole)).placements.find((p) => p.name === 'CHECKOUT')!.leader;
+    const started = Date.now();
+    const loading = loadWithinLimits((method, path, body) => api(method, path, body, key), { paid: 8, created: 4 }, 4);
+    // A second into the load, SIGTERM (as a pod is stopped); its store stays with the container.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await promisify(execFile)(client, ['stop', '-t', '10', containerName(leader)]);
+    const load = await loading;
+    const paidHooks = async (): Promise<string[]> =>
+      (await received()).filter((h) => (JSON.parse(h.body) as { type: string }).type === 'payment.paid').map((h) => h.body);
+    const delivered = (bodies: string[]) => load.paidIds.filter((id) => bodies.some((b) => b.includes(id)));
+    // With two nodes of three: each stream keeps its quorum, publishes and deliveries go on.
+    const duringStop = await eventually(paidHooks, (bodies) => delivered(bodies).length === load.paidIds.length, 60_000);
+    const down = await jetstream((view) => view.nodes.length === 2 && notFullyReplicated(view).every((p) => !p.includes('no leader')));
+    run('start', containerName(leader));
+    const back = await jetstream(whole);
+    const hooks = await paidHooks();
+    process.stderr.write(
+      `chart:run NATS node ${leader} stopped under load: ${load.statuses.length} API answers (${load.statuses.filter((s) => s >= 300).length} not 2xx), ` +
+        `${load.paidIds.length} paid, ${delivered(duringStop).length} payment.paid webhooks while down, ` +
+        `${load.paidIds.filter((id) => hooks.filter((b) => b.includes(id)).length > 1).length} delivered twice; with it down: ${describeView(down)}; ` +
+        `back after ${((Date.now() - started) / 1000).toFixed(1)} s: ${describeView(back)}\n`,
+    );
+    expect(load.statuses.filter((s) => s < 200 || s > 299)).toEqual([]);
+    expect(load.paidIds.filter((id) => !duringStop.some((b) => b.includes(id)))).toEqual([]);
+    expect(notFullyReplicated(down).filter((p) => p.includes('no leader'))).toEqual([]);
+    expect(back.nodes).toEqual(['nats-0', 'nats-1', 'nats-2']);
+    expect(notFullyReplicated(back)).toEqual([]);
+    for (const id of load.paidIds) expect((await api('GET', `/v1/checkout_sessions/${id}`, undefined, key)).json['status']).toBe('paid');
+  }, 240_000);
 
   it('serves the hosted checkout page and the dashboard through the Ingress, in a browser', async () => {
     const created = await api('POST', '/v1/checkout_sessions', {

@@ -92,7 +92,7 @@ Service maps no port, so the port is the container's (the same number here).
 
 {{/*
 Non-secret environment of a service (its ConfigMap's data), as YAML. In order, later wins:
-LOG_LEVEL, the EVENTS_* retention, PUBLIC_BASE_URL and <SERVICE>_GRPC_ADDRESS of every enabled gRPC service,
+LOG_LEVEL, the EVENTS_* retention, PUBLIC_BASE_URL, NATS_URL, NATS_STREAM_REPLICAS (nats.streamReplicas) and <SERVICE>_GRPC_ADDRESS of every enabled gRPC service,
 DASHBOARD_GRPC_ADDRESS (the dashboard's `grpc` extra port); OTEL_* (hc.otelConfig); then the service's own `env` values; then where the service itself
 listens (0.0.0.0, for the probes and the Service).
 */}}
@@ -107,6 +107,7 @@ listens (0.0.0.0, for the probes and the Service).
 {{- end -}}
 {{- $_ := set $config "PUBLIC_BASE_URL" (required "publicBaseUrl is required, e.g. --set publicBaseUrl=https://pay.example.com" $root.Values.publicBaseUrl) -}}
 {{- $_ := set $config "NATS_URL" (required "natsUrl is required, e.g. --set natsUrl=nats://nats.messaging.svc:4222" $root.Values.natsUrl) -}}
+{{- $_ := set $config "NATS_STREAM_REPLICAS" (toString (int $root.Values.nats.streamReplicas)) -}}
 {{- range $name, $svc := $root.Values.grpcServices -}}
 {{- if $svc.enabled -}}
 {{- $_ := set $config (printf "%s_GRPC_ADDRESS" (include "hc.envPrefix" (dict "name" $name))) (include "hc.grpcAddress" (dict "root" $root "name" $name "svc" $svc)) -}}
