@@ -60,8 +60,10 @@ describe('event contracts, producer to consumer', () => {
 
   it('checkout payment event → webhooks: the merchant payment shape is the snapshot checkout published before, byte for byte', () => {
     const decoded = decodeEvent(PAYMENT_EVENT, json(paymentEventPayload(event)));
-    // merchantName, locale and pageLocale travel for the receipt (notifications, ADR 0048, 0089); no field of the webhook shape.
-    const { merchantName, locale, pageLocale, ...webhookShape } = event.payment;
+    // merchantName, locale and pageLocale travel for the receipt (notifications, ADR 0048, 0089), startedAt,
+    // cancelUrl and country for the calls (ADR 0102); no field of the webhook shape.
+    const { merchantName, locale, pageLocale, startedAt, cancelUrl, country, ...webhookShape } = event.payment;
+    expect([startedAt, cancelUrl, country]).toEqual([1795320899000, null, null]);
     expect([merchantName, locale, pageLocale]).toEqual(['Shop', 'de', 'fr']);
     expect(JSON.stringify(webhookPayment(decoded.payment!))).toBe(JSON.stringify(webhookShape));
   });

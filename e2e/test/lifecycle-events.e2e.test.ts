@@ -90,8 +90,9 @@ const WEBHOOK_PAYMENT_FIELDS = [
 ];
 /** Fields of the event's snapshot beyond the webhook shape: the merchant's name, for receipts (ADR 0048). */
 // The snapshot also carries what the receipt needs: the shop's name and the buyer's language, the
-// merchant's choice and the page's the buyer started from (ADR 0089).
-const SNAPSHOT_EXTRA_FIELDS = ['merchantName', 'locale', 'pageLocale'];
+// merchant's choice and the page's the buyer started from (ADR 0089); and, since the one Payment
+// message serves calls too (ADR 0102), the start, the cancel URL and the buyer's country.
+const SNAPSHOT_EXTRA_FIELDS = ['merchantName', 'locale', 'pageLocale', 'startedAt', 'cancelUrl', 'country'];
 /** The status a payment has in the snapshot of each event type. */
 const STATUS_OF: Readonly<Record<string, string>> = {
   'payment.started': 'open',

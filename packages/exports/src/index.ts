@@ -1,6 +1,6 @@
 export { csvStringifier, spreadsheetSafe, writeCsv } from './csv.ts';
-export { PAYMENT_COLUMNS, feeInCoin, paymentCsvRow, statusName } from './payment-export.ts';
-export type { ExportedPayment, PaymentCsvRow } from './payment-export.ts';
+export { PAYMENT_COLUMNS, exportedPayment, feeInCoin, paymentCsvRow, paymentCsvRows } from './payment-export.ts';
+export type { ExportAnswer, ExportedPayment, PaymentCsvRow } from './payment-export.ts';
 export { STATEMENT_COLUMNS, StatementTotals, periodOf, statementRequest, statementRow, statementRows } from './statement.ts';
 export type { Period, StatementRow } from './statement.ts';
 export { writeSignedCsv, writeSignedJson } from './signed-statement.ts';

@@ -1,21 +1,26 @@
 import { describe, expect, it } from '@jest/globals';
-import { SessionStatus } from '@hc/proto/checkout/v1';
+import type { Payment } from '@hc/proto/checkout/v1/payment';
 import { feeInCoin, paymentCsvRow } from './payment-export.ts';
 
 describe('the payments CSV row', () => {
   it('has the API fields and the settlement columns, with the fee as arrived less forwarded', () => {
     const payment = {
       id: 'pay_1',
-      status: SessionStatus.PAID,
+      status: 'paid',
       amount: '19.90',
       currency: 'usd',
       description: 'Blue mug',
-      created: 1_764_000_000n,
-      paidAt: 1_764_000_060n,
-      livemode: true,
+      createdAt: 1_764_000_000_000n,
+      paidAt: 1_764_000_060_000n,
+      mode: 'live',
       holdAcceptable: false,
-      settlement: { coin: 'USDC', valueCoin: '19.90', merchantReceived: '19.502', txidIn: '0xin', txidOut: '0xout', payoutWallet: '0xw' },
-    };
+      coin: 'USDC',
+      valueCoin: '19.90',
+      merchantReceived: '19.502',
+      txidIn: '0xin',
+      txidOut: '0xout',
+      payoutWallet: '0xw',
+    } as Payment;
     expect(paymentCsvRow(payment)).toMatchObject({
       id: 'pay_1',
       status: 'paid',

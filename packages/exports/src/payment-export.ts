@@ -1,10 +1,7 @@
+import { paymentOf } from '@hc/conversions';
 import { Decimal } from '@hc/money';
-import { SessionStatus, type CheckoutSession } from '@hc/proto/checkout/v1';
-
-/** The API's word for a status (SESSION_STATUS_PAID → paid). */
-export function statusName(status: SessionStatus): string {
-  return status === SessionStatus.UNSPECIFIED ? 'unknown' : (SessionStatus[status] ?? 'unknown').toLowerCase();
-}
+import type { CheckoutSession } from '@hc/proto/checkout/v1';
+import type { Payment } from '@hc/proto/checkout/v1/payment';
 
 /**
  * The payments CSV (docs/adr/0057): one row per payment with the API's fields and the settlement
@@ -35,7 +32,8 @@ export const PAYMENT_COLUMNS = [
 ] as const;
 export type PaymentCsvRow = Record<(typeof PAYMENT_COLUMNS)[number], string>;
 
-const iso = (seconds: bigint | undefined): string => (seconds === undefined ? '' : new Date(Number(seconds) * 1000).toISOString());
+/** ISO 8601 of the Payment message's Unix milliseconds; "" for none. */
+export const isoOfMillis = (ms: bigint | undefined): string => (ms === undefined ? '' : new Date(Number(ms)).toISOString());
 
 /** What the platform kept of what arrived: arrived less forwarded, in the coin; "" before settlement. */
 export function feeInCoin(valueCoin: string | undefined, merchantReceived: string | undefined): string {
@@ -43,9 +41,9 @@ export function feeInCoin(valueCoin: string | undefined, merchantReceived: strin
   return new Decimal(valueCoin).minus(merchantReceived).toFixed();
 }
 
-/** The fields of a payment the row reads (checkout's CheckoutSession message has them all). */
+/** The fields of a payment the rows read (of the one Payment message, ADR 0102). */
 export type ExportedPayment = Pick<
-  CheckoutSession,
+  Payment,
   | 'id'
   | 'status'
   | 'amount'
@@ -53,37 +51,63 @@ export type ExportedPayment = Pick<
   | 'description'
   | 'reference'
   | 'customerEmail'
-  | 'created'
+  | 'createdAt'
   | 'paidAt'
   | 'provider'
   | 'country'
-  | 'livemode'
+  | 'mode'
   | 'holdReason'
   | 'canceledAt'
-> & { readonly settlement?: Omit<NonNullable<CheckoutSession['settlement']>, '$typeName' | '$unknown'> | undefined };
+  | 'coin'
+  | 'valueCoin'
+  | 'merchantReceived'
+  | 'txidIn'
+  | 'txidOut'
+  | 'payoutWallet'
+>;
 
+/** One answer of checkout's ExportPayments stream: `exported` from this release, `payment` from the previous one. */
+export interface ExportAnswer {
+  readonly exported?: Payment | undefined;
+  readonly payment?: CheckoutSession | undefined;
+  readonly usdValue?: string | undefined;
+}
+
+/** The payment of an export answer (paymentOf: the rolling upgrade of ADR 0102); none for an empty answer. */
+export function exportedPayment(answer: ExportAnswer): Payment | undefined {
+  return answer.exported || answer.payment ? paymentOf(answer.exported, answer.payment) : undefined;
+}
+
+/** The CSV's rows from checkout's export stream, as it comes. */
+export async function* paymentCsvRows(answers: AsyncIterable<ExportAnswer>): AsyncGenerator<PaymentCsvRow> {
+  for await (const answer of answers) {
+    const payment = exportedPayment(answer);
+    if (payment) yield paymentCsvRow(payment);
+  }
+}
+
+/** The one mapper of the CSV row, from the Payment message. */
 export function paymentCsvRow(payment: ExportedPayment): PaymentCsvRow {
-  const s = payment.settlement;
   return {
     id: payment.id,
-    status: payment.canceledAt !== undefined ? 'canceled' : statusName(payment.status),
+    status: payment.canceledAt !== undefined ? 'canceled' : payment.status || 'unknown',
     amount: payment.amount,
     currency: payment.currency,
     description: payment.description,
     reference: payment.reference ?? '',
     customer_email: payment.customerEmail ?? '',
-    created: iso(payment.created),
-    paid_at: iso(payment.paidAt),
+    created: isoOfMillis(payment.createdAt),
+    paid_at: isoOfMillis(payment.paidAt),
     provider: payment.provider ?? '',
     country: payment.country ?? '',
-    livemode: payment.livemode ? 'true' : 'false',
+    livemode: payment.mode === 'live' ? 'true' : 'false',
     hold_reason: payment.holdReason ?? '',
-    coin: s?.coin ?? '',
-    value_coin: s?.valueCoin ?? '',
-    merchant_received: s?.merchantReceived ?? '',
-    fee_coin: feeInCoin(s?.valueCoin, s?.merchantReceived),
-    txid_in: s?.txidIn ?? '',
-    txid_out: s?.txidOut ?? '',
-    payout_wallet: s?.payoutWallet ?? '',
+    coin: payment.coin ?? '',
+    value_coin: payment.valueCoin ?? '',
+    merchant_received: payment.merchantReceived ?? '',
+    fee_coin: feeInCoin(payment.valueCoin, payment.merchantReceived),
+    txid_in: payment.txidIn ?? '',
+    txid_out: payment.txidOut ?? '',
+    payout_wallet: payment.payoutWallet ?? '',
   };
 }

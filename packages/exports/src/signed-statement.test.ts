@@ -3,30 +3,28 @@ import { buffer } from 'node:stream/consumers';
 import { describe, expect, it } from '@jest/globals';
 import { parse } from 'csv-parse/sync';
 import { readStatement, statementKeysFromJwks, verifyStatementSignature } from '@hosted-checkout/sdk';
-import { SessionStatus } from '@hc/proto/checkout/v1';
+import type { Payment } from '@hc/proto/checkout/v1/payment';
 import { writeSignedCsv, writeSignedJson, type StatementHeader } from './signed-statement.ts';
 import { statementRows } from './statement.ts';
 import { newStatementKey, parsePublicKeys, parseSigningKey, statementKeysDocument } from './statement-keys.ts';
 
 const paid = (id: string, valueCoin: string, merchantReceived: string) => ({
-  payment: {
+  exported: {
     id,
-    status: SessionStatus.PAID,
+    status: 'paid',
     amount: valueCoin,
     currency: 'USD',
     description: 'x',
-    created: 1n,
-    paidAt: 1_780_000_000n,
-    livemode: true,
-    settlement: {
-      coin: 'polygon_usdc',
-      valueCoin,
-      merchantReceived,
-      txidIn: `0x${'a'.repeat(64)}`,
-      txidOut: `0x${'b'.repeat(64)}`,
-      payoutWallet: '0x1111111111111111111111111111111111111111',
-    },
-  },
+    createdAt: 1_000n,
+    paidAt: 1_780_000_000_000n,
+    mode: 'live',
+    coin: 'polygon_usdc',
+    valueCoin,
+    merchantReceived,
+    txidIn: `0x${'a'.repeat(64)}`,
+    txidOut: `0x${'b'.repeat(64)}`,
+    payoutWallet: '0x1111111111111111111111111111111111111111',
+  } as Payment,
   usdValue: valueCoin,
 });
 

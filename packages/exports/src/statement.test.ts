@@ -1,18 +1,24 @@
 import { describe, expect, it } from '@jest/globals';
-import { SessionStatus } from '@hc/proto/checkout/v1';
+import type { Payment } from '@hc/proto/checkout/v1/payment';
 import { periodOf, StatementTotals, statementRow, statementRows } from './statement.ts';
 
-const paid = (id: string, valueCoin: string, merchantReceived: string, wallet = '0xw') => ({
-  id,
-  status: SessionStatus.PAID,
-  amount: valueCoin,
-  currency: 'usd',
-  description: 'x',
-  created: 1n,
-  paidAt: 2n,
-  livemode: true,
-  settlement: { coin: 'USDC', valueCoin, merchantReceived, txidIn: `in_${id}`, txidOut: `out_${id}`, payoutWallet: wallet },
-});
+const paid = (id: string, valueCoin: string, merchantReceived: string, wallet = '0xw'): Payment =>
+  ({
+    id,
+    status: 'paid',
+    amount: valueCoin,
+    currency: 'usd',
+    description: 'x',
+    createdAt: 1_000n,
+    paidAt: 2_000n,
+    mode: 'live',
+    coin: 'USDC',
+    valueCoin,
+    merchantReceived,
+    txidIn: `in_${id}`,
+    txidOut: `out_${id}`,
+    payoutWallet: wallet,
+  }) as Payment;
 
 describe('the settlement statement', () => {
   it('adds up: per coin and wallet, arrived = fee + forwarded, in exact decimals', () => {
@@ -46,8 +52,8 @@ describe('the settlement statement', () => {
     const rows = [];
     for await (const row of statementRows(
       (async function* () {
-        yield { payment: eur, usdValue: '21.60' };
-        yield { payment: paid('u', '5', '4.9'), usdValue: '5.00' };
+        yield { exported: eur, usdValue: '21.60' };
+        yield { exported: paid('u', '5', '4.9'), usdValue: '5.00' };
       })(),
     ))
       rows.push(row);

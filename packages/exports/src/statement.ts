@@ -1,6 +1,6 @@
 import { unixSecondsBig } from '@hc/conversions';
 import { Decimal } from '@hc/money';
-import { feeInCoin, type ExportedPayment } from './payment-export.ts';
+import { exportedPayment, feeInCoin, isoOfMillis, type ExportAnswer, type ExportedPayment } from './payment-export.ts';
 
 /**
  * The settlement statement of a period (docs/adr/0057): each payment paid in it (by the moment it was
@@ -105,21 +105,20 @@ export class StatementTotals {
 
 /** One line: a paid payment and the USD value settlement locked for it (checkout's export carries it). */
 export function statementRow(payment: ExportedPayment, usdValue: string | undefined): StatementRow {
-  const s = payment.settlement;
   return {
     line: 'payment',
     payment: payment.id,
-    paid_at: payment.paidAt === undefined ? '' : new Date(Number(payment.paidAt) * 1000).toISOString(),
+    paid_at: isoOfMillis(payment.paidAt),
     amount: payment.amount,
     currency: payment.currency,
     usd_value: usdValue ?? '',
-    coin: s?.coin ?? '',
-    arrived: s?.valueCoin ?? '',
-    fee: feeInCoin(s?.valueCoin, s?.merchantReceived),
-    forwarded: s?.merchantReceived ?? '',
-    txid_in: s?.txidIn ?? '',
-    txid_out: s?.txidOut ?? '',
-    payout_wallet: s?.payoutWallet ?? '',
+    coin: payment.coin ?? '',
+    arrived: payment.valueCoin ?? '',
+    fee: feeInCoin(payment.valueCoin, payment.merchantReceived),
+    forwarded: payment.merchantReceived ?? '',
+    txid_in: payment.txidIn ?? '',
+    txid_out: payment.txidOut ?? '',
+    payout_wallet: payment.payoutWallet ?? '',
   };
 }
 
@@ -129,13 +128,12 @@ export function statementRequest(period: Period): { paidGte: bigint; paidLt: big
 }
 
 /** The statement's rows from checkout's stream: each payment's line as it comes, then the totals. */
-export async function* statementRows(
-  exported: AsyncIterable<{ payment?: ExportedPayment | undefined; usdValue?: string | undefined }>,
-): AsyncGenerator<StatementRow> {
+export async function* statementRows(exported: AsyncIterable<ExportAnswer>): AsyncGenerator<StatementRow> {
   const totals = new StatementTotals();
-  for await (const { payment, usdValue } of exported) {
+  for await (const answer of exported) {
+    const payment = exportedPayment(answer);
     if (!payment) continue;
-    const row = statementRow(payment, usdValue);
+    const row = statementRow(payment, answer.usdValue);
     totals.add(row);
     yield row;
   }

@@ -6,7 +6,7 @@
  *
  *   node tools/bench/src/export-reader.ts ADDRESS ACCOUNT_ID stream|collect [limit]
  */
-import { PAYMENT_COLUMNS, paymentCsvRow, writeCsv, type PaymentCsvRow } from '@hc/exports';
+import { exportedPayment, PAYMENT_COLUMNS, paymentCsvRow, writeCsv, type PaymentCsvRow } from '@hc/exports';
 import { createServiceClient } from '@hc/grpc';
 import { CheckoutAdminService } from '@hc/proto/checkout/v1';
 
@@ -18,7 +18,8 @@ const ctx = { accountId, livemode: false, requestId: 'req_bench_export' };
 let rows = 0;
 
 async function* csvRows(): AsyncGenerator<PaymentCsvRow> {
-  for await (const { payment } of client.exportPayments({}, ctx)) {
+  for await (const answer of client.exportPayments({}, ctx)) {
+    const payment = exportedPayment(answer);
     if (!payment) continue;
     rows += 1;
     yield paymentCsvRow(payment);

@@ -7,7 +7,7 @@
 import {
   PAYMENT_COLUMNS,
   parseSigningKey,
-  paymentCsvRow,
+  paymentCsvRows,
   periodOf,
   STATEMENT_COLUMNS,
   statementRequest,
@@ -69,9 +69,7 @@ async function writePayments({ admin, ctx, values }: CheckoutAdminCall): Promise
     { status: values.status, reference: values.reference, customerEmail: values.email, ...period(values) },
     ctx,
   );
-  const rows = (async function* () {
-    for await (const { payment } of payments) if (payment) yield paymentCsvRow(payment);
-  })();
+  const rows = paymentCsvRows(payments);
   await writeCsv(rows, PAYMENT_COLUMNS, process.stdout);
   return WRITTEN;
 }

@@ -3,8 +3,8 @@
  * checkout context's admin service (merchants make them with the secret key on /v1/payment_links,
  * ADR 0045). Each entry of the command table runs one; operator.ts prints what it returns.
  */
-import { ApiError } from '@hc/errors';
-import type { PaymentLink } from '@hc/proto/checkout/v1';
+import { linkPaymentOf, linkPaymentsOf } from '@hc/conversions';
+import type { Payment } from '@hc/proto/checkout/v1/payment';
 import { paymentObject } from '@hc/gateway';
 import { need } from './arguments.ts';
 import { creatingAccount, listLimit, withAccountAdmin } from './checkout-admin.ts';
@@ -25,7 +25,7 @@ export const LINK_COMMANDS: OperatorCommand[] = [
     audited: true,
     run: (input) =>
       withAccountAdmin(input, async ({ admin, ctx, account, values }) => {
-        const { link } = await admin.createPaymentLink(
+        const { payment, link } = await admin.createPaymentLink(
           {
             amount: need(values.amount, '--amount'),
             currency: need(values.currency, '--currency'),
@@ -39,7 +39,7 @@ export const LINK_COMMANDS: OperatorCommand[] = [
           },
           ctx,
         );
-        return linkView(link);
+        return linkView(linkPaymentOf(payment, link));
       }),
   },
   {
@@ -54,8 +54,8 @@ export const LINK_COMMANDS: OperatorCommand[] = [
     audited: true,
     run: (input) =>
       withAccountAdmin(input, async ({ admin, ctx }) => {
-        const { link } = await admin.cancelPaymentLink({ id: need(input.args[1], 'PAYMENT_ID') }, ctx);
-        return linkView(link);
+        const { payment, link } = await admin.cancelPaymentLink({ id: need(input.args[1], 'PAYMENT_ID') }, ctx);
+        return linkView(linkPaymentOf(payment, link));
       }),
   },
   {
@@ -65,18 +65,17 @@ export const LINK_COMMANDS: OperatorCommand[] = [
     audited: false,
     run: (input) =>
       withAccountAdmin(input, async ({ admin, ctx, values }) => {
-        const { links } = await admin.listPaymentLinks({ limit: listLimit(values.limit) }, ctx);
-        return links.map((link) => linkView(link));
+        const { payments, links } = await admin.listPaymentLinks({ limit: listLimit(values.limit) }, ctx);
+        return linkPaymentsOf(payments, links).map(linkView);
       }),
   },
 ];
 
-function linkView(link: PaymentLink | undefined): Record<string, unknown> {
-  if (!link?.payment) throw new ApiError('internal_error');
+function linkView(link: Payment): Record<string, unknown> {
   return {
-    ...paymentObject(link.payment),
+    ...paymentObject(link),
     source: 'payment_link',
-    tracking_url: link.trackingUrl,
+    tracking_url: link.trackingUrl ?? '',
     customer_name: link.customerName ?? null,
     memo: link.memo ?? null,
   };

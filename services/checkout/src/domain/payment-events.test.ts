@@ -39,6 +39,9 @@ const snapshot: PaymentSnapshot = {
   merchantName: 'Mug Shop',
   locale: 'de',
   pageLocale: null,
+  startedAt: null,
+  cancelUrl: null,
+  country: null,
 };
 const event: PaymentEvent = {
   id: 'pay_01.payment.paid.vrd_01',

@@ -53,6 +53,11 @@ export interface PaymentSnapshot {
   locale: string | null;
   /** The hosted page's language when the buyer started: the receipt speaks it before `locale`. */
   pageLocale: string | null;
+  /** Unix milliseconds of the buyer's first start. */
+  startedAt: number | null;
+  cancelUrl: string | null;
+  /** The country the buyer gave at start. */
+  country: string | null;
 }
 
 export interface PaymentEvent {
@@ -106,6 +111,9 @@ export function paymentSnapshot(p: CheckoutSession, publicBaseUrl: string, provi
     merchantName: p.merchantName,
     locale: p.locale,
     pageLocale: p.pageLocale,
+    startedAt: ms(p.startedAt),
+    cancelUrl: p.cancelUrl,
+    country: p.country,
   };
 }
 
@@ -113,6 +121,12 @@ export function paymentSnapshot(p: CheckoutSession, publicBaseUrl: string, provi
 export interface PaymentEventContext {
   readonly publicBaseUrl: string;
   readonly providers: readonly ProviderDefinition[];
+}
+
+/** The payment as calls and events carry it (hc.checkout.v1.Payment's JSON form, docs/adr/0102). */
+export function paymentOf(payment: CheckoutSession, context: PaymentEventContext): PaymentSnapshot {
+  const providerName = payment.provider ? (findProvider(context.providers, payment.provider)?.name ?? null) : null;
+  return paymentSnapshot(payment, context.publicBaseUrl, providerName);
 }
 
 /** The event a state change publishes: the payment as it is after the change, at `at`. */
@@ -123,14 +137,13 @@ export function paymentEvent(
   at: Date,
   context: PaymentEventContext,
 ): PaymentEvent {
-  const providerName = payment.provider ? (findProvider(context.providers, payment.provider)?.name ?? null) : null;
   return {
     id,
     type,
     occurredAt: at.getTime(),
     accountId: payment.accountId,
     livemode: payment.livemode,
-    payment: paymentSnapshot(payment, context.publicBaseUrl, providerName),
+    payment: paymentOf(payment, context),
   };
 }
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from '@jest/globals';
-import { SessionStatus } from '@hc/proto/checkout/v1';
 import { formatAmounts, formatMoney, formatTime, formatUnixSeconds, pageSize, paymentStatusWord } from './format.ts';
 
 describe('dashboard formatting', () => {
@@ -27,9 +26,9 @@ describe('dashboard formatting', () => {
   });
 
   it('shows a canceled link as canceled, unless money reached it: then held (to decide on) or paid (accepted)', () => {
-    expect(paymentStatusWord({ status: SessionStatus.EXPIRED, canceledAt: 1n })).toBe('canceled');
-    expect(paymentStatusWord({ status: SessionStatus.HELD, canceledAt: 1n })).toBe('held');
-    expect(paymentStatusWord({ status: SessionStatus.PAID, canceledAt: 1n })).toBe('paid');
-    expect(paymentStatusWord({ status: SessionStatus.EXPIRED })).toBe('expired');
+    expect(paymentStatusWord({ status: 'expired', canceledAt: 1n })).toBe('canceled');
+    expect(paymentStatusWord({ status: 'held', canceledAt: 1n })).toBe('held');
+    expect(paymentStatusWord({ status: 'paid', canceledAt: 1n })).toBe('paid');
+    expect(paymentStatusWord({ status: 'expired' })).toBe('expired');
   });
 });

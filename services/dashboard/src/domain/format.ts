@@ -26,6 +26,11 @@ export function formatTime(value: bigint | number | Date | null | undefined): st
   return formatUnixSeconds(value) || '—';
 }
 
+/** A payment's instant (the Payment message's Unix milliseconds, ADR 0102) as a Date; unset → null. */
+export function millisDate(ms: bigint | undefined): Date | null {
+  return ms === undefined ? null : new Date(Number(ms));
+}
+
 /** "19.90 USD" from the decimal string and currency the services give. */
 export function formatMoney(amount: string, currency: string): string {
   return `${amount} ${currency.toUpperCase()}`;
@@ -53,8 +58,8 @@ export function statusWord(status: SessionStatus): string {
  * reached it anyway — then its own status ("held" for the merchant's review, "paid" once accepted), so a
  * hold to decide on is never hidden behind the cancel (docs/adr/0080).
  */
-export function paymentStatusWord(payment: { readonly status: SessionStatus; readonly canceledAt?: bigint | undefined }): string {
-  const word = statusWord(payment.status);
+export function paymentStatusWord(payment: { readonly status: string; readonly canceledAt?: bigint | undefined }): string {
+  const word = payment.status || 'unknown';
   return payment.canceledAt !== undefined && word !== 'held' && word !== 'paid' ? 'canceled' : word;
 }
 

@@ -1,11 +1,13 @@
+import { paymentsOf } from '@hc/conversions';
 import type { CheckoutSession } from '@hc/proto/checkout/v1';
+import type { Payment } from '@hc/proto/checkout/v1/payment';
 
 /** One page of the account's Live payments, as checkout lists them (newest first). */
 export type ListPage = (request: {
   limit: number;
   status: string;
   startingAfter?: string;
-}) => Promise<{ payments: CheckoutSession[]; hasMore: boolean }>;
+}) => Promise<{ data: Payment[]; payments: CheckoutSession[]; hasMore: boolean }>;
 
 /** Pages read per status at most: a wallet change must not wait on an unbounded list. */
 const MAX_PAGES = 10;
@@ -21,7 +23,9 @@ export async function listStartedUnpaid(list: ListPage): Promise<string[]> {
   for (const status of ['pending', 'open']) {
     let startingAfter: string | undefined;
     for (let page = 0; page < MAX_PAGES; page += 1) {
-      const { payments, hasMore } = await list({ limit: PAGE, status, ...(startingAfter ? { startingAfter } : {}) });
+      const answer = await list({ limit: PAGE, status, ...(startingAfter ? { startingAfter } : {}) });
+      const { hasMore } = answer;
+      const payments = paymentsOf(answer.data, answer.payments);
       ids.push(...payments.filter((p) => p.startedAt !== undefined).map((p) => p.id));
       startingAfter = payments.at(-1)?.id;
       if (!hasMore || !startingAfter) break;

@@ -1,6 +1,7 @@
-import { ApiError } from '@hc/errors';
+import { paymentOf } from '@hc/conversions';
 import type { CallContext, ServiceClient } from '@hc/grpc';
-import type { CheckoutService, CheckoutSession, CreateCheckoutSessionRequest } from '@hc/proto/checkout/v1';
+import type { CheckoutService, CreateCheckoutSessionRequest } from '@hc/proto/checkout/v1';
+import type { Payment } from '@hc/proto/checkout/v1/payment';
 import { createIdempotently, unlessNotFound, type CreatedObject, type IdempotencyDependencies } from './create-idempotently.ts';
 
 type CheckoutClient = ServiceClient<typeof CheckoutService>;
@@ -25,21 +26,17 @@ export async function createCheckoutSession(
   deps: CreateSessionDependencies,
   ctx: CallContext,
   request: { fields: SessionFields; account: AccountSnapshot; idempotencyKey: string | undefined },
-): Promise<CreatedObject<CheckoutSession>> {
+): Promise<CreatedObject<Payment>> {
   const { fields, account } = request;
   return createIdempotently(deps, ctx, request.idempotencyKey, {
     create: 'checkout_session',
     idKind: 'payment',
     fields,
     async make(id) {
-      const { session, created } = await deps.checkout.createCheckoutSession({ ...fields, account, id }, ctx);
-      return { object: required(session), created };
+      const { payment, session, created } = await deps.checkout.createCheckoutSession({ ...fields, account, id }, ctx);
+      return { object: paymentOf(payment, session), created };
     },
-    find: async (id) => unlessNotFound(deps.checkout.getCheckoutSession({ id }, ctx).then(({ session }) => required(session))),
+    find: async (id) =>
+      unlessNotFound(deps.checkout.getCheckoutSession({ id }, ctx).then(({ payment, session }) => paymentOf(payment, session))),
   });
-}
-
-function required<T>(value: T | undefined): T {
-  if (value === undefined) throw new ApiError('internal_error');
-  return value;
 }

@@ -1,6 +1,7 @@
-import { ApiError } from '@hc/errors';
+import { linkPaymentOf } from '@hc/conversions';
 import type { CallContext, ServiceClient } from '@hc/grpc';
-import type { CheckoutAdminService, CreatePaymentLinkRequest, PaymentLink } from '@hc/proto/checkout/v1';
+import type { CheckoutAdminService, CreatePaymentLinkRequest } from '@hc/proto/checkout/v1';
+import type { Payment } from '@hc/proto/checkout/v1/payment';
 import { createIdempotently, unlessNotFound, type CreatedObject, type IdempotencyDependencies } from './create-idempotently.ts';
 
 type CheckoutAdminClient = ServiceClient<typeof CheckoutAdminService>;
@@ -22,21 +23,17 @@ export async function createPaymentLink(
   deps: CreatePaymentLinkDependencies,
   ctx: CallContext,
   request: { fields: PaymentLinkFields; account: NonNullable<CreateRequest['account']>; idempotencyKey: string | undefined },
-): Promise<CreatedObject<PaymentLink>> {
+): Promise<CreatedObject<Payment>> {
   const { fields, account } = request;
   return createIdempotently(deps, ctx, request.idempotencyKey, {
     create: 'payment_link',
     idKind: 'payment',
     fields,
     async make(id) {
-      const { link, created } = await deps.checkoutAdmin.createPaymentLink({ ...fields, account, id }, ctx);
-      return { object: required(link), created };
+      const { payment, link, created } = await deps.checkoutAdmin.createPaymentLink({ ...fields, account, id }, ctx);
+      return { object: linkPaymentOf(payment, link), created };
     },
-    find: async (id) => unlessNotFound(deps.checkoutAdmin.getPaymentLink({ id }, ctx).then(({ link }) => required(link))),
+    find: async (id) =>
+      unlessNotFound(deps.checkoutAdmin.getPaymentLink({ id }, ctx).then(({ payment, link }) => linkPaymentOf(payment, link))),
   });
-}
-
-function required<T>(value: T | undefined): T {
-  if (value === undefined) throw new ApiError('internal_error');
-  return value;
 }

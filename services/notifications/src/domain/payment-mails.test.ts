@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { create } from '@bufbuild/protobuf';
-import { PaymentEventSchema, PaymentSchema } from '@hc/proto/checkout/v1/events';
+import { PaymentEventSchema } from '@hc/proto/checkout/v1/events';
+import { PaymentSchema } from '@hc/proto/checkout/v1/payment';
 import { receiptsSent, DEFAULT_SETTINGS, alertRecipient } from './settings.ts';
 import { utcWords, wantedMails } from './payment-mails.ts';
 import { normalEmailAddress } from '@hc/conversions';

@@ -1,4 +1,5 @@
-import type { Payment, PaymentEvent } from '@hc/proto/checkout/v1/events';
+import type { PaymentEvent } from '@hc/proto/checkout/v1/events';
+import type { Payment } from '@hc/proto/checkout/v1/payment';
 import { DEFAULT_LOCALE, formatAmount, supportedLocale, type Locale } from '@hc/i18n';
 import type { MailKind } from './mail.ts';
 

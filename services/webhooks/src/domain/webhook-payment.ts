@@ -1,4 +1,4 @@
-import type { Payment } from '@hc/proto/checkout/v1/events';
+import type { Payment } from '@hc/proto/checkout/v1/payment';
 
 /**
  * The spec's webhook payment shape (`data.payment`: camelCase names, Unix milliseconds, null where

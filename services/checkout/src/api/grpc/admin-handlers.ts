@@ -17,6 +17,7 @@ import { createCheckout } from '../../use-cases/create-checkout.ts';
 import { getCheckout } from '../../use-cases/get-checkout.ts';
 import { listCheckouts } from '../../use-cases/list-checkouts.ts';
 import { checkoutMessage } from './checkout-message.ts';
+import { paymentMessage } from './payment-message.ts';
 import { accountSnapshot, sessionMessage } from './session-message.ts';
 
 const DEFAULT_LIST_LIMIT = 20;
@@ -32,6 +33,9 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
     customerName: payment.customerName ?? undefined,
     memo: payment.memo ?? undefined,
   });
+  // PaymentLink and CheckoutSession fields for readers of the previous release; Payment for the new
+  // ones (docs/adr/0102). The old half goes in the next release.
+  const payment = (session: CheckoutSession) => paymentMessage(session, deps);
   return {
     async createPaymentLink(request, ctx) {
       const { session: payment, created } = await createPaymentLink(
@@ -52,22 +56,25 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
         accountSnapshot(request.account),
         request.id,
       );
-      return { link: link(payment), created };
+      return { link: link(payment), created, payment: paymentMessage(payment, deps) };
     },
 
     async cancelPaymentLink(request, ctx) {
-      return { link: link(await cancelPaymentLink(deps, ctx, request.id)) };
+      const canceled = await cancelPaymentLink(deps, ctx, request.id);
+      return { link: link(canceled), payment: payment(canceled) };
     },
 
     async getPaymentLink(request, ctx) {
-      return { link: link(await getPaymentLink(deps, ctx, request.id)) };
+      const found = await getPaymentLink(deps, ctx, request.id);
+      return { link: link(found), payment: payment(found) };
     },
 
     async *exportPayments(request, ctx) {
       const seconds = (value: bigint | undefined) => (value === undefined ? undefined : new Date(Number(value) * 1000));
-      const message = (payment: CheckoutSession) => ({
-        payment: sessionMessage(payment, deps.publicBaseUrl),
-        usdValue: payment.usdValue ?? undefined,
+      const message = (session: CheckoutSession) => ({
+        payment: sessionMessage(session, deps.publicBaseUrl),
+        usdValue: session.usdValue ?? undefined,
+        exported: payment(session),
       });
       const filters = { ...paymentFilters(request), createdGte: seconds(request.createdGte), createdLt: seconds(request.createdLt) };
       if (request.paidGte !== undefined || request.paidLt !== undefined) {
@@ -96,12 +103,13 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
         days: overview.days.map((day) => ({ date: day.date, counts: counts(day.counts), volume: [...day.volume] })),
         needsYou: overview.needsYou.map((payment) => sessionMessage(payment, deps.publicBaseUrl)),
         needsYouTotal: BigInt(overview.needsYouTotal),
+        held: overview.needsYou.map(payment),
       };
     },
 
     async listPaymentLinks(request, ctx) {
       const page = await listPayments(deps, ctx, request.limit || DEFAULT_LIST_LIMIT, request.startingAfter, { source: 'payment_link' });
-      return { links: page.payments.map(link), hasMore: page.hasMore };
+      return { links: page.payments.map(link), hasMore: page.hasMore, payments: page.payments.map(payment) };
     },
 
     ...dashboardCheckoutHandlers(deps),

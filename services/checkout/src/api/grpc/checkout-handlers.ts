@@ -12,7 +12,24 @@ import { listPayments, paymentFilters } from '../../use-cases/list-payments.ts';
 import { markProviderReached } from '../../use-cases/mark-provider-reached.ts';
 import { simulatePayment } from '../../use-cases/simulate-payment.ts';
 import { startCheckoutSession } from '../../use-cases/start-checkout-session.ts';
+import { paymentMessage } from './payment-message.ts';
 import { accountSnapshot, sessionMessage } from './session-message.ts';
+
+/** A create call's fields as the use case takes them. */
+function createInput(request: CreateCheckoutSessionRequest) {
+  return {
+    amount: request.amount,
+    currency: request.currency,
+    description: request.description,
+    customerEmail: request.customerEmail,
+    reference: request.reference,
+    metadata: request.metadata?.entries,
+    successUrl: request.successUrl,
+    cancelUrl: request.cancelUrl,
+    locale: request.locale,
+    customer: request.customer,
+  };
+}
 
 /** gRPC handlers: proto in, use case, proto out. No rules here. */
 export function checkoutHandlers(
@@ -20,33 +37,21 @@ export function checkoutHandlers(
   eventsPosition: OutboxPosition,
   logger: Logger,
 ): ServiceHandlers<typeof CheckoutService> {
+  // Both shapes for one release (docs/adr/0102): `session`/`payment` (CheckoutSession) for readers of
+  // the previous release, Payment for the new ones. The CheckoutSession half goes in the next release.
   const message = (session: Parameters<typeof sessionMessage>[0]) => sessionMessage(session, deps.publicBaseUrl);
+  const payment = (session: Parameters<typeof sessionMessage>[0]) => paymentMessage(session, deps);
+  const changed = (session: Parameters<typeof sessionMessage>[0]) => ({ payment: message(session), updated: payment(session) });
 
   const create = async (request: CreateCheckoutSessionRequest, ctx: Caller) => {
-    const { session, created } = await createCheckoutSession(
-      deps,
-      ctx,
-      {
-        amount: request.amount,
-        currency: request.currency,
-        description: request.description,
-        customerEmail: request.customerEmail,
-        reference: request.reference,
-        metadata: request.metadata?.entries,
-        successUrl: request.successUrl,
-        cancelUrl: request.cancelUrl,
-        locale: request.locale,
-        customer: request.customer,
-      },
-      accountSnapshot(request.account),
-      request.id,
-    );
-    return { session: message(session), created };
+    const { session, created } = await createCheckoutSession(deps, ctx, createInput(request), accountSnapshot(request.account), request.id);
+    return { session: message(session), created, payment: payment(session) };
   };
 
-  const read = async (request: GetCheckoutSessionRequest, ctx: Caller) => ({
-    session: message(await getCheckoutSession(deps, ctx, request.id)),
-  });
+  const read = async (request: GetCheckoutSessionRequest, ctx: Caller) => {
+    const session = await getCheckoutSession(deps, ctx, request.id);
+    return { session: message(session), payment: payment(session) };
+  };
 
   return {
     createCheckoutSession: create,
@@ -78,24 +83,29 @@ export function checkoutHandlers(
         { customerEmail: request.customerEmail, country: request.country },
         { payoutWallet: request.account?.payoutWallet ?? null, feeBps: request.account?.feeBps ?? 0 },
       );
-      return { session: { ...message(started.session), country: started.country ?? undefined }, providers: started.providers };
+      const country = started.country ?? undefined;
+      return {
+        session: { ...message(started.session), country },
+        providers: started.providers,
+        payment: { ...payment(started.session), country },
+      };
     },
 
     async listPayments(request, ctx) {
       const page = await listPayments(deps, ctx, request.limit, request.startingAfter, paymentFilters(request));
-      return { payments: page.payments.map(message), hasMore: page.hasMore };
+      return { payments: page.payments.map(message), hasMore: page.hasMore, data: page.payments.map(payment) };
     },
 
     async simulatePayment(request, ctx) {
-      return { payment: message(await simulatePayment(deps, ctx, request.id, request.outcome)) };
+      return changed(await simulatePayment(deps, ctx, request.id, request.outcome));
     },
 
     async markProviderReached(request, ctx) {
-      return { payment: message(await markProviderReached(deps, ctx, request.id, request.provider)) };
+      return changed(await markProviderReached(deps, ctx, request.id, request.provider));
     },
 
     async acceptHeldPayment(request, ctx) {
-      return { payment: message(await acceptHeldPayment(deps, ctx, request.id)) };
+      return changed(await acceptHeldPayment(deps, ctx, request.id));
     },
 
     async getPaymentTimeline(request, ctx) {

@@ -1,7 +1,7 @@
 import { type Router, type Request, type Response } from 'express';
 import {
   PAYMENT_COLUMNS,
-  paymentCsvRow,
+  paymentCsvRows,
   periodOf,
   statementRequest,
   statementRows,
@@ -77,9 +77,7 @@ export function exportRoutes(platform: PlatformClients, logger: Logger, signer: 
   router.get('/payments.csv', async (req, res) => {
     const mode = modeOf(res);
     const payments = platform.checkoutAdmin.exportPayments(listFilters(req), callContext(res, mode));
-    const rows = (async function* () {
-      for await (const { payment } of payments) if (payment) yield paymentCsvRow(payment);
-    })();
+    const rows = paymentCsvRows(payments);
     await sendFile(res, logger, { name: `payments-${mode}.csv`, type: FORMATS.csv.type }, rows, (all, out) =>
       writeCsv(all, PAYMENT_COLUMNS, out),
     );

@@ -1,8 +1,9 @@
 import type { Response } from 'express';
 import { ApiError } from '@hc/errors';
-import type { Checkout, PaymentLink } from '@hc/proto/checkout/v1';
+import type { Checkout } from '@hc/proto/checkout/v1';
+import type { Payment } from '@hc/proto/checkout/v1/payment';
 import type { Account } from '@hc/proto/accounts/v1';
-import { formatUnixSeconds, paymentStatusWord } from '../../domain/format.ts';
+import { formatUnixSeconds, millisDate, paymentStatusWord } from '../../domain/format.ts';
 import { widgetSnippet } from '../../domain/link-forms.ts';
 
 /** The account as checkout needs it at create (like the operator CLI's creatingAccount). */
@@ -14,14 +15,12 @@ export function creatingAccount(res: Response): { payoutWallet?: string; feeBps:
 }
 
 /** A payment link as the pages show it; a canceled link is `expired` with canceled_at (spec). */
-export function linkView(link: PaymentLink) {
-  const payment = link.payment;
-  if (!payment) throw new ApiError('internal_error');
+export function linkView(payment: Payment) {
   const status = paymentStatusWord(payment);
   return {
     id: payment.id,
     url: payment.url,
-    trackingUrl: link.trackingUrl,
+    trackingUrl: payment.trackingUrl ?? '',
     status,
     // Cancel is offered while nobody has paid (open, or pending at a provider; docs/adr/0081); the
     // service still decides (not_cancelable).
@@ -29,13 +28,13 @@ export function linkView(link: PaymentLink) {
     amount: payment.amount,
     currency: payment.currency,
     description: payment.description,
-    customerName: link.customerName ?? '',
-    memo: link.memo ?? '',
+    customerName: payment.customerName ?? '',
+    memo: payment.memo ?? '',
     customerEmail: payment.customerEmail ?? '',
     reference: payment.reference ?? '',
-    created: formatUnixSeconds(payment.created),
-    expiresAt: formatUnixSeconds(payment.expiresAt),
-    canceledAt: formatUnixSeconds(payment.canceledAt),
+    created: formatUnixSeconds(millisDate(payment.createdAt)),
+    expiresAt: formatUnixSeconds(millisDate(payment.expiresAt)),
+    canceledAt: formatUnixSeconds(millisDate(payment.canceledAt)),
   };
 }
 

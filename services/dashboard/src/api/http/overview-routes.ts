@@ -1,7 +1,8 @@
 import type { Router } from 'express';
+import { paymentsOf } from '@hc/conversions';
 import type { Endpoint } from '@hc/proto/webhooks/v1';
 import type { PlatformClients } from '../../adapters/platform-clients.ts';
-import { formatMoney, formatTime } from '../../domain/format.ts';
+import { formatMoney, formatTime, millisDate } from '../../domain/format.ts';
 import { OVERVIEW_PERIODS, OVERVIEW_STATUSES, overviewPeriod, overviewView } from '../../domain/overview-view.ts';
 import { modeOf } from './mode.ts';
 import { modePath } from './paths.ts';
@@ -39,12 +40,12 @@ export function overviewRoutes(platform: PlatformClients): Router {
       periods: OVERVIEW_PERIODS.map((p) => ({ ...p, href: `${modePath(mode, 'overview')}?period=${p.id}`, current: p.id === period.id })),
       statuses: OVERVIEW_STATUSES,
       view: overviewView(overview),
-      held: overview.needsYou.map((payment) => ({
+      held: paymentsOf(overview.held, overview.needsYou).map((payment) => ({
         id: payment.id,
         description: payment.description,
         amount: formatMoney(payment.amount, payment.currency),
         reason: payment.holdReason ?? null,
-        created: formatTime(payment.created),
+        created: formatTime(millisDate(payment.createdAt)),
       })),
       endpoints: endpoints.filter(needsAttention).map((endpoint) => ({
         id: endpoint.id,

@@ -1,8 +1,10 @@
 import { type Router, type Request } from 'express';
 import { ApiError } from '@hc/errors';
-import { SessionStatus, type CheckoutSession, type PaymentTimelineEntry } from '@hc/proto/checkout/v1';
+import { paymentOf, paymentsOf } from '@hc/conversions';
+import type { PaymentTimelineEntry } from '@hc/proto/checkout/v1';
+import type { Payment } from '@hc/proto/checkout/v1/payment';
 import type { Event } from '@hc/proto/webhooks/v1';
-import { formatMoney, formatTime, pageSize, PAYMENT_STATUSES, paymentStatusWord } from '../../domain/format.ts';
+import { formatMoney, formatTime, millisDate, pageSize, PAYMENT_STATUSES, paymentStatusWord } from '../../domain/format.ts';
 import type { DashboardDependencies } from '../../use-cases/dependencies.ts';
 import { redirectWithFlash } from './auth-routes.ts';
 import { modeOf } from './mode.ts';
@@ -20,7 +22,8 @@ function query(req: Request, name: string): string {
   return typeof value === 'string' ? value.trim().slice(0, 254) : '';
 }
 
-function paymentRow(payment: CheckoutSession) {
+/** A row of the payments list, from the one Payment message (ADR 0102). */
+function paymentRow(payment: Payment) {
   return {
     id: payment.id,
     status: paymentStatusWord(payment),
@@ -28,34 +31,35 @@ function paymentRow(payment: CheckoutSession) {
     description: payment.description,
     reference: payment.reference ?? null,
     email: payment.customerEmail ?? null,
-    created: formatTime(payment.created),
+    created: formatTime(millisDate(payment.createdAt)),
   };
 }
 
-function paymentView(payment: CheckoutSession) {
-  const s = payment.settlement;
+/** The payment's page, from the one Payment message (ADR 0102). */
+function paymentView(payment: Payment) {
   return {
     ...paymentRow(payment),
     url: payment.url,
-    livemode: payment.livemode,
-    expiresAt: formatTime(payment.expiresAt),
-    startedAt: formatTime(payment.startedAt),
-    paidAt: formatTime(payment.paidAt),
-    canceledAt: formatTime(payment.canceledAt),
+    livemode: payment.mode === 'live',
+    expiresAt: formatTime(millisDate(payment.expiresAt)),
+    startedAt: formatTime(millisDate(payment.startedAt)),
+    paidAt: formatTime(millisDate(payment.paidAt)),
+    canceledAt: formatTime(millisDate(payment.canceledAt)),
     provider: payment.provider ?? null,
     country: payment.country ?? null,
     holdReason: payment.holdReason ?? null,
-    acceptable: payment.status === SessionStatus.HELD && payment.holdAcceptable,
-    metadata: Object.entries(payment.metadata?.entries ?? {}),
+    acceptable: payment.status === 'held' && payment.holdAcceptable,
+    metadata: Object.entries(payment.metadata ?? {}).map(([key, value]) => [key, String(value)]),
     settlement:
-      s && (s.coin || s.txidIn)
+      payment.coin || payment.txidIn
         ? {
-            coin: s.coin ?? null,
-            valueCoin: s.valueCoin ?? null,
-            merchantReceived: s.merchantReceived ?? null,
-            txidIn: s.txidIn ?? null,
-            txidOut: s.txidOut ?? null,
-            payoutWallet: s.payoutWallet ?? null,
+            coin: payment.coin ?? null,
+            valueCoin: payment.valueCoin ?? null,
+            merchantReceived: payment.merchantReceived ?? null,
+            txidIn: payment.txidIn ?? null,
+            txidOut: payment.txidOut ?? null,
+            // Fixed when the buyer started; none before.
+            payoutWallet: payment.startedAt === undefined ? null : (payment.payoutWallet ?? null),
           }
         : null,
   };
@@ -97,12 +101,13 @@ export function paymentsRoutes(platform: PlatformClients, deps: DashboardDepende
       status: status || undefined,
       ...(search.includes('@') ? { customerEmail: search } : search ? { reference: search } : {}),
     };
-    let page: { payments: CheckoutSession[]; hasMore: boolean };
+    let page: { payments: Payment[]; hasMore: boolean };
     try {
-      page = await platform.checkout.listPayments(
+      const answer = await platform.checkout.listPayments(
         { limit: pageSize(req.query['limit']), startingAfter: after, ...filters },
         callContext(res, mode),
       );
+      page = { payments: paymentsOf(answer.data, answer.payments), hasMore: answer.hasMore };
     } catch (error) {
       // A cursor that is not one of this account's payments in this mode: not a page of this list.
       if (isInvalidCursor(error)) return renderNoSuchPage(res);
@@ -128,7 +133,7 @@ export function paymentsRoutes(platform: PlatformClients, deps: DashboardDepende
     const mode = modeOf(res);
     const ctx = callContext(res, mode);
     const id = String(req.params['id']);
-    const { session } = await platform.checkout.getCheckoutSession({ id }, ctx);
+    const { payment, session } = await platform.checkout.getCheckoutSession({ id }, ctx);
     const [timeline, events] = await Promise.allSettled([
       platform.checkout.getPaymentTimeline({ id }, ctx),
       platform.webhooks.listEvents({ limit: 100, paymentId: id, maxAgeSeconds: 0n }, ctx),
@@ -136,7 +141,7 @@ export function paymentsRoutes(platform: PlatformClients, deps: DashboardDepende
     renderPage(res, 'payment.njk', {
       title: `Payment ${id}`,
       area: 'payments',
-      payment: paymentView(session!),
+      payment: paymentView(paymentOf(payment, session)),
       timeline: timeline.status === 'fulfilled' ? timeline.value.entries.map(timelineLine) : null,
       events: events.status === 'fulfilled' ? events.value.events.map(eventLine) : null,
     });
@@ -144,8 +149,8 @@ export function paymentsRoutes(platform: PlatformClients, deps: DashboardDepende
 
   router.get('/payments/:id/accept', async (req, res) => {
     const mode = modeOf(res);
-    const { session } = await platform.checkout.getCheckoutSession({ id: String(req.params['id']) }, callContext(res, mode));
-    const payment = paymentView(session!);
+    const answer = await platform.checkout.getCheckoutSession({ id: String(req.params['id']) }, callContext(res, mode));
+    const payment = paymentView(paymentOf(answer.payment, answer.session));
     if (!payment.acceptable)
       return redirectWithFlash(
         deps,

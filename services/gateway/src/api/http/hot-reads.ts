@@ -5,7 +5,9 @@ import { ApiError } from '@hc/errors';
 import type { ServiceClient } from '@hc/grpc';
 import { newId } from '@hc/ids';
 import type { Logger } from '@hc/logging';
-import type { CheckoutService, CheckoutSession } from '@hc/proto/checkout/v1';
+import { paymentOf } from '@hc/conversions';
+import type { CheckoutService } from '@hc/proto/checkout/v1';
+import type { Payment } from '@hc/proto/checkout/v1/payment';
 import { accessLogger } from '@hc/web';
 import type { AccountLimiter } from '../../domain/account-limiter.ts';
 import { authenticateAhead, type Caller, type KeyDirectory } from '../../use-cases/authenticate.ts';
@@ -27,7 +29,7 @@ interface HotRoute {
   readonly prefix: string;
   /** As Express's router names it, for the `http.route` of the request's metrics and span. */
   readonly route: string;
-  readonly body: (session: CheckoutSession) => string;
+  readonly body: (payment: Payment) => string;
 }
 
 const ROUTES: readonly HotRoute[] = [
@@ -97,7 +99,7 @@ async function answer(deps: HotReadDeps, route: HotRoute, id: string, requestId:
  * request still refuses it), then the budget (429 whatever the read found), then the read. Work done
  * on a guess that authentication then refuses is dropped, never sent.
  */
-async function readAsCaller(deps: HotReadDeps, id: string, requestId: string, authorization: string | undefined): Promise<CheckoutSession> {
+async function readAsCaller(deps: HotReadDeps, id: string, requestId: string, authorization: string | undefined): Promise<Payment> {
   const { guess, caller } = authenticateAhead(deps.merchants, authorization);
   const ahead = guess && startReadAndSpend(deps, id, requestId, guess);
   const verified = await caller;
@@ -106,9 +108,9 @@ async function readAsCaller(deps: HotReadDeps, id: string, requestId: string, au
   const sameCaller = ahead && guess.account.id === verified.account.id && guess.livemode === verified.livemode;
   const { reading, spending } = sameCaller ? ahead : startReadAndSpend(deps, id, requestId, verified);
   await spending;
-  const { session } = await reading;
-  if (!session) throw new ApiError('internal_error');
-  return session;
+  const { payment, session } = await reading;
+  if (!payment && !session) throw new ApiError('internal_error');
+  return paymentOf(payment, session);
 }
 
 function startReadAndSpend(deps: HotReadDeps, id: string, requestId: string, caller: Caller) {

@@ -1,4 +1,4 @@
-import type { PaymentLink } from '@hc/proto/checkout/v1';
+import type { Payment } from '@hc/proto/checkout/v1/payment';
 import type { Endpoint } from '@hc/proto/webhooks/v1';
 import { paymentObject, type PaymentObject } from './payment.ts';
 
@@ -37,12 +37,11 @@ export interface PaymentLinkObject extends Omit<PaymentObject, 'object'> {
   memo: string | null;
 }
 
-export function paymentLinkObject(link: PaymentLink): PaymentLinkObject {
-  if (!link.payment) throw new Error('payment link without its payment');
+export function paymentLinkObject(link: Payment): PaymentLinkObject {
   return {
-    ...paymentObject(link.payment),
+    ...paymentObject(link),
     object: 'payment_link',
-    tracking_url: link.trackingUrl,
+    tracking_url: link.trackingUrl ?? '',
     customer_name: link.customerName ?? null,
     memo: link.memo ?? null,
   };

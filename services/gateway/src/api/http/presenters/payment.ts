@@ -1,5 +1,6 @@
-import type { CheckoutSession, Provider } from '@hc/proto/checkout/v1';
-import { checkoutSessionObject, type CheckoutSessionObject } from './checkout-session.ts';
+import type { Provider } from '@hc/proto/checkout/v1';
+import type { Payment } from '@hc/proto/checkout/v1/payment';
+import { apiSeconds, checkoutSessionObject, type CheckoutSessionObject } from './checkout-session.ts';
 
 /** The payment object of the API: every session field (object "payment") plus the payment's own. */
 export interface PaymentObject extends Omit<CheckoutSessionObject, 'object'> {
@@ -19,25 +20,24 @@ export interface PaymentObject extends Omit<CheckoutSessionObject, 'object'> {
   };
 }
 
-const seconds = (value: bigint | undefined): number | null => (value === undefined ? null : Number(value));
-
-export function paymentObject(payment: CheckoutSession): PaymentObject {
-  const s = payment.settlement;
+/** The API's payment object: the one mapper from the Payment message (ADR 0102). */
+export function paymentObject(payment: Payment): PaymentObject {
   return {
     ...checkoutSessionObject(payment),
     object: 'payment',
-    paid_at: seconds(payment.paidAt),
+    paid_at: apiSeconds(payment.paidAt),
     provider: payment.provider ?? null,
     hold_reason: payment.holdReason ?? null,
     hold_acceptable: payment.holdAcceptable,
-    canceled_at: seconds(payment.canceledAt),
+    canceled_at: apiSeconds(payment.canceledAt),
     settlement: {
-      coin: s?.coin ?? null,
-      value_coin: s?.valueCoin ?? null,
-      merchant_received: s?.merchantReceived ?? null,
-      txid_in: s?.txidIn ?? null,
-      txid_out: s?.txidOut ?? null,
-      payout_wallet: s?.payoutWallet ?? null,
+      coin: payment.coin ?? null,
+      value_coin: payment.valueCoin ?? null,
+      merchant_received: payment.merchantReceived ?? null,
+      txid_in: payment.txidIn ?? null,
+      txid_out: payment.txidOut ?? null,
+      // Fixed when the buyer started; null before.
+      payout_wallet: payment.startedAt === undefined ? null : (payment.payoutWallet ?? null),
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { RequestHandler, Router } from 'express';
-import { ApiError } from '@hc/errors';
+import { paymentOf } from '@hc/conversions';
 import type { ServiceClient } from '@hc/grpc';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
 import { createCheckoutSession, type SessionFields } from '../../../use-cases/create-checkout-session.ts';
@@ -43,14 +43,13 @@ export function checkoutSessionRoutes(deps: CheckoutSessionRouteDeps): Router {
   });
 
   router.get('/checkout_sessions/:id', async (req, res) => {
-    const { session } = await checkout.getCheckoutSession({ id: req.params.id }, callContext(res));
-    if (!session) throw new ApiError('internal_error');
-    res.status(200).json(checkoutSessionObject(session));
+    const { payment, session } = await checkout.getCheckoutSession({ id: req.params.id }, callContext(res));
+    res.status(200).json(checkoutSessionObject(paymentOf(payment, session)));
   });
 
   router.post('/checkout_sessions/:id/start', deps.startLimit, jsonObjectBody, async (req, res) => {
     const body = validateStartCheckoutSession(req.body);
-    const { session, providers } = await checkout.startCheckoutSession(
+    const { payment, session, providers } = await checkout.startCheckoutSession(
       {
         id: req.params.id as string,
         customerEmail: body.customer_email ?? undefined,
@@ -59,8 +58,8 @@ export function checkoutSessionRoutes(deps: CheckoutSessionRouteDeps): Router {
       },
       callContext(res),
     );
-    if (!session) throw new ApiError('internal_error');
-    res.json({ ...checkoutSessionObject(session), country: session.country ?? null, providers: providers.map(providerEntry) });
+    const started = paymentOf(payment, session);
+    res.json({ ...checkoutSessionObject(started), country: started.country ?? null, providers: providers.map(providerEntry) });
   });
 
   return router;

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { ApiError } from '@hc/errors';
+import { linkPaymentOf, linkPaymentsOf } from '@hc/conversions';
 import type { ServiceClient } from '@hc/grpc';
 import type { CheckoutAdminService } from '@hc/proto/checkout/v1';
 import { paymentLinkObject } from '../presenters/integration.ts';
@@ -42,24 +42,19 @@ export function paymentLinkRoutes(checkoutAdmin: ServiceClient<typeof CheckoutAd
   router.get('/payment_links', async (req, res) => {
     const { limit, startingAfter } = listQuery(req.query as Record<string, unknown>);
     const page = await checkoutAdmin.listPaymentLinks({ limit, startingAfter }, callContext(res));
-    const data = page.links.map(paymentLinkObject);
+    const data = linkPaymentsOf(page.payments, page.links).map(paymentLinkObject);
     res.json({ data, has_more: page.hasMore, next_cursor: page.hasMore ? (data.at(-1)?.id ?? null) : null });
   });
 
   router.get('/payment_links/:id', async (req, res) => {
-    const { link } = await checkoutAdmin.getPaymentLink({ id: req.params.id }, callContext(res));
-    res.json(paymentLinkObject(required(link)));
+    const { payment, link } = await checkoutAdmin.getPaymentLink({ id: req.params.id }, callContext(res));
+    res.json(paymentLinkObject(linkPaymentOf(payment, link)));
   });
 
   router.post('/payment_links/:id/cancel', optionalJsonObjectBody, async (req, res) => {
-    const { link } = await checkoutAdmin.cancelPaymentLink({ id: req.params.id as string }, callContext(res));
-    res.json(paymentLinkObject(required(link)));
+    const { payment, link } = await checkoutAdmin.cancelPaymentLink({ id: req.params.id as string }, callContext(res));
+    res.json(paymentLinkObject(linkPaymentOf(payment, link)));
   });
 
   return router;
-}
-
-function required<T>(value: T | undefined): T {
-  if (value === undefined) throw new ApiError('internal_error');
-  return value;
 }

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { ApiError } from '@hc/errors';
+import { paymentOf, paymentsOf } from '@hc/conversions';
 import type { ServiceClient } from '@hc/grpc';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
 import { callContext } from '../locals.ts';
@@ -17,20 +17,18 @@ export function paymentRoutes(checkout: ServiceClient<typeof CheckoutService>): 
     const { limit, startingAfter } = listQuery(query);
     const page = await checkout.listPayments({ limit, startingAfter, ...paymentListFilters(query) }, callContext(res));
     // The page's JSON from the compiled serializer, as the hot reads write a payment (docs/adr/0097).
-    res.type('json').send(serializePaymentList(page.payments.map(paymentObject), page.hasMore));
+    res.type('json').send(serializePaymentList(paymentsOf(page.data, page.payments).map(paymentObject), page.hasMore));
   });
 
   router.get('/payments/:id', async (req, res) => {
-    const { session } = await checkout.getCheckoutSession({ id: req.params.id }, callContext(res));
-    if (!session) throw new ApiError('internal_error');
-    res.json(paymentObject(session));
+    const { payment, session } = await checkout.getCheckoutSession({ id: req.params.id }, callContext(res));
+    res.json(paymentObject(paymentOf(payment, session)));
   });
 
   router.post('/payments/:id/simulate', jsonObjectBody, async (req, res) => {
     const body = validateSimulatePayment(req.body);
-    const { payment } = await checkout.simulatePayment({ id: req.params.id as string, outcome: body.outcome }, callContext(res));
-    if (!payment) throw new ApiError('internal_error');
-    res.json(paymentObject(payment));
+    const { updated, payment } = await checkout.simulatePayment({ id: req.params.id as string, outcome: body.outcome }, callContext(res));
+    res.json(paymentObject(paymentOf(updated, payment)));
   });
 
   return router;
