@@ -25,7 +25,6 @@ export const TOP_LEVEL_EXCEPTIONS: Record<string, string> = {
   'services/pages/src/pages-server.ts': 'the composition root, named for the HTTP server it is',
   'services/pages/src/paths.ts': 'every route of the hosted pages named once, for routes, templates and tests',
   'services/gateway/src/gateway.ts': 'the composition root',
-  'services/gateway/src/checkout-client.ts': "wiring of checkout's grouped client (ADR 0064); moves with batching (issue 48, item 4)",
   'services/gateway/src/testing.ts': 'internals the e2e tests and the benchmarks may use (@hc/gateway/testing)',
   'services/gateway/src/write-openapi.ts': 'the `pnpm openapi` command that writes docs/openapi.json',
 };

@@ -6,6 +6,4 @@ export { schemaDrift } from './schema-drift.ts';
 export type { PrismaDataModel } from './schema-drift.ts';
 export { createPool, createSharedDatabase, inTransaction } from './pool.ts';
 export type { SharedDatabase, TransactionOptions } from './pool.ts';
-export { GroupedReads } from './grouped-reads.ts';
-export type { GroupedReadsOptions } from './grouped-reads.ts';
 export { retryWhileDatabaseAway } from './while-away.ts';

@@ -1,3 +1,4 @@
+import { endOfTurn } from '@hc/batching';
 import type { JsMsg } from '@nats-io/jetstream';
 
 const NOTHING_WAITING = Symbol('nothing waiting');
@@ -31,6 +32,7 @@ export async function* waitingGroups(messages: AsyncIterable<JsMsg>, max: number
   }
 }
 
+/** NOTHING_WAITING at the end of this turn (docs/batching.md's one end-of-turn rule). */
 function nextTurn(): Promise<typeof NOTHING_WAITING> {
-  return new Promise((resolve) => setImmediate(() => resolve(NOTHING_WAITING)));
+  return endOfTurn().then(() => NOTHING_WAITING);
 }

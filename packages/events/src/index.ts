@@ -17,8 +17,6 @@ export type { NatsSecurityEnv } from './nats-security.ts';
 export { startOutboxRelay, RELAY_APPLICATION_NAME } from './relay.ts';
 export { observeQueue } from './metrics.ts';
 export type { Backlog } from './metrics.ts';
-export { backoffDelay, groupCommit, groupCommitEach, WorkLoop } from './loop.ts';
-export type { BackoffSettings, StepResult, WorkLoopOptions } from './loop.ts';
 export type { OutboxRelay, OutboxRelayOptions } from './relay.ts';
 export { consumeDurable } from './consumer.ts';
 export { deadLetterStream, deadLetterSubject, readDeadLetters, DEAD_LETTER_HEADERS } from './dead-letter.ts';

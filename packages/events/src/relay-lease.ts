@@ -1,6 +1,6 @@
 import type { Logger } from '@hc/logging';
 import type pg from 'pg';
-import type { StepResult } from './loop.ts';
+import type { StepResult } from '@hc/batching';
 import { outboxPublished } from './metrics.ts';
 import type { OutboxRow, PublishOutcome } from './relay-publisher.ts';
 

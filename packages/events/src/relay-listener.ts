@@ -1,6 +1,6 @@
 import type { Logger } from '@hc/logging';
 import pg from 'pg';
-import { backoffDelay, type BackoffSettings } from './loop.ts';
+import { backoffDelay, type BackoffSettings } from '@hc/batching';
 import { OUTBOX_CHANNEL } from './sql.ts';
 
 export interface OutboxListenerSettings {

@@ -2,7 +2,7 @@ import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '@hc/logging';
 import pg from 'pg';
-import { WorkLoop, type BackoffSettings } from './loop.ts';
+import { WorkLoop, type BackoffSettings } from '@hc/batching';
 import { observeOutboxBacklog } from './metrics.ts';
 import { leasedBatchStep } from './relay-lease.ts';
 import { listenAtStart, OutboxListener } from './relay-listener.ts';
@@ -51,7 +51,7 @@ const FIRST_BACKOFF_MS = 100;
  *
  * The parts: a leased batch (relay-lease.ts: the publishing turn, the rows, the mark), the publisher
  * (relay-publisher.ts: in order, deduplicated by msg id), the LISTEN/NOTIFY wake-up with its start-up
- * retry (relay-listener.ts), and the loop (loop.ts) that runs batches with a bounded back-off. A crash
+ * retry (relay-listener.ts), and the loop (@hc/batching's WorkLoop) that runs batches with a bounded back-off. A crash
  * between JetStream's ack and the commit leaves a row unpublished, so it is published again; the
  * stream's duplicate window drops that copy. Failures (NATS down, stream missing, database
  * restarting) are logged and retried; the process never crashes from here.

@@ -1,18 +1,18 @@
 import { context, type Context } from '@opentelemetry/api';
-import { GroupedReads } from '@hc/db';
+import { Batcher, type Pending } from '@hc/batching';
 import { ApiError, isErrorCode } from '@hc/errors';
 import type { Logger } from 'pino';
 import type { CallContext } from './call-context.ts';
 import { apiErrorOf, logUnexpectedFailure } from './error-mapping.ts';
 
 /**
- * Grouped unary calls (docs/adr/0064). grpc-js costs about as much CPU per call as the work behind
+ * Grouped unary calls (docs/batching.md), a Batcher of calls. grpc-js costs about as much CPU per call as the work behind
  * a read by id, on each side: a call's metadata, HTTP/2 stream, serializers and callbacks. So the
  * calls a busy gateway makes for many requests at once (creates, reads by id) go out in groups: at
  * most `maxInFlight` grouped calls run at once, a call that arrives while they are all busy waits for
  * the next group, and a lone call goes out at the end of the event loop's turn, with the calls made in
- * that turn (docs/adr/0072), in a group of one if it is alone; with `stallMs`, a grouped
- * call that runs long no longer holds the others back (docs/adr/0071). A group holds the calls
+ * that turn, in a group of one if it is alone; with `stallMs`, a grouped call that runs long no
+ * longer holds the others back. A group holds the calls
  * of one caller only (account and mode travel in the metadata, never in a message body), so a group
  * that holds several callers' calls is sent as one grouped call per caller.
  *
@@ -41,9 +41,9 @@ export interface GroupedCallsOptions<Request, Answer> {
   readonly maxInFlight: number;
   /** Most calls in one group; more waiting go into the following groups. */
   readonly maxGroupSize: number;
-  /** A grouped call running longer than this stops counting toward maxInFlight (GroupedReads' stallMs). */
+  /** A grouped call running longer than this stops counting toward maxInFlight (Batcher's stallMs). */
   readonly stallMs?: number | undefined;
-  /** Stalled grouped calls stepped around at once (GroupedReads' maxStalled). */
+  /** Stalled grouped calls stepped around at once (Batcher's maxStalled). */
   readonly maxStalled?: number | undefined;
   /** Sends one caller's calls as one grouped call; an outcome per call, in order. */
   readonly send: (
@@ -54,14 +54,11 @@ export interface GroupedCallsOptions<Request, Answer> {
 }
 
 interface PendingCall<Request> {
-  readonly seq: number;
   readonly request: Request;
   readonly ctx: CallContext;
   /** The trace context the call was made in: its grouped call is a child of the first call's. */
   readonly trace: Context;
 }
-
-type Settled<Answer> = { readonly answer: Answer } | { readonly error: ApiError };
 
 const callerOf = (ctx: CallContext): string => `${ctx.livemode ? 'live' : 'test'}:${ctx.accountId}`;
 
@@ -69,65 +66,57 @@ const callerOf = (ctx: CallContext): string => `${ctx.livemode ? 'live' : 'test'
 export function groupedCalls<Request, Answer>(
   options: GroupedCallsOptions<Request, Answer>,
 ): (request: Request, ctx: CallContext) => Promise<Answer> {
-  let seq = 0;
-  const groups = new GroupedReads<PendingCall<Request>, Settled<Answer>>({
+  // Every call is its own: two creates (or reads) in one group are never merged.
+  const groups = new Batcher<PendingCall<Request>, Answer>({
     maxInFlight: options.maxInFlight,
     maxGroupSize: options.maxGroupSize,
     stallMs: options.stallMs,
     maxStalled: options.maxStalled,
-    // Every call is its own: two creates (or reads) in one group are never merged.
-    keyOf: (call) => String(call.seq),
-    readGroup: async (calls) => {
-      const byCaller = new Map<string, PendingCall<Request>[]>();
+    run: async (calls) => {
+      const byCaller = new Map<string, Pending<PendingCall<Request>, Answer>[]>();
       for (const call of calls) {
-        const caller = callerOf(call.ctx);
+        const caller = callerOf(call.item.ctx);
         const list = byCaller.get(caller);
         if (list) list.push(call);
         else byCaller.set(caller, [call]);
       }
-      const settled = new Map<string, Settled<Answer>>();
-      await Promise.all([...byCaller.values()].map((list) => sendGroup(options, list, settled)));
-      return settled;
+      await Promise.all([...byCaller.values()].map((list) => sendGroup(options, list)));
     },
   });
-  return async (request, ctx) => {
-    const settled = await groups.read({ seq: seq++, request, ctx, trace: context.active() });
-    if (!settled) throw new ApiError('internal_error');
-    if ('error' in settled) throw settled.error;
-    return settled.answer;
-  };
+  return (request, ctx) => groups.add({ request, ctx, trace: context.active() });
 }
 
 async function sendGroup<Request, Answer>(
   options: GroupedCallsOptions<Request, Answer>,
-  calls: readonly PendingCall<Request>[],
-  settled: Map<string, Settled<Answer>>,
+  calls: readonly Pending<PendingCall<Request>, Answer>[],
 ): Promise<void> {
-  const first = calls[0]!;
+  const first = calls[0]!.item;
+  let outcomes: readonly CallOutcome<Answer>[];
   try {
     // Sent in the first call's trace context, not in that of whichever earlier group's completion
     // started this one.
-    const { outcomes } = await context.with(first.trace, () =>
+    ({ outcomes } = await context.with(first.trace, () =>
       options.send(
-        calls.map((call) => call.request),
-        calls.map((call) => call.ctx.requestId),
+        calls.map((call) => call.item.request),
+        calls.map((call) => call.item.ctx.requestId),
         first.ctx,
       ),
-    );
-    calls.forEach((call, index) => settled.set(String(call.seq), settledOf(outcomes[index])));
+    ));
   } catch (error) {
     // The grouped call failed as a whole (the client maps it: service_unavailable, internal_error):
     // each call of it fails as its single call would have.
-    const failure = { error: apiErrorOf(error) };
-    for (const call of calls) settled.set(String(call.seq), failure);
+    const failure = apiErrorOf(error);
+    for (const call of calls) call.reject(failure);
+    return;
   }
+  calls.forEach((call, index) => settle(call, outcomes[index]));
 }
 
-function settledOf<Answer>(outcome: CallOutcome<Answer> | undefined): Settled<Answer> {
-  if (outcome?.outcome.case === 'answer') return { answer: outcome.outcome.value };
-  if (outcome?.outcome.case === 'failure') return { error: apiErrorFromFailure(outcome.outcome.value) };
+function settle<Answer>(call: Pending<unknown, Answer>, outcome: CallOutcome<Answer> | undefined): void {
+  if (outcome?.outcome.case === 'answer') call.resolve(outcome.outcome.value);
+  else if (outcome?.outcome.case === 'failure') call.reject(apiErrorFromFailure(outcome.outcome.value));
   // A missing outcome (fewer than the calls sent) is the service's fault, never an answer.
-  return { error: new ApiError('internal_error') };
+  else call.reject(new ApiError('internal_error'));
 }
 
 /** Client side: the ApiError a call's failure stands for (an unknown code is an internal error). */

@@ -9,7 +9,6 @@ export type { CallContext, PublicCallContext } from './call-context.ts';
 export { apiErrorOf, toGrpcFailure, fromGrpcError } from './error-mapping.ts';
 export { checkGrpcHealth } from './health-check.ts';
 export { callTimeoutMs, checkoutWritesBarrier, sharedWritesBarrier } from './read-barrier.ts';
-export { sharedCalls } from './shared-calls.ts';
 export type { EventsPositionSource, ReadBarrier } from './read-barrier.ts';
 export { answerEach, apiErrorFromFailure, groupedCalls } from './grouped-calls.ts';
 export type { CallFailure, CallOutcome, GroupedCallsOptions } from './grouped-calls.ts';

@@ -1,6 +1,6 @@
 import type { CallContext } from './call-context.ts';
 import type { CallOptions } from './client.ts';
-import { sharedCalls } from './shared-calls.ts';
+import { sharedCalls } from '@hc/batching';
 
 /** What a customers call must wait for (the customers proto's ReadBarrier). */
 export interface ReadBarrier {

@@ -8,7 +8,7 @@ import { WebhooksService } from '@hc/proto/webhooks/v1';
 import { answerParserRefusals, API_HEADER_CODES } from '@hc/web';
 import { KeyCache } from './adapters/key-cache.ts';
 import { keyDirectoryClient } from './adapters/key-directory-client.ts';
-import { groupedCheckoutClient } from './checkout-client.ts';
+import { groupedCheckoutClient } from './adapters/checkout-client.ts';
 import type { GatewayConfig } from './config.ts';
 import { createGatewayApp } from './api/http/app.ts';
 import { createRateLimits } from './store/rate-limit-store.ts';

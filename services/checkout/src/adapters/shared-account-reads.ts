@@ -1,4 +1,5 @@
-import { sharedCalls, type CallContext, type ServiceClient } from '@hc/grpc';
+import { sharedCalls } from '@hc/batching';
+import type { CallContext, ServiceClient } from '@hc/grpc';
 import type { MerchantAdminService } from '@hc/proto/accounts/v1';
 
 type Accounts = ServiceClient<typeof MerchantAdminService>;

@@ -1,5 +1,5 @@
-import { GroupedReads } from '@hc/db';
-import { currentTraceparent, groupCommitEach, MARK_PROCESSED_SQL, rewriteOutboxPayloads, writeOutbox, type OutboxRow } from '@hc/events';
+import { GroupedReads, groupCommitEach } from '@hc/batching';
+import { currentTraceparent, MARK_PROCESSED_SQL, rewriteOutboxPayloads, writeOutbox, type OutboxRow } from '@hc/events';
 import { parseCurrency } from '@hc/money';
 import {
   SESSION_STATUSES,

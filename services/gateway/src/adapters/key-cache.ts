@@ -1,3 +1,4 @@
+import { sharedCalls } from '@hc/batching';
 import type { Logger } from '@hc/logging';
 import type { KeyDirectory, KeyEntry } from '../use-cases/authenticate.ts';
 import type { KeyDirectoryClient } from './key-directory-client.ts';
@@ -20,8 +21,9 @@ type Entry = { value: KeyEntry; storedAt: number };
  * sync — one KeyDirectoryService.Changes(after = the position applied) call that started after the
  * request arrived. Accounts answers a write only after it committed the change row, and positions
  * become visible in order, so every revocation or suspension answered before the request is in that
- * answer. Concurrent requests share one sync (at most one in flight and one queued), so it costs one
- * small round trip per batch of requests instead of a key-and-account read per request.
+ * answer. Concurrent requests share one sync (at most one in flight and one queued: @hc/batching's
+ * sharedCalls, docs/batching.md), so it costs one small round trip per batch of requests instead of
+ * a key-and-account read per request.
  *
  * While accounts does not answer a sync, nothing cached is used: each request asks accounts itself
  * (and fails 503 service_unavailable when that fails too). Nothing is lost meanwhile: the next sync
@@ -56,7 +58,7 @@ export class KeyCache implements KeyDirectory {
 
   /** Takes the current position. If accounts cannot be reached now, the gateway still starts (requests ask accounts). */
   async start(): Promise<void> {
-    await this.startSync();
+    await this.synced();
   }
 
   /** True while syncs succeed, i.e. while cached entries may be used. */
@@ -92,42 +94,17 @@ export class KeyCache implements KeyDirectory {
     this.forgetAll();
   }
 
-  private inFlight: Promise<boolean> | undefined;
-  private queued: Promise<boolean> | undefined;
-  /** A sync that starts at the end of this turn of the event loop (none in flight when it was asked). */
-  private atEndOfTurn: Promise<boolean> | undefined;
-
   /**
    * Resolves true once a sync that started after this call has answered (so every change answered
    * before the call has been applied); false if it could not. With none in flight, the sync starts at
-   * the end of this turn of the event loop, shared by every request read in the turn (docs/adr/0072).
+   * the end of this turn of the event loop, shared by every request read in the turn; with one in
+   * flight (it may have started before this request), the request waits for the one after it.
    */
-  private synced(): Promise<boolean> {
-    if (this.atEndOfTurn) return this.atEndOfTurn;
-    if (!this.inFlight) {
-      this.atEndOfTurn = new Promise((resolve) =>
-        setImmediate(() => {
-          this.atEndOfTurn = undefined;
-          resolve(this.startSync());
-        }),
-      );
-      return this.atEndOfTurn;
-    }
-    // The sync in flight may have started before this request: wait for the one after it.
-    this.queued ??= this.inFlight.then(() => {
-      this.queued = undefined;
-      return this.startSync();
-    });
-    return this.queued;
-  }
-
-  private startSync(): Promise<boolean> {
-    const running = this.sync().finally(() => {
-      if (this.inFlight === running) this.inFlight = undefined;
-    });
-    this.inFlight = running;
-    return running;
-  }
+  private readonly synced = sharedCalls<void, boolean>(
+    () => this.sync(),
+    () => 'sync',
+    1,
+  );
 
   private async sync(): Promise<boolean> {
     try {

@@ -1,4 +1,4 @@
-import { groupCommitEach } from '@hc/events';
+import { groupCommitEach } from '@hc/batching';
 import type pg from 'pg';
 
 export interface IdempotencyScope {

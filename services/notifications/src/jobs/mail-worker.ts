@@ -1,5 +1,5 @@
 import { retryWhileDatabaseAway } from '@hc/db';
-import { backoffDelay, WorkLoop, type StepResult } from '@hc/events';
+import { backoffDelay, WorkLoop, type StepResult } from '@hc/batching';
 import type { Logger } from '@hc/logging';
 import type { SecretBox } from '@hc/secrets';
 import { withLink } from '../domain/invitation-mails.ts';

@@ -1,4 +1,5 @@
-import { sharedCalls, type PublicCallContext, type ServiceClient } from '@hc/grpc';
+import { sharedCalls } from '@hc/batching';
+import type { PublicCallContext, ServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import type { ReceiptPolicyService } from '@hc/proto/notifications/v1';
 import type { HostedSession } from '../domain/hosted-session.ts';

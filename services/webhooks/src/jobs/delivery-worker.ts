@@ -1,4 +1,5 @@
-import { continueTrace, groupCommit, WorkLoop, type StepResult } from '@hc/events';
+import { groupCommit, WorkLoop, type StepResult } from '@hc/batching';
+import { continueTrace } from '@hc/events';
 import type { Logger } from '@hc/logging';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { DeliverySettings } from '../config.ts';

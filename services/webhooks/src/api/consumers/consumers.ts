@@ -1,8 +1,8 @@
+import { groupCommitEach } from '@hc/batching';
 import {
   consumeDurable,
   currentTraceparent,
   ensureStream,
-  groupCommitEach,
   type DurableConsumer,
   type EventRetention,
   type NatsConnection,
@@ -84,7 +84,7 @@ export async function startConsumers(
 }
 
 /**
- * Records payment events with group commit (@hc/events' groupCommitEach): a message that arrives while
+ * Records payment events with group commit (@hc/batching's groupCommitEach): a message that arrives while
  * a transaction runs waits for the next one, which takes every message waiting. A promise settles once
  * its message's transaction has committed (or failed). When a transaction of several fails, each of
  * its messages is tried again alone, so one bad message cannot hold the others back.

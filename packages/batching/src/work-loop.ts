@@ -1,7 +1,7 @@
 /**
  * The machinery of a background worker that polls a database: run a step, sleep until the next poll
- * unless woken (a NOTIFY, a new event), back off after failures, and commit finished work in groups.
- * Written once here; the outbox relay and the webhooks delivery worker only say what one step does.
+ * unless woken (a NOTIFY, a new event) and back off after failures (docs/batching.md). Written once
+ * here; the outbox relay, the webhooks delivery worker and the mail worker only say what one step does.
  */
 
 /** What one step of a loop reports. */
@@ -138,61 +138,4 @@ export class WorkLoop {
       };
     });
   }
-}
-
-/**
- * Group commit: items added while a commit runs wait for the next one, which takes all of them, so
- * many concurrent finishers cost one transaction. The first commit starts once the event loop's
- * current turn is done (setImmediate), with every item added in that turn: a grouped gRPC call's
- * creates, or the messages of one fetch, make one commit instead of a commit of one and then one of
- * the rest (docs/adr/0072). If a group fails, each of its items is committed on
- * its own, so one bad item does not hold the others back. Each item's promise settles once it is
- * committed (or its own commit failed), with what the commit answered for it: `many` answers one
- * result per item, in order (`groupCommit` is this without results).
- */
-export function groupCommitEach<T, R>(commit: {
-  readonly many: (items: T[]) => Promise<readonly R[]>;
-  readonly one: (item: T) => Promise<R>;
-}): (item: T) => Promise<R> {
-  let waiting: { item: T; resolve: (result: R) => void; reject: (error: unknown) => void }[] = [];
-  let committing = false;
-
-  async function commitWaiting(): Promise<void> {
-    committing = true;
-    while (waiting.length > 0) {
-      const group = waiting;
-      waiting = [];
-      try {
-        const results = await commit.many(group.map((w) => w.item));
-        if (results.length !== group.length) throw new Error(`group commit answered ${results.length} results for ${group.length} items`);
-        group.forEach((w, i) => w.resolve(results[i]!));
-      } catch (error) {
-        if (group.length === 1) group[0]!.reject(error);
-        else for (const w of group) await commit.one(w.item).then(w.resolve, w.reject);
-      }
-    }
-    committing = false;
-  }
-
-  return (item) =>
-    new Promise((resolve, reject) => {
-      waiting.push({ item, resolve, reject });
-      if (committing) return;
-      committing = true;
-      setImmediate(() => void commitWaiting());
-    });
-}
-
-/** Group commit of items that need no answer but "committed" (see groupCommitEach). */
-export function groupCommit<T>(commit: {
-  readonly many: (items: T[]) => Promise<void>;
-  readonly one: (item: T) => Promise<void>;
-}): (item: T) => Promise<void> {
-  return groupCommitEach<T, void>({
-    many: async (items) => {
-      await commit.many(items);
-      return items.map(() => undefined);
-    },
-    one: commit.one,
-  });
 }

@@ -4,7 +4,7 @@
 // one turn (docs/adr/0072). The statement is a function the test answers by hand,
 // so every interleaving below is exact.
 import { describe, expect, it } from '@jest/globals';
-import { GroupedReads } from '../src/index.ts';
+import { GroupedReads } from './grouped-reads.ts';
 
 interface Call {
   readonly keys: string[];

@@ -10,7 +10,7 @@ import type {
 
 /** Most calls in one grouped call: a burst of a thousand requests still goes out as several groups. */
 const MAX_GROUP_SIZE = 128;
-/** Stalled grouped calls stepped around at once, per kind (docs/adr/0071). */
+/** Stalled grouped calls stepped around at once, per kind (docs/batching.md). */
 const MAX_STALLED = 4;
 
 export interface GroupingSettings {
@@ -22,10 +22,10 @@ export interface GroupingSettings {
 
 /**
  * Checkout's client as the gateway uses it: creates and reads by id, the calls merchants make most,
- * go out in grouped calls (CreateCheckoutSessions, GetCheckoutSessions; docs/adr/0064) while
+ * go out in grouped calls (CreateCheckoutSessions, GetCheckoutSessions; docs/batching.md) while
  * `inFlight` grouped calls of their kind are already running; a call made when fewer are running goes
- * out at the end of the event loop's turn, with the calls made in that turn (docs/adr/0072). A grouped call running longer than `stallMs` stops counting (docs/adr/0071), so
- * one slow caller's group cannot hold every other caller back. Every caller gets the answer or the
+ * out at the end of the event loop's turn, with the calls made in that turn. A grouped call running
+ * longer than `stallMs` stops counting, so one slow caller's group cannot hold every other caller back. Every caller gets the answer or the
  * error its single call would have given. `inFlight` 0 leaves every call alone (the single RPCs, as
  * before), as does a call that passes its own options.
  */

@@ -1,0 +1,2 @@
+import { jestProject } from '../../jest.preset.js';
+export default jestProject(import.meta.dirname, 'batching');
