@@ -23,7 +23,7 @@ it('gives the second copy a gRPC port of its own and every other service both co
     SETTLEMENT_NOTICES_ADDRESS: '127.0.0.1:8090',
   });
   // The copy listens where its clients were told, and on port 0 for what no client is told of.
-  expect(client.SETTLEMENT_GRPC_ADDRESS.endsWith(`,${settlementCopy.SETTLEMENT_GRPC_ADDRESS}`)).toBe(true);
+  expect(client.SETTLEMENT_GRPC_ADDRESS).toBe(`ipv4:127.0.0.1:50052,${settlementCopy.SETTLEMENT_GRPC_ADDRESS}`);
   expect(settlementCopy.SETTLEMENT_GRPC_ADDRESS).not.toBe('127.0.0.1:50052');
   expect(settlementCopy.SETTLEMENT_NOTICES_ADDRESS).toBe('127.0.0.1:0');
   // A name that cannot be listed in an ipv4: target (a DNS name) is left as given.
