@@ -31,10 +31,16 @@ export interface DatabaseServer {
   stop(keepLogs?: boolean): Promise<void>;
 }
 
-export interface DisposablePlatform<S extends DatabaseServer = DisposablePostgres> {
+/** The NATS the services are given: one server, or a JetStream cluster (its URLs comma-separated; e2e/test/faults-many.e2e.test.ts). */
+export interface MessageServer {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+export interface DisposablePlatform<S extends DatabaseServer = DisposablePostgres, N extends MessageServer = DisposableNats> {
   readonly platform: RunningPlatform;
   readonly postgres: S;
-  readonly nats: DisposableNats;
+  readonly nats: N;
   readonly receiver: WebhookReceiver;
   readonly gatewayUrl: string;
   readonly key: string;
@@ -62,10 +68,20 @@ export async function startDisposablePlatformOn<S extends DatabaseServer>(
   startServer: () => Promise<S>,
   env: Record<string, string> = {},
 ): Promise<DisposablePlatform<S>> {
+  return startDisposablePlatformWith(label, startServer, startDisposableNats, env);
+}
+
+/** The same on the NATS `startNats` makes too (NATS_URL: a cluster's URLs, comma-separated). */
+export async function startDisposablePlatformWith<S extends DatabaseServer, N extends MessageServer>(
+  label: string,
+  startServer: () => Promise<S>,
+  startNats: () => Promise<N>,
+  env: Record<string, string> = {},
+): Promise<DisposablePlatform<S, N>> {
   const home = mkdtempSync(join(tmpdir(), `hc-${label}-`));
   // Whatever started is stopped again if a later step fails: a failed start must not leave a PostgreSQL,
   // a NATS or a platform running that keeps the test worker (and the machine) busy after the suite.
-  const [postgres, nats, receiver] = await Promise.allSettled([startServer(), startDisposableNats(), startWebhookReceiver()]);
+  const [postgres, nats, receiver] = await Promise.allSettled([startServer(), startNats(), startWebhookReceiver()]);
   const stopServers = async (): Promise<void> => {
     for (const server of [postgres, nats, receiver]) if (server.status === 'fulfilled') await server.value.stop().catch(() => undefined);
   };
@@ -84,14 +100,14 @@ export async function startDisposablePlatformOn<S extends DatabaseServer>(
   }
 }
 
-async function startPlatformOn<S extends DatabaseServer>(
+async function startPlatformOn<S extends DatabaseServer, N extends MessageServer>(
   label: string,
   home: string,
   postgres: S,
-  nats: DisposableNats,
+  nats: N,
   receiver: WebhookReceiver,
   extraEnv: Record<string, string>,
-): Promise<DisposablePlatform<S>> {
+): Promise<DisposablePlatform<S, N>> {
   const setting = await platformSetting(label);
   const ownDatabases = Object.fromEntries(
     Object.entries(setting.env)

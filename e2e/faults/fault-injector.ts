@@ -41,8 +41,10 @@ export function planFaults(rng: RandomGenerator, rounds: number): Fault[] {
 export interface FaultTargets {
   /** The platform's stderr so far (the supervisor's "NAME started (pid N)" lines). */
   stderr(): string;
-  readonly nats: DisposableNats;
-  readonly postgres: DisposablePostgres;
+  /** Needed only for a `nats` fault. */
+  readonly nats?: DisposableNats;
+  /** Needed only for a `postgres` fault. */
+  readonly postgres?: DisposablePostgres;
   /** Resolves once the platform answers again (gateway ready, a read served). */
   recovered(): Promise<void>;
 }
@@ -67,11 +69,13 @@ export async function inject(fault: Fault, targets: FaultTargets): Promise<Injec
       }
       break;
     case 'nats':
+      if (!targets.nats) throw new Error('a NATS fault without a NATS to kill');
       await targets.nats.kill();
       await new Promise((resolve) => setTimeout(resolve, fault.downMs));
       await targets.nats.start();
       break;
     case 'postgres':
+      if (!targets.postgres) throw new Error('a PostgreSQL fault without a PostgreSQL to crash');
       await targets.postgres.restart(fault.downMs);
       break;
   }

@@ -81,3 +81,57 @@ export function checkIdempotency(payments: DrivenPayment[]): string[] {
     .filter((p) => p.createAnswers.some((id) => id !== p.id))
     .map((p) => `${p.idempotencyKey}: ${[...new Set(p.createAnswers)].join(', ')}`);
 }
+
+export interface WebhookCounts {
+  /** Distinct event ids received. */
+  readonly events: number;
+  /** `payment transition` pairs expected and never received. */
+  readonly lost: string[];
+  /** One payment and transition with more than one event id: the transition ran twice (e.g. two payment.expired). */
+  readonly duplicatedEvents: string[];
+  /** One event id delivered more than once to the one endpoint. */
+  readonly duplicatedDeliveries: string[];
+  /** Duplicated deliveries the fault run cannot explain (`explained`): two sends of one delivery. */
+  readonly unexplainedDuplicates: string[];
+  readonly unexpected: string[];
+}
+
+/**
+ * The deliveries against the `payment transition` pairs expected. Deliveries are at least once
+ * (docs/webhooks.md): an attempt whose success could not be recorded (its webhooks process killed, its
+ * database away) is sent again when its lease runs out. `explained` gets the arrivals (ms since the
+ * epoch) of an event id received more than once, and the id, and says whether a fault accounts for them.
+ */
+export function countWebhooks(
+  deliveries: readonly ReceivedEvent[],
+  expected: ReadonlySet<string>,
+  explained: (arrivals: readonly number[], eventId: string) => boolean,
+): WebhookCounts {
+  const idsByTransition = new Map<string, Set<string>>();
+  const arrivals = new Map<string, number[]>();
+  for (const d of deliveries) {
+    arrivals.set(d.id, [...(arrivals.get(d.id) ?? []), d.at]);
+    if (!d.paymentId) continue;
+    const key = `${d.paymentId} ${d.type}`;
+    idsByTransition.set(key, (idsByTransition.get(key) ?? new Set()).add(d.id));
+  }
+  const duplicated = [...arrivals].filter(([, at]) => at.length > 1);
+  const described = ([id, at]: [string, number[]]): string => `${id} ×${at.length} (${at.map((t) => t - at[0]!).join(', ')} ms)`;
+  return {
+    events: arrivals.size,
+    lost: [...expected].filter((key) => !idsByTransition.has(key)),
+    duplicatedEvents: [...idsByTransition].filter(([, ids]) => ids.size > 1).map(([key, ids]) => `${key}: ${[...ids].join(', ')}`),
+    duplicatedDeliveries: duplicated.map(described),
+    unexplainedDuplicates: duplicated.filter(([id, at]) => !explained(at, id)).map(described),
+    unexpected: [...idsByTransition.keys()].filter((key) => !expected.has(key)),
+  };
+}
+
+/**
+ * A moment of `moments` (a kill of a webhooks copy, an attempt its worker logged as not recorded) between
+ * the first arrival (less a second) and the last explains a redelivery.
+ */
+export const explainedBy =
+  (moments: readonly number[]) =>
+  (at: readonly number[]): boolean =>
+    moments.some((moment) => moment >= at[0]! - 1_000 && moment <= at.at(-1)!);

@@ -20,6 +20,8 @@ export interface DrivenPayment {
   /** The session id of every successful create answer (all must be equal). */
   readonly createAnswers: string[];
   id?: string;
+  /** Taken by the load (one stopped by `until` leaves the rest untaken). */
+  driven: boolean;
   /** Attempts that got no answer or a retryable one (5xx, 409 in progress, network). */
   retries: number;
   done: boolean;
@@ -37,6 +39,8 @@ export interface LoadOptions {
   readonly stepDeadlineMs: number;
   /** Told of every attempt's answer (status 0: none within the client's 15 s), e.g. to check that only documented ones came. */
   readonly onAnswer?: (answer: AnswerSeen) => void;
+  /** When it says true, no further payment is taken (those under way finish): a load as long as the faults. */
+  readonly until?: () => boolean;
 }
 
 export interface AnswerSeen {
@@ -135,6 +139,7 @@ export function planPayments(options: LoadOptions): DrivenPayment[] {
     amount: `${uniformInt(options.rng, 1, 500)}.${String(uniformInt(options.rng, 0, 99)).padStart(2, '0')}`,
     outcome: outcomes[uniformInt(options.rng, 0, outcomes.length - 1)]!,
     createAnswers: [],
+    driven: false,
     retries: 0,
     done: false,
   }));
@@ -144,8 +149,9 @@ export async function runLoad(options: LoadOptions, payments: DrivenPayment[]): 
   const failures: string[] = [];
   let next = 0;
   const worker = async () => {
-    while (next < payments.length) {
+    while (next < payments.length && !options.until?.()) {
       const payment = payments[next++]!;
+      payment.driven = true;
       try {
         await drive(options, payment);
       } catch (error) {

@@ -14,8 +14,10 @@ import { eventually, startDisposablePostgresCluster, type DisposablePostgresClus
 import { tallyAnswers } from '../faults/answers.ts';
 import { countMails, waitForReceipts } from '../faults/mail-checks.ts';
 import { startDisposablePlatformOn, unplannedDeaths, type DisposablePlatform } from '../faults/disposable-platform.ts';
-import { checkStatuses, checkWebhooks } from '../faults/outcome-checks.ts';
+import { checkWebhooks } from '../faults/outcome-checks.ts';
 import { planPayments, runLoad, type AnswerSeen } from '../faults/payment-load.ts';
+import { expectedOutcomes, platformApi, readFinalStatuses, type PlatformApi } from '../faults/platform-api.ts';
+import { failOver } from '../faults/topology-faults.ts';
 import type { ReceivedEvent } from '../faults/webhook-receiver.ts';
 
 const SEED = Number(process.env['FAILOVER_SEED'] ?? 20261130);
@@ -25,6 +27,7 @@ const EMAILS = ['ana@example.com', 'bo@example.com', 'cy@example.com'];
 const DELIVERY_TIMEOUT_MS = 5_000;
 
 let setup: DisposablePlatform<DisposablePostgresCluster>;
+let api: PlatformApi;
 let passed = false;
 
 beforeAll(async () => {
@@ -34,6 +37,7 @@ beforeAll(async () => {
     // Ten processes start at once on a shared 2-core machine, which under other work took over 120 s once.
     PLATFORM_READY_TIMEOUT_S: '200',
   });
+  api = platformApi(setup.gatewayUrl, setup.key);
 }, 330_000);
 
 afterAll(async () => {
@@ -41,18 +45,6 @@ afterAll(async () => {
   if (setup && !passed)
     process.stdout.write(`failover: the platform's logs are kept in ${setup.logs}, the cluster's in ${setup.postgres.dir}\n`);
 });
-
-async function read(path: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  try {
-    const response = await fetch(`${setup.gatewayUrl}${path}`, {
-      headers: { authorization: `Bearer ${setup.key}` },
-      signal: AbortSignal.timeout(10_000),
-    });
-    return { status: response.status, body: (await response.json().catch(() => ({}))) as Record<string, unknown> };
-  } catch {
-    return { status: 0, body: {} };
-  }
-}
 
 /** Deliveries of one event id more than once whose first arrival was not in the outage window. */
 function unexplainedDuplicates(deliveries: readonly ReceivedEvent[], outage: { from: number; to: number }): string[] {
@@ -86,33 +78,14 @@ it(`a PostgreSQL failover under load loses and doubles nothing and answers only 
     (done) => done >= PAYMENTS / 4,
     120_000,
   );
-  const cluster = setup.postgres;
-  const old = (await cluster.primary())!;
-  const killedAt = Date.now();
   const doneBefore = payments.filter((p) => p.done).length;
-  await old.kill();
-  const promoted = await cluster.waitForPrimary({ not: old, timeoutMs: 90_000 });
-  const writableAt = Date.now();
-  // The old node back while the load goes on: it rejoins as the new primary's synchronous standby.
-  old.start();
-  await cluster.waitForSyncStandby(old, 120_000);
-  const rejoinedAt = Date.now();
+  // The standby promoted, then the old node back while the load goes on, as the new primary's synchronous standby.
+  const { old, promoted, killedAt, writableAt, rejoinedAt } = await failOver(setup.postgres);
   const loadFailures = await running;
   const loadSeconds = (Date.now() - began) / 1000;
 
   const done = payments.filter((p) => p.done);
-  const statuses = new Map<string, string>();
-  const wrongStatus = await eventually(
-    async () => {
-      for (const p of done.filter((d) => !['paid', 'held', 'failed'].includes(statuses.get(d.id!) ?? ''))) {
-        const answer = await read(`/v1/payments/${p.id}`);
-        if (answer.status === 200) statuses.set(p.id!, String(answer.body['status']));
-      }
-      return checkStatuses(done, statuses);
-    },
-    (wrong) => wrong.length === 0,
-    60_000,
-  );
+  const wrongStatus = await readFinalStatuses(api, expectedOutcomes(done, []).statuses, 60_000);
   await eventually(
     async () => checkWebhooks(done, setup.receiver.deliveries).lost,
     (lost) => lost.length === 0,

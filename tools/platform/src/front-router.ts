@@ -14,14 +14,17 @@
  *     node tools/platform/src/front-router.ts
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import { ApiError } from '@hc/errors';
 import { answerParserRefusals, API_HEADER_CODES } from '@hc/web/parser-refusals';
 
 export interface FrontRoutes {
   readonly host: string;
   readonly port: number;
   readonly gatewayUrl: string;
+  /** Further copies of the gateway (PLATFORM_REPLICAS=gateway): requests turn over all of them (gatewayPool). */
+  readonly gatewayReplicaUrls?: readonly string[];
   readonly pagesUrl: string;
   /** The merchant dashboard; without it, /dashboard answers 404 like any unknown path. */
   readonly dashboardUrl?: string;
@@ -63,22 +66,73 @@ export function routesToDashboard(path: string): boolean {
   return path === '/dashboard' || path.startsWith('/dashboard/');
 }
 
+export interface GatewayPool {
+  /** The copy the next request goes to. */
+  pick(): string;
+  /** A request to `url` failed (the copy is down or restarting): others take the requests for a second. */
+  failed(url: string): void;
+}
+
+/**
+ * The gateway's copies, taken in turn per request as the Ingress balances the gateway's pods (round
+ * robin); one that just failed a request is passed over for a second while another is up, so a killed
+ * copy costs the requests it held and the one that found it gone, not every other one until it is back.
+ */
+export function gatewayPool(urls: readonly string[], now: () => number = Date.now): GatewayPool {
+  const downUntil = new Map<string, number>();
+  let next = 0;
+  return {
+    pick() {
+      const up = urls.findIndex((_, i) => (downUntil.get(urls[(next + i) % urls.length]!) ?? 0) <= now());
+      const url = urls[(next + Math.max(up, 0)) % urls.length]!;
+      next = (next + Math.max(up, 0) + 1) % urls.length;
+      return url;
+    },
+    failed(url) {
+      downUntil.set(url, now() + 1_000);
+    },
+  };
+}
+
+/** What a client is answered when its request's backend is down or was lost mid-request. */
+function backendLost(res: ServerResponse | Socket, api: boolean): void {
+  if (!('writeHead' in res) || res.headersSent) return void res.destroy();
+  // The API's documented 503 (docs/api-errors.md): a client retries it, with its Idempotency-Key.
+  if (api)
+    return void res
+      .writeHead(503, { 'content-type': 'application/json' })
+      .end(JSON.stringify(new ApiError('service_unavailable').toBody()));
+  // A page: a plain 502, never a hang.
+  res.writeHead(502, { 'content-type': 'text/plain' }).end('Bad gateway\n');
+}
+
 export async function startFrontRouter(routes: FrontRoutes): Promise<{ url: string; stop(): Promise<void> }> {
-  const proxy = (target: string) =>
-    createProxyMiddleware<IncomingMessage, ServerResponse>({
+  const proxy = (target: string, api = false, pool?: GatewayPool) => {
+    const chosen = new WeakMap<IncomingMessage, string>();
+    return createProxyMiddleware<IncomingMessage, ServerResponse>({
       target,
+      ...(pool && {
+        router: (req: IncomingMessage) => {
+          const url = pool.pick();
+          chosen.set(req, url);
+          return url;
+        },
+      }),
       // The X-Forwarded-* headers are set before proxying (forwardedHeaders), not by `xfwd`.
       xfwd: false,
       proxyTimeout: 30_000,
       on: {
-        error: (_error, _req, res) => {
-          // The backend is down or starting: a plain 502, never a hang.
-          if ('writeHead' in res && !res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end('Bad gateway\n');
+        error: (_error, req, res) => {
+          const url = chosen.get(req);
+          if (pool && url) pool.failed(url);
+          backendLost(res, api);
         },
       },
     });
+  };
   const pages = proxy(routes.pagesUrl);
-  const gateway = proxy(routes.gatewayUrl);
+  const gatewayUrls = [routes.gatewayUrl, ...(routes.gatewayReplicaUrls ?? [])];
+  const gateway = proxy(routes.gatewayUrl, true, gatewayUrls.length > 1 ? gatewayPool(gatewayUrls) : undefined);
   const dashboard = routes.dashboardUrl ? proxy(routes.dashboardUrl) : undefined;
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;

@@ -27,7 +27,7 @@ export async function platformSetting(label: string): Promise<PlatformSetting> {
   // The local mail catcher (maildev): its SMTP and web ports.
   const [mailSmtpPort, mailWebPort] = await Promise.all([freePort(), freePort()]);
   // Behind the front router on GATEWAY_PORT: the gateway itself and the hosted pages (tools/platform/src/platform.ts).
-  const [gatewayBackendPort, pagesPort] = await Promise.all([freePort(), freePort()]);
+  const [gatewayBackendPort, pagesPort, gateway2Port] = await Promise.all([freePort(), freePort(), freePort()]);
   // The Live processor emulator and settlement's notices listener (tools/platform/src/platform.ts).
   const [emulatorPort, noticesPort] = await Promise.all([freePort(), freePort()]);
   // The merchant dashboard (behind the front router too).
@@ -42,6 +42,8 @@ export async function platformSetting(label: string): Promise<PlatformSetting> {
     env: {
       GATEWAY_PORT: String(gatewayPort),
       PLATFORM_GATEWAY_BACKEND_PORT: String(gatewayBackendPort),
+      // The second gateway's, under PLATFORM_REPLICAS=gateway (e2e/test/faults-many.e2e.test.ts).
+      PLATFORM_GATEWAY_2_PORT: String(gateway2Port),
       PAGES_PORT: String(pagesPort),
       EMULATOR_PORT: String(emulatorPort),
       SETTLEMENT_NOTICES_ADDRESS: `127.0.0.1:${noticesPort}`,

@@ -39,6 +39,7 @@ import { ensureDemoMerchant, keptInLocalState, type DemoMerchant } from './demo-
 import { missingKeyAdvice, prepareLocalData } from './local-data.ts';
 import { databaseScope, stateDatabaseUrl } from './local-state.ts';
 import { localStatementKeys } from './local-statement-key.ts';
+import { planReplicas, replicatedNames } from './replicas.ts';
 import { Supervisor } from './supervisor.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -66,6 +67,8 @@ const gatewayConfig = loadGatewayConfig();
 // listen on the next two ports (docs/adr/0014).
 const gatewayUrl = `http://${gatewayConfig.GATEWAY_HOST}:${gatewayConfig.GATEWAY_PORT}`;
 const gatewayBackendPort = Number(process.env['PLATFORM_GATEWAY_BACKEND_PORT'] ?? gatewayConfig.GATEWAY_PORT + 1);
+// The second gateway's, when PLATFORM_REPLICAS names the gateway (below).
+const gateway2Port = Number(process.env['PLATFORM_GATEWAY_2_PORT'] ?? gatewayConfig.GATEWAY_PORT + 4);
 const pagesConfig = loadPagesConfig({ PAGES_PORT: String(gatewayConfig.GATEWAY_PORT + 2), PAGES_TRUST_PROXY_HOPS: '1', ...process.env });
 const checkoutConfig = loadCheckoutConfig({ PUBLIC_BASE_URL: gatewayUrl, ...process.env });
 // Local mode: settlement and the emulator share the emulator's published notice secret unless
@@ -153,25 +156,17 @@ const supervisor = new Supervisor({
 });
 let stopped: Promise<never> | undefined;
 
-// PLATFORM_REPLICAS=checkout,webhooks,…: a second copy of each named service, as a Deployment at 2
-// replicas runs it: the same databases and NATS, its own listeners (a service's own addresses are the
-// variables named after it, e.g. SETTLEMENT_GRPC_ADDRESS and SETTLEMENT_NOTICES_ADDRESS, given port 0).
-// Requests still go to the first copy; the second competes for the background work (outbox relay,
-// consumers, webhook deliveries, sweeps, mail), which is what the replicas test proves (docs/replicas.md).
-const replicated = new Set(
-  (process.env['PLATFORM_REPLICAS'] ?? '')
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean),
-);
+// PLATFORM_REPLICAS=checkout,webhooks,…: a second copy of each named service, its gRPC clients given
+// both copies (tools/platform/src/replicas.ts). A second gateway listens on PLATFORM_GATEWAY_2_PORT
+// (GATEWAY_PORT + 4 unless set) and the front router turns the API's requests over both, as the Ingress
+// does over the gateway's pods.
+const replicas = await planReplicas(replicatedNames(process.env));
 
 /** Starts a service as a supervised child process: restarted with backoff when it crashes (tools/platform/src/supervisor.ts). */
-function start(name: string, entry: string, env: Record<string, string>): void {
+function start(name: string, entry: string, given: Record<string, string>, copyEnv: Record<string, string> = {}): void {
+  const env = replicas.clientEnv(name, given);
   supervisor.start(name, entry, env);
-  if (!replicated.has(name)) return;
-  const own = `${name.toUpperCase()}_`;
-  const listeners = Object.entries(env).filter(([variable]) => variable.startsWith(own) && variable.endsWith('_ADDRESS'));
-  supervisor.start(`${name}-2`, entry, { ...env, ...Object.fromEntries(listeners.map(([variable]) => [variable, '127.0.0.1:0'])) });
+  if (replicas.has(name)) supervisor.start(`${name}-2`, entry, { ...replicas.copyEnv(name, env), ...copyEnv });
 }
 
 /** Stops every process once (a second Ctrl-C waits for the first stop) and exits. */
@@ -291,15 +286,20 @@ start('notifications', 'services/notifications/src/main.ts', {
   // buyer types on the hosted page; a deployment sends them only to the account's users (docs/notifications.md).
   TEST_RECEIPTS_TO_ANY_ADDRESS: 'true',
 });
-start('gateway', 'services/gateway/src/main.ts', {
-  GATEWAY_DATABASE_URL: gatewayConfig.GATEWAY_DATABASE_URL,
-  GATEWAY_HOST: gatewayConfig.GATEWAY_HOST,
-  GATEWAY_PORT: String(gatewayBackendPort),
-  CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
-  CUSTOMERS_GRPC_ADDRESS: customersConfig.CUSTOMERS_GRPC_ADDRESS,
-  WEBHOOKS_GRPC_ADDRESS: webhooksConfig.WEBHOOKS_GRPC_ADDRESS,
-  ACCOUNTS_GRPC_ADDRESS: accountsConfig.ACCOUNTS_GRPC_ADDRESS,
-});
+start(
+  'gateway',
+  'services/gateway/src/main.ts',
+  {
+    GATEWAY_DATABASE_URL: gatewayConfig.GATEWAY_DATABASE_URL,
+    GATEWAY_HOST: gatewayConfig.GATEWAY_HOST,
+    GATEWAY_PORT: String(gatewayBackendPort),
+    CHECKOUT_GRPC_ADDRESS: checkoutConfig.CHECKOUT_GRPC_ADDRESS,
+    CUSTOMERS_GRPC_ADDRESS: customersConfig.CUSTOMERS_GRPC_ADDRESS,
+    WEBHOOKS_GRPC_ADDRESS: webhooksConfig.WEBHOOKS_GRPC_ADDRESS,
+    ACCOUNTS_GRPC_ADDRESS: accountsConfig.ACCOUNTS_GRPC_ADDRESS,
+  },
+  { GATEWAY_PORT: String(gateway2Port) },
+);
 
 start('dashboard', 'services/dashboard/src/main.ts', {
   DASHBOARD_DATABASE_URL: dashboardConfig.DASHBOARD_DATABASE_URL,
@@ -336,6 +336,7 @@ const frontRouter = await startFrontRouter({
   host: gatewayConfig.GATEWAY_HOST,
   port: gatewayConfig.GATEWAY_PORT,
   gatewayUrl: `http://${gatewayConfig.GATEWAY_HOST}:${gatewayBackendPort}`,
+  gatewayReplicaUrls: replicas.has('gateway') ? [`http://${gatewayConfig.GATEWAY_HOST}:${gateway2Port}`] : [],
   pagesUrl: `http://${pagesConfig.PAGES_HOST}:${pagesConfig.PAGES_PORT}`,
   dashboardUrl: `http://${dashboardConfig.DASHBOARD_HOST}:${dashboardConfig.DASHBOARD_PORT}`,
 });
