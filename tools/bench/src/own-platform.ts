@@ -33,8 +33,16 @@ export interface OwnPlatform {
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
-/** Starts the platform with PLATFORM_HOME `home`; `extraEnv` (e.g. NODE_OPTIONS for profiles) goes to every process. */
-export async function startOwnPlatform(label: string, home: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<OwnPlatform> {
+/**
+ * Starts the platform with PLATFORM_HOME `home`; `extraEnv` (e.g. NODE_OPTIONS for profiles) goes to every
+ * process. `checkout` runs another worktree's platform (an A/B of old and new code, memory.ts).
+ */
+export async function startOwnPlatform(
+  label: string,
+  home: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+  checkout: string = root,
+): Promise<OwnPlatform> {
   const setting = await platformSetting(label);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -47,8 +55,8 @@ export async function startOwnPlatform(label: string, home: string, extraEnv: No
     TEST_RECEIPTS_PER_ACCOUNT_HOUR: '10000',
     ...extraEnv,
   };
-  const platform = await launchPlatform(process.execPath, [join(root, 'tools/platform/src/platform.ts')], {
-    cwd: root,
+  const platform = await launchPlatform(process.execPath, [join(checkout, 'tools/platform/src/platform.ts')], {
+    cwd: checkout,
     env,
     timeoutMs: 180_000,
   }).ready;
