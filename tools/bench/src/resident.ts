@@ -3,6 +3,7 @@
  * before any load) and at its peak under a load (sampled while it runs), printed one row per process
  * and a total. Shared by `pnpm bench`, `pnpm bench:pipeline` and `memory.ts`.
  */
+import { readFileSync } from 'node:fs';
 import { residentMb } from './measure.ts';
 
 export type Processes = readonly { readonly pid: number; readonly name: string }[];
@@ -43,4 +44,21 @@ export function residentTable(title: string, processes: Processes, idle: Map<num
     ...processes.map((p) => row(p.name, idle.get(p.pid), loaded?.get(p.pid))),
     row('total', total(idle), loaded ? total(loaded) : undefined),
   ];
+}
+
+/**
+ * The processes' proportional set size together, MB (Pss in /proc/PID/smaps_rollup): a page shared by n
+ * of them counts 1/n in each, so the node binary's text (about 50 MB resident in every process) counts
+ * once. What the platform costs the machine; the sum of RSS counts shared pages in every process.
+ */
+export function proportionalTotal(processes: Processes): number {
+  let kb = 0;
+  for (const { pid } of processes) {
+    try {
+      kb += Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // gone
+    }
+  }
+  return kb / 1024;
 }
