@@ -42,7 +42,7 @@ for (let round = 1; round <= Number(values.rounds); round += 1) {
     const work = mkdtempSync(join(tmpdir(), 'hc-memory-'));
     say(`\nround ${round}: ${root} (load ${load1().toFixed(1)})`);
     // A loaded machine starts eleven processes slowly: a start that never got ready is said and skipped.
-    const platform = await startOwnPlatform('memory', work, { ...tracing, PLATFORM_READY_TIMEOUT_S: '170' }, root).catch((error: Error) => {
+    const platform = await startOwnPlatform('memory', work, { ...tracing, PLATFORM_READY_TIMEOUT_S: '400' }, root).catch((error: Error) => {
       say(`  did not start: ${error.message.split('\n')[0]}`);
       rmSync(work, { recursive: true, force: true });
       return undefined;

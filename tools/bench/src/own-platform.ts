@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import {
+  killLeftovers,
   launchPlatform,
   platformSetting,
   stopPlatform,
@@ -55,11 +56,19 @@ export async function startOwnPlatform(
     TEST_RECEIPTS_PER_ACCOUNT_HOUR: '10000',
     ...extraEnv,
   };
-  const platform = await launchPlatform(process.execPath, [join(checkout, 'tools/platform/src/platform.ts')], {
+  const launched = launchPlatform(process.execPath, [join(checkout, 'tools/platform/src/platform.ts')], {
     cwd: checkout,
     env,
-    timeoutMs: 180_000,
-  }).ready;
+    // The platform's own readiness wait (PLATFORM_READY_TIMEOUT_S) plus a minute for its migrations.
+    timeoutMs: Math.max(180_000, 1000 * Number(env['PLATFORM_READY_TIMEOUT_S'] ?? 0) + 60_000),
+  });
+  // A start that never got ready (a loaded machine) leaves nothing behind: its processes and databases.
+  const platform = await launched.ready.catch(async (error: unknown) => {
+    killLeftovers();
+    await launched.exited();
+    await setting.dropDatabases();
+    throw error;
+  });
   const printed = platform.printed;
   return {
     url: printed['GATEWAY_URL']!,
