@@ -2,6 +2,7 @@
 // came too late, an exporter ignoring OTEL_EXPORTER_OTLP_PROTOCOL=http/json), or telemetry that costs
 // something when nobody asked for it (an SDK and propagation running without any OTEL_* endpoint).
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -16,7 +17,7 @@ interface Hop {
 }
 
 /** Runs the fixture as `node --import register app.ts` with exactly `env` of OTEL_* variables, calls /hop once. */
-async function runApp(env: Record<string, string>, whileRunning: () => Promise<void> = async () => undefined): Promise<Hop> {
+async function runApp(env: Record<string, string>, whileRunning: (pid: number) => Promise<void> = async () => undefined): Promise<Hop> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
   const child = spawn(process.execPath, ['--import', REGISTER, APP], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
@@ -28,7 +29,7 @@ async function runApp(env: Record<string, string>, whileRunning: () => Promise<v
       child.once('exit', (code) => reject(new Error(`fixture exited with ${code}`)));
     });
     const hop = (await (await fetch(`${url}/hop`)).json()) as Hop;
-    await whileRunning();
+    await whileRunning(child.pid!);
     return hop;
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -66,6 +67,23 @@ describe('node --import @hc/telemetry/register', () => {
     );
     expect(spans.map((s) => s.name)).toEqual(expect.arrayContaining(['GET /hop', 'GET /leaf', 'GET']));
     expect(spans.every((s) => s.service === 'hc-fixture')).toBe(true);
+  });
+
+  // ADR 0101: module.register ran the ESM hook on a loader thread, a second V8 isolate (about 55 MB
+  // resident) in every traced process; Node 24's module.registerHooks runs it in the main thread.
+  it('with an OTLP endpoint runs the ESM hook in the main thread: no worker thread, spans still exported', async () => {
+    let threads: string[] = [];
+    const hop = await runApp(receiver.env('hc-in-thread'), async (pid) => {
+      threads = readdirSync(`/proc/${pid}/task`).map((task) => readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim());
+    });
+    expect(threads).toContain('MainThread');
+    expect(threads).not.toContain('WorkerThread');
+    const traceId = /^00-([0-9a-f]{32})-/.exec(hop.traceparent ?? '')?.[1];
+    const spans = await eventually(
+      async () => receiver.spans().filter((s) => s.traceId === traceId),
+      (found) => found.length >= 4,
+    );
+    expect(spans.map((s) => s.name)).toEqual(expect.arrayContaining(['GET /hop', 'GET /leaf']));
   });
 
   it('exports the HTTP server duration histogram as an OTLP metric', async () => {

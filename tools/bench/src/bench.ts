@@ -35,7 +35,8 @@ import { FIGURES, GOALS, judgeGoals } from './goals.ts';
 import { cpuSeconds, descendants, formatRow, load, load1, loadClient, type Figure, type LoadOptions } from './measure.ts';
 import { drainAfterBurst, type PipelineTarget } from './pipeline.ts';
 import { summarizeProfile } from './profile.ts';
-import { startOwnPlatform } from './own-platform.ts';
+import { platformProcesses, startOwnPlatform, type OwnPlatform } from './own-platform.ts';
+import { residentNow, residentPeak, residentTable } from './resident.ts';
 
 const { values } = parseArgs({
   options: {
@@ -60,6 +61,7 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 
 // --- the platform under test -------------------------------------------------------------------
 let target: { url: string; apiUrl: string; pagesUrl?: string; key: string; pipeline?: PipelineTarget; pid?: number };
+let own: OwnPlatform | undefined;
 let stop = async (): Promise<void> => undefined;
 const ownUrl = process.env['GATEWAY_URL'];
 if (ownUrl && process.env['TEST_SECRET_KEY']) {
@@ -76,6 +78,7 @@ if (ownUrl && process.env['TEST_SECRET_KEY']) {
   const platform = await startOwnPlatform('bench', work, extraEnv);
   // apiUrl is the gateway itself, as an ingress sends the API to it; url is the front router.
   target = platform;
+  own = platform;
   stop = platform.stop;
 }
 
@@ -95,6 +98,12 @@ const common = { duration: seconds, connections };
 const creates = { url: `${target.apiUrl}/v1/checkout_sessions`, method: 'POST' as const, headers, body };
 // A fresh key per request: every one is a first request, as an SDK's creates are.
 const idempotentCreates = { ...creates, freshIdempotencyKey: true };
+
+// Issue 50 item 4: each process's resident memory idle (started, seeded, before any load) and at its
+// peak during the create bursts below.
+const memoryOf = own ? platformProcesses(own) : [];
+const idleMemory = residentNow(memoryOf);
+let burstMemory: Map<number, number> | undefined;
 
 // A platform just started has cold JIT, empty pools and unprepared statements: its first seconds say
 // how it starts, not how it runs. Creates and reads at full concurrency first, not reported.
@@ -173,6 +182,7 @@ try {
   if (target.pipeline) {
     for (let round = 1; round <= rounds; round += 1) {
       const since = new Date(Date.now() - 1000);
+      const sampler = residentPeak(memoryOf);
       const burst = await measureLoad(`create burst ${burstSeconds} s`, {
         ...common,
         duration: burstSeconds,
@@ -182,6 +192,8 @@ try {
         body,
       });
       const burstEnd = performance.now();
+      const peak = sampler.stop();
+      burstMemory = new Map([...peak].map(([pid, mb]) => [pid, Math.max(mb, burstMemory?.get(pid) ?? 0)]));
       const drained = await drainAfterBurst(target.pipeline, burstEnd, since);
       say(formatRow(burst));
       say(
@@ -201,6 +213,10 @@ try {
     const wall = (performance.now() - began) / 1000;
     say(`CPU per platform process over ${wall.toFixed(0)} s of benchmark (2 cores = ${(2 * wall).toFixed(0)} CPU s):`);
     for (const p of processes) say(`  ${p.name.padEnd(28)} ${(cpuSeconds(p.pid) - (cpuBefore.get(p.pid) ?? 0)).toFixed(1).padStart(7)} s`);
+  }
+  if (memoryOf.length > 0) {
+    const title = `\nresident memory (VmRSS) per platform process, MB — idle before the load${burstMemory ? ' / peak during the create bursts' : ''}:`;
+    for (const line of residentTable(title, memoryOf, idleMemory, burstMemory)) say(line);
   }
 } finally {
   await baselines.stop();

@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import {
+  killLeftovers,
   launchPlatform,
   platformSetting,
   stopPlatform,
@@ -33,8 +34,16 @@ export interface OwnPlatform {
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
-/** Starts the platform with PLATFORM_HOME `home`; `extraEnv` (e.g. NODE_OPTIONS for profiles) goes to every process. */
-export async function startOwnPlatform(label: string, home: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<OwnPlatform> {
+/**
+ * Starts the platform with PLATFORM_HOME `home`; `extraEnv` (e.g. NODE_OPTIONS for profiles) goes to every
+ * process. `checkout` runs another worktree's platform (an A/B of old and new code, memory.ts).
+ */
+export async function startOwnPlatform(
+  label: string,
+  home: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+  checkout: string = root,
+): Promise<OwnPlatform> {
   const setting = await platformSetting(label);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -47,11 +56,19 @@ export async function startOwnPlatform(label: string, home: string, extraEnv: No
     TEST_RECEIPTS_PER_ACCOUNT_HOUR: '10000',
     ...extraEnv,
   };
-  const platform = await launchPlatform(process.execPath, [join(root, 'tools/platform/src/platform.ts')], {
-    cwd: root,
+  const launched = launchPlatform(process.execPath, [join(checkout, 'tools/platform/src/platform.ts')], {
+    cwd: checkout,
     env,
-    timeoutMs: 180_000,
-  }).ready;
+    // The platform's own readiness wait (PLATFORM_READY_TIMEOUT_S) plus a minute for its migrations.
+    timeoutMs: Math.max(180_000, 1000 * Number(env['PLATFORM_READY_TIMEOUT_S'] ?? 0) + 60_000),
+  });
+  // A start that never got ready (a loaded machine) leaves nothing behind: its processes and databases.
+  const platform = await launched.ready.catch(async (error: unknown) => {
+    killLeftovers();
+    await launched.exited();
+    await setting.dropDatabases();
+    throw error;
+  });
   const printed = platform.printed;
   return {
     url: printed['GATEWAY_URL']!,

@@ -26,7 +26,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBareHttp } from './baselines.ts';
-import { load1, residentMb } from './measure.ts';
+import { load1 } from './measure.ts';
+import { residentNow, residentTable } from './resident.ts';
 import { itemCount, runOpenLoop, spread, type Spread } from './open-loop.ts';
 import { platformProcesses, registerReceiver, startOwnPlatform } from './own-platform.ts';
 import { backlog, lags, type Backlog } from './pipeline-rate-figures.ts';
@@ -102,10 +103,6 @@ function report(run: Drive & { late: number; elapsedMs: number }): string {
   );
 }
 
-function memory(pids: { pid: number; name: string }[]): Map<number, number> {
-  return new Map(pids.map((p) => [p.pid, residentMb(p.pid)]));
-}
-
 function sayBacklog(when: string, b: Backlog): void {
   say(
     `  backlog ${when}: webhooks not answered ${b.webhooksUnanswered} (deliveries pending ${b.deliveriesPending}), ` +
@@ -121,14 +118,14 @@ const bare = await startBareHttp();
 try {
   await registerReceiver(platform, receiver);
   const processes = platformProcesses(platform);
-  const idle = memory(processes);
+  const idle = residentNow(processes);
 
   say(`\n${rate} payments/s offered for ${seconds} s, open loop; 2 cores shared with other users`);
   say(`baseline (load ${load1().toFixed(1)}): the same open loop, 3 POSTs a payment, against bare node:http`);
   await drive(bare.url, 'none', 'node:http');
   say(`platform (load ${load1().toFixed(1)}): create → start → simulate paid at ${platform.apiUrl}`);
   await drive(platform.apiUrl, platform.key, 'platform');
-  const loaded = memory(processes);
+  const loaded = residentNow(processes);
   const loadAtEnd = load1();
 
   await new Promise((resolve) => setTimeout(resolve, settleSeconds * 1000));
@@ -143,15 +140,8 @@ try {
   const left = await backlog(platform, receiver);
   if (left.webhooksUnanswered > 0 || left.mailsUnsent > 0) sayBacklog(`after up to ${drainSeconds} s more`, left);
 
-  say(`\nresident memory (VmRSS) per platform process, MB — idle after start / at the end of the load (load ${loadAtEnd.toFixed(1)}):`);
-  let idleTotal = 0;
-  let loadedTotal = 0;
-  for (const p of processes) {
-    idleTotal += idle.get(p.pid) ?? 0;
-    loadedTotal += loaded.get(p.pid) ?? 0;
-    say(`  ${p.name.padEnd(28)} ${ms(idle.get(p.pid)!).padStart(6)} / ${ms(loaded.get(p.pid)!).padStart(6)}`);
-  }
-  say(`  ${'total'.padEnd(28)} ${ms(idleTotal).padStart(6)} / ${ms(loadedTotal).padStart(6)}`);
+  const title = `\nresident memory (VmRSS) per platform process, MB — idle after start / at the end of the load (load ${loadAtEnd.toFixed(1)}):`;
+  for (const line of residentTable(title, processes, idle, loaded)) say(line);
 } finally {
   bare.stop();
   await receiver.stop();

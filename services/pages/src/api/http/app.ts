@@ -9,7 +9,7 @@ import type { ReceiptPolicy } from '../../adapters/receipt-policy.ts';
 import type { BrandReader, LogoReader } from '../../adapters/brand-reader.ts';
 import { brandRoutes } from './brand-routes.ts';
 import { createPageLimits } from './rate-limits.ts';
-import { renderNotFound, renderProblem } from './render.ts';
+import { renderNotFound, renderProblem, TEMPLATES } from './render.ts';
 import { securityHeaders } from './security.ts';
 import { apiReferenceRoutes } from './api-reference-route.ts';
 import { statementKeysRoutes } from './statement-keys-route.ts';
@@ -52,6 +52,7 @@ export function createPagesApp(options: PagesAppOptions): Express {
   views.addGlobal('assets', paths.assets);
   views.addGlobal('countryOptions', countryOptionsGlobal(views));
   app.set('view engine', 'njk');
+  app.set(TEMPLATES, views);
 
   // Request id and security headers first, so every answer carries them; then one access-log line.
   app.use(assignRequestId, securityHeaders(), accessLog(options.logger));

@@ -1,7 +1,8 @@
 import nunjucks from 'nunjucks';
 import { countryOptions } from '../../domain/locale.ts';
+import { keptRenders } from './kept-renders.ts';
 
-/** Locales whose list is kept; more than that starts the cache again (each list is about 8 kB). */
+/** Locales whose list is kept (each list is about 8 kB). */
 const MAX_CACHED_LOCALES = 100;
 
 /**
@@ -14,14 +15,9 @@ const MAX_CACHED_LOCALES = 100;
  * (a form can send anything) marks none, as the template's comparison did.
  */
 export function countryOptionsGlobal(env: nunjucks.Environment): (locale: string, selected: unknown) => nunjucks.runtime.SafeString {
-  const rendered = new Map<string, string>();
+  const rendered = keptRenders(MAX_CACHED_LOCALES);
   return (locale, selected) => {
-    let html = rendered.get(locale);
-    if (html === undefined) {
-      html = env.render('_country-options.njk', { countries: countryOptions(locale) });
-      if (rendered.size >= MAX_CACHED_LOCALES) rendered.clear();
-      rendered.set(locale, html);
-    }
+    const html = rendered.render(locale, () => env.render('_country-options.njk', { countries: countryOptions(locale) }));
     const option = typeof selected === 'string' && /^[A-Z]{2}$/.test(selected) ? `<option value="${selected}">` : undefined;
     const marked = option && html.includes(option) ? html.replace(option, `<option value="${selected as string}" selected>`) : html;
     return new nunjucks.runtime.SafeString(marked);

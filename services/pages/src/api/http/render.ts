@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
+import type nunjucks from 'nunjucks';
 import { httpStatusOf } from '@hc/errors';
 import { STATE_VIEWS, pageState, type PageState } from '../../domain/page-states.ts';
 import type { HostedSession } from '../../domain/hosted-session.ts';
@@ -7,6 +9,20 @@ import { successRedirect, type StartProblem } from '../../domain/outcome.ts';
 import { payPaths } from '../../paths.ts';
 import { languageContext, messagesFor, requestLocale, sessionLocale } from './language.ts';
 import { allowFormTargets } from './security.ts';
+import { keptRenders } from './kept-renders.ts';
+
+/**
+ * Payment pages kept by their whole input (ADR 0101): a refresh of an unchanged payment is not rendered
+ * again. About 11 kB each; a thousand buyers' pages at most (11 MB), the least recently viewed go first.
+ */
+const pages = keptRenders(1_000);
+/**
+ * Stands for the response's CSP nonce in a kept page; each answer writes its own nonce there, so the
+ * script tag carries that response's nonce as before. Random per process: a page's text cannot name it.
+ */
+const NONCE_SLOT = `nonce-slot-${randomBytes(18).toString('base64url')}`;
+/** The app setting that holds the nunjucks environment (app.ts), for rendering to a string. */
+export const TEMPLATES = 'page templates';
 
 export interface DetailsForm {
   readonly email: string;
@@ -38,8 +54,7 @@ export function renderSession(
       session.providers.map((p) => p.handoffUrl),
     );
   const title = messages.text(view.titleKey);
-  res.status(status).render(view.template, {
-    ...languageContext(res, locale),
+  const context = {
     title: form?.problem ? messages.text('title.error', { title }) : title,
     view,
     state,
@@ -58,7 +73,24 @@ export function renderSession(
     redirect: state === 'paid' ? successRedirect(session) : null,
     form: form ?? { email: session.customerEmail ?? '', country: session.country ?? defaultCountry(req.acceptsLanguages()), problem: null },
     locale,
-  });
+  };
+  // A form with the buyer's own problem is rendered once, for them; the page view is kept.
+  if (form) return res.status(status).render(view.template, { ...languageContext(res, locale), ...context });
+  // Everything the template reads but the nonce and the request id (never shown), as the key.
+  const { cspNonce: nonce, requestId: _requestId, ...locals } = res.locals as Record<string, unknown>;
+  const html = pages.render(JSON.stringify([view.template, locals, context]), () =>
+    (res.app.get(TEMPLATES) as nunjucks.Environment).render(view.template, {
+      ...res.app.locals,
+      ...res.locals,
+      ...languageContext(res, locale),
+      nonce: NONCE_SLOT,
+      ...context,
+    }),
+  );
+  res
+    .status(status)
+    .type('html')
+    .send(html.replaceAll(NONCE_SLOT, nonce as string));
 }
 
 /** The page for an address that is no payment we can show: the same for unknown and malformed ids. */
