@@ -35,6 +35,12 @@ export type PaymentCsvRow = Record<(typeof PAYMENT_COLUMNS)[number], string>;
 /** ISO 8601 of the Payment message's Unix milliseconds; "" for none. */
 export const isoOfMillis = (ms: bigint | undefined): string => (ms === undefined ? '' : new Date(Number(ms)).toISOString());
 
+/**
+ * The times of a CSV row or a statement line as the API object shows them: whole seconds (its
+ * `created` and `paid_at` are Unix seconds), so a row matches the API's object to the second.
+ */
+export const isoOfWholeSecond = (ms: bigint | undefined): string => (ms === undefined ? '' : isoOfMillis(ms - (ms % 1000n)));
+
 /** What the platform kept of what arrived: arrived less forwarded, in the coin; "" before settlement. */
 export function feeInCoin(valueCoin: string | undefined, merchantReceived: string | undefined): string {
   if (!valueCoin || !merchantReceived) return '';
@@ -96,8 +102,8 @@ export function paymentCsvRow(payment: ExportedPayment): PaymentCsvRow {
     description: payment.description,
     reference: payment.reference ?? '',
     customer_email: payment.customerEmail ?? '',
-    created: isoOfMillis(payment.createdAt),
-    paid_at: isoOfMillis(payment.paidAt),
+    created: isoOfWholeSecond(payment.createdAt),
+    paid_at: isoOfWholeSecond(payment.paidAt),
     provider: payment.provider ?? '',
     country: payment.country ?? '',
     livemode: payment.mode === 'live' ? 'true' : 'false',

@@ -1,6 +1,6 @@
 import { unixSecondsBig } from '@hc/conversions';
 import { Decimal } from '@hc/money';
-import { exportedPayment, feeInCoin, isoOfMillis, type ExportAnswer, type ExportedPayment } from './payment-export.ts';
+import { exportedPayment, feeInCoin, isoOfWholeSecond, type ExportAnswer, type ExportedPayment } from './payment-export.ts';
 
 /**
  * The settlement statement of a period (docs/adr/0057): each payment paid in it (by the moment it was
@@ -108,7 +108,7 @@ export function statementRow(payment: ExportedPayment, usdValue: string | undefi
   return {
     line: 'payment',
     payment: payment.id,
-    paid_at: isoOfMillis(payment.paidAt),
+    paid_at: isoOfWholeSecond(payment.paidAt),
     amount: payment.amount,
     currency: payment.currency,
     usd_value: usdValue ?? '',
