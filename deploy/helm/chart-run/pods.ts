@@ -59,6 +59,11 @@ export function runArgs(ctx: PodContext, w: Workload, c: ContainerSpec, name: st
     else if (volume?.configMap || volume?.secret) args.push('-v', `${volumeDir(ctx, w, volume)}:${mount.mountPath}:ro`);
     else throw new Error(`${w.name}: only emptyDir, configMap and secret volumes are supported (${mount.name})`);
   }
+  // A Deployment's pod restarts when its container exits with an error, as Kubernetes's restartPolicy
+  // Always would: a service that crashed at start (a JetStream request timing out while a new
+  // three-node cluster elects its stream leaders) comes back instead of staying down. Bounded: podman
+  // restarts without Kubernetes's back-off, so a container that can never start stops after 10 tries.
+  if (w.kind === 'Deployment') args.push('--restart', 'on-failure:10');
   for (const port of c.ports ?? []) args.push('-p', `127.0.0.1::${port.containerPort}`);
   if (c.command) args.push('--entrypoint', JSON.stringify(c.command));
   args.push(c.image, ...(c.args ?? []));
