@@ -12,6 +12,7 @@ export {
 } from './nats.ts';
 export type { NatsConnection, StreamOptions } from './nats.ts';
 export { streamReplicas, DEFAULT_STREAM_REPLICAS } from './stream-replicas.ts';
+export { jetStreamSettling, whileJetStreamSettles, JETSTREAM_SETTLE_MS } from './jetstream-settling.ts';
 export { natsSecurityOptions } from './nats-security.ts';
 export type { NatsSecurityEnv } from './nats-security.ts';
 export { startOutboxRelay, RELAY_APPLICATION_NAME } from './relay.ts';

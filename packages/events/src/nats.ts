@@ -1,6 +1,7 @@
 import { JetStreamApiCodes, JetStreamApiError, jetstreamManager, StorageType, type StreamInfo } from '@nats-io/jetstream';
 import { connect, nanos, type NatsConnection, type NodeConnectionOptions } from '@nats-io/transport-node';
 
+import { whileJetStreamSettles } from './jetstream-settling.ts';
 import { natsSecurityOptions } from './nats-security.ts';
 import type { EventRetention } from './retention.ts';
 import { streamReplicas } from './stream-replicas.ts';
@@ -58,13 +59,18 @@ const STREAM_NAME_IN_USE = 10058;
 /**
  * Creates the stream, or brings an existing one's subjects, duplicate window and max age up to date,
  * so every replica can call it at start-up. File storage: events must survive a NATS restart.
- * NATS refuses a duplicate window longer than the max age; so do we, before asking it.
+ * NATS refuses a duplicate window longer than the max age; so do we, before asking it. Asked again
+ * while a JetStream cluster is still electing its leaders (jetstream-settling.ts).
  */
 export async function ensureStream(nc: NatsConnection, options: StreamOptions): Promise<StreamInfo> {
   const duplicateWindowMs = options.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS;
   if (!Number.isInteger(options.maxAgeMs) || options.maxAgeMs <= duplicateWindowMs) {
     throw new Error(`stream ${options.name}: maxAgeMs must be a whole number of ms above the duplicate window (${duplicateWindowMs})`);
   }
+  return whileJetStreamSettles(() => createOrUpdateStream(nc, options, duplicateWindowMs));
+}
+
+async function createOrUpdateStream(nc: NatsConnection, options: StreamOptions, duplicateWindowMs: number): Promise<StreamInfo> {
   const jsm = await jetstreamManager(nc);
   const settings = {
     subjects: options.subjects,
