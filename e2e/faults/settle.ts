@@ -19,6 +19,8 @@ export async function settleAndCount(options: {
   /** Whether a fault accounts for an event id's arrivals (countWebhooks). */
   readonly explained: (arrivals: readonly number[]) => boolean;
   readonly mailUrl: string;
+  /** Whether a fault accounts for a mail's copies (countMails; by default none does). */
+  readonly mailExplained?: (arrivals: readonly number[]) => boolean;
   readonly paid: number;
   /**
    * Webhooks' database: an event id sent again after an attempt its attempt log records as failed (the
@@ -37,7 +39,7 @@ export async function settleAndCount(options: {
   await waitForReceipts(options.mailUrl, options.paid, 60_000);
   await new Promise((resolve) => setTimeout(resolve, 12_000));
   if (options.webhooksDatabaseUrl) retried = await failedAttemptsOf(options.webhooksDatabaseUrl, options.deliveries);
-  return { webhooks: webhooks(), mails: await countMails(options.mailUrl), retriedAfterFailure: retried.size };
+  return { webhooks: webhooks(), mails: await countMails(options.mailUrl, options.mailExplained), retriedAfterFailure: retried.size };
 }
 
 /** The event ids received more than once whose attempt log holds a failed attempt. */

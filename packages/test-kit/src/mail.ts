@@ -8,6 +8,8 @@ export interface ReceivedMail {
   readonly envelopeTo: readonly string[];
   readonly parsed: ParsedMail;
   readonly messageId: string;
+  /** When the server accepted it (ms since the epoch): the catcher's own record; the sink's clock for the sink. */
+  readonly receivedAt: number;
 }
 
 export interface MailSink {
@@ -59,6 +61,7 @@ export async function startMailSink(): Promise<MailSink> {
             envelopeTo: session.envelope.rcptTo.map((r) => r.address),
             parsed,
             messageId: parsed.messageId ?? '',
+            receivedAt: Date.now(),
           });
           callback();
         })();
@@ -87,13 +90,27 @@ export async function startMailSink(): Promise<MailSink> {
  * (`/api/email/summary`, `/api/email/:id/source`) and parsed like the sink's mails.
  */
 export async function caughtMails(catcherUrl: string): Promise<ReceivedMail[]> {
-  const summary = (await (await fetch(`${catcherUrl}/api/email/summary?limit=500&sort=asc`)).json()) as { items: { id: string }[] };
+  // maildev answers at most 200 summaries a page, whatever `limit` asks: read page after page.
+  const items: { id: string; time: string }[] = [];
+  for (;;) {
+    const page = (await (await fetch(`${catcherUrl}/api/email/summary?limit=200&skip=${items.length}&sort=asc`)).json()) as {
+      items: { id: string; time: string }[];
+    };
+    items.push(...page.items);
+    if (page.items.length === 0) break;
+  }
   const mails: ReceivedMail[] = [];
-  for (const { id } of summary.items) {
+  for (const { id, time } of items) {
     const source = await (await fetch(`${catcherUrl}/api/email/${encodeURIComponent(id)}/source`)).text();
     const parsed = await simpleParser(source);
     const to = parsed.to ? (Array.isArray(parsed.to) ? parsed.to : [parsed.to]).flatMap((a) => a.value.map((v) => v.address ?? '')) : [];
-    mails.push({ envelopeFrom: parsed.from?.value[0]?.address ?? '', envelopeTo: to, parsed, messageId: parsed.messageId ?? '' });
+    mails.push({
+      envelopeFrom: parsed.from?.value[0]?.address ?? '',
+      envelopeTo: to,
+      parsed,
+      messageId: parsed.messageId ?? '',
+      receivedAt: Date.parse(time),
+    });
   }
   return mails;
 }
