@@ -176,6 +176,32 @@ async function startPlatformOn<S extends DatabaseServer, N extends MessageServer
   };
 }
 
+/**
+ * What a fault run under a load of payments sets on top of the platform's defaults: every paid payment
+ * gets its Test receipt (the default cap, 20 an hour per account, would cancel most), so the mails can
+ * be counted against the payments.
+ */
+export const UNDER_LOAD: Readonly<Record<string, string>> = { TEST_RECEIPTS_PER_ACCOUNT_HOUR: '10000' };
+
+/** Two copies of every worker: both expiry sweepers pass often, so they race on the same due payments. */
+export const RACING_SWEEPERS: Readonly<Record<string, string>> = { EXPIRY_SWEEP_INTERVAL_MS: '200' };
+
+/**
+ * A fault run's end: everything stopped, and when the run did not pass its logs kept and their folders
+ * printed (the platform's, and a PostgreSQL cluster's own when there is one).
+ */
+export async function stopAfterRun(
+  label: string,
+  setup: DisposablePlatform<DatabaseServer, MessageServer> | undefined,
+  passed: boolean,
+): Promise<void> {
+  if (!setup) return;
+  await setup.stop(!passed);
+  if (passed) return;
+  const clusterDir = 'dir' in setup.postgres ? `, the PostgreSQL cluster's in ${String(setup.postgres.dir)}` : '';
+  process.stdout.write(`${label}: the platform's logs are kept in ${setup.logs}${clusterDir}\n`);
+}
+
 /** Deaths the supervisor saw that were not a SIGKILL (those are the suite's own). */
 export function unplannedDeaths(stderr: string): string[] {
   return [...stderr.matchAll(/(\w+) exited unexpectedly \(([^)]*)\)/g)].filter(([, , how]) => how !== 'SIGKILL').map(([line]) => line);

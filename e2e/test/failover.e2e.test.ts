@@ -13,7 +13,13 @@ import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { eventually, startDisposablePostgresCluster, type DisposablePostgresCluster } from '@hc/test-kit';
 import { tallyAnswers } from '../faults/answers.ts';
 import { countMails, waitForReceipts } from '../faults/mail-checks.ts';
-import { startDisposablePlatformOn, unplannedDeaths, type DisposablePlatform } from '../faults/disposable-platform.ts';
+import {
+  startDisposablePlatformOn,
+  stopAfterRun,
+  UNDER_LOAD,
+  unplannedDeaths,
+  type DisposablePlatform,
+} from '../faults/disposable-platform.ts';
 import { checkWebhooks } from '../faults/outcome-checks.ts';
 import { planPayments, runLoad, type AnswerSeen } from '../faults/payment-load.ts';
 import { expectedOutcomes, platformApi, readFinalStatuses, type PlatformApi } from '../faults/platform-api.ts';
@@ -32,19 +38,14 @@ let passed = false;
 
 beforeAll(async () => {
   setup = await startDisposablePlatformOn('failover', startDisposablePostgresCluster, {
-    // Every paid payment gets its Test receipt (the default cap, 20 an hour per account, would cancel most).
-    TEST_RECEIPTS_PER_ACCOUNT_HOUR: '10000',
+    ...UNDER_LOAD,
     // Ten processes start at once on a shared 2-core machine, which under other work took over 120 s once.
     PLATFORM_READY_TIMEOUT_S: '200',
   });
   api = platformApi(setup.gatewayUrl, setup.key);
 }, 330_000);
 
-afterAll(async () => {
-  await setup?.stop(!passed);
-  if (setup && !passed)
-    process.stdout.write(`failover: the platform's logs are kept in ${setup.logs}, the cluster's in ${setup.postgres.dir}\n`);
-});
+afterAll(() => stopAfterRun('failover', setup, passed));
 
 /** Deliveries of one event id more than once whose first arrival was not in the outage window. */
 function unexplainedDuplicates(deliveries: readonly ReceivedEvent[], outage: { from: number; to: number }): string[] {

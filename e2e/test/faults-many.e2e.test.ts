@@ -14,7 +14,14 @@ import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { startDisposablePostgresCluster, type DisposableNatsCluster, type DisposablePostgresCluster } from '@hc/test-kit';
 import { tallyAnswers } from '../faults/answers.ts';
-import { startDisposablePlatformWith, unplannedDeaths, type DisposablePlatform } from '../faults/disposable-platform.ts';
+import {
+  RACING_SWEEPERS,
+  startDisposablePlatformWith,
+  stopAfterRun,
+  UNDER_LOAD,
+  unplannedDeaths,
+  type DisposablePlatform,
+} from '../faults/disposable-platform.ts';
 import { inject, type InjectedFault } from '../faults/fault-injector.ts';
 import { mailSenderKilledAt } from '../faults/mail-checks.ts';
 import { explainedBy } from '../faults/outcome-checks.ts';
@@ -43,21 +50,15 @@ beforeAll(async () => {
   setup = await startDisposablePlatformWith('faults-many', startDisposablePostgresCluster, startJetStreamCluster, {
     PLATFORM_REPLICAS: REPLICATED.join(','),
     NATS_STREAM_REPLICAS: '3',
-    // Both sweepers pass often, so they race on the same due payments.
-    EXPIRY_SWEEP_INTERVAL_MS: '200',
-    // Every paid payment gets its Test receipt (the default cap, 20 an hour per account, would cancel most).
-    TEST_RECEIPTS_PER_ACCOUNT_HOUR: '10000',
+    ...RACING_SWEEPERS,
+    ...UNDER_LOAD,
     // Seventeen processes start at once on a shared 2-core machine, beside a Patroni cluster and three NATS nodes.
     PLATFORM_READY_TIMEOUT_S: '200',
   });
   api = platformApi(setup.gatewayUrl, setup.key);
 }, 360_000);
 
-afterAll(async () => {
-  await setup?.stop(!passed);
-  if (setup && !passed)
-    process.stdout.write(`faults-many: the platform's logs are kept in ${setup.logs}, the PostgreSQL cluster's in ${setup.postgres.dir}\n`);
-});
+afterAll(() => stopAfterRun('faults-many', setup, passed));
 
 it(`the whole topology (two of every service, three NATS nodes, a PostgreSQL standby) under load and faults loses, doubles and hangs nothing (seed ${SEED})`, async () => {
   const rng = xoroshiro128plus(SEED);

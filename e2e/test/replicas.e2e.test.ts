@@ -10,7 +10,14 @@
 // stable Message-ID). One summary line with every count. docs/replicas.md.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { startDisposablePlatform, unplannedDeaths, type DisposablePlatform } from '../faults/disposable-platform.ts';
+import {
+  RACING_SWEEPERS,
+  startDisposablePlatform,
+  stopAfterRun,
+  UNDER_LOAD,
+  unplannedDeaths,
+  type DisposablePlatform,
+} from '../faults/disposable-platform.ts';
 import { inject, type InjectedFault } from '../faults/fault-injector.ts';
 import { explainedBy } from '../faults/outcome-checks.ts';
 import { killsOf, settleAndCount } from '../faults/settle.ts';
@@ -32,20 +39,15 @@ let passed = false;
 beforeAll(async () => {
   setup = await startDisposablePlatform('replicas', {
     PLATFORM_REPLICAS: REPLICATED.join(','),
-    // Both sweepers pass often, so they race on the same due payments.
-    EXPIRY_SWEEP_INTERVAL_MS: '200',
-    // Every paid payment gets its Test receipt (the default cap, 20 an hour per account, would cancel most).
-    TEST_RECEIPTS_PER_ACCOUNT_HOUR: '10000',
+    ...RACING_SWEEPERS,
+    ...UNDER_LOAD,
     // Fifteen processes start at once: on a loaded 2-core machine 60 s (the default) was once not enough.
     PLATFORM_READY_TIMEOUT_S: '110',
   });
   api = platformApi(setup.gatewayUrl, setup.key);
 }, 180_000);
 
-afterAll(async () => {
-  await setup?.stop(!passed);
-  if (setup && !passed) process.stdout.write(`replicas: the platform's logs are kept in ${setup.logs}\n`);
-});
+afterAll(() => stopAfterRun('replicas', setup, passed));
 
 it(`two copies of every background worker on one PostgreSQL and one NATS, each killed in turn under load, lose and double nothing (seed ${SEED})`, async () => {
   const rng = xoroshiro128plus(SEED);
