@@ -2,6 +2,8 @@
 // delaying a Test event, leaking another account's or the Live mode's events, serving a Live key, or
 // answering bad parameters with anything but 400 with a code and field (issue 29, ADR 0046).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startGateway } from '@hc/gateway';
+import { createLogger } from '@hc/logging';
 import { bodyOf, createSession, expectError, VALID_BODY, type Json } from './e2e-helpers.ts';
 import { startPlatform, type Platform, type TestMerchant } from './platform-harness.ts';
 
@@ -114,5 +116,20 @@ describe('GET /v1/listen', () => {
     ['after=a&after=b', 'invalid_cursor', 'after'],
   ])('refuses %s with 400 %s (field %s)', async (query, code, field) => {
     await expectError(await platform.request('GET', `/v1/listen?${query}`, { key: merchant.testKey }), 400, code, field);
+  });
+});
+
+describe('GET /v1/listen when the gateway stops', () => {
+  it('answers a waiting poll at once (empty) instead of holding the stop until the wait ends', async () => {
+    const gateway = await startGateway({ ...platform.gatewayConfig, GATEWAY_PORT: 0 }, createLogger('listen-stop', { level: 'silent' }));
+    const cursor = (await listen('wait=0')).next_cursor;
+    const waiting = fetch(`${gateway.url}/v1/listen?after=${cursor}&wait=20`, { headers: { authorization: `Bearer ${merchant.testKey}` } });
+    // The poll is in the gateway and waiting before the stop begins.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const stoppingAt = Date.now();
+    await gateway.stop();
+    expect(Date.now() - stoppingAt).toBeLessThan(3_000);
+    const answer = await waiting;
+    expect({ status: answer.status, data: ((await answer.json()) as ListenPage).data }).toEqual({ status: 200, data: [] });
   });
 });

@@ -28,8 +28,11 @@ export interface StartedService<Db, Deps> {
 export interface ServiceDefinition<Db, Deps, C extends Parts, J extends Parts, L extends Parts> {
   readonly name: string;
   readonly logger: Logger;
-  /** The service's own database: opened first, closed last. */
-  readonly database: { readonly open: () => Promise<Db>; readonly close: (database: Db) => Promise<void> | void };
+  /**
+   * The service's own database: opened first, closed last. Absent in a service that has none (the
+   * hosted pages call other services only): the slots then see `database` as undefined.
+   */
+  readonly database?: { readonly open: () => Promise<Db>; readonly close: (database: Db) => Promise<void> | void };
   /** The use cases' dependencies; clients of other services they hold are closed with `life.own`. */
   readonly dependencies: (database: Db, life: ServiceLife) => Deps | Promise<Deps>;
   /** NATS, the streams this context publishes to (created or updated), and its outbox relay. */
@@ -73,9 +76,13 @@ export interface RunningService<Db, Deps, C extends Parts, J extends Parts, L ex
  * reverse. A part that fails to start stops the ones already started, so a failed start leaves no
  * connection or timer behind, and the error is rethrown.
  */
-export async function startService<Db, Deps, C extends Parts = Parts, J extends Parts = Parts, L extends Parts = Parts>(
-  definition: ServiceDefinition<Db, Deps, C, J, L>,
-): Promise<RunningService<Db, Deps, C, J, L>> {
+export async function startService<
+  Db = undefined,
+  Deps = unknown,
+  C extends Parts = Parts,
+  J extends Parts = Parts,
+  L extends Parts = Parts,
+>(definition: ServiceDefinition<Db, Deps, C, J, L>): Promise<RunningService<Db, Deps, C, J, L>> {
   const life = new ServiceLife(definition.logger);
   try {
     return await startParts(definition, life);
@@ -96,7 +103,7 @@ async function startParts<Db, Deps, C extends Parts, J extends Parts, L extends 
   life: ServiceLife,
 ): Promise<RunningService<Db, Deps, C, J, L>> {
   const { name, logger } = definition;
-  const database = life.own('database', await definition.database.open(), definition.database.close);
+  const database = await openDatabase(definition.database, life);
   const deps = await definition.dependencies(database, life);
   const { nats, relay } = await startEvents(definition, life);
   const service: StartedService<Db, Deps> = {
@@ -125,6 +132,12 @@ async function startParts<Db, Deps, C extends Parts, J extends Parts, L extends 
   });
   const address = definition.grpc ? await startGrpc(definition.grpc, parts) : undefined;
   return Object.assign(Object.create(parts) as StartedParts<Db, Deps, C, J, L>, { address, stop: () => life.stop() });
+}
+
+/** Without a database slot, Db is undefined (startService's default): nothing is opened or owned. */
+async function openDatabase<Db>(slot: ServiceDefinition<Db, unknown, Parts, Parts, Parts>['database'], life: ServiceLife): Promise<Db> {
+  if (!slot) return undefined as Db;
+  return life.own('database', await slot.open(), slot.close);
 }
 
 async function startEvents(

@@ -110,4 +110,26 @@ describe('startService', () => {
     expect(await relayConnections(probe)).toBe(0);
     await probe.end();
   });
+
+  it('starts a service without a database slot: nothing opened, the slots see no database', async () => {
+    const log: string[] = [];
+    const seen: unknown[] = [];
+    const service = await startService({
+      name: 'runtime-test-no-database',
+      logger,
+      dependencies: (database) => {
+        seen.push(database);
+        return { greeting: 'hello' };
+      },
+      listeners: ({ database }) => {
+        seen.push(database);
+        return { http: part(log, 'listener') };
+      },
+    });
+    expect(service.database).toBeUndefined();
+    expect(seen).toEqual([undefined, undefined]);
+    expect(service.life.started).toEqual(['listener http']);
+    await service.stop();
+    expect(log).toEqual(['start listener', 'stop listener']);
+  });
 });

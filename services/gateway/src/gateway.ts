@@ -1,19 +1,19 @@
-import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
-import { checkGrpcHealth, createServiceClient } from '@hc/grpc';
+import { checkGrpcHealth, createServiceClient, type ServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { CheckoutAdminService, CheckoutService } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
-import { answerParserRefusals, API_HEADER_CODES } from '@hc/web';
+import type { ServiceLife } from '@hc/runtime';
+import { startService, type Stoppable } from '@hc/runtime/service';
+import { API_HEADER_CODES, listenHttp } from '@hc/web';
 import { KeyCache } from './adapters/key-cache.ts';
 import { keyDirectoryClient } from './adapters/key-directory-client.ts';
 import { groupedCheckoutClient } from './adapters/checkout-client.ts';
 import type { GatewayConfig } from './config.ts';
 import { createGatewayApp } from './api/http/app.ts';
-import { createRateLimits } from './store/rate-limit-store.ts';
+import { createRateLimits, type RateLimits } from './store/rate-limit-store.ts';
 import { IdempotencyStore } from './store/idempotency-store.ts';
-import { createGatewayDatabase } from './store/prisma.ts';
+import { createGatewayDatabase, type GatewayDatabase } from './store/prisma.ts';
 
 export interface RunningGateway {
   /** Base URL, e.g. http://127.0.0.1:8080 */
@@ -24,59 +24,130 @@ export interface RunningGateway {
 /** How often expired idempotency records and ended rate-limit windows are deleted. */
 const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
 
-/** Wires config → database → gRPC clients → HTTP server. Used by main.ts and by tests (with a test clock). */
+/**
+ * Idle keep-alive connections live longer than a merchant client's or a load balancer's own idle
+ * limit (commonly 4-60 s): a server that closes first races the client's next request on that socket,
+ * which the client sees as ECONNRESET on a request it cannot safely retry.
+ */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+/** What the API's use cases hold: the stores and the clients of the services the gateway fronts. */
+interface GatewayDependencies {
+  readonly checkout: ServiceClient<typeof CheckoutService>;
+  readonly checkoutAdmin: ServiceClient<typeof CheckoutAdminService>;
+  readonly customers: ServiceClient<typeof CustomersService>;
+  readonly webhooks: ServiceClient<typeof WebhooksService>;
+  readonly keys: KeyCache;
+  readonly idempotency: IdempotencyStore;
+  readonly rateLimits: RateLimits;
+}
+
+/**
+ * The gateway on the service skeleton (@hc/runtime/service, docs/adr/0095): database (Prisma and the
+ * idempotency statements on one pool) → dependencies (gRPC clients, the key cache, the rate limits) →
+ * the maintenance purge → the API's HTTP listener. Stops in reverse: the listener first (waiting
+ * GET /v1/listen polls end at once), the database last. Used by main.ts and by tests (with a test clock).
+ */
 export async function startGateway(config: GatewayConfig, logger: Logger, options: { now?: () => Date } = {}): Promise<RunningGateway> {
   const now = options.now ?? (() => new Date());
+  const service = await startService({
+    name: 'gateway',
+    logger,
+    database: { open: () => openGatewayDatabase(config), close: (database) => database.close() },
+    dependencies: (database, life) => gatewayDependencies(config, database, life, logger),
+    jobs: ({ deps }) => ({ maintenance: startMaintenance(deps, now, logger) }),
+    listeners: async ({ database, deps }) => ({ http: await listenApi(config, database, deps, now, logger) }),
+  });
+  return { url: service.listeners.http.url, stop: () => service.stop() };
+}
+
+async function openGatewayDatabase(config: GatewayConfig): Promise<GatewayDatabase> {
   const database = createGatewayDatabase(config.GATEWAY_DATABASE_URL);
-  const { prisma } = database;
-  await prisma.$connect();
+  try {
+    await database.prisma.$connect();
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+/** Each client is owned as it is made, so a start that fails at the next one still closes it. */
+async function gatewayDependencies(
+  config: GatewayConfig,
+  database: GatewayDatabase,
+  life: ServiceLife,
+  logger: Logger,
+): Promise<GatewayDependencies> {
+  const timeout = { timeoutMs: config.GRPC_TIMEOUT_MS };
+  const close = (client: { close(): void }): void => client.close();
   // Creates and reads by id go out in grouped calls while others are in flight (docs/adr/0064).
   const checkout = groupedCheckoutClient(
-    createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS }),
+    life.own('checkout client', createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, timeout), close),
     { inFlight: config.CHECKOUT_GROUPED_CALLS, stallMs: config.CHECKOUT_GROUPED_CALL_STALL_MS },
   );
   // The payment links of /v1/payment_links (ADR 0045): checkout's admin service, on the same listener.
-  const checkoutAdmin = createServiceClient(CheckoutAdminService, config.CHECKOUT_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
-  const customers = createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
-  const webhooks = createServiceClient(WebhooksService, config.WEBHOOKS_GRPC_ADDRESS, { timeoutMs: config.GRPC_TIMEOUT_MS });
-  // Keys and accounts come from the accounts context, cached per process and synced with its change
-  // feed before each use (docs/adr/0085).
-  const directory = keyDirectoryClient(config.ACCOUNTS_GRPC_ADDRESS, config.GRPC_TIMEOUT_MS);
-  const keys = new KeyCache(directory, logger);
-  await keys.start();
-  const idempotency = new IdempotencyStore(database.pool);
-  const rateLimits = createRateLimits(
-    config.GATEWAY_DATABASE_URL,
-    {
-      requestsPerMinute: config.RATE_LIMIT_REQUESTS_PER_MINUTE,
-      startsPerMinute: config.RATE_LIMIT_STARTS_PER_MINUTE,
-      listensPerMinute: config.RATE_LIMIT_LISTEN_PER_MINUTE,
-    },
-    logger,
+  const checkoutAdmin = life.own(
+    'checkout admin client',
+    createServiceClient(CheckoutAdminService, config.CHECKOUT_GRPC_ADDRESS, timeout),
+    close,
   );
+  const customers = life.own('customers client', createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, timeout), close);
+  const webhooks = life.own('webhooks client', createServiceClient(WebhooksService, config.WEBHOOKS_GRPC_ADDRESS, timeout), close);
+  const rateLimits = life.own('rate limits', createRateLimits(config.GATEWAY_DATABASE_URL, rateLimitsOf(config), logger), (limits) =>
+    limits.close(),
+  );
+  // Keys and accounts come from the accounts context, cached per process and synced with its change
+  // feed before each use (docs/adr/0085). Not a job: it syncs when a request asks, on no timer.
+  const directory = life.own('key directory client', keyDirectoryClient(config.ACCOUNTS_GRPC_ADDRESS, config.GRPC_TIMEOUT_MS), close);
+  const keys = life.own('key cache', new KeyCache(directory, logger), (cache) => cache.stop());
+  await keys.start();
+  return { checkout, checkoutAdmin, customers, webhooks, keys, idempotency: new IdempotencyStore(database.pool), rateLimits };
+}
+
+function rateLimitsOf(config: GatewayConfig): Parameters<typeof createRateLimits>[1] {
+  return {
+    requestsPerMinute: config.RATE_LIMIT_REQUESTS_PER_MINUTE,
+    startsPerMinute: config.RATE_LIMIT_STARTS_PER_MINUTE,
+    listensPerMinute: config.RATE_LIMIT_LISTEN_PER_MINUTE,
+  };
+}
+
+/** Expired idempotency records and ended rate-limit windows, deleted every 10 minutes. */
+function startMaintenance(deps: GatewayDependencies, now: () => Date, logger: Logger): Stoppable {
   const maintenance = setInterval(() => {
-    Promise.all([idempotency.purgeExpired(now()), rateLimits.purgeExpired(now())]).catch((error: unknown) =>
+    Promise.all([deps.idempotency.purgeExpired(now()), deps.rateLimits.purgeExpired(now())]).catch((error: unknown) =>
       logger.warn({ err: error }, 'purging expired idempotency records or rate-limit windows failed'),
     );
   }, MAINTENANCE_INTERVAL_MS);
   maintenance.unref();
-  // Ends waiting GET /v1/listen polls at once on stop, so closing the server does not wait for them.
+  return { stop: () => clearInterval(maintenance) };
+}
+
+/** The API's HTTP listener; its stop first ends waiting GET /v1/listen polls, so the close does not wait for them. */
+async function listenApi(
+  config: GatewayConfig,
+  database: GatewayDatabase,
+  deps: GatewayDependencies,
+  now: () => Date,
+  logger: Logger,
+): Promise<{ readonly url: string; stop(): Promise<void> }> {
   const closing = new AbortController();
   const app = createGatewayApp({
     // Authentication reads keys through the cache (docs/adr/0027).
-    merchants: keys,
-    checkout,
-    checkoutAdmin,
-    customers,
-    webhooks,
+    merchants: deps.keys,
+    checkout: deps.checkout,
+    checkoutAdmin: deps.checkoutAdmin,
+    customers: deps.customers,
+    webhooks: deps.webhooks,
     closing: closing.signal,
-    idempotency,
+    idempotency: deps.idempotency,
     idempotencySettings: { now, lockMs: config.IDEMPOTENCY_LOCK_MS, waitMs: config.IDEMPOTENCY_WAIT_MS },
-    rateLimits,
+    rateLimits: deps.rateLimits,
     customersReadWaitMs: config.CUSTOMERS_READ_WAIT_MS,
     logger,
     ready: async () => {
-      await prisma.$queryRaw`SELECT 1`;
+      await database.prisma.$queryRaw`SELECT 1`;
       await Promise.all(
         [config.CHECKOUT_GRPC_ADDRESS, config.CUSTOMERS_GRPC_ADDRESS, config.ACCOUNTS_GRPC_ADDRESS].map((address) =>
           checkGrpcHealth(address),
@@ -84,37 +155,20 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
       );
     },
   });
-  const server: Server = createServer(app);
-  answerParserRefusals(server, logger, 'api', { headerCodes: API_HEADER_CODES });
-  // Slow-client protection: a request must arrive whole within 30 s.
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 10_000;
-  // Idle keep-alive connections live longer than a merchant client's or a load balancer's own idle
-  // limit (commonly 4-60 s): a server that closes first races the client's next request on that socket,
-  // which the client sees as ECONNRESET on a request it cannot safely retry.
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.GATEWAY_PORT, config.GATEWAY_HOST, () => resolve());
+  // Slow-client protection (the whole request within 30 s, its headers within 10 s) is listenHttp's default.
+  const http = await listenHttp(app, {
+    host: config.GATEWAY_HOST,
+    port: config.GATEWAY_PORT,
+    logger,
+    refusals: 'api',
+    headerCodes: API_HEADER_CODES,
+    keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS,
   });
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://${config.GATEWAY_HOST}:${port}`,
-    async stop() {
+    url: http.url,
+    stop() {
       closing.abort();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
-      clearInterval(maintenance);
-      checkout.close();
-      checkoutAdmin.close();
-      customers.close();
-      webhooks.close();
-      await rateLimits.close();
-      keys.stop();
-      directory.close();
-      await database.close();
+      return http.stop();
     },
   };
 }

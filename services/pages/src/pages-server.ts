@@ -1,11 +1,11 @@
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:http';
-import { checkGrpcHealth, createServiceClient, type PublicCallContext } from '@hc/grpc';
+import { checkGrpcHealth, createServiceClient, type PublicCallContext, type ServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { HostedCheckoutService } from '@hc/proto/checkout/v1';
 import { ReceiptPolicyService } from '@hc/proto/notifications/v1';
 import { BrandService } from '@hc/proto/accounts/v1';
-import { answerParserRefusals } from '@hc/web';
+import type { ServiceLife } from '@hc/runtime';
+import { startService } from '@hc/runtime/service';
+import { listenHttp } from '@hc/web';
 import type { PagesConfig } from './config.ts';
 import { receiptPolicy, RECEIPT_POLICY_TIMEOUT_MS } from './adapters/receipt-policy.ts';
 import { BRAND_TIMEOUT_MS, brandReader, logoReader } from './adapters/brand-reader.ts';
@@ -17,30 +17,65 @@ export interface RunningPages {
   stop(): Promise<void>;
 }
 
-/** Wires config → checkout gRPC client → HTTP server. Used by main.ts and by tests. */
+/** The clients of the services the pages read; the receipt policy and brands are optional. */
+interface PagesClients {
+  readonly checkout: ServiceClient<typeof HostedCheckoutService, PublicCallContext>;
+  readonly policy: ServiceClient<typeof ReceiptPolicyService, PublicCallContext> | undefined;
+  readonly accounts: ServiceClient<typeof BrandService, PublicCallContext> | undefined;
+}
+
+/**
+ * The hosted pages on the service skeleton (@hc/runtime/service, docs/adr/0095). No database of their
+ * own (every page reads checkout, accounts, notifications over gRPC): dependencies (the gRPC clients)
+ * → the HTTP listener. Stops in reverse: the listener first, then the clients. Used by main.ts and by tests.
+ */
 export async function startPages(config: PagesConfig, logger: Logger): Promise<RunningPages> {
-  const checkout = createServiceClient<typeof HostedCheckoutService, PublicCallContext>(
-    HostedCheckoutService,
-    config.CHECKOUT_GRPC_ADDRESS,
-    {
+  const service = await startService({
+    name: 'pages',
+    logger,
+    dependencies: (_database, life) => pagesClients(config, life),
+    listeners: async ({ deps }) => ({ http: await listenPages(config, deps, logger) }),
+  });
+  return { url: service.listeners.http.url, stop: () => service.stop() };
+}
+
+/** Each client is owned as it is made, so a start that fails later still closes it. */
+function pagesClients(config: PagesConfig, life: ServiceLife): PagesClients {
+  const close = (client: { close(): void }): void => client.close();
+  const checkout = life.own(
+    'checkout client',
+    createServiceClient<typeof HostedCheckoutService, PublicCallContext>(HostedCheckoutService, config.CHECKOUT_GRPC_ADDRESS, {
       timeoutMs: config.GRPC_TIMEOUT_MS,
-    },
+    }),
+    close,
   );
   const policy = config.NOTIFICATIONS_GRPC_ADDRESS
-    ? createServiceClient<typeof ReceiptPolicyService, PublicCallContext>(ReceiptPolicyService, config.NOTIFICATIONS_GRPC_ADDRESS, {
-        timeoutMs: RECEIPT_POLICY_TIMEOUT_MS,
-      })
+    ? life.own(
+        'receipt policy client',
+        createServiceClient<typeof ReceiptPolicyService, PublicCallContext>(ReceiptPolicyService, config.NOTIFICATIONS_GRPC_ADDRESS, {
+          timeoutMs: RECEIPT_POLICY_TIMEOUT_MS,
+        }),
+        close,
+      )
     : undefined;
   const accounts = config.ACCOUNTS_GRPC_ADDRESS
-    ? createServiceClient<typeof BrandService, PublicCallContext>(BrandService, config.ACCOUNTS_GRPC_ADDRESS, {
-        timeoutMs: BRAND_TIMEOUT_MS,
-      })
+    ? life.own(
+        'brand client',
+        createServiceClient<typeof BrandService, PublicCallContext>(BrandService, config.ACCOUNTS_GRPC_ADDRESS, {
+          timeoutMs: BRAND_TIMEOUT_MS,
+        }),
+        close,
+      )
     : undefined;
+  return { checkout, policy, accounts };
+}
+
+function listenPages(config: PagesConfig, clients: PagesClients, logger: Logger): ReturnType<typeof listenHttp> {
   const app = createPagesApp({
-    checkout,
-    receipts: receiptPolicy(policy, logger),
-    brands: brandReader(accounts, logger),
-    logos: logoReader(accounts),
+    checkout: clients.checkout,
+    receipts: receiptPolicy(clients.policy, logger),
+    brands: brandReader(clients.accounts, logger),
+    logos: logoReader(clients.accounts),
     logger,
     trustProxyHops: config.PAGES_TRUST_PROXY_HOPS,
     viewsPerMinute: config.PAGES_VIEWS_PER_MINUTE,
@@ -48,26 +83,6 @@ export async function startPages(config: PagesConfig, logger: Logger): Promise<R
     statementPublicKeys: config.STATEMENT_PUBLIC_KEYSET,
     ready: () => checkGrpcHealth(config.CHECKOUT_GRPC_ADDRESS),
   });
-  const server = createServer(app);
-  answerParserRefusals(server, logger, 'page');
-  // Slow-client protection: a request must arrive whole within 30 s.
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 10_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.PAGES_PORT, config.PAGES_HOST, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://${config.PAGES_HOST}:${port}`,
-    async stop() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
-      checkout.close();
-      policy?.close();
-      accounts?.close();
-    },
-  };
+  // Slow-client protection (the whole request within 30 s, its headers within 10 s) is listenHttp's default.
+  return listenHttp(app, { host: config.PAGES_HOST, port: config.PAGES_PORT, logger, refusals: 'page' });
 }
