@@ -61,15 +61,24 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'
  * SQLSTATEs of a server that cannot serve now: class 08 connection exception; 57P01–57P03 shut down
  * by an administrator, crashed, starting up or in recovery; 25006 read-only transaction (a standby
  * reached before the router noticed the change). Prisma's: P1001 unreachable, P1002 timed out, P1017
- * connection closed, P2024 no pool connection in time.
+ * connection closed, P2024 no pool connection in time (and P2028 when a transaction could not start in time).
  */
 const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '25006']);
 const PRISMA_UNAVAILABLE = new Set(['P1001', 'P1002', 'P1017', 'P2024']);
+
+/**
+ * Prisma's P2028 is any "Transaction API error"; this one says no connection came within the
+ * transaction's `maxWait` (the pool's connections were being re-made through a failover: seen from
+ * settlement's LockSettlement in the whole-topology fault profile, answered 500 before). The others
+ * (a transaction used after it expired, say) stay errors of ours.
+ */
+const TRANSACTION_NOT_STARTED = /^Transaction API error: Unable to start a transaction in the given time/;
 
 function lostConnection(error: unknown, depth: number): boolean {
   if (typeof error !== 'object' || error === null || depth > 5) return false;
   const e = error as { message?: unknown; code?: unknown; cause?: unknown };
   if (typeof e.message === 'string' && LOST_CONNECTION.includes(e.message)) return true;
+  if (e.code === 'P2028' && typeof e.message === 'string' && TRANSACTION_NOT_STARTED.test(e.message)) return true;
   if (typeof e.code === 'string' && (SOCKET_CODES.has(e.code) || PRISMA_UNAVAILABLE.has(e.code))) return true;
   return e.cause !== undefined && e.cause !== error && lostConnection(e.cause, depth + 1);
 }

@@ -129,6 +129,10 @@ describe('a database briefly away is 503 service_unavailable', () => {
   it("Prisma's codes for an unreachable server or a closed connection, and a lost connection as a cause", () => {
     expect(databaseUnavailableError({ code: 'P1017', message: 'Server has closed the connection.' })?.code).toBe('service_unavailable');
     expect(databaseUnavailableError({ code: 'P2024' })?.code).toBe('service_unavailable');
+    // As settlement's interactive transaction reported it while its pool reconnected through a failover.
+    const notStarted = { code: 'P2028', message: 'Transaction API error: Unable to start a transaction in the given time.' };
+    expect(databaseUnavailableError(notStarted)?.code).toBe('service_unavailable');
+    expect(databaseUnavailableError({ code: 'P2028', message: 'Transaction API error: Transaction already closed.' })).toBeUndefined();
     const wrapped = new Error('query failed', { cause: new Error('Connection terminated unexpectedly') });
     expect(databaseUnavailableError(wrapped)?.code).toBe('service_unavailable');
   });
