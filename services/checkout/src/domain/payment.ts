@@ -1,11 +1,11 @@
 import type { Currency } from '@hc/money';
 
 /** Statuses of a checkout session, which is also its payment. */
-export const SESSION_STATUSES = ['open', 'pending', 'paid', 'held', 'failed', 'expired'] as const;
-export type SessionStatus = (typeof SESSION_STATUSES)[number];
+export const PAYMENT_STATUSES = ['open', 'pending', 'paid', 'held', 'failed', 'expired'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /** API sessions accept payments for 24 hours after creation. */
-export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
+export const PAYMENT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 /** Account and mode of the caller. Every read and write of a session is scoped by both. */
 export interface Scope {
@@ -13,11 +13,11 @@ export interface Scope {
   readonly livemode: boolean;
 }
 
-export interface CheckoutSession {
+export interface Payment {
   readonly id: string;
   readonly accountId: string;
   readonly livemode: boolean;
-  readonly status: SessionStatus;
+  readonly status: PaymentStatus;
   /** Decimal string, two decimals. */
   readonly amount: string;
   readonly currency: Currency;
@@ -74,7 +74,7 @@ export type PaymentSource = 'api' | 'checkout' | 'payment_link';
 /** What a payments listing may be narrowed to (the dashboard's filters and GET /v1/payments'). */
 export interface PaymentFilters {
   readonly source?: PaymentSource | undefined;
-  readonly status?: SessionStatus | undefined;
+  readonly status?: PaymentStatus | undefined;
   /** Exact. */
   readonly reference?: string | undefined;
   /** Lower-cased, exact. */
@@ -90,8 +90,8 @@ export function isPaymentSource(value: string): value is PaymentSource {
   return (PAYMENT_SOURCES as readonly string[]).includes(value);
 }
 
-export function isSessionStatus(value: string): value is SessionStatus {
-  return (SESSION_STATUSES as readonly string[]).includes(value);
+export function isPaymentStatus(value: string): value is PaymentStatus {
+  return (PAYMENT_STATUSES as readonly string[]).includes(value);
 }
 
 /** What moved, as the settlement context reported it. Decimal strings in `coin`. */
@@ -107,7 +107,7 @@ export const NO_SETTLEMENT: SettlementFields = { coin: null, valueCoin: null, me
 
 /** The fields a new, unstarted session has beyond what the merchant sent. */
 export const UNSTARTED: Pick<
-  CheckoutSession,
+  Payment,
   | 'startedAt'
   | 'customerRevision'
   | 'country'
@@ -152,22 +152,22 @@ export const UNSTARTED: Pick<
 };
 
 /** A payment that has ended for good (a late delivery can still move an expired one). */
-export function isFinished(status: SessionStatus): boolean {
+export function isFinished(status: PaymentStatus): boolean {
   return status === 'paid' || status === 'held' || status === 'failed';
 }
 
 export function expiryFor(createdAt: Date): Date {
-  return new Date(createdAt.getTime() + SESSION_LIFETIME_MS);
+  return new Date(createdAt.getTime() + PAYMENT_LIFETIME_MS);
 }
 
 /** Unpaid sessions can still take a payment, or expire. */
-export function isUnpaid(status: SessionStatus): boolean {
+export function isUnpaid(status: PaymentStatus): boolean {
   return status === 'open' || status === 'pending';
 }
 
 /** An unpaid session read at or past its expiry becomes `expired`. */
-export function shouldExpire(session: Pick<CheckoutSession, 'status' | 'expiresAt'>, now: Date): boolean {
-  return isUnpaid(session.status) && now.getTime() >= session.expiresAt.getTime();
+export function shouldExpire(payment: Pick<Payment, 'status' | 'expiresAt'>, now: Date): boolean {
+  return isUnpaid(payment.status) && now.getTime() >= payment.expiresAt.getTime();
 }
 
 /** The hosted checkout page of a session. */

@@ -9,10 +9,10 @@
  */
 import type { QueryConfig } from 'pg';
 import { outboxInsertSql, outboxRowsJson, OUTBOX_WAKE_CALL, type OutboxRow } from '@hc/events';
-import type { CheckoutSession, PaymentFilters, Scope } from '../domain/checkout-session.ts';
+import type { Payment, PaymentFilters, Scope } from '../domain/payment.ts';
 import type { PaymentPatch } from '../domain/payment-transitions.ts';
 
-type FlatSession = Omit<CheckoutSession, 'settlement'> & CheckoutSession['settlement'];
+type FlatPayment = Omit<Payment, 'settlement'> & Payment['settlement'];
 
 /** Every column of checkout_sessions, by the CheckoutSession field (settlement flattened) it holds. */
 const COLUMNS = {
@@ -56,7 +56,7 @@ const COLUMNS = {
   merchantReceived: 'merchant_received',
   txidIn: 'txid_in',
   txidOut: 'txid_out',
-} as const satisfies Record<keyof FlatSession, string>;
+} as const satisfies Record<keyof FlatPayment, string>;
 
 /**
  * Columns no code writes or reads any more, left NULL until a later migration drops them (dropping them
@@ -90,19 +90,19 @@ o AS (${outboxInsertSql(`$${OUTBOX_PARAM}`, { onlyWhere: 'e.key IN (SELECT id FR
 SELECT s.id, ${OUTBOX_WAKE_CALL} FROM s`;
 
 /** A session as one flat record of its columns' fields (settlement's fields beside the others). */
-function flatten(session: CheckoutSession): FlatSession {
-  const { settlement, ...fields } = session;
+function flatten(payment: Payment): FlatPayment {
+  const { settlement, ...fields } = payment;
   return { ...fields, ...settlement };
 }
 
-export function insertWithEvent(session: CheckoutSession, event: OutboxRow): QueryConfig {
-  const flat = flatten(session);
+export function insertWithEvent(payment: Payment, event: OutboxRow): QueryConfig {
+  const flat = flatten(payment);
   const values: unknown[] = FIELDS.map((field) => {
     const value = flat[field];
     // json, not jsonb: the text as serialised here is what is stored (key order kept), as with Prisma.
     return field === 'metadata' && value !== null ? JSON.stringify(value) : value;
   });
-  values.push(outboxRowsJson([{ ...event, key: session.id }]));
+  values.push(outboxRowsJson([{ ...event, key: payment.id }]));
   return { name: 'checkout-session-insert-with-event', text: INSERT_WITH_EVENT_SQL, values };
 }
 
@@ -121,15 +121,15 @@ o AS (${outboxInsertSql('$2', { onlyWhere: 'e.key IN (SELECT id FROM s)' })})
 SELECT id, (SELECT ${OUTBOX_WAKE_CALL}) FROM s`;
 
 /** Several creates; the same id twice must not be in one group (the store keeps the first). */
-export function insertManyWithEvents(creates: readonly { readonly session: CheckoutSession; readonly event: OutboxRow }[]): QueryConfig {
-  const sessions = creates.map(({ session }) => {
-    const flat = flatten(session);
+export function insertManyWithEvents(creates: readonly { readonly payment: Payment; readonly event: OutboxRow }[]): QueryConfig {
+  const sessions = creates.map(({ payment }) => {
+    const flat = flatten(payment);
     return Object.fromEntries(FIELDS.map((field) => [COLUMNS[field], flat[field]]));
   });
   return {
     name: 'checkout-session-insert-many-with-events',
     text: INSERT_MANY_WITH_EVENTS_SQL,
-    values: [JSON.stringify(sessions), outboxRowsJson(creates.map(({ session, event }) => ({ ...event, key: session.id })))],
+    values: [JSON.stringify(sessions), outboxRowsJson(creates.map(({ payment, event }) => ({ ...event, key: payment.id })))],
   };
 }
 
@@ -139,9 +139,9 @@ export function insertManyWithEvents(creates: readonly { readonly session: Check
  * column's own type (as the grouped create does), and the row as it is after. SQL, as the creates are:
  * checkout_sessions has one way in (docs/adr/0084). Null for an empty patch (nothing to write).
  */
-export function updateSession(id: string, patch: PaymentPatch): { text: string; values: unknown[] } | null {
+export function updatePayment(id: string, patch: PaymentPatch): { text: string; values: unknown[] } | null {
   const { settlement, ...rest } = patch;
-  const flat: Partial<FlatSession> = { ...rest, ...settlement };
+  const flat: Partial<FlatPayment> = { ...rest, ...settlement };
   const fields = FIELDS.filter((field) => flat[field] !== undefined);
   if (fields.length === 0) return null;
   const columns = fields.map((field) => `"${COLUMNS[field]}"`).join(', ');
@@ -161,7 +161,7 @@ export const ERASE_BUYER_SQL = 'UPDATE checkout_sessions SET customer_email = NU
  * back only for an (id, account, mode) that was asked for, as `WHERE id = … AND account_id = … AND livemode = …` would for one. The
  * `id = ANY` keeps the plan on the primary key whatever the table's statistics say.
  */
-export function findSessions(requests: readonly { readonly scope: Scope; readonly id: string }[]): QueryConfig {
+export function findPayments(requests: readonly { readonly scope: Scope; readonly id: string }[]): QueryConfig {
   const select = FIELDS.map((field) => `s."${COLUMNS[field]}" AS "${field}"`).join(', ');
   return {
     name: 'checkout-session-find-group',
@@ -178,7 +178,7 @@ export function findSessions(requests: readonly { readonly scope: Scope; readonl
  * the session and with it the account and mode it then acts in (the row holds both), so a buyer's
  * action costs one read, not a scope lookup and then a scoped read.
  */
-export function findSessionsForBuyer(ids: readonly string[]): QueryConfig {
+export function findPaymentsForBuyer(ids: readonly string[]): QueryConfig {
   return {
     name: 'checkout-session-find-by-id-group',
     text: `SELECT ${SELECT_LIST} FROM checkout_sessions WHERE id = ANY($1::text[])`,
@@ -246,7 +246,7 @@ function listConditions(scope: Scope, filters: PaymentFilters): { values: unknow
 
 const NEWEST_FIRST = 'ORDER BY created_at DESC, id DESC';
 
-export function listSessions(scope: Scope, limit: number, after?: CheckoutSession, filters: PaymentFilters = {}): QueryConfig {
+export function listPayments(scope: Scope, limit: number, after?: Payment, filters: PaymentFilters = {}): QueryConfig {
   const { values, where, shape } = listConditions(scope, filters);
   if (after) {
     values.push(after.createdAt, after.id);
@@ -265,7 +265,7 @@ export function listSessions(scope: Scope, limit: number, after?: CheckoutSessio
  * cursor's own read (docs/adr/0097): the cursor must be the caller's, in this mode (and of the
  * filter's source). No row: the cursor is not the caller's; one row of NULLs: the page is empty.
  */
-export function listSessionsAfterId(scope: Scope, limit: number, afterId: string, filters: PaymentFilters = {}): QueryConfig {
+export function listPaymentsAfterId(scope: Scope, limit: number, afterId: string, filters: PaymentFilters = {}): QueryConfig {
   const { values, where, shape } = listConditions(scope, filters);
   const cursorWhere = ['account_id = $1', 'livemode = $2'];
   if (filters.source !== undefined) cursorWhere.push(`source = $${values.indexOf(filters.source) + 1}`);
@@ -287,7 +287,7 @@ export function listSessionsAfterId(scope: Scope, limit: number, afterId: string
  * (account, mode, paid_at, id) of paid payments. A payment belongs to the day it was paid, however
  * long before it was created (a held payment accepted days later too).
  */
-export function listPaidSessions(scope: Scope, limit: number, period: { from?: Date; until?: Date }, after?: CheckoutSession): QueryConfig {
+export function listPaidPayments(scope: Scope, limit: number, period: { from?: Date; until?: Date }, after?: Payment): QueryConfig {
   const values: unknown[] = [scope.accountId, scope.livemode, period.from ?? new Date(0), period.until ?? new Date('9999-12-31T00:00:00Z')];
   const where = [`account_id = $1`, `livemode = $2`, `status = 'paid'`, `paid_at >= $3`, `paid_at < $4`];
   if (after) {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { expiryFor, hostedPageUrl, shouldExpire, SESSION_LIFETIME_MS } from './checkout-session.ts';
+import { expiryFor, hostedPageUrl, shouldExpire, PAYMENT_LIFETIME_MS } from './payment.ts';
 
 describe('session expiry', () => {
   const createdAt = new Date('2026-01-01T00:00:00Z');
   const expiresAt = expiryFor(createdAt);
 
   it('is 24 hours after creation', () => {
-    expect(expiresAt.getTime() - createdAt.getTime()).toBe(SESSION_LIFETIME_MS);
-    expect(SESSION_LIFETIME_MS).toBe(86_400_000);
+    expect(expiresAt.getTime() - createdAt.getTime()).toBe(PAYMENT_LIFETIME_MS);
+    expect(PAYMENT_LIFETIME_MS).toBe(86_400_000);
   });
 
   it('applies to unpaid sessions from the expiry instant on', () => {
