@@ -2,7 +2,7 @@ import { isUnpaid, type Payment } from './payment.ts';
 import { selectProviders, type ProviderDefinition, type ProviderOffer } from './providers.ts';
 
 /**
- * What the buyer may see of a session on the hosted page: what is to be paid, to whom, and what the
+ * What the buyer may see of a payment on the hosted page: what is to be paid, to whom, and what the
  * buyer sent. Never the metadata, the settlement details or the deposit address; the account id is
  * for the pages' own calls about it (does the account send receipts?), never shown.
  */
@@ -41,7 +41,7 @@ export function awaitsPayment(payment: Pick<Payment, 'status' | 'canceledAt'>): 
   return isUnpaid(payment.status) && payment.canceledAt === null;
 }
 
-/** `unavailable`: the account cannot take payments now; only an unpaid session can say so. */
+/** `unavailable`: the account cannot take payments now; only an unpaid payment can say so. */
 export function hostedView(payment: Payment, catalogue: readonly ProviderDefinition[], unavailable = false): HostedView {
   const open = awaitsPayment(payment);
   const payable = payment.startedAt !== null && open && !unavailable;

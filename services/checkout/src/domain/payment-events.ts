@@ -47,7 +47,7 @@ export interface PaymentSnapshot {
   paidAt: number | null;
   expiresAt: number;
   url: string;
-  /** The merchant's display name kept on the session (a receipt's sender), when it has one. */
+  /** The merchant's display name kept on the payment (a receipt's sender), when it has one. */
   merchantName: string | null;
   /** The buyer's language the merchant chose at create (docs/adr/0089). */
   locale: string | null;

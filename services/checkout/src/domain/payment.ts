@@ -1,18 +1,22 @@
 import type { Currency } from '@hc/money';
 
-/** Statuses of a checkout session, which is also its payment. */
+/** Statuses of a payment (the API names it a checkout session; docs/adr/0104). */
 export const PAYMENT_STATUSES = ['open', 'pending', 'paid', 'held', 'failed', 'expired'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-/** API sessions accept payments for 24 hours after creation. */
+/** Payments made over the API can be paid for 24 hours after creation. */
 export const PAYMENT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
-/** Account and mode of the caller. Every read and write of a session is scoped by both. */
+/** Account and mode of the caller. Every read and write of a payment is scoped by both. */
 export interface Scope {
   readonly accountId: string;
   readonly livemode: boolean;
 }
 
+/**
+ * The payment, checkout's aggregate. Outside it keeps the API's name: the `checkout_session` resource,
+ * the proto's `CheckoutSession` messages and RPCs, the table `checkout_sessions` (docs/adr/0104).
+ */
 export interface Payment {
   readonly id: string;
   readonly accountId: string;
@@ -32,7 +36,7 @@ export interface Payment {
   readonly createdAt: Date;
   readonly expiresAt: Date;
   readonly startedAt: Date | null;
-  /** Payment fields: the session is also the payment. */
+  /** Set by the start and the settlement. */
   readonly country: string | null;
   readonly provider: string | null;
   readonly paidAt: Date | null;
@@ -56,7 +60,7 @@ export interface Payment {
   readonly checkoutId: string | null;
   readonly planLabel: string | null;
   /**
-   * The merchant's name as the gateway passed it at create (null for older sessions), shown to buyers.
+   * The merchant's name as the gateway passed it at create (null for older payments), shown to buyers.
    * Nothing else of the account is kept: a start reads the account's wallet and fee from the accounts context
    * (docs/adr/0037).
    */
@@ -105,7 +109,7 @@ export interface SettlementFields {
 
 export const NO_SETTLEMENT: SettlementFields = { coin: null, valueCoin: null, merchantReceived: null, txidIn: null, txidOut: null };
 
-/** The fields a new, unstarted session has beyond what the merchant sent. */
+/** The fields a new, unstarted payment has beyond what the merchant sent. */
 export const UNSTARTED: Pick<
   Payment,
   | 'startedAt'
@@ -160,17 +164,17 @@ export function expiryFor(createdAt: Date): Date {
   return new Date(createdAt.getTime() + PAYMENT_LIFETIME_MS);
 }
 
-/** Unpaid sessions can still take a payment, or expire. */
+/** Unpaid payments can still take a payment, or expire. */
 export function isUnpaid(status: PaymentStatus): boolean {
   return status === 'open' || status === 'pending';
 }
 
-/** An unpaid session read at or past its expiry becomes `expired`. */
+/** An unpaid payment read at or past its expiry becomes `expired`. */
 export function shouldExpire(payment: Pick<Payment, 'status' | 'expiresAt'>, now: Date): boolean {
   return isUnpaid(payment.status) && now.getTime() >= payment.expiresAt.getTime();
 }
 
-/** The hosted checkout page of a session. */
+/** The hosted checkout page of a payment. */
 export function hostedPageUrl(publicBaseUrl: string, id: string): string {
   return `${publicBaseUrl.replace(/\/+$/, '')}/pay/${id}`;
 }

@@ -3,8 +3,8 @@ import { shouldExpire, type Payment } from './payment.ts';
 import { normalizeEmail } from './new-payment.ts';
 
 /**
- * Why a session cannot be started now, if it cannot: canceled or expired (410), or finished (409).
- * Starting an already started, still unpaid session is allowed and changes nothing but the email.
+ * Why a payment cannot be started now, if it cannot: canceled or expired (410), or finished (409).
+ * Starting an already started, still unpaid payment is allowed and changes nothing but the email.
  */
 export function startRefusal(payment: Payment, now: Date): ApiError | undefined {
   if (payment.canceledAt !== null) return new ApiError('canceled');

@@ -1,10 +1,10 @@
 /**
  * Checkout's hot paths as prepared statements on the pg pool Prisma also uses (docs/adr/0030): the
- * create (a session and its outbox row in ONE statement, hence one implicit transaction and one round
+ * create (a payment and its outbox row in ONE statement, hence one implicit transaction and one round
  * trip), the read by id and the listing. Everything else stays on Prisma.
  *
  * Rows come back under the Prisma model's field names (the column list below aliases each column), so
- * one mapping (checkout-sessions.ts `toSession`) serves both paths; pg returns numeric as exact
+ * one mapping (payments.ts `toPayment`) serves both paths; pg returns numeric as exact
  * decimal text (never a float) and timestamptz as a Date.
  */
 import type { QueryConfig } from 'pg';
@@ -14,7 +14,7 @@ import type { PaymentPatch } from '../domain/payment-transitions.ts';
 
 type FlatPayment = Omit<Payment, 'settlement'> & Payment['settlement'];
 
-/** Every column of checkout_sessions, by the CheckoutSession field (settlement flattened) it holds. */
+/** Every column of checkout_sessions, by the Payment field (settlement flattened) it holds. */
 const COLUMNS = {
   id: 'id',
   accountId: 'account_id',
@@ -76,9 +76,9 @@ const INSERT_VALUES = FIELDS.map((_field, i) => `$${i + 1}`).join(', ');
 const OUTBOX_PARAM = FIELDS.length + 1;
 
 /**
- * The session row and its event's outbox row are written by one statement: data-modifying WITH
+ * The payment's row and its event's outbox row are written by one statement: data-modifying WITH
  * clauses always run to completion, and a statement outside BEGIN is its own transaction, so both rows
- * commit together or neither does (a refused session value aborts the outbox insert with it). An id
+ * commit together or neither does (a refused payment value aborts the outbox insert with it). An id
  * already taken writes neither row and answers no row (ON CONFLICT (id) DO NOTHING, so the idempotent
  * create learns of its retry without a read first, docs/adr/0062). The outbox insert is @hc/events'
  * one (docs/adr/0084): it skips a duplicate event id, and its wake-up reaches the relay at commit and is
@@ -89,7 +89,7 @@ const INSERT_WITH_EVENT_SQL = `WITH s AS (INSERT INTO checkout_sessions (${INSER
 o AS (${outboxInsertSql(`$${OUTBOX_PARAM}`, { onlyWhere: 'e.key IN (SELECT id FROM s)' })})
 SELECT s.id, ${OUTBOX_WAKE_CALL} FROM s`;
 
-/** A session as one flat record of its columns' fields (settlement's fields beside the others). */
+/** A payment as one flat record of its columns' fields (settlement's fields beside the others). */
 function flatten(payment: Payment): FlatPayment {
   const { settlement, ...fields } = payment;
   return { ...fields, ...settlement };
@@ -107,11 +107,11 @@ export function insertWithEvent(payment: Payment, event: OutboxRow): QueryConfig
 }
 
 /**
- * Several creates in ONE statement (group commit, docs/adr/0036): the sessions and their outbox rows
+ * Several creates in ONE statement (group commit, docs/adr/0036): the payments and their outbox rows
  * commit together or none does. Rows travel as one JSON array each, keyed by column name:
  * json_populate_recordset converts every value with the column's own type (numeric from its exact
  * text, timestamptz from ISO time), and a json column keeps its value's text as written here (key
- * order too), as the single insert does. A session whose id is already taken is skipped with its
+ * order too), as the single insert does. A payment whose id is already taken is skipped with its
  * outbox row, and only the ids written come back (docs/adr/0062); the outbox rows keep arrival order.
  */
 const INSERT_MANY_WITH_EVENTS_SQL = `WITH s AS (INSERT INTO checkout_sessions (${INSERT_COLUMNS})
@@ -122,14 +122,14 @@ SELECT id, (SELECT ${OUTBOX_WAKE_CALL}) FROM s`;
 
 /** Several creates; the same id twice must not be in one group (the store keeps the first). */
 export function insertManyWithEvents(creates: readonly { readonly payment: Payment; readonly event: OutboxRow }[]): QueryConfig {
-  const sessions = creates.map(({ payment }) => {
+  const rows = creates.map(({ payment }) => {
     const flat = flatten(payment);
     return Object.fromEntries(FIELDS.map((field) => [COLUMNS[field], flat[field]]));
   });
   return {
     name: 'checkout-session-insert-many-with-events',
     text: INSERT_MANY_WITH_EVENTS_SQL,
-    values: [JSON.stringify(sessions), outboxRowsJson(creates.map(({ payment, event }) => ({ ...event, key: payment.id })))],
+    values: [JSON.stringify(rows), outboxRowsJson(creates.map(({ payment, event }) => ({ ...event, key: payment.id })))],
   };
 }
 
@@ -174,8 +174,8 @@ export function findPayments(requests: readonly { readonly scope: Scope; readonl
 }
 
 /**
- * Several sessions by id alone (GroupedReads, docs/adr/0034): the hosted page's one read, which finds
- * the session and with it the account and mode it then acts in (the row holds both), so a buyer's
+ * Several payments by id alone (GroupedReads, docs/adr/0034): the hosted page's one read, which finds
+ * the payment and with it the account and mode it then acts in (the row holds both), so a buyer's
  * action costs one read, not a scope lookup and then a scoped read.
  */
 export function findPaymentsForBuyer(ids: readonly string[]): QueryConfig {
@@ -187,7 +187,7 @@ export function findPaymentsForBuyer(ids: readonly string[]): QueryConfig {
 }
 
 /**
- * The session under a row lock, read by the same statement that takes the lock (a change's one read):
+ * The payment under a row lock, read by the same statement that takes the lock (a change's one read):
  * `$1` id, `$2` account, `$3` mode. Run inside the change's transaction (Prisma's $queryRawUnsafe).
  */
 export const LOCKED_FIND_SQL = `SELECT ${SELECT_LIST} FROM checkout_sessions WHERE id = $1 AND account_id = $2 AND livemode = $3 FOR UPDATE`;

@@ -137,7 +137,7 @@ export class PaymentStore {
 
   /** Reads by id, several per statement under load (docs/adr/0034). */
   private readonly finds: GroupedReads<{ scope: Scope; id: string }, Payment>;
-  /** The hosted page's reads by id alone (the session names its own scope). */
+  /** The hosted page's reads by id alone (the payment names its own scope). */
   private readonly buyerFinds: GroupedReads<string, Payment>;
   /** Creates, committed in groups (docs/adr/0036); each answers whether its row was written. */
   private readonly inserts: (create: { payment: Payment; event: OutboxRow }) => Promise<boolean>;
@@ -182,15 +182,15 @@ export class PaymentStore {
   }
 
   /**
-   * Inserts a new session together with its `session.created` event (outbox): one prepared statement,
-   * one round trip, both rows or neither (session-statements.ts). Concurrent creates share statements.
+   * Inserts a new payment together with its `session.created` event (outbox): one prepared statement,
+   * one round trip, both rows or neither (payment-statements.ts). Concurrent creates share statements.
    */
   async insert(payment: Payment, created: SessionCreatedEvent): Promise<void> {
     if (!(await this.insertUnlessTaken(payment, created))) throw new Error(`checkout_sessions already holds a row with id ${payment.id}`);
   }
 
   /**
-   * As insert, but a session id already taken (a retried idempotent create's preset id) writes nothing
+   * As insert, but a payment id already taken (a retried idempotent create's preset id) writes nothing
    * and answers false, in the same grouped statement as every other create: no read first.
    */
   async insertUnlessTaken(payment: Payment, created: SessionCreatedEvent): Promise<boolean> {
@@ -210,21 +210,21 @@ export class PaymentStore {
     return rowCount === 1;
   }
 
-  /** A session by id within the caller's scope; concurrent finds share statements (GroupedReads). */
+  /** A payment by id within the caller's scope; concurrent finds share statements (GroupedReads). */
   async find(scope: Scope, id: string): Promise<Payment | null> {
     return (await this.finds.read({ scope, id })) ?? null;
   }
 
   /**
-   * A session found by its id alone: the one unscoped read, for the hosted page, which names a session
-   * by its id (the buyer's only credential) and then acts in the session's own scope (its account and
+   * A payment found by its id alone: the one unscoped read, for the hosted page, which names a payment
+   * by its id (the buyer's only credential) and then acts in the payment's own scope (its account and
    * mode are in the row). One statement for scope and row; concurrent reads share statements.
    */
   async findForBuyer(id: string): Promise<Payment | null> {
     return (await this.buyerFinds.read(id)) ?? null;
   }
 
-  /** The account and mode a session belongs to, found by its id alone (findForBuyer's scope). */
+  /** The account and mode a payment belongs to, found by its id alone (findForBuyer's scope). */
   async scopeOf(id: string): Promise<Scope | null> {
     const payment = await this.findForBuyer(id);
     return payment ? { accountId: payment.accountId, livemode: payment.livemode } : null;

@@ -19,8 +19,8 @@ export interface NewPaymentLinkRequest extends Omit<NewPaymentRequest, 'successU
  * Creates a payment link: an open payment with source `payment_link`, expiring after its own
  * lifetime. Every field is checked before anything is written (one insert with its event). With
  * `presetId` (the gateway's idempotent creates) the link gets that id, and creating it again returns
- * the first one, even where a new create would now be refused: the rules of the session create with a
- * preset id (createCheckoutSession, docs/adr/0070).
+ * the first one, even where a new create would now be refused: the rules of the payment create with a
+ * preset id (createPayment, docs/adr/0070).
  */
 export async function createPaymentLink(
   deps: CheckoutDependencies,
@@ -81,7 +81,7 @@ async function createNew(
   return { payment: existing, created: false };
 }
 
-/** The link with this id in the caller's scope; a session made another way is not one. */
+/** The link with this id in the caller's scope; a payment made another way is not one. */
 async function existingLink(deps: CheckoutDependencies, scope: Scope, id: string): Promise<Payment | null> {
   const existing = await deps.sessions.find(scope, id);
   return existing?.source === 'payment_link' ? existing : null;

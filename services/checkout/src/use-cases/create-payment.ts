@@ -17,16 +17,16 @@ export interface AccountSnapshot extends AccountStanding {
 
 export interface CreatedPayment {
   payment: Payment;
-  /** False when `presetId` named a session that already existed: a retried idempotent create. */
+  /** False when `presetId` named a payment that already existed: a retried idempotent create. */
   created: boolean;
 }
 
 /**
- * Creates an open session. Nothing is charged and no provider is contacted. With `presetId` (the
- * gateway's idempotent creates) the session gets that id, and creating it again returns the first one,
- * so a retry after a crash between creating and recording the answer never makes a second session.
+ * Creates an open payment (the API's checkout session). Nothing is charged and no provider is contacted. With `presetId` (the
+ * gateway's idempotent creates) the payment gets that id, and creating it again returns the first one,
+ * so a retry after a crash between creating and recording the answer never makes a second payment.
  * That holds even where a new create would now be refused (a Live account's payout wallet removed
- * since): the refusal is about making a session, and this one is made (docs/adr/0070).
+ * since): the refusal is about making a payment, and this one is made (docs/adr/0070).
  */
 export async function createPayment(
   deps: CheckoutDependencies,
@@ -78,7 +78,7 @@ async function createNew(
   }
   // The preset id's create writes nothing if the id is taken (a retry, or two racing): no read first,
   // and the create shares its group's statement with every other (docs/adr/0062). Only then the
-  // session already made is read, in the caller's scope.
+  // payment already made is read, in the caller's scope.
   if (await deps.sessions.insertUnlessTaken(payment, event)) return { payment, created: true };
   const existing = await deps.sessions.find(scope, presetId);
   if (!existing) throw new Error(`The preset id ${presetId} is taken outside the caller's account and mode`);

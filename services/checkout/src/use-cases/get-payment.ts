@@ -5,7 +5,7 @@ import { expiryTransition } from '../domain/payment-transitions.ts';
 import type { CheckoutDependencies } from './dependencies.ts';
 
 /**
- * Reads a session (= payment) of the caller's account and mode. Another account's or mode's session
+ * Reads a payment of the caller's account and mode. Another account's or mode's payment
  * is simply not found. A read past `expires_at` expires an unpaid payment (with its event) first.
  */
 export async function getPayment(deps: CheckoutDependencies, scope: Scope, id: string): Promise<Payment> {
@@ -15,7 +15,7 @@ export async function getPayment(deps: CheckoutDependencies, scope: Scope, id: s
 }
 
 /**
- * A session just read, as a read must answer it: past `expires_at` an unpaid payment is expired (with
+ * A payment just read, as a read must answer it: past `expires_at` an unpaid payment is expired (with
  * its event, under the row lock) first; otherwise it is returned as read, without another statement.
  */
 export async function expireIfDue(deps: CheckoutDependencies, scope: Scope, payment: Payment): Promise<Payment> {

@@ -12,7 +12,7 @@ export async function markProviderReached(deps: CheckoutDependencies, scope: Sco
 }
 
 /**
- * markProviderReached on a session already read (found, expired if due): no other read; the change
+ * markProviderReached on a payment already read (found, expired if due): no other read; the change
  * re-judges the row under its lock.
  */
 export async function markProviderReachedOn(

@@ -53,7 +53,7 @@ export async function simulatePayment(deps: CheckoutDependencies, caller: Caller
   return simulateLoadedPayment(deps, caller, await getPayment(deps, caller, id), outcome);
 }
 
-/** simulatePayment on a session already read (found, expired if due). */
+/** simulatePayment on a payment already read (found, expired if due). */
 export async function simulateLoadedPayment(
   deps: CheckoutDependencies,
   caller: Caller,

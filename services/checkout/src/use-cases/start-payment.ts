@@ -24,11 +24,11 @@ export interface StartedPayment {
 }
 
 /**
- * Starts a session as the buyer would. The first start locks the fee and USD value and assigns the
+ * Starts a payment as the buyer would. The first start locks the fee and USD value and assigns the
  * deposit address (settlement), sets `started_at` and publishes `payment.started`; starting again
  * keeps all of that and only replaces the email. Nothing is started when no provider fits. `account`
  * is the account as its owner (the accounts context) has it now: the wallet and fee locked are the ones the
- * merchant set last, whatever the session was created with (docs/adr/0037).
+ * merchant set last, whatever the payment was created with (docs/adr/0037).
  */
 export async function startPayment(
   deps: CheckoutDependencies,
@@ -37,12 +37,12 @@ export async function startPayment(
   request: StartRequest,
   account: AccountSnapshot,
 ): Promise<StartedPayment> {
-  startCountry(request.country); // a bad country is refused before the session is looked up, as always
+  startCountry(request.country); // a bad country is refused before the payment is looked up, as always
   return startLoadedPayment(deps, scope, await getPayment(deps, scope, id), request, account);
 }
 
 /**
- * startCheckoutSession on a session already read. `session` is the caller's read of it (getCheckoutSession, or the hosted page's one read): the checks
+ * startPayment on a payment already read. `payment` is the caller's read of it (getPayment, or the hosted page's one read): the checks
  * here need no other read, and the change re-judges the row under its lock, so a start racing another
  * start or the expiry sweeper still applies only to the row as it is then (startTransition refuses).
  */
