@@ -11,7 +11,8 @@ import { NO_CUSTOMER_DETAILS } from '../src/domain/order-customer.ts';
 import { sessionCreatedEvent, sessionEventPayload, sessionEventSubject } from '../src/domain/session-events.ts';
 import type { PaymentStore } from '../src/store/payments.ts';
 import type { CheckoutDatabase } from '../src/store/prisma.ts';
-import { listStatementName, RETIRED_SESSION_COLUMNS, SESSION_COLUMN_NAMES } from '../src/store/payment-statements.ts';
+import { listStatementName } from '../src/store/payment-lists.ts';
+import { PAYMENT_COLUMN_NAMES, RETIRED_PAYMENT_COLUMNS } from '../src/store/payment-statements.ts';
 import { startPaymentStore } from './support/payment-store.ts';
 
 let url: string;
@@ -81,7 +82,7 @@ describe('the one-statement create', () => {
     const viaStatement = payment();
     const viaPrisma = payment({ createdAt: viaStatement.createdAt, expiresAt: viaStatement.expiresAt });
     await store.insert(viaStatement, created(viaStatement));
-    // What CheckoutSessionStore.insert did before (docs/adr/0030).
+    // What the store's insert did before (docs/adr/0030).
     const { settlement, metadata, ...fields } = viaPrisma;
     const event = created(viaPrisma);
     await database.prisma.$transaction(async (tx) => {
@@ -227,9 +228,9 @@ describe('the one-statement create', () => {
     }
   });
 
-  it('names every column of checkout_sessions (a new column must be added to session-statements.ts)', async () => {
+  it('names every column of checkout_sessions (a new column must be added to payment-statements.ts)', async () => {
     const columns = await rows(`SELECT column_name FROM information_schema.columns WHERE table_name = 'checkout_sessions'`);
-    expect(columns.map((c) => c.column_name).sort()).toEqual([...SESSION_COLUMN_NAMES, ...RETIRED_SESSION_COLUMNS].sort());
+    expect(columns.map((c) => c.column_name).sort()).toEqual([...PAYMENT_COLUMN_NAMES, ...RETIRED_PAYMENT_COLUMNS].sort());
   });
 });
 

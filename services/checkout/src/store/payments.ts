@@ -1,14 +1,6 @@
 import { GroupedReads, groupCommitEach } from '@hc/batching';
 import { currentTraceparent, MARK_PROCESSED_SQL, rewriteOutboxPayloads, writeOutbox, type OutboxRow } from '@hc/events';
-import { parseCurrency } from '@hc/money';
-import {
-  PAYMENT_STATUSES,
-  type Payment,
-  type PaymentFilters,
-  type PaymentSource,
-  type Scope,
-  type PaymentStatus,
-} from '../domain/payment.ts';
+import type { Payment, PaymentFilters, Scope } from '../domain/payment.ts';
 import {
   eventSubject,
   paymentEvent,
@@ -34,78 +26,16 @@ import {
   insertManyWithEvents,
   findPaymentsForBuyer,
   insertWithEvent,
-  listPaidPayments,
-  listPayments,
-  listPaymentsAfterId,
   LOCKED_FIND_SQL,
   needsYouStatements,
   overviewStatements,
   updatePayment,
   ERASE_BUYER_SQL,
 } from './payment-statements.ts';
+import { listPaidPayments, listPayments, listPaymentsAfterId } from './payment-lists.ts';
+import { toPayment, type PaymentRow as Row } from './payment-rows.ts';
 
-type Decimals = 'amount' | 'usdValue' | 'valueCoin' | 'merchantReceived';
-/** A Prisma row, or a prepared statement's (decimals as pg's exact text, already at the column's scale). */
-type Row = Omit<Prisma.CheckoutSessionGetPayload<object>, Decimals> & {
-  [K in Decimals]:
-    Prisma.CheckoutSessionGetPayload<object>[K] | (null extends Prisma.CheckoutSessionGetPayload<object>[K] ? string | null : string);
-};
 type Tx = Prisma.TransactionClient;
-
-const decimal = (value: Prisma.Decimal | string, places: number): string => (typeof value === 'string' ? value : value.toFixed(places));
-const decimalOrNull = (value: Prisma.Decimal | string | null, places: number): string | null =>
-  value === null ? null : decimal(value, places);
-
-function toPayment(row: Row): Payment {
-  const currency = parseCurrency(row.currency);
-  if (!currency || !(PAYMENT_STATUSES as readonly string[]).includes(row.status)) {
-    throw new Error(`checkout_sessions row ${row.id} holds an unknown currency or status`);
-  }
-  return {
-    id: row.id,
-    accountId: row.accountId,
-    livemode: row.livemode,
-    status: row.status as PaymentStatus,
-    amount: decimal(row.amount, 2),
-    currency,
-    description: row.description,
-    reference: row.reference,
-    customerEmail: row.customerEmail,
-    customerRevision: row.customerRevision,
-    metadata: (row.metadata as Record<string, string> | null) ?? null,
-    successUrl: row.successUrl,
-    cancelUrl: row.cancelUrl,
-    createdAt: row.createdAt,
-    expiresAt: row.expiresAt,
-    startedAt: row.startedAt,
-    country: row.country,
-    provider: row.provider,
-    paidAt: row.paidAt,
-    holdReason: row.holdReason,
-    holdAcceptable: row.holdAcceptable,
-    canceledAt: row.canceledAt,
-    acceptedAt: row.acceptedAt,
-    source: row.source as PaymentSource,
-    customerName: row.customerName,
-    memo: row.memo,
-    locale: row.locale,
-    pageLocale: row.pageLocale,
-    checkoutId: row.checkoutId,
-    planLabel: row.planLabel,
-    merchantName: row.merchantName,
-    feeBps: row.feeBps,
-    depositAddress: row.depositAddress,
-    payoutWallet: row.payoutWallet,
-    usdValue: decimalOrNull(row.usdValue, 2),
-    settlement: {
-      coin: row.coin,
-      valueCoin: decimalOrNull(row.valueCoin, 6),
-      merchantReceived: decimalOrNull(row.merchantReceived, 6),
-      txidIn: row.txidIn,
-      txidOut: row.txidOut,
-    },
-  };
-}
 
 export interface ChangeResult {
   readonly payment: Payment;
