@@ -144,6 +144,36 @@ export function subjectLiteralViolations(root: string): string[] {
   return violations;
 }
 
+/** Checkout's src/, where the aggregate is the payment (docs/adr/0104). */
+export const CHECKOUT_SRC = 'services/checkout/src';
+/** The proto's name for the API resource; inside checkout it names only proto messages (generated code). */
+const OLD_AGGREGATE_NAME = /^CheckoutSession/;
+
+/**
+ * Checkout's src/ declares no type, interface, class or enum named `CheckoutSession…`: the aggregate is
+ * `Payment`, and `checkout_session` stays only the API resource and the proto's names (docs/adr/0104).
+ * The gRPC handlers implement the proto's RPCs as object methods, which this does not look at.
+ */
+export function aggregateNameViolations(root: string): string[] {
+  const violations: string[] = [];
+  for (const path of typescriptFiles(join(root, CHECKOUT_SRC))) {
+    const source = parse(path);
+    const visit = (node: ts.Node): void => {
+      const named =
+        ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isClassDeclaration(node) || ts.isEnumDeclaration(node);
+      if (named && node.name && OLD_AGGREGATE_NAME.test(node.name.text)) {
+        const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+        violations.push(
+          `${relative(root, path).split(sep).join('/')}:${line}: ${node.name.text} (the aggregate is Payment, docs/adr/0104)`,
+        );
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return violations;
+}
+
 /** ADR numbers unique; each record listed in docs/adr/README.md; each listed record a file. */
 export function adrViolations(root: string): string[] {
   const folder = join(root, 'docs', 'adr');
@@ -164,7 +194,13 @@ export function adrViolations(root: string): string[] {
 }
 
 export function structureViolations(root: string): string[] {
-  return [...folderRoleViolations(root), ...layerViolations(root), ...subjectLiteralViolations(root), ...adrViolations(root)];
+  return [
+    ...folderRoleViolations(root),
+    ...layerViolations(root),
+    ...subjectLiteralViolations(root),
+    ...aggregateNameViolations(root),
+    ...adrViolations(root),
+  ];
 }
 
 if (import.meta.main) {

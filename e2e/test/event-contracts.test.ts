@@ -10,7 +10,7 @@ import {
   sessionStartedEvent,
   NO_SETTLEMENT,
   UNSTARTED,
-  type CheckoutSession,
+  type Payment,
   type PaymentEvent,
 } from '@hc/checkout';
 import { customerErasedEvent, customerErasedPayload, parseCheckoutEvent } from '@hc/customers';
@@ -20,7 +20,7 @@ import { webhookPayment } from '@hc/webhooks';
 
 const json = (payload: unknown): unknown => JSON.parse(JSON.stringify(payload));
 
-const session: CheckoutSession = {
+const payment: Payment = {
   ...UNSTARTED,
   id: 'pay_01CONTRACT',
   accountId: 'acct_01',
@@ -46,16 +46,16 @@ const session: CheckoutSession = {
   feeBps: 150,
   payoutWallet: '0x3333333333333333333333333333333333333333',
   settlement: { ...NO_SETTLEMENT, coin: 'polygon_usdc', valueCoin: '41.904000', txidIn: '0xin' },
-} as CheckoutSession;
+} as Payment;
 
 describe('event contracts, producer to consumer', () => {
   const event: PaymentEvent = {
-    id: `${session.id}.payment.paid.vrd_1`,
+    id: `${payment.id}.payment.paid.vrd_1`,
     type: 'payment.paid',
     occurredAt: 1795320900123,
-    accountId: session.accountId,
+    accountId: payment.accountId,
     livemode: false,
-    payment: paymentSnapshot(session, 'http://127.0.0.1:8080', 'WalletPay'),
+    payment: paymentSnapshot(payment, 'http://127.0.0.1:8080', 'WalletPay'),
   };
 
   it('checkout payment event → webhooks: the merchant payment shape is the snapshot checkout published before, byte for byte', () => {
@@ -71,7 +71,7 @@ describe('event contracts, producer to consumer', () => {
   it('checkout payment event → customers', () => {
     expect(parseCheckoutEvent(json(paymentEventPayload(event)))).toMatchObject({
       type: 'payment.paid',
-      payment: { id: session.id, amount: '40.00', currency: 'EUR', status: 'paid', paidAt: new Date(1795320900000) },
+      payment: { id: payment.id, amount: '40.00', currency: 'EUR', status: 'paid', paidAt: new Date(1795320900000) },
     });
   });
 
@@ -83,35 +83,35 @@ describe('event contracts, producer to consumer', () => {
       billingAddress: null,
       storeAccount: { platform: 'shopify', storeId: 'shop-1', storeName: null, customerId: '88' },
     };
-    const created = parseCheckoutEvent(json(sessionEventPayload(sessionCreatedEvent(session, details))));
+    const created = parseCheckoutEvent(json(sessionEventPayload(sessionCreatedEvent(payment, details))));
     expect(created).toMatchObject({
       type: 'session.created',
-      session: { id: session.id, customerEmail: 'ada@example.com' },
+      session: { id: payment.id, customerEmail: 'ada@example.com' },
       customer: details,
     });
-    const started = parseCheckoutEvent(json(sessionEventPayload(sessionStartedEvent(session, new Date(1795320899000)))));
-    expect(started).toMatchObject({ type: 'session.started', sessionId: session.id, customerEmail: 'ada@example.com', revision: 1 });
+    const started = parseCheckoutEvent(json(sessionEventPayload(sessionStartedEvent(payment, new Date(1795320899000)))));
+    expect(started).toMatchObject({ type: 'session.started', sessionId: payment.id, customerEmail: 'ada@example.com', revision: 1 });
   });
 
   it('customers customer.erased → checkout and webhooks (one decode)', () => {
     const erased = customerErasedEvent(
       { id: 'cus_1', accountId: 'acct_01', livemode: false },
-      [{ id: session.id, emailRevision: 1 }],
+      [{ id: payment.id, emailRevision: 1 }],
       new Date(5),
     );
     const decoded = decodeEvent(CUSTOMER_ERASED, json(customerErasedPayload(erased)));
     expect(decoded).toMatchObject({
       customerId: 'cus_1',
       accountId: 'acct_01',
-      paymentIds: [session.id],
-      emailRevisions: { [session.id]: 1 },
+      paymentIds: [payment.id],
+      emailRevisions: { [payment.id]: 1 },
     });
   });
 
   it('settlement verdict.reached → checkout', () => {
     const verdict = {
       id: 'vrd_1',
-      paymentId: session.id,
+      paymentId: payment.id,
       kind: 'held' as const,
       holdReason: 'Underpaid.',
       holdAcceptable: true,
@@ -122,7 +122,7 @@ describe('event contracts, producer to consumer', () => {
     expect(decoded).toMatchObject({
       accountId: 'acct_01',
       livemode: true,
-      verdict: { id: 'vrd_1', paymentId: session.id, holdAcceptable: true },
+      verdict: { id: 'vrd_1', paymentId: payment.id, holdAcceptable: true },
     });
   });
 });

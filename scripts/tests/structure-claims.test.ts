@@ -1,7 +1,8 @@
 // Risk covered: the docs' structural claims (README "Layout", docs/events.md, docs/adr/README.md) drift
 // from the tree while CI stays green: a new folder or top-level file in a service's src/, a layer
 // import the README says cannot happen, a NATS subject written outside the one place subjects are
-// defined, an ADR number used twice or missing from the index. The repository must pass every check,
+// defined, an ADR number used twice or missing from the index, checkout's aggregate declared under
+// the API resource's name again (docs/adr/0104). The repository must pass every check,
 // and a fixture tree that breaks each claim once must be refused by it (so no check passes vacuously).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   adrViolations,
+  aggregateNameViolations,
   folderRoleViolations,
   layerViolations,
   subjectLiteralViolations,
@@ -45,6 +47,15 @@ describe('a tree that breaks each claim once', () => {
       'services/alpha/src/adapters/stream.ts',
       "// checkout.payment.paid in a comment is fine\nexport const subject = 'checkout.payment.paid';\nexport const template = `settlement.verdict.${'x'}`;\nexport const action = 'checkout.create';\n",
     );
+    write(
+      'services/checkout/src/domain/payment.ts',
+      'export interface CheckoutSessionLike { id: string }\nexport interface Payment { id: string }\nexport type CheckoutSessionStatus = string;\n',
+    );
+    write('services/checkout/src/store/generated/prisma/models/CheckoutSession.ts', 'export type CheckoutSessionModel = { id: string };\n');
+    write(
+      'services/checkout/src/api/grpc/handlers.ts',
+      'export const handlers = { getCheckoutSession() {} };\nclass CheckoutSessionStore {}\nexport { CheckoutSessionStore };\n',
+    );
     write('docs/adr/0001-first.md');
     write('docs/adr/0001-again.md');
     write('docs/adr/0002-unlisted.md');
@@ -75,6 +86,14 @@ describe('a tree that breaks each claim once', () => {
     expect(subjectLiteralViolations(root)).toEqual([
       expect.stringContaining('services/alpha/src/adapters/stream.ts:2: subject literal "checkout.payment.paid"'),
       expect.stringContaining('services/alpha/src/adapters/stream.ts:3: subject literal "settlement.verdict."'),
+    ]);
+  });
+
+  it("refuses a type, interface or class of checkout's src/ named CheckoutSession…, not generated code or a handler method", () => {
+    expect(aggregateNameViolations(root).sort()).toEqual([
+      expect.stringContaining('services/checkout/src/api/grpc/handlers.ts:2: CheckoutSessionStore'),
+      expect.stringContaining('services/checkout/src/domain/payment.ts:1: CheckoutSessionLike'),
+      expect.stringContaining('services/checkout/src/domain/payment.ts:3: CheckoutSessionStatus'),
     ]);
   });
 

@@ -15,7 +15,7 @@ import { checkoutStream } from './adapters/checkout-stream.ts';
 import { consumeCustomerErasures } from './api/consumers/customer-erasure.ts';
 import { consumeSettlementVerdicts } from './api/consumers/settlement-verdicts.ts';
 import { startExpirySweeper } from './jobs/sweeper.ts';
-import { CheckoutSessionStore } from './store/checkout-sessions.ts';
+import { PaymentStore } from './store/payments.ts';
 import { CheckoutStore } from './store/checkouts.ts';
 import { createCheckoutDatabase } from './store/prisma.ts';
 import type { CheckoutDependencies } from './use-cases/dependencies.ts';
@@ -65,7 +65,7 @@ export async function startCheckoutService(
       close: (database) => database.close(),
     },
     dependencies: (database, life): CheckoutDependencies => ({
-      sessions: new CheckoutSessionStore(database, { publicBaseUrl: config.PUBLIC_BASE_URL, providers }),
+      sessions: new PaymentStore(database, { publicBaseUrl: config.PUBLIC_BASE_URL, providers }),
       checkouts: new CheckoutStore(database.prisma),
       settlement: life.own(
         'settlement client',

@@ -11,9 +11,9 @@ export type { PaymentEvent, PaymentSnapshot, PaymentEventType } from './domain/p
 // The producer side of the event contracts, for the cross-context contract tests (e2e/test/event-contracts.test.ts).
 export { paymentSnapshot, paymentEventPayload } from './domain/payment-events.ts';
 export { sessionCreatedEvent, sessionStartedEvent, sessionEventPayload } from './domain/session-events.ts';
-export { UNSTARTED, NO_SETTLEMENT } from './domain/checkout-session.ts';
-export type { CheckoutSession } from './domain/checkout-session.ts';
+export { UNSTARTED, NO_SETTLEMENT } from './domain/payment.ts';
+export type { Payment } from './domain/payment.ts';
 // The store on its own, for tools/bench/src/checkout-store.ts (Prisma versus prepared statements, docs/adr/0030).
 export { createCheckoutDatabase } from './store/prisma.ts';
-export { CheckoutSessionStore } from './store/checkout-sessions.ts';
+export { PaymentStore } from './store/payments.ts';
 export { NO_CUSTOMER_DETAILS } from './domain/order-customer.ts';

@@ -2,29 +2,29 @@
 // skips or repeats payments across its pages, or reads another account's or mode's payments
 // (docs/adr/0061). The statement's walk on real PostgreSQL, on the partial index of paid payments.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { UNSTARTED, type CheckoutSession } from '../src/domain/checkout-session.ts';
+import { UNSTARTED, type Payment } from '../src/domain/payment.ts';
 import { NO_CUSTOMER_DETAILS } from '../src/domain/order-customer.ts';
 import { sessionCreatedEvent } from '../src/domain/session-events.ts';
-import type { CheckoutSessionStore } from '../src/store/checkout-sessions.ts';
+import type { PaymentStore } from '../src/store/payments.ts';
 import type { CheckoutDatabase } from '../src/store/prisma.ts';
-import { startSessionStore } from './support/session-store.ts';
+import { startPaymentStore } from './support/payment-store.ts';
 
 let database: CheckoutDatabase;
-let store: CheckoutSessionStore;
+let store: PaymentStore;
 let stop: () => Promise<void>;
 const scope = { accountId: 'acct_paidwalk', livemode: false };
 let sequence = 0;
 
 beforeAll(async () => {
-  ({ database, store, stop } = await startSessionStore());
+  ({ database, store, stop } = await startPaymentStore());
 });
 afterAll(() => stop());
 
 const at = (iso: string) => new Date(iso);
 
-async function payment(createdAt: string, paidAt: string | null, overrides: Partial<CheckoutSession> = {}): Promise<string> {
+async function payment(createdAt: string, paidAt: string | null, overrides: Partial<Payment> = {}): Promise<string> {
   sequence += 1;
-  const s: CheckoutSession = {
+  const s: Payment = {
     ...UNSTARTED,
     id: `pay_paidwalk${String(sequence).padStart(4, '0')}`,
     ...scope,
@@ -62,8 +62,8 @@ it('walks the paid payments of a period by paid_at, oldest first, a page after a
   await payment('2026-11-02T09:00:00Z', '2026-11-02T09:01:00Z', { accountId: 'acct_other' });
   await payment('2026-11-02T09:00:00Z', '2026-11-02T09:01:00Z', { livemode: true });
 
-  const walked: CheckoutSession[] = [];
-  let after: CheckoutSession | undefined;
+  const walked: Payment[] = [];
+  let after: Payment | undefined;
   for (;;) {
     const page = await store.listPaid(scope, 2, day2, after);
     walked.push(...page);

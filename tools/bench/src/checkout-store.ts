@@ -15,13 +15,13 @@ import { dropDatabase, ensureDatabase, migrateDatabase, withDatabase } from '@hc
 import { OUTBOX_NOTIFY_SQL } from '@hc/events';
 import {
   CHECKOUT_MIGRATIONS_DIR,
-  CheckoutSessionStore,
+  PaymentStore,
   createCheckoutDatabase,
   NO_CUSTOMER_DETAILS as NO_CUSTOMER,
   sessionCreatedEvent,
   sessionEventPayload,
   UNSTARTED,
-  type CheckoutSession,
+  type Payment,
 } from '@hc/checkout';
 import { testDatabaseServerUrl } from '@hc/test-kit';
 import { load1, percentiles } from './measure.ts';
@@ -34,11 +34,11 @@ await ensureDatabase(url);
 await migrateDatabase(url, CHECKOUT_MIGRATIONS_DIR);
 const database = createCheckoutDatabase(url);
 const { prisma } = database;
-const store = new CheckoutSessionStore(database, { publicBaseUrl: 'https://pay.example.test', providers: [] });
+const store = new PaymentStore(database, { publicBaseUrl: 'https://pay.example.test', providers: [] });
 const scope = { accountId: 'acct_bench', livemode: false };
 
 let created = 0;
-function newSession(): CheckoutSession {
+function newPayment(): Payment {
   const createdAt = new Date();
   created += 1;
   return {
@@ -62,16 +62,16 @@ function newSession(): CheckoutSession {
 }
 
 async function prismaCreate(): Promise<void> {
-  const session = newSession();
-  const { settlement, metadata: _metadata, ...fields } = session;
-  const event = sessionCreatedEvent(session, NO_CUSTOMER);
+  const payment = newPayment();
+  const { settlement, metadata: _metadata, ...fields } = payment;
+  const event = sessionCreatedEvent(payment, NO_CUSTOMER);
   await prisma.$transaction(async (tx) => {
     await tx.checkoutSession.create({ data: { ...fields, ...settlement } });
     await tx.outboxMessage.createMany({
       data: [
         {
           msgId: event.id,
-          subject: checkoutEventSubject('session.created', session.id),
+          subject: checkoutEventSubject('session.created', payment.id),
           payload: sessionEventPayload(event),
           traceParent: null,
         },
@@ -103,13 +103,13 @@ async function measure(title: string, operation: () => Promise<unknown>): Promis
 }
 
 try {
-  const known = newSession();
+  const known = newPayment();
   await store.insert(known, sessionCreatedEvent(known, NO_CUSTOMER));
   for (let round = 1; round <= 2; round += 1) {
     await measure('create: Prisma interactive transaction', prismaCreate);
     await measure('create: one prepared statement (pg)', () => {
-      const session = newSession();
-      return store.insert(session, sessionCreatedEvent(session, NO_CUSTOMER));
+      const payment = newPayment();
+      return store.insert(payment, sessionCreatedEvent(payment, NO_CUSTOMER));
     });
     await measure('find: Prisma findFirst', () => prisma.checkoutSession.findFirst({ where: { id: known.id, ...scope } }));
     await measure('find: prepared SELECT (pg)', () => store.find(scope, known.id));

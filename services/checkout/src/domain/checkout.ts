@@ -1,6 +1,6 @@
 import { ApiError } from '@hc/errors';
 import { formatPrice, isWithin, parsePrice, type Currency } from '@hc/money';
-import { newSessionFields, LIMITS } from './new-session.ts';
+import { newPaymentFields, LIMITS } from './new-payment.ts';
 
 /**
  * Dashboard checkouts (`chk_`): reusable pages a merchant makes once and buyers visit many times. A
@@ -52,7 +52,7 @@ const PLAN_LABEL_MAX = 40;
 /** An amount by the API's create rules (1.00 to 100000.00, two decimals), refused on `field`. */
 function price(raw: string, currency: string, field: string): string {
   try {
-    return newSessionFields({ amount: raw, currency, description: 'x' }, false).amount;
+    return newPaymentFields({ amount: raw, currency, description: 'x' }, false).amount;
   } catch (error) {
     if (error instanceof ApiError && error.code === 'invalid_amount') throw new ApiError('invalid_amount', undefined, field);
     throw error;
@@ -64,7 +64,7 @@ export function newCheckoutFields(request: NewCheckoutRequest, livemode: boolean
     throw new ApiError('invalid_request', 'kind must be page, pricing_table or widget.', 'kind');
   }
   const kind = request.kind as CheckoutKind;
-  const base = newSessionFields({ amount: '1.00', currency: request.currency, description: request.description }, livemode);
+  const base = newPaymentFields({ amount: '1.00', currency: request.currency, description: request.description }, livemode);
   const fields = {
     kind,
     description: base.description,

@@ -1,14 +1,14 @@
-import { isUnpaid, type CheckoutSession } from './checkout-session.ts';
+import { isUnpaid, type Payment } from './payment.ts';
 import { selectProviders, type ProviderDefinition, type ProviderOffer } from './providers.ts';
 
 /**
- * What the buyer may see of a session on the hosted page: what is to be paid, to whom, and what the
+ * What the buyer may see of a payment on the hosted page: what is to be paid, to whom, and what the
  * buyer sent. Never the metadata, the settlement details or the deposit address; the account id is
  * for the pages' own calls about it (does the account send receipts?), never shown.
  */
 export interface HostedView {
   readonly id: string;
-  readonly status: CheckoutSession['status'];
+  readonly status: Payment['status'];
   readonly livemode: boolean;
   readonly merchantName: string;
   readonly amount: string;
@@ -30,44 +30,44 @@ export interface HostedView {
   readonly memo: string | null;
   /** The buyer's language the merchant chose at create; null: the buyer's browser decides. */
   readonly locale: string | null;
-  readonly source: CheckoutSession['source'];
+  readonly source: Payment['source'];
   /** Unpaid, but the account cannot take payments now (suspended, or Live without a wallet). */
   readonly unavailable: boolean;
   readonly accountId: string;
 }
 
 /** Unpaid and not canceled: the buyer may still act on it, so the account's standing matters. */
-export function awaitsPayment(session: Pick<CheckoutSession, 'status' | 'canceledAt'>): boolean {
-  return isUnpaid(session.status) && session.canceledAt === null;
+export function awaitsPayment(payment: Pick<Payment, 'status' | 'canceledAt'>): boolean {
+  return isUnpaid(payment.status) && payment.canceledAt === null;
 }
 
-/** `unavailable`: the account cannot take payments now; only an unpaid session can say so. */
-export function hostedView(session: CheckoutSession, catalogue: readonly ProviderDefinition[], unavailable = false): HostedView {
-  const open = awaitsPayment(session);
-  const payable = session.startedAt !== null && open && !unavailable;
+/** `unavailable`: the account cannot take payments now; only an unpaid payment can say so. */
+export function hostedView(payment: Payment, catalogue: readonly ProviderDefinition[], unavailable = false): HostedView {
+  const open = awaitsPayment(payment);
+  const payable = payment.startedAt !== null && open && !unavailable;
   return {
-    id: session.id,
-    status: session.status,
-    livemode: session.livemode,
-    merchantName: session.merchantName ?? '',
-    amount: session.amount,
-    currency: session.currency,
-    description: session.description,
-    customerEmail: session.customerEmail,
-    country: session.country,
-    expiresAt: session.expiresAt,
-    started: session.startedAt !== null,
-    canceled: session.canceledAt !== null,
-    successUrl: session.successUrl,
-    cancelUrl: session.cancelUrl,
-    reference: session.reference,
-    provider: session.provider,
-    providers: payable ? selectProviders(catalogue, session) : [],
-    customerName: session.customerName,
-    memo: session.memo,
-    locale: session.locale,
-    source: session.source,
+    id: payment.id,
+    status: payment.status,
+    livemode: payment.livemode,
+    merchantName: payment.merchantName ?? '',
+    amount: payment.amount,
+    currency: payment.currency,
+    description: payment.description,
+    customerEmail: payment.customerEmail,
+    country: payment.country,
+    expiresAt: payment.expiresAt,
+    started: payment.startedAt !== null,
+    canceled: payment.canceledAt !== null,
+    successUrl: payment.successUrl,
+    cancelUrl: payment.cancelUrl,
+    reference: payment.reference,
+    provider: payment.provider,
+    providers: payable ? selectProviders(catalogue, payment) : [],
+    customerName: payment.customerName,
+    memo: payment.memo,
+    locale: payment.locale,
+    source: payment.source,
     unavailable: open && unavailable,
-    accountId: session.accountId,
+    accountId: payment.accountId,
   };
 }

@@ -1,5 +1,5 @@
 import { ApiError } from '@hc/errors';
-import { normalizeEmail } from './new-session.ts';
+import { normalizeEmail } from './new-payment.ts';
 
 /**
  * The optional `customer` object of a create (docs/customers.md): who the order is for and the store

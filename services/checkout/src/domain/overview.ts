@@ -1,6 +1,6 @@
 import { ApiError } from '@hc/errors';
 import { Decimal } from '@hc/money';
-import type { CheckoutSession } from './checkout-session.ts';
+import type { Payment } from './payment.ts';
 
 /** The Overview's periods are whole UTC days ending today; longer than 90 would outgrow one page's chart. */
 export const MAX_OVERVIEW_DAYS = 90;
@@ -40,7 +40,7 @@ export interface Overview {
   readonly volume: readonly MoneyTotal[];
   readonly received: readonly MoneyTotal[];
   readonly days: readonly OverviewDay[];
-  readonly needsYou: readonly CheckoutSession[];
+  readonly needsYou: readonly Payment[];
   readonly needsYouTotal: number;
 }
 
@@ -49,7 +49,7 @@ export interface OverviewRows {
   readonly counts: readonly { readonly day: string; readonly status: string; readonly count: number }[];
   readonly volumes: readonly { readonly day: string; readonly currency: string; readonly amount: string }[];
   readonly received: readonly MoneyTotal[];
-  readonly needsYou: readonly CheckoutSession[];
+  readonly needsYou: readonly Payment[];
   readonly needsYouTotal: number;
 }
 

@@ -1,6 +1,6 @@
 import type { JsonObject } from '@bufbuild/protobuf';
 import { checkoutEventSubject, eventPayload, PAYMENT_EVENT, type PaymentEventType } from '@hc/events/contracts';
-import { hostedPageUrl, type CheckoutSession } from './checkout-session.ts';
+import { hostedPageUrl, type Payment } from './payment.ts';
 import { trackingPageUrl } from './payment-link.ts';
 import { findProvider, type ProviderDefinition } from './providers.ts';
 import { webhookSuccessUrl } from './success-url.ts';
@@ -16,7 +16,7 @@ export { PAYMENT_EVENT_TYPES, type PaymentEventType } from '@hc/events/contracts
 export interface PaymentSnapshot {
   id: string;
   mode: 'live' | 'test';
-  source: CheckoutSession['source'];
+  source: Payment['source'];
   checkoutId: string | null;
   planLabel: string | null;
   description: string;
@@ -24,7 +24,7 @@ export interface PaymentSnapshot {
   customerEmail: string | null;
   amount: string;
   currency: string;
-  status: CheckoutSession['status'];
+  status: Payment['status'];
   provider: string | null;
   providerName: string | null;
   depositAddress: string | null;
@@ -47,7 +47,7 @@ export interface PaymentSnapshot {
   paidAt: number | null;
   expiresAt: number;
   url: string;
-  /** The merchant's display name kept on the session (a receipt's sender), when it has one. */
+  /** The merchant's display name kept on the payment (a receipt's sender), when it has one. */
   merchantName: string | null;
   /** The buyer's language the merchant chose at create (docs/adr/0089). */
   locale: string | null;
@@ -73,7 +73,7 @@ export interface PaymentEvent {
 
 const ms = (date: Date | null): number | null => (date === null ? null : date.getTime());
 
-export function paymentSnapshot(p: CheckoutSession, publicBaseUrl: string, providerName: string | null): PaymentSnapshot {
+export function paymentSnapshot(p: Payment, publicBaseUrl: string, providerName: string | null): PaymentSnapshot {
   return {
     id: p.id,
     mode: p.livemode ? 'live' : 'test',
@@ -124,19 +124,13 @@ export interface PaymentEventContext {
 }
 
 /** The payment as calls and events carry it (hc.checkout.v1.Payment's JSON form, docs/adr/0102). */
-export function paymentOf(payment: CheckoutSession, context: PaymentEventContext): PaymentSnapshot {
+export function paymentOf(payment: Payment, context: PaymentEventContext): PaymentSnapshot {
   const providerName = payment.provider ? (findProvider(context.providers, payment.provider)?.name ?? null) : null;
   return paymentSnapshot(payment, context.publicBaseUrl, providerName);
 }
 
 /** The event a state change publishes: the payment as it is after the change, at `at`. */
-export function paymentEvent(
-  payment: CheckoutSession,
-  type: PaymentEventType,
-  id: string,
-  at: Date,
-  context: PaymentEventContext,
-): PaymentEvent {
+export function paymentEvent(payment: Payment, type: PaymentEventType, id: string, at: Date, context: PaymentEventContext): PaymentEvent {
   return {
     id,
     type,

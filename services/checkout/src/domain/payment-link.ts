@@ -1,5 +1,5 @@
 import { ApiError } from '@hc/errors';
-import type { CheckoutSession } from './checkout-session.ts';
+import type { Payment } from './payment.ts';
 import type { Transition } from './payment-transitions.ts';
 
 /**
@@ -50,7 +50,7 @@ export function trackingPageUrl(publicBaseUrl: string, id: string): string {
  * `not_cancelable`. Money that still arrives for a canceled payment is a late delivery for settlement
  * and the verdict rules, never a reason to refuse the cancel beforehand: nobody can know it is coming.
  */
-export function cancelTransition(payment: CheckoutSession, now: Date): Transition | null {
+export function cancelTransition(payment: Payment, now: Date): Transition | null {
   if (payment.source !== 'payment_link') {
     throw new ApiError('not_cancelable', 'Only payment links can be canceled; this payment was not made from a link.');
   }

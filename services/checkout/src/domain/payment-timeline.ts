@@ -1,4 +1,4 @@
-import type { CheckoutSession } from './checkout-session.ts';
+import type { Payment } from './payment.ts';
 
 /** One line of a payment's timeline, from checkout (what the payment went through) or settlement (its money). */
 export interface PaymentTimelineEntry {
@@ -13,7 +13,7 @@ export interface PaymentTimelineEntry {
  * expired, accepted by the merchant. Paid and held are settlement's verdict lines; the merchant's
  * acceptance of a held payment is checkout's alone.
  */
-export function checkoutTimeline(payment: CheckoutSession): PaymentTimelineEntry[] {
+export function checkoutTimeline(payment: Payment): PaymentTimelineEntry[] {
   const entries: PaymentTimelineEntry[] = [
     {
       source: 'checkout',

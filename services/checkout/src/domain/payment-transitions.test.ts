@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '@hc/errors';
-import { NO_SETTLEMENT, type CheckoutSession } from './checkout-session.ts';
+import { NO_SETTLEMENT, type Payment } from './payment.ts';
 import {
   ARRIVED_AFTER_CANCEL,
   declineRefusal,
@@ -16,14 +16,14 @@ const createdAt = new Date('2026-01-01T00:00:00Z');
 const now = new Date('2026-01-01T00:05:00Z');
 const lock: StartLock = { depositAddress: '0xdeposit', payoutWallet: '0xwallet', feeBps: 150, usdValue: '12.50' };
 
-function unstarted(overrides: Partial<CheckoutSession> = {}): CheckoutSession {
+function unstarted(overrides: Partial<Payment> = {}): Payment {
   return {
     id: 'pay_1',
     accountId: 'acct_1',
     livemode: false,
     status: 'open',
     amount: '12.50',
-    currency: 'USD' as CheckoutSession['currency'],
+    currency: 'USD' as Payment['currency'],
     description: 'Mug',
     reference: null,
     customerEmail: null,
@@ -121,7 +121,7 @@ describe('forcedExpiryTransition (simulate expired)', () => {
 });
 
 describe('providerReachedTransition (issue 51: a click on a payment that can no longer be paid)', () => {
-  const started = (overrides: Partial<CheckoutSession> = {}) => unstarted({ startedAt: now, customerEmail: 'a@example.com', ...overrides });
+  const started = (overrides: Partial<Payment> = {}) => unstarted({ startedAt: now, customerEmail: 'a@example.com', ...overrides });
 
   it('open → pending with the provider; pending may switch provider, the same one changes nothing', () => {
     expect(providerReachedTransition(started(), 'cardrail', now)).toEqual({
@@ -136,7 +136,7 @@ describe('providerReachedTransition (issue 51: a click on a payment that can no 
   });
 
   it('refuses a canceled, expired or finished payment as start does, instead of changing nothing', () => {
-    const cases: [Partial<CheckoutSession>, string][] = [
+    const cases: [Partial<Payment>, string][] = [
       [{ status: 'expired', canceledAt: now, source: 'payment_link' }, 'canceled'],
       [{ status: 'expired' }, 'expired'],
       [{ status: 'open', expiresAt: now }, 'expired'],

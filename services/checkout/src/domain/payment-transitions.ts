@@ -1,5 +1,5 @@
 import { ApiError } from '@hc/errors';
-import type { CheckoutSession, SessionStatus, SettlementFields } from './checkout-session.ts';
+import type { Payment, PaymentStatus, SettlementFields } from './payment.ts';
 import type { PaymentEventType } from './payment-events.ts';
 import { startRefusal } from './start-rules.ts';
 
@@ -8,7 +8,7 @@ import { startRefusal } from './start-rules.ts';
  * event it publishes out, or null when nothing changes. The store applies a change under a row lock
  * together with its outbox event, so each transition happens once.
  */
-export type PaymentPatch = Partial<Omit<CheckoutSession, 'id' | 'accountId' | 'livemode' | 'createdAt' | 'amount' | 'currency'>>;
+export type PaymentPatch = Partial<Omit<Payment, 'id' | 'accountId' | 'livemode' | 'createdAt' | 'amount' | 'currency'>>;
 
 export interface Transition {
   readonly patch: PaymentPatch;
@@ -29,10 +29,10 @@ export interface Verdict {
 }
 
 // Money can still arrive for an unpaid payment, including an expired one (a late delivery).
-const CAN_RECEIVE: readonly SessionStatus[] = ['open', 'pending', 'expired'];
+const CAN_RECEIVE: readonly PaymentStatus[] = ['open', 'pending', 'expired'];
 // A decline ends only a payment still waiting for money: the spec's only moves out of `expired` are a
 // late delivery to paid or held, so a decline never rewrites an expiry (issue 51).
-const CAN_DECLINE: readonly SessionStatus[] = ['open', 'pending'];
+const CAN_DECLINE: readonly PaymentStatus[] = ['open', 'pending'];
 
 /**
  * Why money that reached a canceled payment link is held: the merchant withdrew the request, so the
@@ -52,7 +52,7 @@ function heldTransition(verdict: Verdict, holdReason: string | null, holdAccepta
   return { patch: { status: 'held', holdReason, holdAcceptable, ...settlementPatch(verdict) }, event: 'payment.held' };
 }
 
-export function verdictTransition(payment: CheckoutSession, verdict: Verdict, now: Date): Transition | null {
+export function verdictTransition(payment: Payment, verdict: Verdict, now: Date): Transition | null {
   switch (verdict.kind) {
     case 'paid':
       if (!CAN_RECEIVE.includes(payment.status)) return null;
@@ -88,7 +88,7 @@ export function verdictTransition(payment: CheckoutSession, verdict: Verdict, no
  * Simulate `failed` on a started payment that expired (or was canceled, which reads `expired`): only a
  * late delivery may still move it (to paid or held), so a decline is refused and nothing changes.
  */
-export function declineRefusal(payment: Pick<CheckoutSession, 'status' | 'canceledAt'>): ApiError | undefined {
+export function declineRefusal(payment: Pick<Payment, 'status' | 'canceledAt'>): ApiError | undefined {
   if (payment.status !== 'expired') return undefined;
   return new ApiError(
     'already_expired',
@@ -99,7 +99,7 @@ export function declineRefusal(payment: Pick<CheckoutSession, 'status' | 'cancel
 }
 
 /** Unpaid and past its expiry (by the sweeper or a read). */
-export function expiryTransition(payment: CheckoutSession, now: Date): Transition | null {
+export function expiryTransition(payment: Payment, now: Date): Transition | null {
   if ((payment.status !== 'open' && payment.status !== 'pending') || now.getTime() < payment.expiresAt.getTime()) return null;
   return { patch: { status: 'expired' }, event: 'payment.expired' };
 }
@@ -109,7 +109,7 @@ export function expiryTransition(payment: CheckoutSession, now: Date): Transitio
  * `payment.expired`; expires_at moves to now so the payment reads the same as one the sweeper expired.
  * A finished or already expired payment is left as it is.
  */
-export function forcedExpiryTransition(payment: CheckoutSession, now: Date): Transition | null {
+export function forcedExpiryTransition(payment: Payment, now: Date): Transition | null {
   if (payment.status !== 'open' && payment.status !== 'pending') return null;
   const expiresAt = now.getTime() < payment.expiresAt.getTime() ? now : payment.expiresAt;
   return { patch: { status: 'expired', expiresAt }, event: 'payment.expired' };
@@ -122,7 +122,7 @@ export function forcedExpiryTransition(payment: CheckoutSession, now: Date): Tra
  * it: judged under the row lock, this is what makes a cancel and a click at the same moment end with
  * exactly one winner (issue 51).
  */
-export function providerReachedTransition(payment: CheckoutSession, provider: string, now: Date): Transition | null {
+export function providerReachedTransition(payment: Payment, provider: string, now: Date): Transition | null {
   if (payment.startedAt === null) throw new ApiError('not_started');
   const refused = startRefusal(payment, now);
   if (refused) throw refused;
@@ -131,7 +131,7 @@ export function providerReachedTransition(payment: CheckoutSession, provider: st
 }
 
 /** The merchant accepts a held payment as paid: only when acceptable; merchant_received stays null. */
-export function acceptHeldTransition(payment: CheckoutSession, now: Date): Transition {
+export function acceptHeldTransition(payment: Payment, now: Date): Transition {
   if (payment.status !== 'held') throw new ApiError('unavailable', 'Only a held payment can be accepted as paid.');
   if (!payment.holdAcceptable)
     throw new ApiError('unavailable', 'This held payment cannot be accepted: the evidence shows the money went elsewhere.');
@@ -173,7 +173,7 @@ export interface StartRequestFields {
  * the email (and the country, when one is sent), with no payment event. A change of email also
  * publishes the internal session.started event. A payment that can no longer start is refused.
  */
-export function startTransition(current: CheckoutSession, start: StartRequestFields, now: Date): Transition | null {
+export function startTransition(current: Payment, start: StartRequestFields, now: Date): Transition | null {
   const refused = startRefusal(current, now);
   if (refused) throw refused;
   const { customerEmail, country, lock } = start;

@@ -1,6 +1,6 @@
 import type { JsonObject } from '@bufbuild/protobuf';
 import { checkoutEventSubject, eventPayload, SESSION_CREATED, SESSION_STARTED } from '@hc/events/contracts';
-import type { CheckoutSession } from './checkout-session.ts';
+import type { Payment } from './payment.ts';
 import type { OrderCustomerDetails } from './order-customer.ts';
 
 /**
@@ -18,7 +18,7 @@ export interface SessionCreatedEvent {
     id: string;
     amount: string;
     currency: string;
-    status: CheckoutSession['status'];
+    status: Payment['status'];
     createdAt: number;
     customerEmail: string | null;
   };
@@ -39,37 +39,37 @@ export interface SessionStartedEvent {
 
 export type SessionEvent = SessionCreatedEvent | SessionStartedEvent;
 
-export function sessionCreatedEvent(session: CheckoutSession, customer: OrderCustomerDetails): SessionCreatedEvent {
+export function sessionCreatedEvent(payment: Payment, customer: OrderCustomerDetails): SessionCreatedEvent {
   return {
-    id: `${session.id}.session.created`,
+    id: `${payment.id}.session.created`,
     type: 'session.created',
-    occurredAt: session.createdAt.getTime(),
-    accountId: session.accountId,
-    livemode: session.livemode,
+    occurredAt: payment.createdAt.getTime(),
+    accountId: payment.accountId,
+    livemode: payment.livemode,
     session: {
-      id: session.id,
-      amount: session.amount,
-      currency: session.currency,
-      status: session.status,
-      createdAt: session.createdAt.getTime(),
-      customerEmail: session.customerEmail,
+      id: payment.id,
+      amount: payment.amount,
+      currency: payment.currency,
+      status: payment.status,
+      createdAt: payment.createdAt.getTime(),
+      customerEmail: payment.customerEmail,
     },
     customer,
   };
 }
 
 /** Published with a start that set the email; `session` is the payment after the change. */
-export function sessionStartedEvent(session: CheckoutSession, now: Date): SessionStartedEvent {
-  if (session.customerEmail === null) throw new Error(`session ${session.id} started without an email`);
+export function sessionStartedEvent(payment: Payment, now: Date): SessionStartedEvent {
+  if (payment.customerEmail === null) throw new Error(`payment ${payment.id} started without an email`);
   return {
-    id: `${session.id}.session.started.${session.customerRevision}`,
+    id: `${payment.id}.session.started.${payment.customerRevision}`,
     type: 'session.started',
     occurredAt: now.getTime(),
-    accountId: session.accountId,
-    livemode: session.livemode,
-    sessionId: session.id,
-    customerEmail: session.customerEmail,
-    revision: session.customerRevision,
+    accountId: payment.accountId,
+    livemode: payment.livemode,
+    sessionId: payment.id,
+    customerEmail: payment.customerEmail,
+    revision: payment.customerRevision,
   };
 }
 

@@ -1,15 +1,15 @@
 import { ApiError } from '@hc/errors';
-import { shouldExpire, type CheckoutSession } from './checkout-session.ts';
-import { normalizeEmail } from './new-session.ts';
+import { shouldExpire, type Payment } from './payment.ts';
+import { normalizeEmail } from './new-payment.ts';
 
 /**
- * Why a session cannot be started now, if it cannot: canceled or expired (410), or finished (409).
- * Starting an already started, still unpaid session is allowed and changes nothing but the email.
+ * Why a payment cannot be started now, if it cannot: canceled or expired (410), or finished (409).
+ * Starting an already started, still unpaid payment is allowed and changes nothing but the email.
  */
-export function startRefusal(session: CheckoutSession, now: Date): ApiError | undefined {
-  if (session.canceledAt !== null) return new ApiError('canceled');
-  if (session.status === 'expired' || shouldExpire(session, now)) return new ApiError('expired');
-  switch (session.status) {
+export function startRefusal(payment: Payment, now: Date): ApiError | undefined {
+  if (payment.canceledAt !== null) return new ApiError('canceled');
+  if (payment.status === 'expired' || shouldExpire(payment, now)) return new ApiError('expired');
+  switch (payment.status) {
     case 'paid':
       return new ApiError('already_paid');
     case 'held':
@@ -30,11 +30,11 @@ export function startCountry(raw: string | undefined): string | null {
 }
 
 /** The email to start with: a new one replaces the saved one; without either, start is refused. */
-export function startEmail(session: Pick<CheckoutSession, 'customerEmail'>, raw: string | undefined): string {
+export function startEmail(payment: Pick<Payment, 'customerEmail'>, raw: string | undefined): string {
   if (raw !== undefined) return normalizeEmail(raw, 'customer_email');
-  if (session.customerEmail === null)
+  if (payment.customerEmail === null)
     throw new ApiError('invalid_email', 'The session has no email; send customer_email.', 'customer_email');
-  return session.customerEmail;
+  return payment.customerEmail;
 }
 
 /** What a start needs to know of the account, as the accounts context has it at that moment (docs/adr/0037). */

@@ -1,6 +1,6 @@
 import { parseCurrency } from '@hc/money';
 import { CHECKOUT_KINDS, type Checkout, type CheckoutKind, type Plan } from '../domain/checkout.ts';
-import type { Scope } from '../domain/checkout-session.ts';
+import type { Scope } from '../domain/payment.ts';
 import { Prisma } from './generated/prisma/client.ts';
 import type { CheckoutPrisma } from './prisma.ts';
 

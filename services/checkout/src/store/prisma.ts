@@ -20,7 +20,7 @@ export const CHECKOUT_POOL_SIZE = 10;
  */
 const TRANSACTION_MAX_WAIT_MS = 5_000;
 
-/** Prisma and the prepared statements of the hot paths (session-statements.ts) on one pg pool (docs/adr/0030). */
+/** Prisma and the prepared statements of the hot paths (payment-statements.ts) on one pg pool (docs/adr/0030). */
 export type CheckoutDatabase = SharedDatabase<CheckoutPrisma>;
 
 export function createCheckoutDatabase(databaseUrl: string): CheckoutDatabase {

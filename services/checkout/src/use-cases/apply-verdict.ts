@@ -1,5 +1,5 @@
 import { ApiError } from '@hc/errors';
-import type { CheckoutSession, Scope } from '../domain/checkout-session.ts';
+import type { Payment, Scope } from '../domain/payment.ts';
 import { verdictTransition, type Verdict } from '../domain/payment-transitions.ts';
 import type { CheckoutDependencies } from './dependencies.ts';
 
@@ -12,7 +12,7 @@ import type { CheckoutDependencies } from './dependencies.ts';
  * changes nothing: a paid order is never undone. Money on a canceled payment link is held for the
  * merchant's review, never paid (docs/adr/0080).
  */
-export async function applyVerdict(deps: CheckoutDependencies, scope: Scope, verdict: Verdict): Promise<CheckoutSession> {
+export async function applyVerdict(deps: CheckoutDependencies, scope: Scope, verdict: Verdict): Promise<Payment> {
   const now = deps.now();
   const result = await deps.sessions.change(scope, verdict.paymentId, now, (payment) => verdictTransition(payment, verdict, now), {
     verdictId: verdict.id,

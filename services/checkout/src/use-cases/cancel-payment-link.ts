@@ -1,5 +1,5 @@
 import { ApiError } from '@hc/errors';
-import type { CheckoutSession, Scope } from '../domain/checkout-session.ts';
+import type { Payment, Scope } from '../domain/payment.ts';
 import { cancelTransition } from '../domain/payment-link.ts';
 import type { CheckoutDependencies } from './dependencies.ts';
 
@@ -8,7 +8,7 @@ import type { CheckoutDependencies } from './dependencies.ts';
  * `payment.canceled`, under the payment's row lock so a buyer reaching a provider at the same moment
  * either wins (the cancel is refused) or loses (the start answers `410 canceled`).
  */
-export async function cancelPaymentLink(deps: CheckoutDependencies, scope: Scope, id: string): Promise<CheckoutSession> {
+export async function cancelPaymentLink(deps: CheckoutDependencies, scope: Scope, id: string): Promise<Payment> {
   const now = deps.now();
   const result = await deps.sessions.change(scope, id, now, (payment) => cancelTransition(payment, now));
   if (!result) throw new ApiError('not_found');

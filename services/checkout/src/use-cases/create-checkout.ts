@@ -1,8 +1,8 @@
 import { ApiError } from '@hc/errors';
 import { newId } from '@hc/ids';
 import { newCheckoutFields, type Checkout, type NewCheckoutRequest } from '../domain/checkout.ts';
-import type { Scope } from '../domain/checkout-session.ts';
-import type { AccountSnapshot } from './create-checkout-session.ts';
+import type { Scope } from '../domain/payment.ts';
+import type { AccountSnapshot } from './create-payment.ts';
 import type { CheckoutDependencies } from './dependencies.ts';
 
 /** Makes a dashboard checkout (`chk_`); every field is checked before the one insert. */

@@ -1,14 +1,14 @@
 import { ApiError } from '@hc/errors';
 import { isId, newId } from '@hc/ids';
-import { UNSTARTED, type CheckoutSession, type Scope } from '../domain/checkout-session.ts';
-import { newSessionFields, type NewSessionRequest } from '../domain/new-session.ts';
+import { UNSTARTED, type Payment, type Scope } from '../domain/payment.ts';
+import { newPaymentFields, type NewPaymentRequest } from '../domain/new-payment.ts';
 import { orderCustomer } from '../domain/order-customer.ts';
 import { linkCustomerName, linkLifetimeMs, linkMemo } from '../domain/payment-link.ts';
 import { sessionCreatedEvent } from '../domain/session-events.ts';
-import type { AccountSnapshot, CreatedSession } from './create-checkout-session.ts';
+import type { AccountSnapshot, CreatedPayment } from './create-payment.ts';
 import type { CheckoutDependencies } from './dependencies.ts';
 
-export interface NewPaymentLinkRequest extends Omit<NewSessionRequest, 'successUrl' | 'cancelUrl'> {
+export interface NewPaymentLinkRequest extends Omit<NewPaymentRequest, 'successUrl' | 'cancelUrl'> {
   customerName?: string | undefined;
   memo?: string | undefined;
   /** `90m`, `24h`, `7d`; absent: 7 days. */
@@ -19,8 +19,8 @@ export interface NewPaymentLinkRequest extends Omit<NewSessionRequest, 'successU
  * Creates a payment link: an open payment with source `payment_link`, expiring after its own
  * lifetime. Every field is checked before anything is written (one insert with its event). With
  * `presetId` (the gateway's idempotent creates) the link gets that id, and creating it again returns
- * the first one, even where a new create would now be refused: the rules of the session create with a
- * preset id (createCheckoutSession, docs/adr/0070).
+ * the first one, even where a new create would now be refused: the rules of the payment create with a
+ * preset id (createPayment, docs/adr/0070).
  */
 export async function createPaymentLink(
   deps: CheckoutDependencies,
@@ -28,13 +28,13 @@ export async function createPaymentLink(
   request: NewPaymentLinkRequest,
   account: AccountSnapshot,
   presetId?: string,
-): Promise<CreatedSession> {
+): Promise<CreatedPayment> {
   try {
     return await createNew(deps, scope, request, account, presetId);
   } catch (error) {
     if (!(error instanceof ApiError) || presetId === undefined || !isId('payment', presetId)) throw error;
     const existing = await existingLink(deps, scope, presetId);
-    if (existing) return { session: existing, created: false };
+    if (existing) return { payment: existing, created: false };
     throw error;
   }
 }
@@ -45,8 +45,8 @@ async function createNew(
   request: NewPaymentLinkRequest,
   account: AccountSnapshot,
   presetId: string | undefined,
-): Promise<CreatedSession> {
-  const fields = newSessionFields(request, scope.livemode);
+): Promise<CreatedPayment> {
+  const fields = newPaymentFields(request, scope.livemode);
   const customerName = linkCustomerName(request.customerName);
   const memo = linkMemo(request.memo);
   const lifetimeMs = linkLifetimeMs(request.lifetime);
@@ -55,7 +55,7 @@ async function createNew(
   if (presetId !== undefined && !isId('payment', presetId))
     throw new ApiError('invalid_request', 'The preset id is not a payment id.', 'id');
   const createdAt = deps.now();
-  const link: CheckoutSession = {
+  const link: Payment = {
     id: presetId ?? newId('payment', createdAt.getTime()),
     accountId: scope.accountId,
     livemode: scope.livemode,
@@ -73,16 +73,16 @@ async function createNew(
   const event = sessionCreatedEvent(link, customer.details);
   if (presetId === undefined) {
     await deps.sessions.insert(link, event);
-    return { session: link, created: true };
+    return { payment: link, created: true };
   }
-  if (await deps.sessions.insertUnlessTaken(link, event)) return { session: link, created: true };
+  if (await deps.sessions.insertUnlessTaken(link, event)) return { payment: link, created: true };
   const existing = await existingLink(deps, scope, presetId);
   if (!existing) throw new Error(`The preset id ${presetId} is taken outside the caller's payment links`);
-  return { session: existing, created: false };
+  return { payment: existing, created: false };
 }
 
-/** The link with this id in the caller's scope; a session made another way is not one. */
-async function existingLink(deps: CheckoutDependencies, scope: Scope, id: string): Promise<CheckoutSession | null> {
+/** The link with this id in the caller's scope; a payment made another way is not one. */
+async function existingLink(deps: CheckoutDependencies, scope: Scope, id: string): Promise<Payment | null> {
   const existing = await deps.sessions.find(scope, id);
   return existing?.source === 'payment_link' ? existing : null;
 }

@@ -1,6 +1,6 @@
 import { ApiError } from '@hc/errors';
 import { paymentRefusal } from '../domain/start-rules.ts';
-import type { AccountSnapshot } from './create-checkout-session.ts';
+import type { AccountSnapshot } from './create-payment.ts';
 import type { Caller, CheckoutDependencies } from './dependencies.ts';
 
 /**

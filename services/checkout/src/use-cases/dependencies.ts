@@ -1,14 +1,15 @@
 import type { ServiceClient } from '@hc/grpc';
 import type { MerchantAdminService } from '@hc/proto/accounts/v1';
 import type { SettlementService } from '@hc/proto/settlement/v1';
-import type { Scope } from '../domain/checkout-session.ts';
+import type { Scope } from '../domain/payment.ts';
 import type { ProviderDefinition } from '../domain/providers.ts';
-import type { CheckoutSessionStore } from '../store/checkout-sessions.ts';
+import type { PaymentStore } from '../store/payments.ts';
 import type { CheckoutStore } from '../store/checkouts.ts';
 
 /** What use cases need from the outside world; tests pass real stores and a movable clock. */
 export interface CheckoutDependencies {
-  readonly sessions: CheckoutSessionStore;
+  /** The payments' store; still `sessions` because other packages' tests reach it (docs/adr/0104). */
+  readonly sessions: PaymentStore;
   readonly checkouts: CheckoutStore;
   readonly settlement: ServiceClient<typeof SettlementService>;
   /**

@@ -1,4 +1,4 @@
-import type { Scope } from '../domain/checkout-session.ts';
+import type { Scope } from '../domain/payment.ts';
 import type { CheckoutDependencies } from './dependencies.ts';
 
 /** What the customers context's erasure names: the buyer's payments, and per payment the email revision erased. */

@@ -1,5 +1,5 @@
 import { ApiError } from '@hc/errors';
-import type { CheckoutSession, PaymentFilters, Scope } from '../domain/checkout-session.ts';
+import type { Payment, PaymentFilters, Scope } from '../domain/payment.ts';
 import { expiryTransition } from '../domain/payment-transitions.ts';
 import type { CheckoutDependencies } from './dependencies.ts';
 
@@ -12,10 +12,10 @@ export const EXPORT_PAGE = 500;
  * download) sets how far ahead the reads run: memory holds one page, whatever the total
  * (docs/adr/0057). A payment past expiry is expired first, as listPayments does.
  */
-export async function* exportPayments(deps: CheckoutDependencies, scope: Scope, filters: PaymentFilters): AsyncGenerator<CheckoutSession> {
+export async function* exportPayments(deps: CheckoutDependencies, scope: Scope, filters: PaymentFilters): AsyncGenerator<Payment> {
   if (filters.createdGte && filters.createdLt && filters.createdGte >= filters.createdLt)
     throw new ApiError('invalid_request', 'The period ends before it starts.', 'created_lt');
-  let after: CheckoutSession | undefined;
+  let after: Payment | undefined;
   for (;;) {
     const page = await deps.sessions.list(scope, EXPORT_PAGE, after, filters);
     const now = deps.now();
@@ -42,13 +42,13 @@ export async function* exportPaidPayments(
   scope: Scope,
   period: { from?: Date | undefined; until?: Date | undefined },
   otherFilters: PaymentFilters = {},
-): AsyncGenerator<CheckoutSession> {
+): AsyncGenerator<Payment> {
   if (Object.values(otherFilters).some((value) => value !== undefined))
     throw new ApiError('invalid_request', 'A period by paid_at takes no other filter.', 'paid_gte');
   if (period.from && period.until && period.from >= period.until)
     throw new ApiError('invalid_request', 'The period ends before it starts.', 'paid_lt');
   const bounds = { ...(period.from ? { from: period.from } : {}), ...(period.until ? { until: period.until } : {}) };
-  let after: CheckoutSession | undefined;
+  let after: Payment | undefined;
   for (;;) {
     const page = await deps.sessions.listPaid(scope, EXPORT_PAGE, bounds, after);
     yield* page;

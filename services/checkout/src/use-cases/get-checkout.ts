@@ -1,6 +1,6 @@
 import { ApiError } from '@hc/errors';
 import type { Checkout } from '../domain/checkout.ts';
-import type { Scope } from '../domain/checkout-session.ts';
+import type { Scope } from '../domain/payment.ts';
 import type { CheckoutDependencies } from './dependencies.ts';
 
 /** One checkout of the caller's account and mode; another's is not_found. */

@@ -1,4 +1,4 @@
-import type { Scope } from '../domain/checkout-session.ts';
+import type { Scope } from '../domain/payment.ts';
 import { buildOverview, overviewPeriod, type Overview } from '../domain/overview.ts';
 import type { CheckoutDependencies } from './dependencies.ts';
 

@@ -2,7 +2,7 @@ import { ApiError } from '@hc/errors';
 import type { Caller } from './dependencies.ts';
 import { checkoutTimeline, mergeTimelines, type PaymentTimelineEntry } from '../domain/payment-timeline.ts';
 import type { CheckoutDependencies } from './dependencies.ts';
-import { getCheckoutSession } from './get-checkout-session.ts';
+import { getPayment } from './get-payment.ts';
 
 /**
  * Operators and the dashboard: a payment's timeline, checkout's lines merged with settlement's money
@@ -10,7 +10,7 @@ import { getCheckoutSession } from './get-checkout-session.ts';
  * never started has no settlement lines.
  */
 export async function getPaymentTimeline(deps: CheckoutDependencies, caller: Caller, id: string): Promise<PaymentTimelineEntry[]> {
-  const payment = await getCheckoutSession(deps, caller, id);
+  const payment = await getPayment(deps, caller, id);
   let money: PaymentTimelineEntry[] = [];
   if (payment.startedAt) {
     try {

@@ -1,14 +1,14 @@
 import { ApiError } from '@hc/errors';
 import { isId } from '@hc/ids';
-import type { CheckoutSession } from '../domain/checkout-session.ts';
+import type { Payment } from '../domain/payment.ts';
 import { awaitsPayment, hostedView, type HostedView } from '../domain/hosted-view.ts';
 import { canTakePayments } from '../domain/start-rules.ts';
 import { currentAccount, payableAccount } from './current-account.ts';
 import type { Caller, CheckoutDependencies } from './dependencies.ts';
-import { expireIfDue } from './get-checkout-session.ts';
+import { expireIfDue } from './get-payment.ts';
 import { markProviderReachedOn } from './mark-provider-reached.ts';
 import { simulateLoadedPayment } from './simulate-payment.ts';
-import { startLoadedSession, type StartRequest } from './start-checkout-session.ts';
+import { startLoadedPayment, type StartRequest } from './start-payment.ts';
 
 /**
  * The buyer's side of a session (the hosted page, no merchant key): each verb finds the session by its
@@ -20,7 +20,7 @@ import { startLoadedSession, type StartRequest } from './start-checkout-session.
  */
 interface BuyerRead {
   readonly caller: Caller;
-  readonly session: CheckoutSession;
+  readonly payment: Payment;
 }
 
 /**
@@ -31,19 +31,19 @@ async function readForBuyer(deps: CheckoutDependencies, id: string, requestId: s
   const found = isId('payment', id) ? await deps.sessions.findForBuyer(id) : null;
   if (!found) throw new ApiError('not_found', 'No such checkout session.');
   const caller: Caller = { accountId: found.accountId, livemode: found.livemode, requestId };
-  return { caller, session: await expireIfDue(deps, caller, found) };
+  return { caller, payment: await expireIfDue(deps, caller, found) };
 }
 
 /** `unavailable` unless the account can take payments now; a finished payment is left to its own rules. */
-async function refuseUnlessPayable(deps: CheckoutDependencies, caller: Caller, session: CheckoutSession): Promise<void> {
-  if (awaitsPayment(session)) await payableAccount(deps, caller);
+async function refuseUnlessPayable(deps: CheckoutDependencies, caller: Caller, payment: Payment): Promise<void> {
+  if (awaitsPayment(payment)) await payableAccount(deps, caller);
 }
 
 export async function getHostedSession(deps: CheckoutDependencies, id: string, requestId: string): Promise<HostedView> {
-  const { caller, session } = await readForBuyer(deps, id, requestId);
+  const { caller, payment } = await readForBuyer(deps, id, requestId);
   // Only a session the buyer may still act on needs the account (a finished one reads without the gateway).
-  const unavailable = awaitsPayment(session) && !canTakePayments(caller.livemode, await currentAccount(deps, caller));
-  return hostedView(session, deps.providers, unavailable);
+  const unavailable = awaitsPayment(payment) && !canTakePayments(caller.livemode, await currentAccount(deps, caller));
+  return hostedView(payment, deps.providers, unavailable);
 }
 
 /**
@@ -58,13 +58,13 @@ export async function startHostedSession(
   request: StartRequest,
   requestId: string,
 ): Promise<HostedView> {
-  const { caller, session } = await readForBuyer(deps, id, requestId);
-  if (session.status === 'pending' && session.canceledAt === null) {
+  const { caller, payment } = await readForBuyer(deps, id, requestId);
+  if (payment.status === 'pending' && payment.canceledAt === null) {
     const unavailable = !canTakePayments(caller.livemode, await currentAccount(deps, caller));
-    return hostedView(session, deps.providers, unavailable);
+    return hostedView(payment, deps.providers, unavailable);
   }
-  const started = await startLoadedSession(deps, caller, session, request, await currentAccount(deps, caller));
-  return hostedView(started.session, deps.providers);
+  const started = await startLoadedPayment(deps, caller, payment, request, await currentAccount(deps, caller));
+  return hostedView(started.payment, deps.providers);
 }
 
 export async function reachHostedProvider(
@@ -73,9 +73,9 @@ export async function reachHostedProvider(
   provider: string,
   requestId: string,
 ): Promise<HostedView> {
-  const { caller, session } = await readForBuyer(deps, id, requestId);
-  await refuseUnlessPayable(deps, caller, session);
-  return hostedView(await markProviderReachedOn(deps, caller, session, provider), deps.providers);
+  const { caller, payment } = await readForBuyer(deps, id, requestId);
+  await refuseUnlessPayable(deps, caller, payment);
+  return hostedView(await markProviderReachedOn(deps, caller, payment, provider), deps.providers);
 }
 
 export async function simulateHostedPayment(
@@ -84,8 +84,8 @@ export async function simulateHostedPayment(
   outcome: string,
   requestId: string,
 ): Promise<HostedView> {
-  const { caller, session } = await readForBuyer(deps, id, requestId);
+  const { caller, payment } = await readForBuyer(deps, id, requestId);
   // A Live payment is simulatePayment's live_payment, whatever the account.
-  if (!caller.livemode) await refuseUnlessPayable(deps, caller, session);
-  return hostedView(await simulateLoadedPayment(deps, caller, session, outcome), deps.providers);
+  if (!caller.livemode) await refuseUnlessPayable(deps, caller, payment);
+  return hostedView(await simulateLoadedPayment(deps, caller, payment, outcome), deps.providers);
 }

@@ -1,7 +1,7 @@
 import { ApiError } from '@hc/errors';
 import { isId } from '@hc/ids';
 import type { Checkout } from '../domain/checkout.ts';
-import type { Scope } from '../domain/checkout-session.ts';
+import type { Scope } from '../domain/payment.ts';
 import type { CheckoutDependencies } from './dependencies.ts';
 
 export interface CheckoutPage {

@@ -1,11 +1,11 @@
 import { ApiError } from '@hc/errors';
 import { isId } from '@hc/ids';
-import { isPaymentSource, isSessionStatus, type CheckoutSession, type PaymentFilters, type Scope } from '../domain/checkout-session.ts';
+import { isPaymentSource, isPaymentStatus, type Payment, type PaymentFilters, type Scope } from '../domain/payment.ts';
 import { expiryTransition } from '../domain/payment-transitions.ts';
 import type { CheckoutDependencies } from './dependencies.ts';
 
 export interface PaymentPage {
-  payments: CheckoutSession[];
+  payments: Payment[];
   hasMore: boolean;
 }
 
@@ -19,7 +19,7 @@ export function paymentFilters(raw: {
   source?: string | undefined;
 }): PaymentFilters {
   const status = raw.status || undefined;
-  if (status !== undefined && !isSessionStatus(status)) throw new ApiError('invalid_request', `Unknown status: ${status}.`, 'status');
+  if (status !== undefined && !isPaymentStatus(status)) throw new ApiError('invalid_request', `Unknown status: ${status}.`, 'status');
   const source = raw.source || undefined;
   if (source !== undefined && !isPaymentSource(source)) throw new ApiError('invalid_request', `Unknown source: ${source}.`, 'source');
   return {

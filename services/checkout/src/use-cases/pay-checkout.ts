@@ -1,7 +1,7 @@
 import { ApiError } from '@hc/errors';
 import { isId, newId } from '@hc/ids';
 import { visitPrice, type Checkout } from '../domain/checkout.ts';
-import { expiryFor, UNSTARTED, type CheckoutSession } from '../domain/checkout-session.ts';
+import { expiryFor, UNSTARTED, type Payment } from '../domain/payment.ts';
 import { NO_CUSTOMER_DETAILS } from '../domain/order-customer.ts';
 import { sessionCreatedEvent } from '../domain/session-events.ts';
 import { payableAccount } from './current-account.ts';
@@ -31,11 +31,11 @@ export async function payCheckout(
   id: string,
   choice: { plan?: number | undefined; amount?: string | undefined },
   requestId: string,
-): Promise<CheckoutSession> {
+): Promise<Payment> {
   const checkout = await getPublicCheckout(deps, id, requestId);
   const { amount, planLabel } = visitPrice(checkout, choice);
   const createdAt = deps.now();
-  const payment: CheckoutSession = {
+  const payment: Payment = {
     id: newId('payment', createdAt.getTime()),
     accountId: checkout.accountId,
     livemode: checkout.livemode,

@@ -1,10 +1,10 @@
 import { ApiError } from '@hc/errors';
 import { SimulatedOutcome, VerdictKind, type Verdict as VerdictMessage } from '@hc/proto/settlement/v1';
-import { isFinished, type CheckoutSession } from '../domain/checkout-session.ts';
+import { isFinished, type Payment } from '../domain/payment.ts';
 import { declineRefusal, forcedExpiryTransition, type Verdict } from '../domain/payment-transitions.ts';
 import { applyVerdict } from './apply-verdict.ts';
 import type { Caller, CheckoutDependencies } from './dependencies.ts';
-import { getCheckoutSession } from './get-checkout-session.ts';
+import { getPayment } from './get-payment.ts';
 
 const OUTCOMES: Record<string, SimulatedOutcome> = {
   paid: SimulatedOutcome.PAID,
@@ -49,17 +49,17 @@ const EXPIRED = 'expired';
  * a finished payment is returned unchanged. An expired started payment can still be paid late
  * (`paid`, `underpaid`), never declined (`409 already_expired`, nothing changes).
  */
-export async function simulatePayment(deps: CheckoutDependencies, caller: Caller, id: string, outcome: string): Promise<CheckoutSession> {
-  return simulateLoadedPayment(deps, caller, await getCheckoutSession(deps, caller, id), outcome);
+export async function simulatePayment(deps: CheckoutDependencies, caller: Caller, id: string, outcome: string): Promise<Payment> {
+  return simulateLoadedPayment(deps, caller, await getPayment(deps, caller, id), outcome);
 }
 
-/** simulatePayment on a session already read (found, expired if due). */
+/** simulatePayment on a payment already read (found, expired if due). */
 export async function simulateLoadedPayment(
   deps: CheckoutDependencies,
   caller: Caller,
-  payment: CheckoutSession,
+  payment: Payment,
   outcome: string,
-): Promise<CheckoutSession> {
+): Promise<Payment> {
   const id = payment.id;
   if (payment.livemode) throw new ApiError('live_payment');
   if (outcome === EXPIRED) return simulateExpiry(deps, caller, payment);
@@ -83,7 +83,7 @@ export async function simulateLoadedPayment(
  * on a started one (the spec's late-payment sequence: the verdict rules let money land on an expired
  * payment). A finished or already expired payment is returned unchanged, as for other outcomes.
  */
-async function simulateExpiry(deps: CheckoutDependencies, caller: Caller, payment: CheckoutSession): Promise<CheckoutSession> {
+async function simulateExpiry(deps: CheckoutDependencies, caller: Caller, payment: Payment): Promise<Payment> {
   const now = deps.now();
   const result = await deps.sessions.change(caller, payment.id, now, (current) => forcedExpiryTransition(current, now));
   if (!result) throw new ApiError('not_found', 'No such checkout session.');

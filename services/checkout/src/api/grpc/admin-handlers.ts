@@ -2,7 +2,7 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import { unixSecondsBig } from '@hc/conversions';
 import type { ServiceHandlers } from '@hc/grpc';
 import type { CheckoutAdminService, PaymentLinkSchema } from '@hc/proto/checkout/v1';
-import type { CheckoutSession } from '../../domain/checkout-session.ts';
+import type { Payment } from '../../domain/payment.ts';
 import type { StatusCounts } from '../../domain/overview.ts';
 import { trackingPageUrl } from '../../domain/payment-link.ts';
 import { cancelPaymentLink } from '../../use-cases/cancel-payment-link.ts';
@@ -27,7 +27,7 @@ const DEFAULT_LIST_LIMIT = 20;
  * handler: proto in, use case, proto out.
  */
 export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeof CheckoutAdminService> {
-  const link = (payment: CheckoutSession): MessageInitShape<typeof PaymentLinkSchema> => ({
+  const link = (payment: Payment): MessageInitShape<typeof PaymentLinkSchema> => ({
     payment: sessionMessage(payment, deps.publicBaseUrl),
     trackingUrl: trackingPageUrl(deps.publicBaseUrl, payment.id),
     customerName: payment.customerName ?? undefined,
@@ -35,10 +35,10 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
   });
   // PaymentLink and CheckoutSession fields for readers of the previous release; Payment for the new
   // ones (docs/adr/0102). The old half goes in the next release.
-  const payment = (session: CheckoutSession) => paymentMessage(session, deps);
+  const paymentAnswer = (payment: Payment) => paymentMessage(payment, deps);
   return {
     async createPaymentLink(request, ctx) {
-      const { session: payment, created } = await createPaymentLink(
+      const { payment, created } = await createPaymentLink(
         deps,
         ctx,
         {
@@ -61,20 +61,20 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
 
     async cancelPaymentLink(request, ctx) {
       const canceled = await cancelPaymentLink(deps, ctx, request.id);
-      return { link: link(canceled), payment: payment(canceled) };
+      return { link: link(canceled), payment: paymentAnswer(canceled) };
     },
 
     async getPaymentLink(request, ctx) {
       const found = await getPaymentLink(deps, ctx, request.id);
-      return { link: link(found), payment: payment(found) };
+      return { link: link(found), payment: paymentAnswer(found) };
     },
 
     async *exportPayments(request, ctx) {
       const seconds = (value: bigint | undefined) => (value === undefined ? undefined : new Date(Number(value) * 1000));
-      const message = (session: CheckoutSession) => ({
-        payment: sessionMessage(session, deps.publicBaseUrl),
-        usdValue: session.usdValue ?? undefined,
-        exported: payment(session),
+      const message = (payment: Payment) => ({
+        payment: sessionMessage(payment, deps.publicBaseUrl),
+        usdValue: payment.usdValue ?? undefined,
+        exported: paymentAnswer(payment),
       });
       const filters = { ...paymentFilters(request), createdGte: seconds(request.createdGte), createdLt: seconds(request.createdLt) };
       if (request.paidGte !== undefined || request.paidLt !== undefined) {
@@ -103,13 +103,13 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
         days: overview.days.map((day) => ({ date: day.date, counts: counts(day.counts), volume: [...day.volume] })),
         needsYou: overview.needsYou.map((payment) => sessionMessage(payment, deps.publicBaseUrl)),
         needsYouTotal: BigInt(overview.needsYouTotal),
-        held: overview.needsYou.map(payment),
+        held: overview.needsYou.map(paymentAnswer),
       };
     },
 
     async listPaymentLinks(request, ctx) {
       const page = await listPayments(deps, ctx, request.limit || DEFAULT_LIST_LIMIT, request.startingAfter, { source: 'payment_link' });
-      return { links: page.payments.map(link), hasMore: page.hasMore, payments: page.payments.map(payment) };
+      return { links: page.payments.map(link), hasMore: page.hasMore, payments: page.payments.map(paymentAnswer) };
     },
 
     ...dashboardCheckoutHandlers(deps),

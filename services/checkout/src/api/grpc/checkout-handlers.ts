@@ -3,15 +3,15 @@ import { answerEach, type ServiceHandlers } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import type { CheckoutService, CreateCheckoutSessionRequest, GetCheckoutSessionRequest } from '@hc/proto/checkout/v1';
 import { acceptHeldPayment } from '../../use-cases/accept-held-payment.ts';
-import { createCheckoutSession } from '../../use-cases/create-checkout-session.ts';
+import { createPayment } from '../../use-cases/create-payment.ts';
 import type { Caller, CheckoutDependencies } from '../../use-cases/dependencies.ts';
-import { getCheckoutSession } from '../../use-cases/get-checkout-session.ts';
+import { getPayment } from '../../use-cases/get-payment.ts';
 import { getEventsPosition } from '../../use-cases/get-events-position.ts';
 import { getPaymentTimeline } from '../../use-cases/get-payment-timeline.ts';
 import { listPayments, paymentFilters } from '../../use-cases/list-payments.ts';
 import { markProviderReached } from '../../use-cases/mark-provider-reached.ts';
 import { simulatePayment } from '../../use-cases/simulate-payment.ts';
-import { startCheckoutSession } from '../../use-cases/start-checkout-session.ts';
+import { startPayment } from '../../use-cases/start-payment.ts';
 import { paymentMessage } from './payment-message.ts';
 import { accountSnapshot, sessionMessage } from './session-message.ts';
 
@@ -39,18 +39,18 @@ export function checkoutHandlers(
 ): ServiceHandlers<typeof CheckoutService> {
   // Both shapes for one release (docs/adr/0102): `session`/`payment` (CheckoutSession) for readers of
   // the previous release, Payment for the new ones. The CheckoutSession half goes in the next release.
-  const message = (session: Parameters<typeof sessionMessage>[0]) => sessionMessage(session, deps.publicBaseUrl);
-  const payment = (session: Parameters<typeof sessionMessage>[0]) => paymentMessage(session, deps);
-  const changed = (session: Parameters<typeof sessionMessage>[0]) => ({ payment: message(session), updated: payment(session) });
+  const message = (payment: Parameters<typeof sessionMessage>[0]) => sessionMessage(payment, deps.publicBaseUrl);
+  const paymentAnswer = (payment: Parameters<typeof sessionMessage>[0]) => paymentMessage(payment, deps);
+  const changed = (payment: Parameters<typeof sessionMessage>[0]) => ({ payment: message(payment), updated: paymentAnswer(payment) });
 
   const create = async (request: CreateCheckoutSessionRequest, ctx: Caller) => {
-    const { session, created } = await createCheckoutSession(deps, ctx, createInput(request), accountSnapshot(request.account), request.id);
-    return { session: message(session), created, payment: payment(session) };
+    const { payment, created } = await createPayment(deps, ctx, createInput(request), accountSnapshot(request.account), request.id);
+    return { session: message(payment), created, payment: paymentAnswer(payment) };
   };
 
   const read = async (request: GetCheckoutSessionRequest, ctx: Caller) => {
-    const session = await getCheckoutSession(deps, ctx, request.id);
-    return { session: message(session), payment: payment(session) };
+    const payment = await getPayment(deps, ctx, request.id);
+    return { session: message(payment), payment: paymentAnswer(payment) };
   };
 
   return {
@@ -76,7 +76,7 @@ export function checkoutHandlers(
     },
 
     async startCheckoutSession(request, ctx) {
-      const started = await startCheckoutSession(
+      const started = await startPayment(
         deps,
         ctx,
         request.id,
@@ -85,15 +85,15 @@ export function checkoutHandlers(
       );
       const country = started.country ?? undefined;
       return {
-        session: { ...message(started.session), country },
+        session: { ...message(started.payment), country },
         providers: started.providers,
-        payment: { ...payment(started.session), country },
+        payment: { ...paymentAnswer(started.payment), country },
       };
     },
 
     async listPayments(request, ctx) {
       const page = await listPayments(deps, ctx, request.limit, request.startingAfter, paymentFilters(request));
-      return { payments: page.payments.map(message), hasMore: page.hasMore, data: page.payments.map(payment) };
+      return { payments: page.payments.map(message), hasMore: page.hasMore, data: page.payments.map(paymentAnswer) };
     },
 
     async simulatePayment(request, ctx) {

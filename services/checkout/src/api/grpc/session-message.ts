@@ -1,45 +1,45 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { sessionStatusOf, unixSecondsBig as unixSeconds } from '@hc/conversions';
 import type { SessionStatus as ProtoStatus, CheckoutSessionSchema } from '@hc/proto/checkout/v1';
-import { hostedPageUrl, type CheckoutSession, type SessionStatus } from '../../domain/checkout-session.ts';
+import { hostedPageUrl, type Payment, type PaymentStatus } from '../../domain/payment.ts';
 
 /** A status as the proto carries it (@hc/conversions: the one table of status words). */
-export function protoStatus(status: SessionStatus): ProtoStatus {
+export function protoStatus(status: PaymentStatus): ProtoStatus {
   return sessionStatusOf(status);
 }
 
-export function sessionMessage(session: CheckoutSession, publicBaseUrl: string): MessageInitShape<typeof CheckoutSessionSchema> {
+export function sessionMessage(payment: Payment, publicBaseUrl: string): MessageInitShape<typeof CheckoutSessionSchema> {
   return {
-    id: session.id,
-    url: hostedPageUrl(publicBaseUrl, session.id),
-    status: protoStatus(session.status),
-    livemode: session.livemode,
-    amount: session.amount,
-    currency: session.currency,
-    description: session.description,
-    reference: session.reference ?? undefined,
-    customerEmail: session.customerEmail ?? undefined,
-    created: unixSeconds(session.createdAt),
-    expiresAt: unixSeconds(session.expiresAt),
-    startedAt: session.startedAt ? unixSeconds(session.startedAt) : undefined,
-    metadata: session.metadata ? { entries: { ...session.metadata } } : undefined,
-    successUrl: session.successUrl ?? undefined,
-    cancelUrl: session.cancelUrl ?? undefined,
-    paidAt: session.paidAt ? unixSeconds(session.paidAt) : undefined,
-    provider: session.provider ?? undefined,
-    holdReason: session.holdReason ?? undefined,
-    holdAcceptable: session.holdAcceptable,
-    canceledAt: session.canceledAt ? unixSeconds(session.canceledAt) : undefined,
-    country: session.country ?? undefined,
-    locale: session.locale ?? undefined,
+    id: payment.id,
+    url: hostedPageUrl(publicBaseUrl, payment.id),
+    status: protoStatus(payment.status),
+    livemode: payment.livemode,
+    amount: payment.amount,
+    currency: payment.currency,
+    description: payment.description,
+    reference: payment.reference ?? undefined,
+    customerEmail: payment.customerEmail ?? undefined,
+    created: unixSeconds(payment.createdAt),
+    expiresAt: unixSeconds(payment.expiresAt),
+    startedAt: payment.startedAt ? unixSeconds(payment.startedAt) : undefined,
+    metadata: payment.metadata ? { entries: { ...payment.metadata } } : undefined,
+    successUrl: payment.successUrl ?? undefined,
+    cancelUrl: payment.cancelUrl ?? undefined,
+    paidAt: payment.paidAt ? unixSeconds(payment.paidAt) : undefined,
+    provider: payment.provider ?? undefined,
+    holdReason: payment.holdReason ?? undefined,
+    holdAcceptable: payment.holdAcceptable,
+    canceledAt: payment.canceledAt ? unixSeconds(payment.canceledAt) : undefined,
+    country: payment.country ?? undefined,
+    locale: payment.locale ?? undefined,
     settlement: {
-      coin: session.settlement.coin ?? undefined,
-      valueCoin: session.settlement.valueCoin ?? undefined,
-      merchantReceived: session.settlement.merchantReceived ?? undefined,
-      txidIn: session.settlement.txidIn ?? undefined,
-      txidOut: session.settlement.txidOut ?? undefined,
+      coin: payment.settlement.coin ?? undefined,
+      valueCoin: payment.settlement.valueCoin ?? undefined,
+      merchantReceived: payment.settlement.merchantReceived ?? undefined,
+      txidIn: payment.settlement.txidIn ?? undefined,
+      txidOut: payment.settlement.txidOut ?? undefined,
       // Fixed when the buyer started; null before.
-      payoutWallet: session.startedAt ? (session.payoutWallet ?? undefined) : undefined,
+      payoutWallet: payment.startedAt ? (payment.payoutWallet ?? undefined) : undefined,
     },
   };
 }

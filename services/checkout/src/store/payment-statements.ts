@@ -1,20 +1,20 @@
 /**
  * Checkout's hot paths as prepared statements on the pg pool Prisma also uses (docs/adr/0030): the
- * create (a session and its outbox row in ONE statement, hence one implicit transaction and one round
+ * create (a payment and its outbox row in ONE statement, hence one implicit transaction and one round
  * trip), the read by id and the listing. Everything else stays on Prisma.
  *
  * Rows come back under the Prisma model's field names (the column list below aliases each column), so
- * one mapping (checkout-sessions.ts `toSession`) serves both paths; pg returns numeric as exact
+ * one mapping (payments.ts `toPayment`) serves both paths; pg returns numeric as exact
  * decimal text (never a float) and timestamptz as a Date.
  */
 import type { QueryConfig } from 'pg';
 import { outboxInsertSql, outboxRowsJson, OUTBOX_WAKE_CALL, type OutboxRow } from '@hc/events';
-import type { CheckoutSession, PaymentFilters, Scope } from '../domain/checkout-session.ts';
+import type { Payment, Scope } from '../domain/payment.ts';
 import type { PaymentPatch } from '../domain/payment-transitions.ts';
 
-type FlatSession = Omit<CheckoutSession, 'settlement'> & CheckoutSession['settlement'];
+type FlatPayment = Omit<Payment, 'settlement'> & Payment['settlement'];
 
-/** Every column of checkout_sessions, by the CheckoutSession field (settlement flattened) it holds. */
+/** Every column of checkout_sessions, by the Payment field (settlement flattened) it holds. */
 const COLUMNS = {
   id: 'id',
   accountId: 'account_id',
@@ -56,29 +56,30 @@ const COLUMNS = {
   merchantReceived: 'merchant_received',
   txidIn: 'txid_in',
   txidOut: 'txid_out',
-} as const satisfies Record<keyof FlatSession, string>;
+} as const satisfies Record<keyof FlatPayment, string>;
 
 /**
  * Columns no code writes or reads any more, left NULL until a later migration drops them (dropping them
  * in the release that stops writing them would break the previous release's pods during a rollout):
  * the account's wallet and fee as they were at create, which a start must never use (docs/adr/0037).
  */
-export const RETIRED_SESSION_COLUMNS: readonly string[] = ['account_payout_wallet', 'account_fee_bps'];
+export const RETIRED_PAYMENT_COLUMNS: readonly string[] = ['account_payout_wallet', 'account_fee_bps'];
 
 type Field = keyof typeof COLUMNS;
 
 const FIELDS = Object.keys(COLUMNS) as Field[];
 /** The columns the statements write and read (a test checks they and the retired ones are all of the table's). */
-export const SESSION_COLUMN_NAMES: readonly string[] = FIELDS.map((field) => COLUMNS[field]);
-const SELECT_LIST = FIELDS.map((field) => `"${COLUMNS[field]}" AS "${field}"`).join(', ');
+export const PAYMENT_COLUMN_NAMES: readonly string[] = FIELDS.map((field) => COLUMNS[field]);
+/** The columns every statement that reads payments selects, under the Payment field names. */
+export const SELECT_LIST = FIELDS.map((field) => `"${COLUMNS[field]}" AS "${field}"`).join(', ');
 const INSERT_COLUMNS = FIELDS.map((field) => `"${COLUMNS[field]}"`).join(', ');
 const INSERT_VALUES = FIELDS.map((_field, i) => `$${i + 1}`).join(', ');
 const OUTBOX_PARAM = FIELDS.length + 1;
 
 /**
- * The session row and its event's outbox row are written by one statement: data-modifying WITH
+ * The payment's row and its event's outbox row are written by one statement: data-modifying WITH
  * clauses always run to completion, and a statement outside BEGIN is its own transaction, so both rows
- * commit together or neither does (a refused session value aborts the outbox insert with it). An id
+ * commit together or neither does (a refused payment value aborts the outbox insert with it). An id
  * already taken writes neither row and answers no row (ON CONFLICT (id) DO NOTHING, so the idempotent
  * create learns of its retry without a read first, docs/adr/0062). The outbox insert is @hc/events'
  * one (docs/adr/0084): it skips a duplicate event id, and its wake-up reaches the relay at commit and is
@@ -89,29 +90,29 @@ const INSERT_WITH_EVENT_SQL = `WITH s AS (INSERT INTO checkout_sessions (${INSER
 o AS (${outboxInsertSql(`$${OUTBOX_PARAM}`, { onlyWhere: 'e.key IN (SELECT id FROM s)' })})
 SELECT s.id, ${OUTBOX_WAKE_CALL} FROM s`;
 
-/** A session as one flat record of its columns' fields (settlement's fields beside the others). */
-function flatten(session: CheckoutSession): FlatSession {
-  const { settlement, ...fields } = session;
+/** A payment as one flat record of its columns' fields (settlement's fields beside the others). */
+function flatten(payment: Payment): FlatPayment {
+  const { settlement, ...fields } = payment;
   return { ...fields, ...settlement };
 }
 
-export function insertWithEvent(session: CheckoutSession, event: OutboxRow): QueryConfig {
-  const flat = flatten(session);
+export function insertWithEvent(payment: Payment, event: OutboxRow): QueryConfig {
+  const flat = flatten(payment);
   const values: unknown[] = FIELDS.map((field) => {
     const value = flat[field];
     // json, not jsonb: the text as serialised here is what is stored (key order kept), as with Prisma.
     return field === 'metadata' && value !== null ? JSON.stringify(value) : value;
   });
-  values.push(outboxRowsJson([{ ...event, key: session.id }]));
+  values.push(outboxRowsJson([{ ...event, key: payment.id }]));
   return { name: 'checkout-session-insert-with-event', text: INSERT_WITH_EVENT_SQL, values };
 }
 
 /**
- * Several creates in ONE statement (group commit, docs/adr/0036): the sessions and their outbox rows
+ * Several creates in ONE statement (group commit, docs/adr/0036): the payments and their outbox rows
  * commit together or none does. Rows travel as one JSON array each, keyed by column name:
  * json_populate_recordset converts every value with the column's own type (numeric from its exact
  * text, timestamptz from ISO time), and a json column keeps its value's text as written here (key
- * order too), as the single insert does. A session whose id is already taken is skipped with its
+ * order too), as the single insert does. A payment whose id is already taken is skipped with its
  * outbox row, and only the ids written come back (docs/adr/0062); the outbox rows keep arrival order.
  */
 const INSERT_MANY_WITH_EVENTS_SQL = `WITH s AS (INSERT INTO checkout_sessions (${INSERT_COLUMNS})
@@ -121,15 +122,15 @@ o AS (${outboxInsertSql('$2', { onlyWhere: 'e.key IN (SELECT id FROM s)' })})
 SELECT id, (SELECT ${OUTBOX_WAKE_CALL}) FROM s`;
 
 /** Several creates; the same id twice must not be in one group (the store keeps the first). */
-export function insertManyWithEvents(creates: readonly { readonly session: CheckoutSession; readonly event: OutboxRow }[]): QueryConfig {
-  const sessions = creates.map(({ session }) => {
-    const flat = flatten(session);
+export function insertManyWithEvents(creates: readonly { readonly payment: Payment; readonly event: OutboxRow }[]): QueryConfig {
+  const rows = creates.map(({ payment }) => {
+    const flat = flatten(payment);
     return Object.fromEntries(FIELDS.map((field) => [COLUMNS[field], flat[field]]));
   });
   return {
     name: 'checkout-session-insert-many-with-events',
     text: INSERT_MANY_WITH_EVENTS_SQL,
-    values: [JSON.stringify(sessions), outboxRowsJson(creates.map(({ session, event }) => ({ ...event, key: session.id })))],
+    values: [JSON.stringify(rows), outboxRowsJson(creates.map(({ payment, event }) => ({ ...event, key: payment.id })))],
   };
 }
 
@@ -139,9 +140,9 @@ export function insertManyWithEvents(creates: readonly { readonly session: Check
  * column's own type (as the grouped create does), and the row as it is after. SQL, as the creates are:
  * checkout_sessions has one way in (docs/adr/0084). Null for an empty patch (nothing to write).
  */
-export function updateSession(id: string, patch: PaymentPatch): { text: string; values: unknown[] } | null {
+export function updatePayment(id: string, patch: PaymentPatch): { text: string; values: unknown[] } | null {
   const { settlement, ...rest } = patch;
-  const flat: Partial<FlatSession> = { ...rest, ...settlement };
+  const flat: Partial<FlatPayment> = { ...rest, ...settlement };
   const fields = FIELDS.filter((field) => flat[field] !== undefined);
   if (fields.length === 0) return null;
   const columns = fields.map((field) => `"${COLUMNS[field]}"`).join(', ');
@@ -161,7 +162,7 @@ export const ERASE_BUYER_SQL = 'UPDATE checkout_sessions SET customer_email = NU
  * back only for an (id, account, mode) that was asked for, as `WHERE id = … AND account_id = … AND livemode = …` would for one. The
  * `id = ANY` keeps the plan on the primary key whatever the table's statistics say.
  */
-export function findSessions(requests: readonly { readonly scope: Scope; readonly id: string }[]): QueryConfig {
+export function findPayments(requests: readonly { readonly scope: Scope; readonly id: string }[]): QueryConfig {
   const select = FIELDS.map((field) => `s."${COLUMNS[field]}" AS "${field}"`).join(', ');
   return {
     name: 'checkout-session-find-group',
@@ -174,11 +175,11 @@ export function findSessions(requests: readonly { readonly scope: Scope; readonl
 }
 
 /**
- * Several sessions by id alone (GroupedReads, docs/adr/0034): the hosted page's one read, which finds
- * the session and with it the account and mode it then acts in (the row holds both), so a buyer's
+ * Several payments by id alone (GroupedReads, docs/adr/0034): the hosted page's one read, which finds
+ * the payment and with it the account and mode it then acts in (the row holds both), so a buyer's
  * action costs one read, not a scope lookup and then a scoped read.
  */
-export function findSessionsForBuyer(ids: readonly string[]): QueryConfig {
+export function findPaymentsForBuyer(ids: readonly string[]): QueryConfig {
   return {
     name: 'checkout-session-find-by-id-group',
     text: `SELECT ${SELECT_LIST} FROM checkout_sessions WHERE id = ANY($1::text[])`,
@@ -187,120 +188,10 @@ export function findSessionsForBuyer(ids: readonly string[]): QueryConfig {
 }
 
 /**
- * The session under a row lock, read by the same statement that takes the lock (a change's one read):
+ * The payment under a row lock, read by the same statement that takes the lock (a change's one read):
  * `$1` id, `$2` account, `$3` mode. Run inside the change's transaction (Prisma's $queryRawUnsafe).
  */
 export const LOCKED_FIND_SQL = `SELECT ${SELECT_LIST} FROM checkout_sessions WHERE id = $1 AND account_id = $2 AND livemode = $3 FOR UPDATE`;
-
-/**
- * One named statement per shape (which filters, with or without a cursor), so each keeps a plan that
- * walks its index ((account, mode[, source], created_at DESC, id DESC)) instead of a generic plan with
- * `$n IS NULL OR …` conditions. The dashboard's status, reference and email filters narrow that walk.
- */
-/** The filterable columns, in the order a statement's name lists them. */
-const FILTER_COLUMNS = [
-  ['source', 'source'],
-  ['status', 'status'],
-  ['reference', 'reference'],
-  ['customerEmail', 'customer_email'],
-] as const satisfies readonly (readonly [keyof PaymentFilters, string])[];
-
-/** Every key a list statement's shape may hold, in the order the shape lists them. */
-const SHAPE_KEYS: readonly string[] = [...FILTER_COLUMNS.map(([key]) => key), 'createdGte', 'createdLt'];
-
-/**
- * The statement's name, one per shape: the filters present as a bit mask. PostgreSQL keeps only 63
- * characters of a statement's name, so names spelling out every filter (70 and more) cut off the
- * same and collided on one connection ("prepared statement already exists").
- */
-export function listStatementName(shape: readonly string[], withCursor: boolean): string {
-  const mask = shape.reduce((bits, key) => bits | (1 << SHAPE_KEYS.indexOf(key)), 0);
-  return `checkout-session-list-${mask.toString(16)}${withCursor ? '-after' : ''}`;
-}
-
-/** A list's scope, filters and period as conditions on its index walk, with their values and shape. */
-function listConditions(scope: Scope, filters: PaymentFilters): { values: unknown[]; where: string[]; shape: string[] } {
-  const values: unknown[] = [scope.accountId, scope.livemode];
-  const where = ['account_id = $1', 'livemode = $2'];
-  const shape: string[] = [];
-  for (const [key, column] of FILTER_COLUMNS) {
-    const value = filters[key];
-    if (value === undefined) continue;
-    values.push(value);
-    where.push(`${column} = $${values.length}`);
-    shape.push(key);
-  }
-  // The exports' period (docs/adr/0057): a range on the same index walk.
-  for (const [key, op] of [
-    ['createdGte', '>='],
-    ['createdLt', '<'],
-  ] as const) {
-    const bound = filters[key];
-    if (bound === undefined) continue;
-    values.push(bound);
-    where.push(`created_at ${op} $${values.length}`);
-    shape.push(key);
-  }
-  return { values, where, shape };
-}
-
-const NEWEST_FIRST = 'ORDER BY created_at DESC, id DESC';
-
-export function listSessions(scope: Scope, limit: number, after?: CheckoutSession, filters: PaymentFilters = {}): QueryConfig {
-  const { values, where, shape } = listConditions(scope, filters);
-  if (after) {
-    values.push(after.createdAt, after.id);
-    where.push(`(created_at < $${values.length - 1} OR (created_at = $${values.length - 1} AND id < $${values.length}))`);
-  }
-  values.push(limit);
-  return {
-    name: listStatementName(shape, after !== undefined),
-    text: `SELECT ${SELECT_LIST} FROM checkout_sessions WHERE ${where.join(' AND ')} ${NEWEST_FIRST} LIMIT $${values.length}`,
-    values,
-  };
-}
-
-/**
- * The page after the payment `afterId` (the API's `starting_after`) in ONE statement with the
- * cursor's own read (docs/adr/0097): the cursor must be the caller's, in this mode (and of the
- * filter's source). No row: the cursor is not the caller's; one row of NULLs: the page is empty.
- */
-export function listSessionsAfterId(scope: Scope, limit: number, afterId: string, filters: PaymentFilters = {}): QueryConfig {
-  const { values, where, shape } = listConditions(scope, filters);
-  const cursorWhere = ['account_id = $1', 'livemode = $2'];
-  if (filters.source !== undefined) cursorWhere.push(`source = $${values.indexOf(filters.source) + 1}`);
-  values.push(afterId, limit);
-  const [id, max] = [`$${values.length - 1}`, `$${values.length}`];
-  return {
-    name: `${listStatementName(shape, true)}-id`,
-    text: `SELECT page.* FROM (SELECT created_at, id FROM checkout_sessions WHERE id = ${id} AND ${cursorWhere.join(' AND ')}) after_row
-      LEFT JOIN LATERAL (SELECT ${SELECT_LIST} FROM checkout_sessions
-        WHERE ${where.join(' AND ')} AND (created_at < after_row.created_at OR (created_at = after_row.created_at AND id < after_row.id))
-        ${NEWEST_FIRST} LIMIT ${max}) page ON true`,
-    values,
-  };
-}
-
-/**
- * The settlement statement's walk (docs/adr/0057): the scope's paid payments whose paid_at falls in
- * the period, oldest paid first (ties by id), a page after the last one read, on the partial index
- * (account, mode, paid_at, id) of paid payments. A payment belongs to the day it was paid, however
- * long before it was created (a held payment accepted days later too).
- */
-export function listPaidSessions(scope: Scope, limit: number, period: { from?: Date; until?: Date }, after?: CheckoutSession): QueryConfig {
-  const values: unknown[] = [scope.accountId, scope.livemode, period.from ?? new Date(0), period.until ?? new Date('9999-12-31T00:00:00Z')];
-  const where = [`account_id = $1`, `livemode = $2`, `status = 'paid'`, `paid_at >= $3`, `paid_at < $4`];
-  if (after) {
-    values.push(after.paidAt, after.id);
-    where.push(`(paid_at > $5 OR (paid_at = $5 AND id > $6))`);
-  }
-  values.push(limit);
-  return {
-    name: `checkout-session-list-paid${after ? '-after' : ''}`,
-    text: `SELECT ${SELECT_LIST} FROM checkout_sessions WHERE ${where.join(' AND ')} ORDER BY paid_at, id LIMIT $${values.length}`,
-    values,
-  };
-}
 
 /**
  * The Overview's reads (docs/adr/0058), per UTC day: a paid payment on the day it was PAID (what came

@@ -1,23 +1,27 @@
 import type { Currency } from '@hc/money';
 
-/** Statuses of a checkout session, which is also its payment. */
-export const SESSION_STATUSES = ['open', 'pending', 'paid', 'held', 'failed', 'expired'] as const;
-export type SessionStatus = (typeof SESSION_STATUSES)[number];
+/** Statuses of a payment (the API names it a checkout session; docs/adr/0104). */
+export const PAYMENT_STATUSES = ['open', 'pending', 'paid', 'held', 'failed', 'expired'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-/** API sessions accept payments for 24 hours after creation. */
-export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
+/** Payments made over the API can be paid for 24 hours after creation. */
+export const PAYMENT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
-/** Account and mode of the caller. Every read and write of a session is scoped by both. */
+/** Account and mode of the caller. Every read and write of a payment is scoped by both. */
 export interface Scope {
   readonly accountId: string;
   readonly livemode: boolean;
 }
 
-export interface CheckoutSession {
+/**
+ * The payment, checkout's aggregate. Outside it keeps the API's name: the `checkout_session` resource,
+ * the proto's `CheckoutSession` messages and RPCs, the table `checkout_sessions` (docs/adr/0104).
+ */
+export interface Payment {
   readonly id: string;
   readonly accountId: string;
   readonly livemode: boolean;
-  readonly status: SessionStatus;
+  readonly status: PaymentStatus;
   /** Decimal string, two decimals. */
   readonly amount: string;
   readonly currency: Currency;
@@ -32,7 +36,7 @@ export interface CheckoutSession {
   readonly createdAt: Date;
   readonly expiresAt: Date;
   readonly startedAt: Date | null;
-  /** Payment fields: the session is also the payment. */
+  /** Set by the start and the settlement. */
   readonly country: string | null;
   readonly provider: string | null;
   readonly paidAt: Date | null;
@@ -56,7 +60,7 @@ export interface CheckoutSession {
   readonly checkoutId: string | null;
   readonly planLabel: string | null;
   /**
-   * The merchant's name as the gateway passed it at create (null for older sessions), shown to buyers.
+   * The merchant's name as the gateway passed it at create (null for older payments), shown to buyers.
    * Nothing else of the account is kept: a start reads the account's wallet and fee from the accounts context
    * (docs/adr/0037).
    */
@@ -74,7 +78,7 @@ export type PaymentSource = 'api' | 'checkout' | 'payment_link';
 /** What a payments listing may be narrowed to (the dashboard's filters and GET /v1/payments'). */
 export interface PaymentFilters {
   readonly source?: PaymentSource | undefined;
-  readonly status?: SessionStatus | undefined;
+  readonly status?: PaymentStatus | undefined;
   /** Exact. */
   readonly reference?: string | undefined;
   /** Lower-cased, exact. */
@@ -90,8 +94,8 @@ export function isPaymentSource(value: string): value is PaymentSource {
   return (PAYMENT_SOURCES as readonly string[]).includes(value);
 }
 
-export function isSessionStatus(value: string): value is SessionStatus {
-  return (SESSION_STATUSES as readonly string[]).includes(value);
+export function isPaymentStatus(value: string): value is PaymentStatus {
+  return (PAYMENT_STATUSES as readonly string[]).includes(value);
 }
 
 /** What moved, as the settlement context reported it. Decimal strings in `coin`. */
@@ -105,9 +109,9 @@ export interface SettlementFields {
 
 export const NO_SETTLEMENT: SettlementFields = { coin: null, valueCoin: null, merchantReceived: null, txidIn: null, txidOut: null };
 
-/** The fields a new, unstarted session has beyond what the merchant sent. */
+/** The fields a new, unstarted payment has beyond what the merchant sent. */
 export const UNSTARTED: Pick<
-  CheckoutSession,
+  Payment,
   | 'startedAt'
   | 'customerRevision'
   | 'country'
@@ -152,25 +156,25 @@ export const UNSTARTED: Pick<
 };
 
 /** A payment that has ended for good (a late delivery can still move an expired one). */
-export function isFinished(status: SessionStatus): boolean {
+export function isFinished(status: PaymentStatus): boolean {
   return status === 'paid' || status === 'held' || status === 'failed';
 }
 
 export function expiryFor(createdAt: Date): Date {
-  return new Date(createdAt.getTime() + SESSION_LIFETIME_MS);
+  return new Date(createdAt.getTime() + PAYMENT_LIFETIME_MS);
 }
 
-/** Unpaid sessions can still take a payment, or expire. */
-export function isUnpaid(status: SessionStatus): boolean {
+/** Unpaid payments can still take a payment, or expire. */
+export function isUnpaid(status: PaymentStatus): boolean {
   return status === 'open' || status === 'pending';
 }
 
-/** An unpaid session read at or past its expiry becomes `expired`. */
-export function shouldExpire(session: Pick<CheckoutSession, 'status' | 'expiresAt'>, now: Date): boolean {
-  return isUnpaid(session.status) && now.getTime() >= session.expiresAt.getTime();
+/** An unpaid payment read at or past its expiry becomes `expired`. */
+export function shouldExpire(payment: Pick<Payment, 'status' | 'expiresAt'>, now: Date): boolean {
+  return isUnpaid(payment.status) && now.getTime() >= payment.expiresAt.getTime();
 }
 
-/** The hosted checkout page of a session. */
+/** The hosted checkout page of a payment. */
 export function hostedPageUrl(publicBaseUrl: string, id: string): string {
   return `${publicBaseUrl.replace(/\/+$/, '')}/pay/${id}`;
 }

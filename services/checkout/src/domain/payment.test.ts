@@ -1,16 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
-import { expiryFor, hostedPageUrl, shouldExpire, SESSION_LIFETIME_MS } from './checkout-session.ts';
+import { expiryFor, hostedPageUrl, shouldExpire, PAYMENT_LIFETIME_MS } from './payment.ts';
 
-describe('session expiry', () => {
+describe('payment expiry', () => {
   const createdAt = new Date('2026-01-01T00:00:00Z');
   const expiresAt = expiryFor(createdAt);
 
   it('is 24 hours after creation', () => {
-    expect(expiresAt.getTime() - createdAt.getTime()).toBe(SESSION_LIFETIME_MS);
-    expect(SESSION_LIFETIME_MS).toBe(86_400_000);
+    expect(expiresAt.getTime() - createdAt.getTime()).toBe(PAYMENT_LIFETIME_MS);
+    expect(PAYMENT_LIFETIME_MS).toBe(86_400_000);
   });
 
-  it('applies to unpaid sessions from the expiry instant on', () => {
+  it('applies to unpaid payments from the expiry instant on', () => {
     expect(shouldExpire({ status: 'open', expiresAt }, new Date(expiresAt.getTime() - 1))).toBe(false);
     expect(shouldExpire({ status: 'open', expiresAt }, expiresAt)).toBe(true);
     expect(shouldExpire({ status: 'pending', expiresAt }, new Date(expiresAt.getTime() + 1))).toBe(true);

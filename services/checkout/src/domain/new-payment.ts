@@ -8,7 +8,7 @@ import { supportedLocale } from '@hc/i18n';
  * out, or an ApiError naming the first field at fault. Unknown fields never reach this point (the
  * gateway drops them).
  */
-export interface NewSessionRequest {
+export interface NewPaymentRequest {
   amount: string;
   currency: string;
   description: string;
@@ -20,7 +20,7 @@ export interface NewSessionRequest {
   locale?: string | undefined;
 }
 
-export interface NewSessionFields {
+export interface NewPaymentFields {
   amount: string;
   currency: Currency;
   description: string;
@@ -125,7 +125,7 @@ export function checkReturnUrl(raw: string, field: string, livemode: boolean): s
   return raw;
 }
 
-export function newSessionFields(request: NewSessionRequest, livemode: boolean): NewSessionFields {
+export function newPaymentFields(request: NewPaymentRequest, livemode: boolean): NewPaymentFields {
   return {
     amount: checkAmount(request.amount),
     currency: checkCurrency(request.currency),

@@ -1,14 +1,6 @@
 import { GroupedReads, groupCommitEach } from '@hc/batching';
 import { currentTraceparent, MARK_PROCESSED_SQL, rewriteOutboxPayloads, writeOutbox, type OutboxRow } from '@hc/events';
-import { parseCurrency } from '@hc/money';
-import {
-  SESSION_STATUSES,
-  type CheckoutSession,
-  type PaymentFilters,
-  type PaymentSource,
-  type Scope,
-  type SessionStatus,
-} from '../domain/checkout-session.ts';
+import type { Payment, PaymentFilters, Scope } from '../domain/payment.ts';
 import {
   eventSubject,
   paymentEvent,
@@ -30,85 +22,23 @@ import {
 import type { Prisma } from './generated/prisma/client.ts';
 import type { CheckoutDatabase, CheckoutPrisma } from './prisma.ts';
 import {
-  findSessions,
+  findPayments,
   insertManyWithEvents,
-  findSessionsForBuyer,
+  findPaymentsForBuyer,
   insertWithEvent,
-  listPaidSessions,
-  listSessions,
-  listSessionsAfterId,
   LOCKED_FIND_SQL,
   needsYouStatements,
   overviewStatements,
-  updateSession,
+  updatePayment,
   ERASE_BUYER_SQL,
-} from './session-statements.ts';
+} from './payment-statements.ts';
+import { listPaidPayments, listPayments, listPaymentsAfterId } from './payment-lists.ts';
+import { toPayment, type PaymentRow as Row } from './payment-rows.ts';
 
-type Decimals = 'amount' | 'usdValue' | 'valueCoin' | 'merchantReceived';
-/** A Prisma row, or a prepared statement's (decimals as pg's exact text, already at the column's scale). */
-type Row = Omit<Prisma.CheckoutSessionGetPayload<object>, Decimals> & {
-  [K in Decimals]:
-    Prisma.CheckoutSessionGetPayload<object>[K] | (null extends Prisma.CheckoutSessionGetPayload<object>[K] ? string | null : string);
-};
 type Tx = Prisma.TransactionClient;
 
-const decimal = (value: Prisma.Decimal | string, places: number): string => (typeof value === 'string' ? value : value.toFixed(places));
-const decimalOrNull = (value: Prisma.Decimal | string | null, places: number): string | null =>
-  value === null ? null : decimal(value, places);
-
-function toSession(row: Row): CheckoutSession {
-  const currency = parseCurrency(row.currency);
-  if (!currency || !(SESSION_STATUSES as readonly string[]).includes(row.status)) {
-    throw new Error(`checkout_sessions row ${row.id} holds an unknown currency or status`);
-  }
-  return {
-    id: row.id,
-    accountId: row.accountId,
-    livemode: row.livemode,
-    status: row.status as SessionStatus,
-    amount: decimal(row.amount, 2),
-    currency,
-    description: row.description,
-    reference: row.reference,
-    customerEmail: row.customerEmail,
-    customerRevision: row.customerRevision,
-    metadata: (row.metadata as Record<string, string> | null) ?? null,
-    successUrl: row.successUrl,
-    cancelUrl: row.cancelUrl,
-    createdAt: row.createdAt,
-    expiresAt: row.expiresAt,
-    startedAt: row.startedAt,
-    country: row.country,
-    provider: row.provider,
-    paidAt: row.paidAt,
-    holdReason: row.holdReason,
-    holdAcceptable: row.holdAcceptable,
-    canceledAt: row.canceledAt,
-    acceptedAt: row.acceptedAt,
-    source: row.source as PaymentSource,
-    customerName: row.customerName,
-    memo: row.memo,
-    locale: row.locale,
-    pageLocale: row.pageLocale,
-    checkoutId: row.checkoutId,
-    planLabel: row.planLabel,
-    merchantName: row.merchantName,
-    feeBps: row.feeBps,
-    depositAddress: row.depositAddress,
-    payoutWallet: row.payoutWallet,
-    usdValue: decimalOrNull(row.usdValue, 2),
-    settlement: {
-      coin: row.coin,
-      valueCoin: decimalOrNull(row.valueCoin, 6),
-      merchantReceived: decimalOrNull(row.merchantReceived, 6),
-      txidIn: row.txidIn,
-      txidOut: row.txidOut,
-    },
-  };
-}
-
 export interface ChangeResult {
-  readonly payment: CheckoutSession;
+  readonly payment: Payment;
   readonly changed: boolean;
 }
 
@@ -128,7 +58,7 @@ const findKey = (request: { scope: Scope; id: string }): string =>
   `${request.id} ${request.scope.accountId} ${String(request.scope.livemode)}`;
 
 /** The only code that knows the checkout tables. Every lookup requires the caller's scope. */
-export class CheckoutSessionStore {
+export class PaymentStore {
   private readonly prisma: CheckoutPrisma;
   /** The hot paths' prepared statements (docs/adr/0030): create, read by id, list. */
   private readonly pool: CheckoutDatabase['pool'];
@@ -136,11 +66,11 @@ export class CheckoutSessionStore {
   private readonly eventContext: PaymentEventContext;
 
   /** Reads by id, several per statement under load (docs/adr/0034). */
-  private readonly finds: GroupedReads<{ scope: Scope; id: string }, CheckoutSession>;
-  /** The hosted page's reads by id alone (the session names its own scope). */
-  private readonly buyerFinds: GroupedReads<string, CheckoutSession>;
+  private readonly finds: GroupedReads<{ scope: Scope; id: string }, Payment>;
+  /** The hosted page's reads by id alone (the payment names its own scope). */
+  private readonly buyerFinds: GroupedReads<string, Payment>;
   /** Creates, committed in groups (docs/adr/0036); each answers whether its row was written. */
-  private readonly inserts: (create: { session: CheckoutSession; event: OutboxRow }) => Promise<boolean>;
+  private readonly inserts: (create: { payment: Payment; event: OutboxRow }) => Promise<boolean>;
 
   constructor(database: Pick<CheckoutDatabase, 'prisma' | 'pool'>, eventContext: PaymentEventContext) {
     this.prisma = database.prisma;
@@ -151,8 +81,8 @@ export class CheckoutSessionStore {
       maxGroupSize: 100,
       keyOf: findKey,
       readGroup: async (requests) => {
-        const { rows } = await this.pool.query<Row>(findSessions(requests));
-        return new Map(rows.map((row) => [findKey({ scope: row, id: row.id }), toSession(row)]));
+        const { rows } = await this.pool.query<Row>(findPayments(requests));
+        return new Map(rows.map((row) => [findKey({ scope: row, id: row.id }), toPayment(row)]));
       },
     });
     // While one create statement runs, the creates that arrive wait and go together in the next. A
@@ -163,10 +93,10 @@ export class CheckoutSessionStore {
       many: async (creates) => {
         if (creates.length === 1) return [await this.insertOne(creates[0]!)];
         const firsts = new Map<string, (typeof creates)[number]>();
-        for (const create of creates) if (!firsts.has(create.session.id)) firsts.set(create.session.id, create);
+        for (const create of creates) if (!firsts.has(create.payment.id)) firsts.set(create.payment.id, create);
         const { rows } = await this.pool.query<{ id: string }>(insertManyWithEvents([...firsts.values()]));
         const written = new Set(rows.map((row) => row.id));
-        return creates.map((create) => firsts.get(create.session.id) === create && written.has(create.session.id));
+        return creates.map((create) => firsts.get(create.payment.id) === create && written.has(create.payment.id));
       },
       one: (create) => this.insertOne(create),
     });
@@ -175,27 +105,27 @@ export class CheckoutSessionStore {
       maxGroupSize: 100,
       keyOf: (id) => id,
       readGroup: async (ids) => {
-        const { rows } = await this.pool.query<Row>(findSessionsForBuyer(ids));
-        return new Map(rows.map((row) => [row.id, toSession(row)]));
+        const { rows } = await this.pool.query<Row>(findPaymentsForBuyer(ids));
+        return new Map(rows.map((row) => [row.id, toPayment(row)]));
       },
     });
   }
 
   /**
-   * Inserts a new session together with its `session.created` event (outbox): one prepared statement,
-   * one round trip, both rows or neither (session-statements.ts). Concurrent creates share statements.
+   * Inserts a new payment together with its `session.created` event (outbox): one prepared statement,
+   * one round trip, both rows or neither (payment-statements.ts). Concurrent creates share statements.
    */
-  async insert(session: CheckoutSession, created: SessionCreatedEvent): Promise<void> {
-    if (!(await this.insertUnlessTaken(session, created))) throw new Error(`checkout_sessions already holds a row with id ${session.id}`);
+  async insert(payment: Payment, created: SessionCreatedEvent): Promise<void> {
+    if (!(await this.insertUnlessTaken(payment, created))) throw new Error(`checkout_sessions already holds a row with id ${payment.id}`);
   }
 
   /**
-   * As insert, but a session id already taken (a retried idempotent create's preset id) writes nothing
+   * As insert, but a payment id already taken (a retried idempotent create's preset id) writes nothing
    * and answers false, in the same grouped statement as every other create: no read first.
    */
-  async insertUnlessTaken(session: CheckoutSession, created: SessionCreatedEvent): Promise<boolean> {
+  async insertUnlessTaken(payment: Payment, created: SessionCreatedEvent): Promise<boolean> {
     return this.inserts({
-      session,
+      payment,
       event: {
         msgId: created.id,
         subject: sessionEventSubject(created),
@@ -205,29 +135,29 @@ export class CheckoutSessionStore {
     });
   }
 
-  private async insertOne({ session, event }: { session: CheckoutSession; event: OutboxRow }): Promise<boolean> {
-    const { rowCount } = await this.pool.query(insertWithEvent(session, event));
+  private async insertOne({ payment, event }: { payment: Payment; event: OutboxRow }): Promise<boolean> {
+    const { rowCount } = await this.pool.query(insertWithEvent(payment, event));
     return rowCount === 1;
   }
 
-  /** A session by id within the caller's scope; concurrent finds share statements (GroupedReads). */
-  async find(scope: Scope, id: string): Promise<CheckoutSession | null> {
+  /** A payment by id within the caller's scope; concurrent finds share statements (GroupedReads). */
+  async find(scope: Scope, id: string): Promise<Payment | null> {
     return (await this.finds.read({ scope, id })) ?? null;
   }
 
   /**
-   * A session found by its id alone: the one unscoped read, for the hosted page, which names a session
-   * by its id (the buyer's only credential) and then acts in the session's own scope (its account and
+   * A payment found by its id alone: the one unscoped read, for the hosted page, which names a payment
+   * by its id (the buyer's only credential) and then acts in the payment's own scope (its account and
    * mode are in the row). One statement for scope and row; concurrent reads share statements.
    */
-  async findForBuyer(id: string): Promise<CheckoutSession | null> {
+  async findForBuyer(id: string): Promise<Payment | null> {
     return (await this.buyerFinds.read(id)) ?? null;
   }
 
-  /** The account and mode a session belongs to, found by its id alone (findForBuyer's scope). */
+  /** The account and mode a payment belongs to, found by its id alone (findForBuyer's scope). */
   async scopeOf(id: string): Promise<Scope | null> {
-    const session = await this.findForBuyer(id);
-    return session ? { accountId: session.accountId, livemode: session.livemode } : null;
+    const payment = await this.findForBuyer(id);
+    return payment ? { accountId: payment.accountId, livemode: payment.livemode } : null;
   }
 
   /**
@@ -239,14 +169,14 @@ export class CheckoutSessionStore {
     scope: Scope,
     id: string,
     now: Date,
-    decide: (payment: CheckoutSession) => Transition | null,
+    decide: (payment: Payment) => Transition | null,
     options: { verdictId?: string; eventCause?: string } = {},
   ): Promise<ChangeResult | null> {
     return this.prisma.$transaction(async (tx) => {
       // Lock and read in one statement: the row as it is under the lock is what `decide` judges.
       const [locked] = await tx.$queryRawUnsafe<Row[]>(LOCKED_FIND_SQL, id, scope.accountId, scope.livemode);
       if (!locked) return null;
-      const current = toSession(locked);
+      const current = toPayment(locked);
       if (options.verdictId !== undefined) {
         const { count } = await tx.appliedVerdict.createMany({
           data: [{ verdictId: options.verdictId, paymentId: id, appliedAt: now }],
@@ -256,16 +186,16 @@ export class CheckoutSessionStore {
       }
       const transition = decide(current);
       if (!transition) return { payment: current, changed: false };
-      const update = updateSession(id, transition.patch);
+      const update = updatePayment(id, transition.patch);
       const rows = update ? await tx.$queryRawUnsafe<Row[]>(update.text, ...update.values) : [];
-      const updated = toSession(rows[0] ?? locked);
+      const updated = toPayment(rows[0] ?? locked);
       if (transition.event) await this.enqueue(tx, updated, transition.event, now, options.verdictId ?? options.eventCause);
       if (transition.emailChanged) await enqueueSessionEvent(tx, sessionStartedEvent(updated, now));
       return { payment: updated, changed: true };
     });
   }
 
-  private async enqueue(tx: Tx, payment: CheckoutSession, type: PaymentEventType, now: Date, cause: string | undefined): Promise<void> {
+  private async enqueue(tx: Tx, payment: Payment, type: PaymentEventType, now: Date, cause: string | undefined): Promise<void> {
     const msgId = paymentEventId(payment.id, type, cause);
     const event = paymentEvent(payment, type, msgId, now, this.eventContext);
     // The request's trace continues through the relay and every consumer of the event (ADR 0019);
@@ -328,26 +258,26 @@ export class CheckoutSessionStore {
    * Newest first by creation, ties broken by id; `after` is the previous page's last payment; with
    * `source`, only the payments of that source (payment links).
    */
-  async list(scope: Scope, limit: number, after?: CheckoutSession, filters: PaymentFilters = {}): Promise<CheckoutSession[]> {
-    const { rows } = await this.pool.query<Row>(listSessions(scope, limit, after, filters));
-    return rows.map(toSession);
+  async list(scope: Scope, limit: number, after?: Payment, filters: PaymentFilters = {}): Promise<Payment[]> {
+    const { rows } = await this.pool.query<Row>(listPayments(scope, limit, after, filters));
+    return rows.map(toPayment);
   }
 
   /**
    * The page after the caller's payment `afterId`, its cursor read in the same statement; null when
    * `afterId` is no payment of the caller's in this mode (or of the filter's source).
    */
-  async listAfterId(scope: Scope, limit: number, afterId: string, filters: PaymentFilters = {}): Promise<CheckoutSession[] | null> {
-    const { rows } = await this.pool.query<Row>(listSessionsAfterId(scope, limit, afterId, filters));
+  async listAfterId(scope: Scope, limit: number, afterId: string, filters: PaymentFilters = {}): Promise<Payment[] | null> {
+    const { rows } = await this.pool.query<Row>(listPaymentsAfterId(scope, limit, afterId, filters));
     if (rows.length === 0) return null;
     // The cursor's row with no page joined: NULLs, an empty page.
-    return rows[0]!.id === null ? [] : rows.map(toSession);
+    return rows[0]!.id === null ? [] : rows.map(toPayment);
   }
 
   /** Paid payments of a period by their paid_at, oldest first, a page after `after` (the statement). */
-  async listPaid(scope: Scope, limit: number, period: { from?: Date; until?: Date }, after?: CheckoutSession): Promise<CheckoutSession[]> {
-    const { rows } = await this.pool.query<Row>(listPaidSessions(scope, limit, period, after));
-    return rows.map(toSession);
+  async listPaid(scope: Scope, limit: number, period: { from?: Date; until?: Date }, after?: Payment): Promise<Payment[]> {
+    const { rows } = await this.pool.query<Row>(listPaidPayments(scope, limit, period, after));
+    return rows.map(toPayment);
   }
 
   /** The Overview's grouped rows for a period and the held payments waiting for the merchant (docs/adr/0058). */
@@ -364,7 +294,7 @@ export class CheckoutSessionStore {
       counts: counts.rows,
       volumes: volumes.rows,
       received: received.rows,
-      needsYou: needsYou.rows.map(toSession),
+      needsYou: needsYou.rows.map(toPayment),
       needsYouTotal: total.rows[0]?.count ?? 0,
     };
   }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '@hc/errors';
-import { newSessionFields, type NewSessionRequest } from './new-session.ts';
+import { newPaymentFields, type NewPaymentRequest } from './new-payment.ts';
 
-const base: NewSessionRequest = { amount: '10.00', currency: 'USD', description: 'Order 1' };
+const base: NewPaymentRequest = { amount: '10.00', currency: 'USD', description: 'Order 1' };
 
-function failure(request: Partial<NewSessionRequest>, livemode = false): { code: string; field: string | undefined } {
+function failure(request: Partial<NewPaymentRequest>, livemode = false): { code: string; field: string | undefined } {
   try {
-    newSessionFields({ ...base, ...request }, livemode);
+    newPaymentFields({ ...base, ...request }, livemode);
   } catch (error) {
     if (error instanceof ApiError) return { code: error.code, field: error.field };
     throw error;
@@ -22,7 +22,7 @@ describe('amount', () => {
     ['100000', '100000.00'],
     ['99999.99', '99999.99'],
   ])('accepts %s as %s', (amount, normalized) => {
-    expect(newSessionFields({ ...base, amount }, false).amount).toBe(normalized);
+    expect(newPaymentFields({ ...base, amount }, false).amount).toBe(normalized);
   });
 
   it.each(['0.99', '100000.01', '0', '-5.00', '1e3', '1.001', 'ten', '', ' 5', '5,00', '1.', '.50', '+5'])('refuses %j', (amount) => {
@@ -32,8 +32,8 @@ describe('amount', () => {
 
 describe('currency', () => {
   it('accepts any letter case and stores upper case', () => {
-    expect(newSessionFields({ ...base, currency: 'eur' }, false).currency).toBe('EUR');
-    expect(newSessionFields({ ...base, currency: 'gBp' }, false).currency).toBe('GBP');
+    expect(newPaymentFields({ ...base, currency: 'eur' }, false).currency).toBe('EUR');
+    expect(newPaymentFields({ ...base, currency: 'gBp' }, false).currency).toBe('GBP');
   });
   it.each(['JPY', 'US', '', 'usd '])('refuses %j', (currency) => {
     expect(failure({ currency })).toEqual({ code: 'invalid_currency', field: 'currency' });
@@ -42,8 +42,8 @@ describe('currency', () => {
 
 describe('description', () => {
   it('accepts 120 characters, counting emoji once', () => {
-    expect(newSessionFields({ ...base, description: 'x'.repeat(120) }, false).description).toHaveLength(120);
-    expect(newSessionFields({ ...base, description: '😀'.repeat(120) }, false).description).toBe('😀'.repeat(120));
+    expect(newPaymentFields({ ...base, description: 'x'.repeat(120) }, false).description).toHaveLength(120);
+    expect(newPaymentFields({ ...base, description: '😀'.repeat(120) }, false).description).toBe('😀'.repeat(120));
   });
   it.each(['', '   ', 'x'.repeat(121)])('refuses %j', (description) => {
     expect(failure({ description })).toEqual({ code: 'invalid_description', field: 'description' });
@@ -52,8 +52,8 @@ describe('description', () => {
 
 describe('reference', () => {
   it('is optional and kept as sent', () => {
-    expect(newSessionFields(base, false).reference).toBeNull();
-    expect(newSessionFields({ ...base, reference: 'ORD-1' }, false).reference).toBe('ORD-1');
+    expect(newPaymentFields(base, false).reference).toBeNull();
+    expect(newPaymentFields({ ...base, reference: 'ORD-1' }, false).reference).toBe('ORD-1');
   });
   it.each(['', 'r'.repeat(121)])('refuses %j', (reference) => {
     expect(failure({ reference })).toEqual({ code: 'invalid_reference', field: 'reference' });
@@ -62,7 +62,7 @@ describe('reference', () => {
 
 describe('customer_email', () => {
   it('is stored lowercased', () => {
-    expect(newSessionFields({ ...base, customerEmail: 'Buyer@Example.COM' }, false).customerEmail).toBe('buyer@example.com');
+    expect(newPaymentFields({ ...base, customerEmail: 'Buyer@Example.COM' }, false).customerEmail).toBe('buyer@example.com');
   });
   it.each([
     'not-an-email',
@@ -81,11 +81,11 @@ describe('customer_email', () => {
 describe('metadata', () => {
   it('accepts 20 keys of 40 characters with 500-character values', () => {
     const metadata = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${i}`.padStart(40, 'k'), 'v'.repeat(500)]));
-    expect(newSessionFields({ ...base, metadata }, false).metadata).toEqual(metadata);
+    expect(newPaymentFields({ ...base, metadata }, false).metadata).toEqual(metadata);
   });
   it('keeps an empty object distinct from none', () => {
-    expect(newSessionFields({ ...base, metadata: {} }, false).metadata).toEqual({});
-    expect(newSessionFields(base, false).metadata).toBeNull();
+    expect(newPaymentFields({ ...base, metadata: {} }, false).metadata).toEqual({});
+    expect(newPaymentFields(base, false).metadata).toBeNull();
   });
   it.each([
     ['21 keys', Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v']))],
@@ -101,11 +101,11 @@ describe('metadata', () => {
 describe('return URLs', () => {
   it('accept http in Test mode and keep placeholders as sent', () => {
     const url = 'http://shop.example/thanks/{PAYMENT_ID}?ref={REFERENCE}';
-    expect(newSessionFields({ ...base, successUrl: url }, false).successUrl).toBe(url);
+    expect(newPaymentFields({ ...base, successUrl: url }, false).successUrl).toBe(url);
   });
   it('require https in Live mode', () => {
     expect(failure({ successUrl: 'http://shop.example/ok' }, true)).toEqual({ code: 'invalid_url', field: 'success_url' });
-    expect(newSessionFields({ ...base, cancelUrl: 'https://shop.example/back' }, true).cancelUrl).toBe('https://shop.example/back');
+    expect(newPaymentFields({ ...base, cancelUrl: 'https://shop.example/back' }, true).cancelUrl).toBe('https://shop.example/back');
   });
   it.each([
     'ftp://shop.example/x',
@@ -122,15 +122,15 @@ describe('return URLs', () => {
   });
   it('accept exactly 1000 characters', () => {
     const url = `https://shop.example/${'x'.repeat(1000 - 'https://shop.example/'.length)}`;
-    expect(newSessionFields({ ...base, successUrl: url }, true).successUrl).toBe(url);
+    expect(newPaymentFields({ ...base, successUrl: url }, true).successUrl).toBe(url);
   });
 });
 
 describe('locale', () => {
   it('keeps a listed locale in its own spelling, and none when none is sent', () => {
-    expect(newSessionFields({ ...base, locale: 'pt-br' }, false).locale).toBe('pt-BR');
-    expect(newSessionFields({ ...base, locale: 'ar' }, false).locale).toBe('ar');
-    expect(newSessionFields(base, false).locale).toBeNull();
+    expect(newPaymentFields({ ...base, locale: 'pt-br' }, false).locale).toBe('pt-BR');
+    expect(newPaymentFields({ ...base, locale: 'ar' }, false).locale).toBe('ar');
+    expect(newPaymentFields(base, false).locale).toBeNull();
   });
 
   it.each(['de-AT', 'xx', '', 'en_US', 'zh'])('refuses %j: only the listed locales, nothing guessed', (locale) => {

@@ -6,29 +6,30 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
 import { badValueError } from '@hc/db';
 import { OUTBOX_CHANNEL, OUTBOX_NOTIFY_SQL } from '@hc/events';
-import { UNSTARTED, type CheckoutSession } from '../src/domain/checkout-session.ts';
+import { UNSTARTED, type Payment } from '../src/domain/payment.ts';
 import { NO_CUSTOMER_DETAILS } from '../src/domain/order-customer.ts';
 import { sessionCreatedEvent, sessionEventPayload, sessionEventSubject } from '../src/domain/session-events.ts';
-import type { CheckoutSessionStore } from '../src/store/checkout-sessions.ts';
+import type { PaymentStore } from '../src/store/payments.ts';
 import type { CheckoutDatabase } from '../src/store/prisma.ts';
-import { listStatementName, RETIRED_SESSION_COLUMNS, SESSION_COLUMN_NAMES } from '../src/store/session-statements.ts';
-import { startSessionStore } from './support/session-store.ts';
+import { listStatementName } from '../src/store/payment-lists.ts';
+import { PAYMENT_COLUMN_NAMES, RETIRED_PAYMENT_COLUMNS } from '../src/store/payment-statements.ts';
+import { startPaymentStore } from './support/payment-store.ts';
 
 let url: string;
 let database: CheckoutDatabase;
-let store: CheckoutSessionStore;
+let store: PaymentStore;
 let stop: () => Promise<void>;
 const scope = { accountId: 'acct_statements', livemode: false };
 let sequence = 0;
 
 beforeAll(async () => {
-  ({ url, database, store, stop } = await startSessionStore());
+  ({ url, database, store, stop } = await startPaymentStore());
 });
 
 afterAll(() => stop());
 
 /** A session with every column set (metadata keys out of alphabetical order, decimals at their scale). */
-function session(overrides: Partial<CheckoutSession> = {}): CheckoutSession {
+function payment(overrides: Partial<Payment> = {}): Payment {
   sequence += 1;
   const createdAt = new Date(Date.UTC(2026, 10, 23, 5, 0, 0, sequence));
   return {
@@ -55,7 +56,7 @@ function session(overrides: Partial<CheckoutSession> = {}): CheckoutSession {
   };
 }
 
-const created = (s: CheckoutSession) => sessionCreatedEvent(s, NO_CUSTOMER_DETAILS);
+const created = (s: Payment) => sessionCreatedEvent(s, NO_CUSTOMER_DETAILS);
 
 async function rows(sql: string, values: unknown[] = []): Promise<Record<string, unknown>[]> {
   return (await database.pool.query(sql, values)).rows as Record<string, unknown>[];
@@ -63,7 +64,7 @@ async function rows(sql: string, values: unknown[] = []): Promise<Record<string,
 
 describe('the one-statement create', () => {
   it('commits the session and its outbox row together, the event as the contract builds it', async () => {
-    const s = session();
+    const s = payment();
     await store.insert(s, created(s));
     expect(await store.find(scope, s.id)).toEqual(s);
     const outbox = await rows('SELECT msg_id, subject, payload, published_at FROM outbox_messages WHERE msg_id LIKE $1', [`${s.id}.%`]);
@@ -78,10 +79,10 @@ describe('the one-statement create', () => {
   });
 
   it('writes exactly the rows the Prisma transaction wrote (same columns, same values, json key order kept)', async () => {
-    const viaStatement = session();
-    const viaPrisma = session({ createdAt: viaStatement.createdAt, expiresAt: viaStatement.expiresAt });
+    const viaStatement = payment();
+    const viaPrisma = payment({ createdAt: viaStatement.createdAt, expiresAt: viaStatement.expiresAt });
     await store.insert(viaStatement, created(viaStatement));
-    // What CheckoutSessionStore.insert did before (docs/adr/0030).
+    // What the store's insert did before (docs/adr/0030).
     const { settlement, metadata, ...fields } = viaPrisma;
     const event = created(viaPrisma);
     await database.prisma.$transaction(async (tx) => {
@@ -102,7 +103,7 @@ describe('the one-statement create', () => {
   });
 
   it('commits concurrent creates in groups, writing exactly the rows a create alone writes', async () => {
-    const alone = session();
+    const alone = payment();
     await store.insert(alone, created(alone));
     const together = Array.from({ length: 30 }, (_, i) => ({ ...alone, id: `${alone.id}g${String(i).padStart(2, '0')}` }));
     const queries = jest.spyOn(database.pool, 'query'); // counts the statements; each still runs
@@ -131,10 +132,10 @@ describe('the one-statement create', () => {
   it('in a group, a taken id or a refused value fails that create alone: the others commit, it leaves nothing', async () => {
     // A refused value fails the group's statement, which is then retried one create at a time; a taken
     // id fails only its own create (ON CONFLICT (id) DO NOTHING, docs/adr/0062).
-    const taken = session();
+    const taken = payment();
     await store.insert(taken, created(taken));
-    const good = [session(), session(), session()];
-    const refused = session({ description: 'Blue\u0000mug' });
+    const good = [payment(), payment(), payment()];
+    const refused = payment({ description: 'Blue\u0000mug' });
     const again = { ...taken, description: 'Second' };
     const outcomes = await Promise.all(
       [good[0]!, refused, good[1]!, again, good[2]!].map((s) =>
@@ -157,7 +158,7 @@ describe('the one-statement create', () => {
   });
 
   it('a value PostgreSQL refuses leaves neither the session nor an outbox row, and is a bad-value error', async () => {
-    const s = session({ description: 'Blue\u0000mug' });
+    const s = payment({ description: 'Blue\u0000mug' });
     const error = await store.insert(s, created(s)).catch((e: unknown) => e);
     expect(badValueError(error)?.code).toBe('invalid_request');
     expect(await store.find(scope, s.id)).toBeNull();
@@ -165,7 +166,7 @@ describe('the one-statement create', () => {
   });
 
   it('an event the outbox refuses (a NUL, which jsonb cannot hold) leaves no session either', async () => {
-    const s = session();
+    const s = payment();
     const event = sessionCreatedEvent(s, { ...NO_CUSTOMER_DETAILS, name: 'Ann\u0000' });
     const error = await store.insert(s, event).catch((e: unknown) => e);
     expect(badValueError(error)?.code).toBe('invalid_request');
@@ -173,7 +174,7 @@ describe('the one-statement create', () => {
   });
 
   it('an id already taken fails insert, and insertUnlessTaken answers false; neither adds a row', async () => {
-    const first = session();
+    const first = payment();
     await store.insert(first, created(first));
     const again = { ...first, description: 'Second' };
     await expect(store.insert(again, created(again))).rejects.toThrow(/already holds a row with id/);
@@ -183,10 +184,10 @@ describe('the one-statement create', () => {
   });
 
   it('preset-id creates share group statements: a taken id, or the same id twice in a group, is written once', async () => {
-    const taken = session();
+    const taken = payment();
     await store.insert(taken, created(taken));
-    const fresh = Array.from({ length: 8 }, () => session());
-    const twice = session();
+    const fresh = Array.from({ length: 8 }, () => payment());
+    const twice = payment();
     const batch = [...fresh.slice(0, 4), { ...taken, description: 'Retry' }, twice, { ...twice, description: 'Twin' }, ...fresh.slice(4)];
     const queries = jest.spyOn(database.pool, 'query');
     let written: boolean[];
@@ -215,9 +216,9 @@ describe('the one-statement create', () => {
     const next = new Promise<void>((resolve) => listener.on('notification', (n) => (notices.push(n.channel), resolve())));
     await listener.query(`LISTEN ${OUTBOX_CHANNEL}`);
     try {
-      const failed = session({ reference: 'ORD\u0000' });
+      const failed = payment({ reference: 'ORD\u0000' });
       await expect(store.insert(failed, created(failed))).rejects.toBeDefined();
-      const s = session();
+      const s = payment();
       await store.insert(s, created(s));
       await next;
       // Notices arrive in commit order: had the failed create notified, its notice would be first.
@@ -227,9 +228,9 @@ describe('the one-statement create', () => {
     }
   });
 
-  it('names every column of checkout_sessions (a new column must be added to session-statements.ts)', async () => {
+  it('names every column of checkout_sessions (a new column must be added to payment-statements.ts)', async () => {
     const columns = await rows(`SELECT column_name FROM information_schema.columns WHERE table_name = 'checkout_sessions'`);
-    expect(columns.map((c) => c.column_name).sort()).toEqual([...SESSION_COLUMN_NAMES, ...RETIRED_SESSION_COLUMNS].sort());
+    expect(columns.map((c) => c.column_name).sort()).toEqual([...PAYMENT_COLUMN_NAMES, ...RETIRED_PAYMENT_COLUMNS].sort());
   });
 });
 
@@ -238,7 +239,7 @@ describe('the prepared reads', () => {
   const live = { accountId: scope.accountId, livemode: true };
 
   it("find and list keep account and mode isolation exact; scopeOf names the session's own", async () => {
-    const s = session();
+    const s = payment();
     await store.insert(s, created(s));
     expect(await store.find(other, s.id)).toBeNull();
     expect(await store.find(live, s.id)).toBeNull();
@@ -249,9 +250,9 @@ describe('the prepared reads', () => {
   });
 
   it('answer concurrent finds and scope lookups in shared statements, each with its own session and never one of another scope', async () => {
-    const ours = [session(), session(), session()];
-    const theirs = session({ accountId: other.accountId });
-    const inLive = session({ livemode: true });
+    const ours = [payment(), payment(), payment()];
+    const theirs = payment({ accountId: other.accountId });
+    const inLive = payment({ livemode: true });
     for (const s of [...ours, theirs, inLive]) await store.insert(s, created(s));
     // 60 reads at once: more than the statements allowed in flight, so most share a statement, and
     // the same id is asked in several scopes within one group.
@@ -283,7 +284,7 @@ describe('the prepared reads', () => {
   });
 
   it('map a row exactly as the Prisma read under a row lock does', async () => {
-    const s = session({
+    const s = payment({
       metadata: null,
       usdValue: null,
       settlement: { coin: null, valueCoin: null, merchantReceived: null, txidIn: null, txidOut: null },
@@ -298,10 +299,10 @@ describe('the prepared reads', () => {
     const mine = { accountId: 'acct_listing', livemode: false };
     const at = new Date(Date.UTC(2026, 10, 23, 6));
     const made = ['pay_listing0001', 'pay_listing0002', 'pay_listing0003'].map((id, i) =>
-      session({ ...mine, id, createdAt: i === 0 ? new Date(at.getTime() - 1) : at, source: i === 1 ? 'payment_link' : 'api' }),
+      payment({ ...mine, id, createdAt: i === 0 ? new Date(at.getTime() - 1) : at, source: i === 1 ? 'payment_link' : 'api' }),
     );
     for (const s of made) await store.insert(s, created(s));
-    const ids = (list: CheckoutSession[]) => list.map((p) => p.id);
+    const ids = (list: Payment[]) => list.map((p) => p.id);
     expect(ids(await store.list(mine, 10))).toEqual(['pay_listing0003', 'pay_listing0002', 'pay_listing0001']);
     expect(ids(await store.list(mine, 10, made[2]))).toEqual(['pay_listing0002', 'pay_listing0001']);
     expect(ids(await store.list(mine, 1, made[1]))).toEqual(['pay_listing0001']);
@@ -313,14 +314,14 @@ describe('the prepared reads', () => {
     const mine = { accountId: 'acct_filters', livemode: false };
     const at = new Date(Date.UTC(2026, 10, 23, 7));
     const rows = [
-      session({ ...mine, id: 'pay_filters0001', createdAt: at, reference: 'ORD-1', customerEmail: 'ann@buyer.example' }),
-      session({ ...mine, id: 'pay_filters0002', createdAt: at, reference: 'ORD-2', customerEmail: 'ann@buyer.example', status: 'paid' }),
-      session({ ...mine, id: 'pay_filters0003', createdAt: at, reference: 'ORD-1', customerEmail: 'bob@buyer.example', status: 'paid' }),
+      payment({ ...mine, id: 'pay_filters0001', createdAt: at, reference: 'ORD-1', customerEmail: 'ann@buyer.example' }),
+      payment({ ...mine, id: 'pay_filters0002', createdAt: at, reference: 'ORD-2', customerEmail: 'ann@buyer.example', status: 'paid' }),
+      payment({ ...mine, id: 'pay_filters0003', createdAt: at, reference: 'ORD-1', customerEmail: 'bob@buyer.example', status: 'paid' }),
       // The same reference in Live mode: never in a Test listing.
-      session({ accountId: 'acct_filters', livemode: true, id: 'pay_filters0004', createdAt: at, reference: 'ORD-1' }),
+      payment({ accountId: 'acct_filters', livemode: true, id: 'pay_filters0004', createdAt: at, reference: 'ORD-1' }),
     ];
     for (const s of rows) await store.insert(s, created(s));
-    const ids = (list: CheckoutSession[]) => list.map((p) => p.id);
+    const ids = (list: Payment[]) => list.map((p) => p.id);
     expect(ids(await store.list(mine, 10, undefined, { status: 'paid' }))).toEqual(['pay_filters0003', 'pay_filters0002']);
     expect(ids(await store.list(mine, 10, undefined, { reference: 'ORD-1' }))).toEqual(['pay_filters0003', 'pay_filters0001']);
     expect(ids(await store.list(mine, 10, undefined, { customerEmail: 'ann@buyer.example' }))).toEqual([
