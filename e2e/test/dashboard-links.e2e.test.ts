@@ -169,7 +169,7 @@ describe('payment links', () => {
         key: merchant.testKey,
         body: { customer_email: 'p@example.com' },
       });
-      await h.platform.stack.checkout.deps.sessions.change({ accountId: merchant.accountId, livemode: false }, id, new Date(), () => ({
+      await h.platform.stack.checkout.deps.payments.change({ accountId: merchant.accountId, livemode: false }, id, new Date(), () => ({
         patch: { status: 'pending', provider: 'cardrail' },
         event: null,
       }));

@@ -147,7 +147,7 @@ describe('operator links', () => {
   it('cancels a link a buyer took to a provider but nobody paid; refuses a finished one (not_cancelable) and another account’s link (not_found)', async () => {
     const id = String((await cli('links', 'create', merchant.accountId, '--mode', 'test', ...LINK, '--email', 'g@example.com'))['id']);
     await platform.request('POST', `/v1/checkout_sessions/${id}/start`, { key: merchant.testKey, body: {} });
-    await platform.stack.checkout.deps.sessions.change({ accountId: merchant.accountId, livemode: false }, id, new Date(), () => ({
+    await platform.stack.checkout.deps.payments.change({ accountId: merchant.accountId, livemode: false }, id, new Date(), () => ({
       patch: { status: 'pending', provider: 'cardrail' },
       event: null,
     }));

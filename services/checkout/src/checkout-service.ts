@@ -65,7 +65,7 @@ export async function startCheckoutService(
       close: (database) => database.close(),
     },
     dependencies: (database, life): CheckoutDependencies => ({
-      sessions: new PaymentStore(database, { publicBaseUrl: config.PUBLIC_BASE_URL, providers }),
+      payments: new PaymentStore(database, { publicBaseUrl: config.PUBLIC_BASE_URL, providers }),
       checkouts: new CheckoutStore(database.prisma),
       settlement: life.own(
         'settlement client',

@@ -181,7 +181,7 @@ describe(CUSTOMER_ERASED_SUBJECT, () => {
   });
 
   it('never removes the email of a buyer who restarted the payment while the erasure ran', async () => {
-    const sessions = stack.checkout.deps.sessions;
+    const sessions = stack.checkout.deps.payments;
     for (let round = 0; round < 30; round += 1) {
       const { session } = await client.createCheckoutSession(
         { amount: '10.00', currency: 'USD', description: 'Mug', customerEmail: 'erase.me@example.com', account },

@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 const payments = (checkoutId: string) =>
-  h.stack.checkout.deps.sessions.list(merchant, 100).then((all) => all.filter((p) => p.checkoutId === checkoutId));
+  h.stack.checkout.deps.payments.list(merchant, 100).then((all) => all.filter((p) => p.checkoutId === checkoutId));
 
 describe('dashboard checkout pages', () => {
   it('pricing table: choose a plan, pay in Test; the payment names the checkout and the plan; a reload makes no second payment', async () => {

@@ -14,7 +14,7 @@ import type { CheckoutDependencies } from './dependencies.ts';
  */
 export async function applyVerdict(deps: CheckoutDependencies, scope: Scope, verdict: Verdict): Promise<Payment> {
   const now = deps.now();
-  const result = await deps.sessions.change(scope, verdict.paymentId, now, (payment) => verdictTransition(payment, verdict, now), {
+  const result = await deps.payments.change(scope, verdict.paymentId, now, (payment) => verdictTransition(payment, verdict, now), {
     verdictId: verdict.id,
   });
   if (!result) throw new ApiError('not_found', 'No such payment.');

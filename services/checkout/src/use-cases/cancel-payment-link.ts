@@ -10,7 +10,7 @@ import type { CheckoutDependencies } from './dependencies.ts';
  */
 export async function cancelPaymentLink(deps: CheckoutDependencies, scope: Scope, id: string): Promise<Payment> {
   const now = deps.now();
-  const result = await deps.sessions.change(scope, id, now, (payment) => cancelTransition(payment, now));
+  const result = await deps.payments.change(scope, id, now, (payment) => cancelTransition(payment, now));
   if (!result) throw new ApiError('not_found');
   return result.payment;
 }

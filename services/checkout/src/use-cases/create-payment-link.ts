@@ -72,10 +72,10 @@ async function createNew(
   };
   const event = sessionCreatedEvent(link, customer.details);
   if (presetId === undefined) {
-    await deps.sessions.insert(link, event);
+    await deps.payments.insert(link, event);
     return { payment: link, created: true };
   }
-  if (await deps.sessions.insertUnlessTaken(link, event)) return { payment: link, created: true };
+  if (await deps.payments.insertUnlessTaken(link, event)) return { payment: link, created: true };
   const existing = await existingLink(deps, scope, presetId);
   if (!existing) throw new Error(`The preset id ${presetId} is taken outside the caller's payment links`);
   return { payment: existing, created: false };
@@ -83,6 +83,6 @@ async function createNew(
 
 /** The link with this id in the caller's scope; a payment made another way is not one. */
 async function existingLink(deps: CheckoutDependencies, scope: Scope, id: string): Promise<Payment | null> {
-  const existing = await deps.sessions.find(scope, id);
+  const existing = await deps.payments.find(scope, id);
   return existing?.source === 'payment_link' ? existing : null;
 }

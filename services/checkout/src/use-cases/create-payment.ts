@@ -40,7 +40,7 @@ export async function createPayment(
   } catch (error) {
     // Only a refusal, and only for a well-formed preset id: one read, on this rare path alone.
     if (!(error instanceof ApiError) || presetId === undefined || !isId('payment', presetId)) throw error;
-    const existing = await deps.sessions.find(scope, presetId);
+    const existing = await deps.payments.find(scope, presetId);
     if (existing) return { payment: existing, created: false };
     throw error;
   }
@@ -73,14 +73,14 @@ async function createNew(
   };
   const event = sessionCreatedEvent(payment, customer.details);
   if (presetId === undefined) {
-    await deps.sessions.insert(payment, event);
+    await deps.payments.insert(payment, event);
     return { payment, created: true };
   }
   // The preset id's create writes nothing if the id is taken (a retry, or two racing): no read first,
   // and the create shares its group's statement with every other (docs/adr/0062). Only then the
   // payment already made is read, in the caller's scope.
-  if (await deps.sessions.insertUnlessTaken(payment, event)) return { payment, created: true };
-  const existing = await deps.sessions.find(scope, presetId);
+  if (await deps.payments.insertUnlessTaken(payment, event)) return { payment, created: true };
+  const existing = await deps.payments.find(scope, presetId);
   if (!existing) throw new Error(`The preset id ${presetId} is taken outside the caller's account and mode`);
   return { payment: existing, created: false };
 }

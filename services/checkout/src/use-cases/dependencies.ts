@@ -8,8 +8,8 @@ import type { CheckoutStore } from '../store/checkouts.ts';
 
 /** What use cases need from the outside world; tests pass real stores and a movable clock. */
 export interface CheckoutDependencies {
-  /** The payments' store; still `sessions` because other packages' tests reach it (docs/adr/0104). */
-  readonly sessions: PaymentStore;
+  /** The payments' store. */
+  readonly payments: PaymentStore;
   readonly checkouts: CheckoutStore;
   readonly settlement: ServiceClient<typeof SettlementService>;
   /**

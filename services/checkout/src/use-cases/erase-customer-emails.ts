@@ -13,11 +13,11 @@ export interface CustomerErasure extends Scope {
  * (`consumer` and `messageId` make a redelivery a no-op). Returns how many payments lost an email.
  */
 export function eraseCustomerEmails(
-  deps: Pick<CheckoutDependencies, 'sessions'>,
+  deps: Pick<CheckoutDependencies, 'payments'>,
   erasure: CustomerErasure,
   consumer: string,
   messageId: string,
 ): Promise<number> {
   const scope: Scope = { accountId: erasure.accountId, livemode: erasure.livemode };
-  return deps.sessions.eraseCustomerEmails(scope, erasure.paymentIds, erasure.emailRevisions ?? {}, consumer, messageId);
+  return deps.payments.eraseCustomerEmails(scope, erasure.paymentIds, erasure.emailRevisions ?? {}, consumer, messageId);
 }

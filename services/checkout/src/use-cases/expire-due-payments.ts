@@ -10,9 +10,9 @@ export async function expireDuePayments(deps: CheckoutDependencies, batchSize = 
   let expired = 0;
   for (;;) {
     const now = deps.now();
-    const due = await deps.sessions.dueForExpiry(now, batchSize);
+    const due = await deps.payments.dueForExpiry(now, batchSize);
     for (const { id, accountId, livemode } of due) {
-      const result = await deps.sessions.change({ accountId, livemode }, id, now, (payment) => expiryTransition(payment, now));
+      const result = await deps.payments.change({ accountId, livemode }, id, now, (payment) => expiryTransition(payment, now));
       if (result?.changed) expired += 1;
     }
     if (due.length < batchSize) return expired;

@@ -17,12 +17,12 @@ export async function* exportPayments(deps: CheckoutDependencies, scope: Scope, 
     throw new ApiError('invalid_request', 'The period ends before it starts.', 'created_lt');
   let after: Payment | undefined;
   for (;;) {
-    const page = await deps.sessions.list(scope, EXPORT_PAGE, after, filters);
+    const page = await deps.payments.list(scope, EXPORT_PAGE, after, filters);
     const now = deps.now();
     for (const row of page) {
       let payment = row;
       if (expiryTransition(row, now)) {
-        const result = await deps.sessions.change(scope, row.id, now, (current) => expiryTransition(current, now));
+        const result = await deps.payments.change(scope, row.id, now, (current) => expiryTransition(current, now));
         payment = result?.payment ?? row;
       }
       if (filters.status === undefined || payment.status === filters.status) yield payment;
@@ -50,7 +50,7 @@ export async function* exportPaidPayments(
   const bounds = { ...(period.from ? { from: period.from } : {}), ...(period.until ? { until: period.until } : {}) };
   let after: Payment | undefined;
   for (;;) {
-    const page = await deps.sessions.listPaid(scope, EXPORT_PAGE, bounds, after);
+    const page = await deps.payments.listPaid(scope, EXPORT_PAGE, bounds, after);
     yield* page;
     if (page.length < EXPORT_PAGE) return;
     after = page[page.length - 1];

@@ -9,5 +9,5 @@ export const NEEDS_YOU_LIMIT = 20;
 export async function getOverview(deps: CheckoutDependencies, scope: Scope, days: number): Promise<Overview> {
   const now = deps.now();
   const period = overviewPeriod(days, now);
-  return buildOverview(period, await deps.sessions.overview(scope, period, now, NEEDS_YOU_LIMIT));
+  return buildOverview(period, await deps.payments.overview(scope, period, now, NEEDS_YOU_LIMIT));
 }

@@ -9,7 +9,7 @@ import type { CheckoutDependencies } from './dependencies.ts';
  * is simply not found. A read past `expires_at` expires an unpaid payment (with its event) first.
  */
 export async function getPayment(deps: CheckoutDependencies, scope: Scope, id: string): Promise<Payment> {
-  const payment = isId('payment', id) ? await deps.sessions.find(scope, id) : null;
+  const payment = isId('payment', id) ? await deps.payments.find(scope, id) : null;
   if (!payment) throw new ApiError('not_found', 'No such checkout session.');
   return expireIfDue(deps, scope, payment);
 }
@@ -21,7 +21,7 @@ export async function getPayment(deps: CheckoutDependencies, scope: Scope, id: s
 export async function expireIfDue(deps: CheckoutDependencies, scope: Scope, payment: Payment): Promise<Payment> {
   const now = deps.now();
   if (!shouldExpire(payment, now)) return payment;
-  const result = await deps.sessions.change(scope, payment.id, now, (current) => expiryTransition(current, now));
+  const result = await deps.payments.change(scope, payment.id, now, (current) => expiryTransition(current, now));
   if (!result) throw new ApiError('not_found', 'No such checkout session.');
   return result.payment;
 }

@@ -28,7 +28,7 @@ interface BuyerRead {
  * caller every use case then runs as), expired first if due, as any read answers it.
  */
 async function readForBuyer(deps: CheckoutDependencies, id: string, requestId: string): Promise<BuyerRead> {
-  const found = isId('payment', id) ? await deps.sessions.findForBuyer(id) : null;
+  const found = isId('payment', id) ? await deps.payments.findForBuyer(id) : null;
   if (!found) throw new ApiError('not_found', 'No such checkout session.');
   const caller: Caller = { accountId: found.accountId, livemode: found.livemode, requestId };
   return { caller, payment: await expireIfDue(deps, caller, found) };

@@ -56,9 +56,9 @@ export async function listPayments(
   // With a cursor, one statement reads it and the page after it (docs/adr/0097).
   const rows =
     startingAfter === undefined
-      ? await deps.sessions.list(scope, limit + 1, undefined, filters)
+      ? await deps.payments.list(scope, limit + 1, undefined, filters)
       : isId('payment', startingAfter)
-        ? await deps.sessions.listAfterId(scope, limit + 1, startingAfter, filters)
+        ? await deps.payments.listAfterId(scope, limit + 1, startingAfter, filters)
         : null;
   if (!rows) throw new ApiError('invalid_cursor', undefined, 'starting_after');
   const page = rows.slice(0, limit);
@@ -67,7 +67,7 @@ export async function listPayments(
     page.map(async (payment) => {
       const transition = expiryTransition(payment, now);
       if (!transition) return payment;
-      const result = await deps.sessions.change(scope, payment.id, now, (current) => expiryTransition(current, now));
+      const result = await deps.payments.change(scope, payment.id, now, (current) => expiryTransition(current, now));
       return result?.payment ?? payment;
     }),
   );

@@ -23,7 +23,7 @@ export async function markProviderReachedOn(
 ): Promise<Payment> {
   if (!findProvider(deps.providers, provider)) throw new ApiError('invalid_request', 'Unknown provider.', 'provider');
   const now = deps.now();
-  const result = await deps.sessions.change(scope, payment.id, now, (payment) => providerReachedTransition(payment, provider, now));
+  const result = await deps.payments.change(scope, payment.id, now, (payment) => providerReachedTransition(payment, provider, now));
   if (!result) throw new ApiError('not_found', 'No such payment.');
   return result.payment;
 }

@@ -58,6 +58,6 @@ export async function payCheckout(
     planLabel,
     merchantName: checkout.merchantName,
   };
-  await deps.sessions.insert(payment, sessionCreatedEvent(payment, NO_CUSTOMER_DETAILS));
+  await deps.payments.insert(payment, sessionCreatedEvent(payment, NO_CUSTOMER_DETAILS));
   return payment;
 }

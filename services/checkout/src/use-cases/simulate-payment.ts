@@ -85,7 +85,7 @@ export async function simulateLoadedPayment(
  */
 async function simulateExpiry(deps: CheckoutDependencies, caller: Caller, payment: Payment): Promise<Payment> {
   const now = deps.now();
-  const result = await deps.sessions.change(caller, payment.id, now, (current) => forcedExpiryTransition(current, now));
+  const result = await deps.payments.change(caller, payment.id, now, (current) => forcedExpiryTransition(current, now));
   if (!result) throw new ApiError('not_found', 'No such checkout session.');
   return result.payment;
 }

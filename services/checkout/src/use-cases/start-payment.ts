@@ -73,7 +73,7 @@ export async function startLoadedPayment(
     feeBps: lock.feeBps,
     usdValue: lock.usdValue,
   };
-  const result = await deps.sessions.change(scope, id, now, (current) =>
+  const result = await deps.payments.change(scope, id, now, (current) =>
     startTransition(current, { customerEmail, country, pageLocale: supportedLocale(request.pageLocale) ?? null, lock: startLock }, now),
   );
   if (!result) throw new ApiError('not_found', 'No such checkout session.');

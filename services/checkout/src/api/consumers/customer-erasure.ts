@@ -32,7 +32,7 @@ export class PurgeDeferred extends Error {
 export async function consumeCustomerErasures(
   nats: NatsConnection,
   prefix: string,
-  deps: Pick<CheckoutDependencies, 'sessions'>,
+  deps: Pick<CheckoutDependencies, 'payments'>,
   retention: EventRetention,
   logger: Logger,
 ): Promise<DurableConsumer> {
