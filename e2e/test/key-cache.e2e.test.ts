@@ -29,7 +29,7 @@ function createOn(gateway: 'first' | 'second', key: string): Promise<Response> {
   });
 }
 
-/** A read by id through one gateway: the hot path, which starts its work on the cache's guess (docs/adr/0067). */
+/** A read by id through one gateway: its route starts its work on the cache's guess (docs/adr/0067, 0103). */
 function readOn(gateway: 'first' | 'second', key: string, id: string): Promise<Response> {
   if (gateway === 'first') return platform.request('GET', `/v1/payments/${id}`, { key });
   return fetch(`${second.url}/v1/payments/${id}`, { headers: { authorization: `Bearer ${key}` } });

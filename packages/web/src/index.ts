@@ -1,4 +1,4 @@
-export { accessLog, accessLogger, assignRequestId, requestIdOf } from './request-log.ts';
+export { accessLog, assignRequestId, requestIdOf } from './request-log.ts';
 export { strictPageHeaders, type ScriptSource } from './page-headers.ts';
 export { isSameOrigin } from './same-origin.ts';
 export {

@@ -33,13 +33,8 @@ export function accessLog(logger: Logger): RequestHandler {
   };
 }
 
-/**
- * The same access log for a handler outside Express (the gateway's hot reads, docs/adr/0063): call
- * it when the request arrives; the line is written when the answer is sent or the client goes away.
- */
-export function accessLogger(
-  logger: Logger,
-): (res: ServerResponse, method: string | undefined, path: string, requestId: () => string) => void {
+/** Called when the request arrives; the line is written when the answer is sent or the client goes away. */
+function accessLogger(logger: Logger): (res: ServerResponse, method: string | undefined, path: string, requestId: () => string) => void {
   const lines = logger.child({}, { redact: { paths: [] } });
   return (res, method, path, requestId) => {
     const started = performance.now();

@@ -6,8 +6,8 @@
  *
  *   node tools/bench/src/read-ratio.ts [--seconds 8] [--rounds 2] [--profile DIR] [--express] [--client wrk|autocannon|both]
  *
- * --express adds the same two reads sent through Express (a query string makes the gateway leave them
- * to Express), for an A/B of the hot path in one run. --client both measures every read with wrk and with
+ * --express adds the same two reads with a query string: before ADR 0103 that sent them through Express
+ * instead of the hot path; now both forms take the same pipeline, so the pair shows what a query costs. --client both measures every read with wrk and with
  * autocannon in the same round (docs/adr/0068: what the load generator itself costs).
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -87,7 +87,7 @@ writeFileSync(selectScript, `\\set i random(1, 10000)\nSELECT * FROM checkout_se
 
 const selectBaseline = () => pgbench('pgbench pk select', pgUrl, selectScript, work, { clients: connections, seconds });
 
-// A query sends the same read through Express instead of the hot path (docs/adr/0063): A/B in one run.
+// The same reads with a query (the same pipeline since docs/adr/0103; before it, Express instead of the hot path).
 const reads = [
   `/v1/payments/${created.id}`,
   `/v1/checkout_sessions/${created.id}`,

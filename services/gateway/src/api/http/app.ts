@@ -12,7 +12,6 @@ import type { IdempotencyDependencies, IdempotencySettings } from '../../use-cas
 import { rateLimited } from './middleware/rate-limit.ts';
 import { requireApiKey } from './middleware/authenticate.ts';
 import { errorResponder, unknownRoute } from './middleware/errors.ts';
-import { hotReads } from './hot-reads.ts';
 import { openApiText } from './openapi/document.ts';
 import { requestId, securityHeaders } from './middleware/response-headers.ts';
 import { checkoutSessionRoutes } from './routes/checkout-sessions.ts';
@@ -20,6 +19,7 @@ import { customerRoutes } from './routes/customers.ts';
 import { eventRoutes } from './routes/events.ts';
 import { DEFAULT_LISTEN_SETTINGS, listenRoutes } from './routes/listen.ts';
 import { paymentLinkRoutes } from './routes/payment-links.ts';
+import { readByIdRoutes } from './routes/reads-by-id.ts';
 import { webhookEndpointRoutes } from './routes/webhook-endpoints.ts';
 import { paymentRoutes } from './routes/payments.ts';
 import { parseQuery } from './validation/query.ts';
@@ -46,11 +46,11 @@ export interface GatewayApp {
 }
 
 /**
- * The HTTP surface. Order matters: request id and headers first (so every answer, errors included,
- * carries them), then authentication, then the account's rate limit, then the route, which checks its
- * headers and parses its own body. The two polled reads by id take the same steps without Express
- * (hot-reads.ts, docs/adr/0063); every other request goes through the app below. A step added here for
- * every request must be added there too (the parity test in http-routes.int.test.ts compares answers).
+ * The HTTP surface, the only path every request takes (docs/adr/0103). Order matters: request id and
+ * headers first (so every answer, errors included, carries them), then authentication, then the
+ * account's rate limit, then the route, which checks its headers and parses its own body. The two
+ * polled reads by id (routes/reads-by-id.ts) are mounted before authentication and the rate limit
+ * because they take both themselves, concurrently with checkout's read, verdicts in the same order.
  */
 export function createGatewayApp(deps: GatewayApp): RequestListener {
   // One spelling per address (docs/security.md 47.2), set before the first route.
@@ -80,6 +80,9 @@ export function createGatewayApp(deps: GatewayApp): RequestListener {
   // A long poll of `hosted-checkout listen` spends its own small budget, not the account's (issue 44).
   const requestLimit = rateLimited(deps.rateLimits.requests, deps.logger);
   const listenLimit = rateLimited(deps.rateLimits.listens, deps.logger);
+  v1.use(
+    readByIdRoutes({ merchants: deps.merchants, checkout: deps.checkout, requestLimit: deps.rateLimits.requests, logger: deps.logger }),
+  );
   v1.use(requireApiKey(deps.merchants), (req, res, next) => (req.path === '/listen' ? listenLimit : requestLimit)(req, res, next));
   v1.use(
     checkoutSessionRoutes({
@@ -100,9 +103,5 @@ export function createGatewayApp(deps: GatewayApp): RequestListener {
 
   app.use(unknownRoute);
   app.use(errorResponder(deps.logger));
-
-  const hot = hotReads({ merchants: deps.merchants, checkout: deps.checkout, requestLimit: deps.rateLimits.requests, logger: deps.logger });
-  return (req, res) => {
-    if (!hot(req, res)) app(req, res);
-  };
+  return app;
 }

@@ -32,7 +32,7 @@ export interface FailureAnswer {
 
 /**
  * Turns a failure into its answer, logging and counting it. Anything not an API error is a bug:
- * logged, 500. Shared by the Express error handler and the hot reads (hot-reads.ts).
+ * logged, 500. Used by the Express error handler below.
  */
 export function failureAnswer(logger: Logger, error: unknown, request: { requestId: string; method: string; path: string }): FailureAnswer {
   const known = knownError(error);

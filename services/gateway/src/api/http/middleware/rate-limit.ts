@@ -15,7 +15,7 @@ export function rateLimited(limiter: AccountLimiter, logger: Logger): RequestHan
   };
 }
 
-/** The rate limit's rule, shared by the middleware and the hot reads (hot-reads.ts). */
+/** The rate limit's rule, shared by the middleware and the reads by id (routes/reads-by-id.ts). */
 export async function spendBudget(limiter: AccountLimiter, logger: Logger, accountId: string): Promise<void> {
   let within = true;
   try {

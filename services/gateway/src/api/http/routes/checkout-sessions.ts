@@ -42,11 +42,6 @@ export function checkoutSessionRoutes(deps: CheckoutSessionRouteDeps): Router {
     res.status(result.status).json(checkoutSessionObject(result.object));
   });
 
-  router.get('/checkout_sessions/:id', async (req, res) => {
-    const { payment, session } = await checkout.getCheckoutSession({ id: req.params.id }, callContext(res));
-    res.status(200).json(checkoutSessionObject(paymentOf(payment, session)));
-  });
-
   router.post('/checkout_sessions/:id/start', deps.startLimit, jsonObjectBody, async (req, res) => {
     const body = validateStartCheckoutSession(req.body);
     const { payment, session, providers } = await checkout.startCheckoutSession(
