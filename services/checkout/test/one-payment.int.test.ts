@@ -46,6 +46,25 @@ const create = {
   account,
 };
 
+describe('a caller that reads only the Payment (payment_only, ADR 0105)', () => {
+  it('gets no deprecated copy, alone or in a grouped call, and a caller that does not say so still gets both', async () => {
+    const { payment } = await client.createCheckoutSession(create, test);
+    const id = payment!.id;
+    const alone = await client.getCheckoutSession({ id, paymentOnly: true }, test);
+    expect(alone.session).toBeUndefined();
+    expect(alone.payment).toEqual(payment);
+    const grouped = await client.getCheckoutSessions({ calls: [{ id, paymentOnly: true }, { id }], requestIds: ['req_a', 'req_b'] }, test);
+    const [onlyPayment, both] = grouped.outcomes.map((outcome) => (outcome.outcome.case === 'answer' ? outcome.outcome.value : undefined));
+    expect(onlyPayment?.session).toBeUndefined();
+    expect(both?.session?.id).toBe(id);
+    const page = await client.listPayments({ limit: 100, paymentOnly: true }, test);
+    expect(page.payments).toEqual([]);
+    expect(page.data.map((p) => p.id)).toContain(id);
+    expect((await client.listPayments({ limit: 100 }, test)).payments.map((p) => p.id)).toContain(id);
+    expect((await client.getCheckoutSession({ id }, test)).session?.id).toBe(id);
+  });
+});
+
 describe('one Payment message for calls and events', () => {
   it('a call answers the payment its event published, in the same message', async () => {
     const created = await client.createCheckoutSession(create, test);

@@ -335,6 +335,8 @@ describe('checkout sessions', () => {
       expect.objectContaining({ accountId: 'acct_B', livemode: false }),
       expect.objectContaining({ accountId: 'acct_A', livemode: true }),
     ]);
+    // The gateway reads only the Payment, so checkout builds no deprecated copy for it (ADR 0105).
+    expect(checkout.callsOf('getCheckoutSession').every((c) => (c.request as { paymentOnly?: boolean }).paymentOnly === true)).toBe(true);
   });
 
   it('starts: 200 with the country and the providers in the API shape; a refusal keeps its code and status', async () => {
@@ -375,6 +377,7 @@ describe('payments', () => {
     await create1(B_TEST);
     await create1(B_TEST);
     const page = await call('GET', '/v1/payments?limit=1', B_TEST);
+    expect((checkout.callsOf('listPayments').at(-1)?.request as { paymentOnly?: boolean }).paymentOnly).toBe(true);
     expect(page.status).toBe(200);
     expect(page.json).toMatchObject({ has_more: true, next_cursor: (page.json['data'] as { id: string }[])[0]!.id });
     expect((page.json['data'] as { object: string }[]).map((p) => p.object)).toEqual(['payment']);

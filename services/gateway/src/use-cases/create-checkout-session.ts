@@ -37,6 +37,8 @@ export async function createCheckoutSession(
       return { object: paymentOf(payment, session), created };
     },
     find: async (id) =>
-      unlessNotFound(deps.checkout.getCheckoutSession({ id }, ctx).then(({ payment, session }) => paymentOf(payment, session))),
+      unlessNotFound(
+        deps.checkout.getCheckoutSession({ id, paymentOnly: true }, ctx).then(({ payment, session }) => paymentOf(payment, session)),
+      ),
   });
 }

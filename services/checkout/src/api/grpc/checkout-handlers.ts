@@ -48,9 +48,11 @@ export function checkoutHandlers(
     return { session: message(payment), created, payment: paymentAnswer(payment) };
   };
 
+  // A caller that reads only the Payment says so (`payment_only`, docs/adr/0105): the old shape is
+  // neither built nor encoded for it.
   const read = async (request: GetCheckoutSessionRequest, ctx: Caller) => {
     const payment = await getPayment(deps, ctx, request.id);
-    return { session: message(payment), payment: paymentAnswer(payment) };
+    return { session: request.paymentOnly ? undefined : message(payment), payment: paymentAnswer(payment) };
   };
 
   return {
@@ -93,7 +95,8 @@ export function checkoutHandlers(
 
     async listPayments(request, ctx) {
       const page = await listPayments(deps, ctx, request.limit, request.startingAfter, paymentFilters(request));
-      return { payments: page.payments.map(message), hasMore: page.hasMore, data: page.payments.map(paymentAnswer) };
+      const payments = request.paymentOnly ? [] : page.payments.map(message);
+      return { payments, hasMore: page.hasMore, data: page.payments.map(paymentAnswer) };
     },
 
     async simulatePayment(request, ctx) {

@@ -15,7 +15,8 @@ export function paymentRoutes(checkout: ServiceClient<typeof CheckoutService>): 
   router.get('/payments', async (req, res) => {
     const query = req.query as Record<string, unknown>;
     const { limit, startingAfter } = listQuery(query);
-    const page = await checkout.listPayments({ limit, startingAfter, ...paymentListFilters(query) }, callContext(res));
+    // Only `data` is read (docs/adr/0105): the deprecated copy of the page is not built for us.
+    const page = await checkout.listPayments({ limit, startingAfter, paymentOnly: true, ...paymentListFilters(query) }, callContext(res));
     // The page's JSON from the compiled serializer, as a read by id writes a payment (docs/adr/0097).
     res.type('json').send(serializePaymentList(paymentsOf(page.data, page.payments).map(paymentObject), page.hasMore));
   });

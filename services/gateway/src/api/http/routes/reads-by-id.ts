@@ -87,7 +87,10 @@ async function readAsCaller(deps: ReadByIdDeps, id: string, requestId: string, a
 }
 
 function startReadAndSpend(deps: ReadByIdDeps, id: string, requestId: string, caller: Caller) {
-  const reading = deps.checkout.getCheckoutSession({ id }, { accountId: caller.account.id, livemode: caller.livemode, requestId });
+  const reading = deps.checkout.getCheckoutSession(
+    { id, paymentOnly: true },
+    { accountId: caller.account.id, livemode: caller.livemode, requestId },
+  );
   const spending = spendBudget(deps.requestLimit, deps.logger, caller.account.id);
   // Either may be dropped unread (an earlier verdict decided the answer): never an unhandled rejection.
   reading.catch(() => undefined);
