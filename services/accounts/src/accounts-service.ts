@@ -13,7 +13,7 @@ import { MerchantOperations } from './use-cases/merchant-operations.ts';
 import { ChangeFeed } from './store/change-feed.ts';
 import { BrandStore } from './store/brand-store.ts';
 import { MerchantStore } from './store/merchant-store.ts';
-import { createAccountsPrisma } from './store/prisma.ts';
+import { createAccountsDatabase } from './store/prisma.ts';
 
 export interface RunningAccountsService {
   /** host:port the gRPC server listens on. */
@@ -44,19 +44,24 @@ export async function startAccountsService(
     logger,
     database: {
       open: async () => {
-        const prisma = createAccountsPrisma(config.ACCOUNTS_DATABASE_URL);
-        await prisma.$connect();
-        return prisma;
+        const database = createAccountsDatabase(config.ACCOUNTS_DATABASE_URL);
+        try {
+          await database.prisma.$connect();
+        } catch (error) {
+          await database.close();
+          throw error;
+        }
+        return database;
       },
-      close: (prisma) => prisma.$disconnect(),
+      close: (database) => database.close(),
     },
-    dependencies: (prisma) => {
+    dependencies: ({ prisma, pool }) => {
       const store = new MerchantStore(prisma);
       return {
         store,
         brands: new BrandStore(prisma),
         operations: new MerchantOperations(store, now),
-        changes: new ChangeFeed(prisma),
+        changes: new ChangeFeed(pool),
       };
     },
     events: {

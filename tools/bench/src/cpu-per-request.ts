@@ -43,7 +43,7 @@ const commits = (): number =>
   );
 let keys = 0;
 const freshKey = (): string => `cpu-${process.pid}-${(keys += 1)}`;
-const procs = descendants(platform.process.pid!).filter((p) => /gateway|checkout|customers|notifications|webhooks/.test(p.name));
+const procs = descendants(platform.process.pid!).filter((p) => /gateway|checkout|customers|notifications|webhooks|accounts/.test(p.name));
 try {
   const figures: [string, autocannon.Options][] = [
     ['get', { url: `${apiUrl}/v1/checkout_sessions/${created.id}`, headers }],
