@@ -45,6 +45,22 @@ export function createSharedDatabase<P extends { $disconnect(): Promise<void> }>
   };
 }
 
+/**
+ * The shared database connected (Prisma's `$connect`) before the service goes on; if that fails the pool
+ * is closed too, so a failed start leaves no connection behind (the service skeleton's rule, ADR 0095).
+ */
+export async function connectedDatabase<P extends { $connect(): Promise<void>; $disconnect(): Promise<void> }>(
+  database: SharedDatabase<P>,
+): Promise<SharedDatabase<P>> {
+  try {
+    await database.prisma.$connect();
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
 export interface TransactionOptions {
   /** Longest any one statement of the transaction may run (SET LOCAL statement_timeout). */
   readonly statementTimeoutMs: number;

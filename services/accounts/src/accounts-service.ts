@@ -1,3 +1,4 @@
+import { connectedDatabase } from '@hc/db';
 import { contextStream, eventTablePurges, startPurgeSchedule } from '@hc/events';
 import { startService } from '@hc/runtime/service';
 import type { Logger } from '@hc/logging';
@@ -43,16 +44,7 @@ export async function startAccountsService(
     name: 'accounts',
     logger,
     database: {
-      open: async () => {
-        const database = createAccountsDatabase(config.ACCOUNTS_DATABASE_URL);
-        try {
-          await database.prisma.$connect();
-        } catch (error) {
-          await database.close();
-          throw error;
-        }
-        return database;
-      },
+      open: () => connectedDatabase(createAccountsDatabase(config.ACCOUNTS_DATABASE_URL)),
       close: (database) => database.close(),
     },
     dependencies: ({ prisma, pool }) => {

@@ -1,3 +1,4 @@
+import { connectedDatabase } from '@hc/db';
 import { checkGrpcHealth, createServiceClient, type ServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { CheckoutAdminService, CheckoutService } from '@hc/proto/checkout/v1';
@@ -53,23 +54,12 @@ export async function startGateway(config: GatewayConfig, logger: Logger, option
   const service = await startService({
     name: 'gateway',
     logger,
-    database: { open: () => openGatewayDatabase(config), close: (database) => database.close() },
+    database: { open: () => connectedDatabase(createGatewayDatabase(config.GATEWAY_DATABASE_URL)), close: (database) => database.close() },
     dependencies: (database, life) => gatewayDependencies(config, database, life, logger),
     jobs: ({ deps }) => ({ maintenance: startMaintenance(deps, now, logger) }),
     listeners: async ({ database, deps }) => ({ http: await listenApi(config, database, deps, now, logger) }),
   });
   return { url: service.listeners.http.url, stop: () => service.stop() };
-}
-
-async function openGatewayDatabase(config: GatewayConfig): Promise<GatewayDatabase> {
-  const database = createGatewayDatabase(config.GATEWAY_DATABASE_URL);
-  try {
-    await database.prisma.$connect();
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
-  return database;
 }
 
 /** Each client is owned as it is made, so a start that fails at the next one still closes it. */
