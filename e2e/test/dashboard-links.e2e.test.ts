@@ -32,10 +32,11 @@ beforeAll(async () => {
   );
   [merchant, stranger] = await Promise.all([h.merchant(), h.merchant()]);
 }, 120_000);
+// The platform, the dashboard, the pages and Chromium stop in turn: on a loaded CI machine once more than 30 s.
 afterAll(async () => {
   await pages?.stop();
   await h?.stop();
-});
+}, 120_000);
 
 const CLIPBOARD = { permissions: ['clipboard-read', 'clipboard-write'] };
 

@@ -23,6 +23,12 @@ export interface HttpListenerOptions {
    * socket (listeners whose callers retry, like a processor redelivering a notice).
    */
   readonly onStop?: 'drain' | 'drop';
+  /**
+   * The longest a drain waits for requests in flight before it closes every socket (default 10 s):
+   * a request that never ends must not keep a stop (and a rolling upgrade's old pod, or a test's
+   * teardown) waiting without end. Kubernetes's grace period is 30 s by default.
+   */
+  readonly drainMs?: number;
 }
 
 /** A started HTTP listener: a part of a service (a Stoppable of @hc/runtime/service). */
@@ -67,8 +73,10 @@ export async function listenHttp(handler: RequestListener, options: HttpListener
         // A socket that answered its last request while we drain goes idle and would keep the close
         // waiting on the client's keep-alive: idle sockets are closed as they appear.
         const idleSweep = setInterval(() => server.closeIdleConnections(), 50);
+        const deadline = setTimeout(() => server.closeAllConnections(), options.drainMs ?? 10_000);
         server.close(() => {
           clearInterval(idleSweep);
+          clearTimeout(deadline);
           resolve();
         });
         if (options.onStop === 'drop') server.closeAllConnections();

@@ -47,6 +47,20 @@ it('drain: a request in flight at stop is answered; stopping twice waits for one
   await stops;
 });
 
+it('drain: a request that never ends is cut once the drain deadline has passed', async () => {
+  const listener = await listenHttp(() => undefined, { host: '127.0.0.1', port: 0, onStop: 'drain', drainMs: 300 });
+  const answer = fetch(listener.url).then(
+    (response) => response.text(),
+    () => 'cut',
+  );
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const began = Date.now();
+  await listener.stop();
+  expect(Date.now() - began).toBeGreaterThanOrEqual(250);
+  expect(Date.now() - began).toBeLessThan(3_000);
+  expect(await answer).toBe('cut');
+});
+
 it('drop: a request in flight at stop is cut', async () => {
   const listener = await slowListener('drop');
   const answer = fetch(listener.url).then(
