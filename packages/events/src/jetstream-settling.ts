@@ -11,17 +11,22 @@ import { backoffDelay } from '@hc/batching';
  */
 export const JETSTREAM_SETTLE_MS = 60_000;
 
+const NO_SUITABLE_PEERS = 10005;
+
 /**
  * Whether an admin request failed because JetStream is not able to answer yet (rather than refusing
  * what was asked): the request timed out, nobody answered it, JetStream is not (yet) enabled on the
- * server reached, or the API answered 503 (10008 "JetStream system temporarily unavailable", a stream
- * or consumer without a leader yet).
+ * server reached, the API answered 503 (10008 "JetStream system temporarily unavailable", a stream
+ * or consumer without a leader yet), or no peers could be placed yet (10005).
  */
 export function jetStreamSettling(error: unknown): boolean {
   if (error instanceof TimeoutError || error instanceof NoRespondersError) return true;
   // The library does not export its JetStreamNotEnabled class; it names its errors.
   if (error instanceof Error && error.name === 'JetStreamNotEnabled') return true;
-  if (error instanceof JetStreamApiError) return error.status === 503;
+  // 10005 "no suitable peers for placement": the nodes that came back are not current with the meta
+  // leader yet (seen a moment after a cluster re-formed). It is also the answer to more replicas than
+  // the cluster has nodes, which then fails the start once the wait is over, as loudly as before.
+  if (error instanceof JetStreamApiError) return error.status === 503 || error.code === NO_SUITABLE_PEERS;
   const cause = (error as { cause?: unknown } | null)?.cause;
   return cause !== undefined && cause !== error && jetStreamSettling(cause);
 }

@@ -67,11 +67,15 @@ it('makes a stream and a durable consumer asked for while the cluster has no quo
 
 it('does not ask again when NATS refuses the request itself', async () => {
   const started = Date.now();
-  // Five copies on a three-node cluster: refused (insufficient resources), not unanswered.
-  await expect(ensureStream(nc, { ...contextStream(prefix, 'wide', DEFAULT_EVENT_RETENTION), replicas: 5 })).rejects.toThrow();
+  // A second stream over the first one's subjects: refused (subjects overlap), not unanswered.
+  const overlapping = { ...contextStream(prefix, 'checkout', DEFAULT_EVENT_RETENTION), name: streamName(prefix, 'other') };
+  await expect(ensureStream(nc, overlapping)).rejects.toThrow();
   expect(Date.now() - started).toBeLessThan(5_000);
   expect(jetStreamSettling(new JetStreamApiError({ code: 400, err_code: 10058, description: 'stream name already in use' }))).toBe(false);
   expect(
     jetStreamSettling(new JetStreamApiError({ code: 503, err_code: 10008, description: 'JetStream system temporarily unavailable' })),
   ).toBe(true);
+  expect(jetStreamSettling(new JetStreamApiError({ code: 500, err_code: 10005, description: 'no suitable peers for placement' }))).toBe(
+    true,
+  );
 }, 60_000);
