@@ -157,7 +157,14 @@ describe('hosted-checkout listen and trigger', () => {
         15_000,
       );
       expect(received.map((event) => event.id)).toEqual(wanted.map((event) => event.id));
-      expect(filtered.stdout.split('\n').filter((line) => line.includes('→ 204'))).toHaveLength(wanted.length);
+      // The CLI prints a forward's line once the receiver's answer is back, a moment after the receiver
+      // recorded the event: wait for the lines too (a CI run once read 2 of 3).
+      const forwarded = await eventually(
+        async () => filtered.stdout.split('\n').filter((line) => line.includes('→ 204')),
+        (lines) => lines.length >= wanted.length,
+        15_000,
+      );
+      expect(forwarded).toHaveLength(wanted.length);
       await Promise.all([stop(all), stop(filtered)]);
     } finally {
       server.close();
