@@ -48,7 +48,7 @@ export async function runService<S extends { stop(): Promise<void> }>(main: Serv
  * past `startWaitMs`, is thrown as before: a wrong setting must still stop the process loudly.
  */
 export async function startWhileAway<S>(
-  main: Pick<ServiceMain<{ stop(): Promise<void> }>, 'name' | 'startWaitMs'> & { start: (logger: Logger) => Promise<S> },
+  main: { readonly name: string; readonly startWaitMs?: number; readonly start: (logger: Logger) => Promise<S> },
   logger: Logger,
 ): Promise<S> {
   const deadline = Date.now() + (main.startWaitMs ?? 120_000);
