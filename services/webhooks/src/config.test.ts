@@ -12,6 +12,8 @@ describe('webhooks config', () => {
       disableAfterFailingMs: 5 * 86_400_000,
       failingAlertAfterMs: 6 * 3_600_000,
       logRetentionMs: 30 * 86_400_000,
+      concurrencyPerEndpoint: 16,
+      concurrencyPerFailingEndpoint: 2,
     });
     expect(settings.retrySchedule).toHaveLength(12);
   });
@@ -20,6 +22,10 @@ describe('webhooks config', () => {
     expect(deliverySettings(loadWebhooksConfig({ WEBHOOKS_RETRY_SCHEDULE: '0s,100ms,200ms' })).retrySchedule).toEqual([0, 100, 200]);
     expect(() => loadWebhooksConfig({ WEBHOOKS_RETRY_SCHEDULE: '0s, 5 minutes' })).toThrow(/WEBHOOKS_RETRY_SCHEDULE/);
     expect(() => loadWebhooksConfig({ WEBHOOKS_DELIVERY_TIMEOUT: '30s', WEBHOOKS_LEASE: '20s' })).toThrow(/WEBHOOKS_LEASE/);
+    // A failing endpoint never gets more slots than a healthy one.
+    expect(() => loadWebhooksConfig({ WEBHOOKS_CONCURRENCY_PER_ENDPOINT: '4', WEBHOOKS_CONCURRENCY_PER_FAILING_ENDPOINT: '8' })).toThrow(
+      /WEBHOOKS_CONCURRENCY_PER_FAILING_ENDPOINT/,
+    );
   });
 
   it('keeps the delivery log 30 days by default, and never shorter than a day or than the retry schedule', () => {

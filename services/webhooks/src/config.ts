@@ -18,8 +18,13 @@ export interface WebhooksConfig extends EventRetention {
   WEBHOOKS_DELIVERY_TIMEOUT: string;
   /** Attempts in flight at once, over all endpoints. */
   WEBHOOKS_CONCURRENCY: number;
-  /** Attempts in flight at once to one endpoint, so one slow endpoint cannot take every slot. */
+  /**
+   * Attempts in flight at once to one healthy endpoint (no failure since its last success): enough for
+   * a shop whose events come faster than a few answers at a time can take (docs/adr/0107).
+   */
   WEBHOOKS_CONCURRENCY_PER_ENDPOINT: number;
+  /** Attempts in flight at once to a failing endpoint (failing since its last success), to spare a struggling server. */
+  WEBHOOKS_CONCURRENCY_PER_FAILING_ENDPOINT: number;
   /** Waits between attempts, comma-separated (domain/retry-schedule.ts). */
   WEBHOOKS_RETRY_SCHEDULE: string;
   /** Longest wait a Retry-After header can ask for. */
@@ -59,7 +64,8 @@ const schema: JSONSchemaType<WebhooksConfig> = {
     NATS_SUBJECT_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9_-]*$', default: '' },
     WEBHOOKS_DELIVERY_TIMEOUT: duration('10s'),
     WEBHOOKS_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 1000, default: 64 },
-    WEBHOOKS_CONCURRENCY_PER_ENDPOINT: { type: 'integer', minimum: 1, maximum: 100, default: 4 },
+    WEBHOOKS_CONCURRENCY_PER_ENDPOINT: { type: 'integer', minimum: 1, maximum: 100, default: 16 },
+    WEBHOOKS_CONCURRENCY_PER_FAILING_ENDPOINT: { type: 'integer', minimum: 1, maximum: 100, default: 2 },
     WEBHOOKS_RETRY_SCHEDULE: { type: 'string', pattern: RETRY_SCHEDULE_PATTERN, default: DEFAULT_RETRY_SCHEDULE },
     WEBHOOKS_RETRY_AFTER_MAX: duration('1h'),
     WEBHOOKS_LEASE: duration('2m'),
@@ -82,6 +88,7 @@ const schema: JSONSchemaType<WebhooksConfig> = {
     'WEBHOOKS_DELIVERY_TIMEOUT',
     'WEBHOOKS_CONCURRENCY',
     'WEBHOOKS_CONCURRENCY_PER_ENDPOINT',
+    'WEBHOOKS_CONCURRENCY_PER_FAILING_ENDPOINT',
     'WEBHOOKS_RETRY_SCHEDULE',
     'WEBHOOKS_RETRY_AFTER_MAX',
     'WEBHOOKS_LEASE',
@@ -111,6 +118,7 @@ export interface DeliverySettings {
   readonly timeoutMs: number;
   readonly concurrency: number;
   readonly concurrencyPerEndpoint: number;
+  readonly concurrencyPerFailingEndpoint: number;
   readonly retrySchedule: readonly number[];
   readonly retryAfterMaxMs: number;
   readonly leaseMs: number;
@@ -129,6 +137,7 @@ export function deliverySettings(config: WebhooksConfig): DeliverySettings {
     timeoutMs: parseDuration(config.WEBHOOKS_DELIVERY_TIMEOUT),
     concurrency: config.WEBHOOKS_CONCURRENCY,
     concurrencyPerEndpoint: config.WEBHOOKS_CONCURRENCY_PER_ENDPOINT,
+    concurrencyPerFailingEndpoint: config.WEBHOOKS_CONCURRENCY_PER_FAILING_ENDPOINT,
     retrySchedule: parseRetrySchedule(config.WEBHOOKS_RETRY_SCHEDULE),
     retryAfterMaxMs: parseDuration(config.WEBHOOKS_RETRY_AFTER_MAX),
     leaseMs: parseDuration(config.WEBHOOKS_LEASE),
@@ -149,6 +158,9 @@ export function deliverySettings(config: WebhooksConfig): DeliverySettings {
   const scheduleMs = settings.retrySchedule.reduce((sum, wait) => sum + wait, 0);
   if (settings.logRetentionMs < Math.max(scheduleMs, 24 * 3_600_000)) {
     throw new Error('WEBHOOKS_LOG_RETENTION must be at least a day and longer than the whole retry schedule');
+  }
+  if (settings.concurrencyPerFailingEndpoint > settings.concurrencyPerEndpoint) {
+    throw new Error('WEBHOOKS_CONCURRENCY_PER_FAILING_ENDPOINT must not exceed WEBHOOKS_CONCURRENCY_PER_ENDPOINT');
   }
   if (settings.pollIntervalMs < 10) throw new Error('WEBHOOKS_POLL_INTERVAL must be at least 10ms');
   return settings;

@@ -174,22 +174,53 @@ describe('disabling', () => {
   });
 });
 
-describe('parallel delivery', () => {
-  it('a slow endpoint holds only its own slots: a fast endpoint is served meanwhile', async () => {
+async function until(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Most requests the receiver had open at once at `path` (from the `from`-th on), each open from its arrival for `heldMs`. */
+function mostAtOnce(path: string, heldMs: number, from = 0): number {
+  const arrivals = receiver
+    .at(path)
+    .slice(from)
+    .map((d) => d.receivedAt);
+  return Math.max(...arrivals.map((t) => arrivals.filter((other) => other <= t && other + heldMs > t).length));
+}
+
+describe('parallel delivery (slots follow the health of the endpoint, docs/adr/0107)', () => {
+  it('a healthy endpoint of a busy shop gets up to WEBHOOKS_CONCURRENCY_PER_ENDPOINT (16) attempts at once', async () => {
+    const busy = await endpointAt('/shop');
+    receiver.respond('/shop', () => ({ status: 200, delayMs: 400 }));
+    const events = await Promise.all(Array.from({ length: 24 }, () => ping(busy)));
+    await Promise.all(events.map(settled));
+    // 4 at a time (the old fixed limit) would take 6 rounds of 400 ms; 16 take two.
+    expect(mostAtOnce('/shop', 400)).toBeGreaterThan(4);
+    expect(mostAtOnce('/shop', 400)).toBeLessThanOrEqual(16);
+    expect(new Set(receiver.at('/shop').map((d) => d.body.id)).size).toBe(24);
+  });
+
+  it('a failing endpoint gets 2 (WEBHOOKS_CONCURRENCY_PER_FAILING_ENDPOINT), and a fast endpoint is served meanwhile', async () => {
     const slow = await endpointAt('/slow');
     const fast = await endpointAt('/fast');
-    receiver.respond('/slow', () => ({ status: 200, delayMs: 400 }));
-    const slowEvents = await Promise.all(Array.from({ length: 12 }, () => ping(slow)));
-    await receiver.waitFor(() => receiver.at('/slow').length >= 1);
+    // The first answer fails at once (the endpoint is failing from then on); every later one after 300 ms.
+    let answered = 0;
+    receiver.respond('/slow', () => (answered++ === 0 ? { status: 503 } : { status: 503, delayMs: 300 }));
+    await ping(slow);
+    await until(async () => (await webhooks.client.getEndpoint({ id: slow }, ctx)).endpoint!.failingSince !== undefined);
+    const before = receiver.at('/slow').length;
+    const slowEvents = await Promise.all(Array.from({ length: 6 }, () => ping(slow)));
+    await receiver.waitFor(() => receiver.at('/slow').length > before);
     const sentFast = Date.now();
     const fastEvent = await ping(fast);
     await receiver.waitFor((all) => all.some((d) => d.body.id === fastEvent));
-    const fastArrived = receiver.at('/fast')[0]!.receivedAt;
-    expect(fastArrived - sentFast).toBeLessThan(300);
+    expect(receiver.at('/fast')[0]!.receivedAt - sentFast).toBeLessThan(300);
     await Promise.all(slowEvents.map(settled));
-    const slowArrivals = receiver.at('/slow').map((d) => d.receivedAt);
-    // 12 deliveries, 4 at a time (WEBHOOKS_CONCURRENCY_PER_ENDPOINT), 400 ms each: the fast one came first.
-    expect(Math.max(...slowArrivals)).toBeGreaterThan(fastArrived);
-    expect(new Set(receiver.at('/slow').map((d) => d.body.id)).size).toBe(12);
+    // Every answer but the very first is held 300 ms: at most 2 of them were open at any moment.
+    expect(mostAtOnce('/slow', 300, 1)).toBeLessThanOrEqual(2);
+    expect(receiver.at('/slow').length - before).toBeGreaterThanOrEqual(6);
   });
 });

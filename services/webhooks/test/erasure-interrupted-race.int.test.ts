@@ -67,7 +67,7 @@ it('scrubs the interrupted attempt a claim logs while the erasure runs', async (
   // The test holds the attempts table (SHARE) so the claim stops after reading the event's body,
   // just before it writes the interrupted attempt.
   const holding = await heldTransaction(holder, (tx) => tx.$executeRaw`LOCK TABLE delivery_attempts IN SHARE MODE`);
-  const claim = new DeliveryStore(claimer).claimDue(now, 10, 10, 60_000);
+  const claim = new DeliveryStore(claimer).claimDue(now, 10, { healthy: 10, failing: 10 }, 60_000);
   await new Promise((resolve) => setTimeout(resolve, HELD_MS));
   const erasure = new ErasureStore(eraser).erase('customers-erased', 'msg_erase_race', scope, [paymentId], now);
   await new Promise((resolve) => setTimeout(resolve, HELD_MS));

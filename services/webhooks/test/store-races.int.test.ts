@@ -52,7 +52,7 @@ it('each due delivery is taken by one worker only, however the workers’ claims
       stores.map(async (store) => {
         const ids: string[] = [];
         for (;;) {
-          const claimed = await store.claimDue(now, 2, 100, 3_600_000);
+          const claimed = await store.claimDue(now, 2, { healthy: 100, failing: 100 }, 3_600_000);
           if (claimed.length === 0) return ids;
           ids.push(...claimed.map((d) => d.deliveryId));
         }
@@ -94,7 +94,7 @@ it('an endpoint that answers 410 to four deliveries at once is disabled once, wi
       data: { id: `wd_gone_${i}`, eventId, endpointId, status: 'pending', nextAttemptAt: now, createdAt: now },
     });
   }
-  const claimed = await store.claimDue(now, 10, 10, 3_600_000);
+  const claimed = await store.claimDue(now, 10, { healthy: 10, failing: 10 }, 3_600_000);
   expect(claimed.map((d) => d.endpointId)).toEqual([endpointId, endpointId, endpointId, endpointId]);
   // Each worker records its 410 on its own connection, a millisecond apart (the alert's id holds the time).
   await Promise.all(

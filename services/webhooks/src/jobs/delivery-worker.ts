@@ -36,8 +36,10 @@ export interface DeliveryWorker {
  * any number of workers (replicas) share the work, and a restart picks up where the last process
  * stopped — a lease left by a killed process runs out and the delivery is taken again.
  *
- * Up to `concurrency` attempts run at once, at most `concurrencyPerEndpoint` of them to one
- * endpoint, so a slow or timing-out endpoint holds only its own slots while others are served.
+ * Up to `concurrency` attempts run at once, at most `concurrencyPerEndpoint` of them to one healthy
+ * endpoint and `concurrencyPerFailingEndpoint` to one failing since its last success, so a slow or
+ * timing-out endpoint holds only its own few slots while others are served, and a healthy endpoint of
+ * a busy shop is kept up with (docs/adr/0107).
  */
 export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const { deliveries, settings, resolver, now, logger } = options;
@@ -48,6 +50,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     ca: options.ca,
   };
   const inFlight = new Set<Promise<void>>();
+  const slotsPerEndpoint = { healthy: settings.concurrencyPerEndpoint, failing: settings.concurrencyPerFailingEndpoint };
   const loop = new WorkLoop({ step: claimAndStart, pollIntervalMs: settings.pollIntervalMs });
   const wake = (): void => loop.wake();
 
@@ -65,7 +68,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     const free = settings.concurrency - inFlight.size;
     let claimed: ClaimedDelivery[] = [];
     try {
-      claimed = await deliveries.claimDue(now(), free, settings.concurrencyPerEndpoint, settings.leaseMs);
+      claimed = await deliveries.claimDue(now(), free, slotsPerEndpoint, settings.leaseMs);
     } catch (error) {
       logger.warn({ err: error }, 'delivery worker: could not claim deliveries; retrying');
     }

@@ -45,6 +45,16 @@ export interface AttemptRecord {
   readonly failingAlertAfterMs: number;
 }
 
+/**
+ * Attempts one endpoint may have in flight: `healthy` while no attempt failed since its last success,
+ * `failing` once one did (its `failing_since` is set), so a struggling server is not hit harder
+ * while a healthy one is kept up with (docs/adr/0107).
+ */
+export interface EndpointSlots {
+  readonly healthy: number;
+  readonly failing: number;
+}
+
 interface ClaimRow {
   id: string;
   status: string;
@@ -97,7 +107,7 @@ export class DeliveryStore {
    * still "delivering" past its lease belonged to a worker that died: it is due again, and its lost
    * attempt is logged as interrupted.
    */
-  async claimDue(now: Date, limit: number, perEndpoint: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  async claimDue(now: Date, limit: number, slots: EndpointSlots, leaseMs: number): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
     const leaseUntil = new Date(now.getTime() + leaseMs);
     return this.prisma.$transaction(async (tx) => {
@@ -107,7 +117,8 @@ export class DeliveryStore {
            WHERE status = 'delivering' AND lease_expires_at > ${now}
            GROUP BY endpoint_id
         ), due AS (
-          SELECT d.id, row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) + coalesce(f.n, 0) AS slot
+          SELECT d.id, e.failing_since IS NOT NULL AS failing,
+                 row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) + coalesce(f.n, 0) AS slot
             FROM webhook_deliveries d
             JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.status = 'enabled' AND e.deleted_at IS NULL
             LEFT JOIN in_flight f ON f.endpoint_id = d.endpoint_id
@@ -115,7 +126,7 @@ export class DeliveryStore {
               OR (d.status = 'delivering' AND d.lease_expires_at <= ${now})
         )
         SELECT d.id, d.status, d.attempt_count FROM webhook_deliveries d
-         WHERE d.id IN (SELECT id FROM due WHERE slot <= ${perEndpoint})
+         WHERE d.id IN (SELECT id FROM due WHERE slot <= CASE WHEN failing THEN ${slots.failing}::int ELSE ${slots.healthy}::int END)
            -- Again on the locked row: a delivery another worker claimed after this statement's
            -- snapshot is re-read once its lock is free, and only d's own conditions are re-checked
            -- then (not the CTE's), so without these it would be claimed and sent a second time.
