@@ -24,10 +24,11 @@ export interface MailSink {
 
 /**
  * `accept`: 250 at once. `delay`: 250 after `ms` (a slow server: the sender can be killed while it
- * waits, and a mail whose connection closed first is not counted, since no 250 reached anyone).
+ * waits, and a mail whose connection closed first is not counted, since no 250 reached anyone); with
+ * `to`, only mails to that address wait and the others are taken at once (one slow mailbox).
  * `temporary`: 451 (try later). `permanent`: 550 (refused for good).
  */
-export type SinkMode = { kind: 'accept' } | { kind: 'delay'; ms: number } | { kind: 'temporary' } | { kind: 'permanent' };
+export type SinkMode = { kind: 'accept' } | { kind: 'delay'; ms: number; to?: string } | { kind: 'temporary' } | { kind: 'permanent' };
 
 /**
  * A real SMTP server on 127.0.0.1 (smtp-server, no TLS, any login) that keeps what it accepted,
@@ -52,7 +53,9 @@ export async function startMailSink(): Promise<MailSink> {
         void (async () => {
           if (current.kind === 'temporary') return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
           if (current.kind === 'permanent') return callback(Object.assign(new Error('Mailbox refused'), { responseCode: 550 }));
-          if (current.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, current.ms));
+          const slowed =
+            current.kind === 'delay' && (current.to === undefined || session.envelope.rcptTo.some((r) => r.address === current.to));
+          if (slowed) await new Promise((resolve) => setTimeout(resolve, current.ms));
           // The client went away while we waited: it never saw a 250, so the mail was not handed over.
           if (closed.has(session.id)) return callback(new Error('connection closed'));
           const parsed = await simpleParser(Buffer.concat(chunks));

@@ -86,6 +86,31 @@ describe('delivery', () => {
       attempts: 1,
     });
   });
+
+  it('one slow mailbox holds one of MAIL_CONCURRENCY (4) slots: the mails queued after it are sent meanwhile', async () => {
+    await stack.client.updateNotificationSettings({ testReceiptsEnabled: true }, scope('acct_S'));
+    sink.behave({ kind: 'delay', ms: 2_000, to: 'slow@example.com' });
+    const slowPaid = { ...paid('pay_slow', 'slow@example.com'), accountId: 'acct_S' };
+    await publish.payment('payment.paid', slowPaid);
+    await eventually(
+      () => mailRow('pay_slow'),
+      (row) => row?.status === 'sending',
+    );
+    const quick = Array.from({ length: 6 }, (_, i) => `quick${i}@example.com`);
+    for (const [i, email] of quick.entries())
+      await publish.payment('payment.paid', { ...paid(`pay_quick${i}`, email), accountId: 'acct_S' });
+    const slowMail = await eventually(
+      () => Promise.resolve(sink.mails.find((m) => m.envelopeTo.includes('slow@example.com'))),
+      (mail) => mail !== undefined,
+    );
+    sink.behave({ kind: 'accept' });
+    expect(slowMail).toBeDefined();
+    // Waiting for the slowest mail of each claim, the three quick mails after the first claim of four
+    // would have come after the slow one.
+    const quickMails = sink.mails.filter((m) => quick.some((email) => m.envelopeTo.includes(email)));
+    expect(quickMails).toHaveLength(6);
+    expect(quickMails.every((m) => m.receivedAt < slowMail!.receivedAt)).toBe(true);
+  });
 });
 
 describe('erasure (ADR 0017)', () => {

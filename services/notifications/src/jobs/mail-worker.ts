@@ -92,16 +92,30 @@ export function startMailWorker(options: {
     );
   }
 
+  // Each slot is taken again as soon as its mail is done, not when the slowest mail of a claim is:
+  // one slow mailbox holds one slot, and the others keep sending (docs/adr/0107).
+  const inFlight = new Set<Promise<void>>();
   const loop = new WorkLoop({
     pollIntervalMs: settings.pollIntervalMs,
     backoff: { firstMs: 500, maxMs: 30_000 },
     onFailure: (error, attempt, retryInMs) => logger.error({ err: error, attempt, retryInMs }, 'mail worker step failed'),
     async step(): Promise<StepResult> {
+      const free = settings.concurrency - inFlight.size;
+      if (free <= 0) return { again: false };
       // Taken before the claim: the lease the claim sets (on the database's clock) ends after this.
       const leaseEnds = Date.now() + settings.leaseMs;
-      const claimed = await mails.claimDue(pool, settings.concurrency, settings.leaseMs);
-      await Promise.all(claimed.map((mail) => deliver(mail, leaseEnds)));
-      return { again: claimed.length === settings.concurrency };
+      const claimed = await mails.claimDue(pool, free, settings.leaseMs);
+      for (const mail of claimed) {
+        const sending: Promise<void> = deliver(mail, leaseEnds)
+          // The row stays `sending` and is taken again when its lease runs out: nothing is lost.
+          .catch((error: unknown) => logger.error({ mailId: mail.id, err: error }, 'mail worker: a mail could not be completed'))
+          .finally(() => {
+            inFlight.delete(sending);
+            loop.wake();
+          });
+        inFlight.add(sending);
+      }
+      return { again: claimed.length > 0 && claimed.length === free };
     },
   });
   loop.start();
@@ -109,6 +123,7 @@ export function startMailWorker(options: {
     wake: () => loop.wake(),
     async stop() {
       await loop.stop();
+      await Promise.allSettled([...inFlight]);
       sender.close();
     },
   };
