@@ -6,7 +6,7 @@ import type { WebhookEventBody } from '../domain/webhook-event.ts';
 import { finishDelivery, rescheduleDelivery } from './delivery-writes.ts';
 import { queueEndpointAlert } from './endpoint-alerts.ts';
 import { disableEndpoint, lockEndpoints, REMOVAL_TRANSACTION } from './endpoints.ts';
-import { lockPayment } from './events.ts';
+import { lockPayment, lockPayments } from './events.ts';
 import { isErased, scrubRequestBody } from './erasures.ts';
 import type { Prisma } from './generated/prisma/client.ts';
 import type { WebhooksPrisma } from './prisma.ts';
@@ -53,6 +53,21 @@ export interface AttemptRecord {
 export interface EndpointSlots {
   readonly healthy: number;
   readonly failing: number;
+}
+
+/** A claimed delivery as the claim statement returns it. */
+interface ClaimedRow {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  attempt_count: number;
+  url: string;
+  account_id: string;
+  livemode: boolean;
+  payment_id: string | null;
+  body: WebhookEventBody;
+  created: Date;
+  trace_parent: string | null;
 }
 
 interface ClaimRow {
@@ -139,25 +154,30 @@ export class DeliveryStore {
       const ids = rows.map((r) => r.id);
       const interrupted = rows.filter((r) => r.status === 'delivering');
       if (interrupted.length > 0) await this.logInterrupted(tx, interrupted, now);
-      await tx.$executeRaw`
-        UPDATE webhook_deliveries SET status = 'delivering', attempt_count = attempt_count + 1, lease_expires_at = ${leaseUntil}
-         WHERE id = ANY(${ids})`;
-      const claimed = await tx.webhookDelivery.findMany({
-        where: { id: { in: ids } },
-        include: { event: true, endpoint: { select: { url: true } } },
-        orderBy: { nextAttemptAt: 'asc' },
-      });
+      // The lease and what the attempt needs (event, endpoint URL) in one round trip.
+      const claimed = await tx.$queryRaw<ClaimedRow[]>`
+        WITH claimed AS (
+          UPDATE webhook_deliveries SET status = 'delivering', attempt_count = attempt_count + 1, lease_expires_at = ${leaseUntil}
+           WHERE id = ANY(${ids})
+          RETURNING id, event_id, endpoint_id, attempt_count, next_attempt_at
+        )
+        SELECT c.id, c.event_id, c.endpoint_id, c.attempt_count, p.url, e.account_id, e.livemode, e.payment_id,
+               e.body, e.created, e.trace_parent
+          FROM claimed c
+          JOIN webhook_events e ON e.id = c.event_id
+          JOIN webhook_endpoints p ON p.id = c.endpoint_id
+         ORDER BY c.next_attempt_at, c.id`;
       return claimed.map((d) => ({
         deliveryId: d.id,
-        eventId: d.eventId,
-        endpointId: d.endpointId,
-        endpointUrl: d.endpoint.url,
-        scope: { accountId: d.event.accountId, livemode: d.event.livemode },
-        paymentId: d.event.paymentId,
-        attemptNumber: d.attemptCount,
-        body: d.event.body as unknown as WebhookEventBody,
-        eventCreated: d.event.created,
-        traceParent: d.event.traceParent,
+        eventId: d.event_id,
+        endpointId: d.endpoint_id,
+        endpointUrl: d.url,
+        scope: { accountId: d.account_id, livemode: d.livemode },
+        paymentId: d.payment_id,
+        attemptNumber: d.attempt_count,
+        body: d.body,
+        eventCreated: d.created,
+        traceParent: d.trace_parent,
       }));
     });
   }
@@ -237,7 +257,7 @@ export class DeliveryStore {
     if (records.length === 0) return;
     await this.prisma.$transaction(async (tx) => {
       const paymentIds = [...new Set(records.flatMap((r) => (r.delivery.paymentId === null ? [] : [r.delivery.paymentId])))].sort();
-      for (const paymentId of paymentIds) await lockPayment(tx, paymentId);
+      await lockPayments(tx, paymentIds);
       const erased =
         paymentIds.length === 0
           ? []

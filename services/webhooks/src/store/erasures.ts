@@ -1,7 +1,7 @@
 import { markProcessed } from '@hc/events';
 import type { Scope } from '../domain/endpoint.ts';
 import { withoutCustomerDetails, type WebhookEventBody } from '../domain/webhook-event.ts';
-import { lockPayment, sqlOf } from './events.ts';
+import { lockPayments, sqlOf } from './events.ts';
 import type { Prisma } from './generated/prisma/client.ts';
 import type { WebhooksPrisma } from './prisma.ts';
 
@@ -65,7 +65,7 @@ export class ErasureStore {
         // advisory lock before any row lock (ADR 0069, decision 3): holding rows of one payment while
         // waiting for another's lock could close a cycle with an attempt or a fan-out of that payment.
         const payments = [...new Set(paymentIds)].sort();
-        for (const paymentId of payments) await lockPayment(tx, paymentId);
+        await lockPayments(tx, payments);
         for (const paymentId of payments) {
           await tx.erasedPayment.createMany({
             data: [{ paymentId, accountId: scope.accountId, livemode: scope.livemode, erasedAt: now }],

@@ -49,7 +49,20 @@ export function sqlOf(tx: Tx): SqlClient {
  * details (each transaction would miss the other's uncommitted row).
  */
 export async function lockPayment(tx: Tx, paymentId: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('hc-webhooks-payment'), hashtext(${paymentId}))`;
+  await lockPayments(tx, [paymentId]);
+}
+
+/**
+ * lockPayment for several payments in one round trip, taken one after the other in the order given
+ * (the array's order, WITH ORDINALITY): callers pass them sorted, so two transactions never wait on
+ * each other in opposite orders.
+ */
+export async function lockPayments(tx: Tx, sortedPaymentIds: readonly string[]): Promise<void> {
+  if (sortedPaymentIds.length === 0) return;
+  await tx.$queryRaw`
+    SELECT pg_advisory_xact_lock(hashtext('hc-webhooks-payment'), hashtext(t.id))::text
+      FROM unnest(${[...sortedPaymentIds]}::text[]) WITH ORDINALITY AS t(id, n)
+     ORDER BY t.n`;
 }
 
 /** Queues a delivery of `eventId` to each endpoint still enabled, due at once; returns the endpoints queued. */
@@ -167,7 +180,7 @@ export class EventStore {
       if (todo.length === 0) return results;
       // Sorted as erasures sort them, so the two never wait on each other in opposite orders.
       const paymentIds = [...new Set(todo.map(({ event }) => event.paymentId))].sort();
-      for (const paymentId of paymentIds) await lockPayment(tx, paymentId);
+      await lockPayments(tx, paymentIds);
       const erased = await tx.erasedPayment.findMany({
         where: { paymentId: { in: paymentIds } },
         select: { paymentId: true, accountId: true, livemode: true },
