@@ -130,15 +130,21 @@ try {
 
   await new Promise((resolve) => setTimeout(resolve, settleSeconds * 1000));
   sayBacklog(`${settleSeconds} s after the load (load ${load1().toFixed(1)})`, await backlog(platform, receiver));
-  // Lags of every event, not only those in time: wait (bounded) for the stragglers.
+  // Lags of every event and mail, not only those in time: wait (bounded) for the stragglers of both.
   const until = Date.now() + drainSeconds * 1000;
-  while ((await backlog(platform, receiver)).webhooksUnanswered > 0 && Date.now() < until)
+  const drainStarted = Date.now();
+  for (;;) {
+    const now = await backlog(platform, receiver);
+    if ((now.webhooksUnanswered === 0 && now.mailsUnsent === 0) || Date.now() >= until) break;
     await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const drainedIn = ((Date.now() - drainStarted) / 1000).toFixed(1);
   const lag = await lags(platform, receiver);
   say(`  webhook lag, outbox row → receiver answered: ${show(lag.webhook)}; unverified deliveries ${receiver.unverified()}`);
   say(`  mail lag, paid's outbox row → mail caught:    ${show(lag.mail)}`);
   const left = await backlog(platform, receiver);
-  if (left.webhooksUnanswered > 0 || left.mailsUnsent > 0) sayBacklog(`after up to ${drainSeconds} s more`, left);
+  if (left.webhooksUnanswered > 0 || left.mailsUnsent > 0) sayBacklog(`after ${drainedIn} s more (at most ${drainSeconds})`, left);
+  else say(`  drained: every webhook answered and every mail sent ${drainedIn} s after the ${settleSeconds} s settle`);
 
   const title = `\nresident memory (VmRSS) per platform process, MB — idle after start / at the end of the load (load ${loadAtEnd.toFixed(1)}):`;
   for (const line of residentTable(title, processes, idle, loaded)) say(line);
