@@ -36,7 +36,6 @@ export async function createCheckoutSession(
       const { payment, created } = await deps.checkout.createCheckoutSession({ ...fields, account, id }, ctx);
       return { object: answered(payment, 'payment'), created };
     },
-    find: async (id) =>
-      unlessNotFound(deps.checkout.getCheckoutSession({ id }, ctx).then(({ payment }) => answered(payment, 'payment'))),
+    find: async (id) => unlessNotFound(deps.checkout.getCheckoutSession({ id }, ctx).then(({ payment }) => answered(payment, 'payment'))),
   });
 }

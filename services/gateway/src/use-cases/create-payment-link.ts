@@ -33,7 +33,6 @@ export async function createPaymentLink(
       const { payment, created } = await deps.checkoutAdmin.createPaymentLink({ ...fields, account, id }, ctx);
       return { object: answered(payment, 'payment'), created };
     },
-    find: async (id) =>
-      unlessNotFound(deps.checkoutAdmin.getPaymentLink({ id }, ctx).then(({ payment }) => answered(payment, 'payment'))),
+    find: async (id) => unlessNotFound(deps.checkoutAdmin.getPaymentLink({ id }, ctx).then(({ payment }) => answered(payment, 'payment'))),
   });
 }

@@ -47,7 +47,9 @@ export function checkoutHandlers(
     return { created, payment: paymentAnswer(payment) };
   };
 
-  const read = async (request: GetCheckoutSessionRequest, ctx: Caller) => ({ payment: paymentAnswer(await getPayment(deps, ctx, request.id)) });
+  const read = async (request: GetCheckoutSessionRequest, ctx: Caller) => ({
+    payment: paymentAnswer(await getPayment(deps, ctx, request.id)),
+  });
 
   return {
     createCheckoutSession: create,
