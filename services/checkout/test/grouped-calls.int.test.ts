@@ -77,7 +77,7 @@ describe('CreateCheckoutSessions', () => {
     expect(answers.map((a) => a?.payment?.id)).toEqual([id, id]);
     expect(answers.filter((a) => a?.created)).toHaveLength(1);
     const again = await client.createCheckoutSessions({ calls: [{ ...order, id }], requestIds: ['c'] }, shop);
-    expect(again.outcomes[0]!.outcome).toMatchObject({ case: 'answer', value: { created: false, session: { id } } });
+    expect(again.outcomes[0]!.outcome).toMatchObject({ case: 'answer', value: { created: false, payment: { id } } });
   });
 
   it('creates in the metadata’s mode: a Live create without a payout wallet is refused', async () => {
@@ -110,15 +110,15 @@ describe('GetCheckoutSessions', () => {
       { failure: expect.objectContaining({ code: 'not_found' }) },
       'answer',
     ]);
-    expect(outcomes[0]!.outcome.value).toMatchObject({ session: { id: mine.id, status: 'open' } });
+    expect(outcomes[0]!.outcome.value).toMatchObject({ payment: { id: mine.id, status: 'open' } });
     const liveRead = await client.getCheckoutSessions({ calls: [{ id: mine.id }], requestIds: ['5'] }, live);
     expect(liveRead.outcomes[0]!.outcome).toMatchObject({ case: 'failure', value: { code: 'not_found' } });
   });
 
   it('expires an unpaid payment read past its expiry, as a single read does', async () => {
     const { outcomes } = await client.getCheckoutSessions({ calls: [{ id: due.id }, { id: mine.id }], requestIds: ['e', 'f'] }, shop);
-    expect(outcomes[0]!.outcome).toMatchObject({ case: 'answer', value: { session: { id: due.id, status: 'expired' } } });
-    expect(outcomes[1]!.outcome).toMatchObject({ case: 'answer', value: { session: { id: mine.id, status: 'open' } } });
+    expect(outcomes[0]!.outcome).toMatchObject({ case: 'answer', value: { payment: { id: due.id, status: 'expired' } } });
+    expect(outcomes[1]!.outcome).toMatchObject({ case: 'answer', value: { payment: { id: mine.id, status: 'open' } } });
     const single = await client.getCheckoutSession({ id: due.id }, shop);
     expect(single.payment?.status).toBe('expired');
   });

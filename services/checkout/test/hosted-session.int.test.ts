@@ -160,8 +160,8 @@ describe('a suspended account on the buyer side (ADR 0037)', () => {
     });
     await expect(hosted.simulateHostedPayment({ id: started, outcome: 'paid' }, buyer)).rejects.toMatchObject({ code: 'unavailable' });
     const unstarted = (await api.getCheckoutSession({ id: fresh }, own)).payment!;
-    expect([unstarted.status, unstarted.startedAt]).toEqual([SessionStatus.OPEN, undefined]);
-    expect((await api.getCheckoutSession({ id: started }, own)).payment!.status).toBe(SessionStatus.OPEN);
+    expect([unstarted.status, unstarted.startedAt]).toEqual(['open', undefined]);
+    expect((await api.getCheckoutSession({ id: started }, own)).payment!.status).toBe('open');
 
     // Reactivated, the same session can be paid again.
     await stack.accounts.operations.reactivate(own.accountId);
@@ -239,7 +239,7 @@ describe('one read per buyer click (issue 31)', () => {
     const { session } = await hosted.startHostedSession({ id, customerEmail: 'other@example.com', country: 'de' }, buyer);
     expect(session).toMatchObject({ status: SessionStatus.PENDING, customerEmail: 'ann@example.com', country: 'US', provider: 'cardrail' });
     const { payment: read } = await api.getCheckoutSession({ id }, merchant);
-    expect(read).toMatchObject({ status: SessionStatus.PENDING, customerEmail: 'ann@example.com' });
+    expect(read).toMatchObject({ status: 'pending', customerEmail: 'ann@example.com' });
   });
 
   it('starts from the page racing each other keep one started_at (the row lock re-judges each)', async () => {
