@@ -174,7 +174,7 @@ describe('grouped calls', () => {
     ]);
     await first;
     expect(grouped).toHaveLength(2);
-    expect(settled[0]).toMatchObject({ status: 'fulfilled', value: { session: { id: 'pay_ok' } } });
+    expect(settled[0]).toMatchObject({ status: 'fulfilled', value: { payment: { id: 'pay_ok' } } });
     expect(settled[1]).toMatchObject({ status: 'rejected', reason: { code: 'not_found', message: 'No such checkout session.' } });
     expect(settled[2]).toMatchObject({ status: 'rejected', reason: { code: 'invalid_request', field: 'id' } });
     expect(settled[3]).toMatchObject({ status: 'rejected', reason: { code: 'internal_error' } });
