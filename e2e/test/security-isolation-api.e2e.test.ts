@@ -101,7 +101,7 @@ beforeAll(async () => {
   const ctx: CallContext = { accountId: victim.accountId, livemode: false, requestId: 'req_security' };
   const account = { payoutWallet: WALLET, feeBps: 150, merchantName: 'Victim shop' };
   try {
-    link = (await admin.createPaymentLink({ amount: '5.00', currency: 'EUR', description: 'Victim link', account }, ctx)).link!.payment!.id;
+    link = (await admin.createPaymentLink({ amount: '5.00', currency: 'EUR', description: 'Victim link', account }, ctx)).payment!.id;
     checkout = (await admin.createCheckout({ kind: 'page', description: 'Victim checkout', currency: 'EUR', amount: '5.00', account }, ctx))
       .checkout!.id;
   } finally {

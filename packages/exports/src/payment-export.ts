@@ -1,6 +1,4 @@
-import { paymentOf } from '@hc/conversions';
 import { Decimal } from '@hc/money';
-import type { CheckoutSession } from '@hc/proto/checkout/v1';
 import type { Payment } from '@hc/proto/checkout/v1/payment';
 
 /**
@@ -72,16 +70,15 @@ export type ExportedPayment = Pick<
   | 'payoutWallet'
 >;
 
-/** One answer of checkout's ExportPayments stream: `exported` from this release, `payment` from the previous one. */
+/** One answer of checkout's ExportPayments stream: the payment (`exported`) and its USD value. */
 export interface ExportAnswer {
   readonly exported?: Payment | undefined;
-  readonly payment?: CheckoutSession | undefined;
   readonly usdValue?: string | undefined;
 }
 
-/** The payment of an export answer (paymentOf: the rolling upgrade of ADR 0102); none for an empty answer. */
+/** The payment of an export answer; none for an empty answer. */
 export function exportedPayment(answer: ExportAnswer): Payment | undefined {
-  return answer.exported || answer.payment ? paymentOf(answer.exported, answer.payment) : undefined;
+  return answer.exported;
 }
 
 /** The CSV's rows from checkout's export stream, as it comes. */

@@ -5,12 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { ApiError } from '@hc/errors';
 import { createLogger } from '@hc/logging';
-import {
-  CheckoutService,
-  SessionStatus,
-  type GetCheckoutSessionRequestSchema,
-  type GetCheckoutSessionResponse,
-} from '@hc/proto/checkout/v1';
+import { CheckoutService, type GetCheckoutSessionRequestSchema, type GetCheckoutSessionResponse } from '@hc/proto/checkout/v1';
 import {
   answerEach,
   createGrpcServer,
@@ -48,7 +43,7 @@ beforeAll(async () => {
           if (call.id === 'pay_bad') throw new ApiError('invalid_request', 'id is bad', 'id');
           if (call.id === 'pay_boom') throw new Error('database exploded with secret details');
           // The answer names the scope the call ran in, so a test sees it was the caller's own.
-          return { session: { id: call.id, description: ctx.accountId, livemode: ctx.livemode, status: SessionStatus.OPEN } };
+          return { payment: { id: call.id, description: ctx.accountId, mode: ctx.livemode ? 'live' : 'test', status: 'open' } };
         }),
       };
     },
@@ -96,8 +91,8 @@ describe('grouped calls', () => {
   it('send a lone call at once, alone, with its own context', async () => {
     const read = reader(client);
     const answer = await read({ id: 'pay_1' }, shopA);
-    expect(answer.session?.id).toBe('pay_1');
-    expect(answer.session?.description).toBe('acct_A');
+    expect(answer.payment?.id).toBe('pay_1');
+    expect(answer.payment?.description).toBe('acct_A');
     expect(grouped).toEqual([{ ctx: shopA, ids: ['pay_1'], requestIds: ['req_a'] }]);
   });
 
@@ -109,8 +104,8 @@ describe('grouped calls', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     const ids = Array.from({ length: 30 }, (_, i) => `pay_${i}`);
     const answers = await Promise.all(ids.map((id, i) => read({ id }, { ...shopA, requestId: `req_${i}` })));
-    expect((await first).session?.id).toBe('pay_first');
-    expect(answers.map((a) => a.session?.id)).toEqual(ids);
+    expect((await first).payment?.id).toBe('pay_first');
+    expect(answers.map((a) => a.payment?.id)).toEqual(ids);
     // One call for the first, one grouped call for the thirty that waited behind it.
     expect(grouped.map((g) => g.ids.length)).toEqual([1, 30]);
     expect(grouped[1]!.requestIds).toEqual(ids.map((_, i) => `req_${i}`));
@@ -149,11 +144,11 @@ describe('grouped calls', () => {
       read({ id: 'pay_b2' }, shopB),
     ]);
     await first;
-    expect(mixed.map((a) => [a.session?.id, a.session?.description, a.session?.livemode])).toEqual([
-      ['pay_a1', 'acct_A', false],
-      ['pay_b1', 'acct_B', false],
-      ['pay_l1', 'acct_A', true],
-      ['pay_b2', 'acct_B', false],
+    expect(mixed.map((a) => [a.payment?.id, a.payment?.description, a.payment?.mode])).toEqual([
+      ['pay_a1', 'acct_A', 'test'],
+      ['pay_b1', 'acct_B', 'test'],
+      ['pay_l1', 'acct_A', 'live'],
+      ['pay_b2', 'acct_B', 'test'],
     ]);
     const later = grouped.slice(1).map((g) => [g.ctx.accountId, g.ctx.livemode, g.ids]);
     expect(later).toEqual(
@@ -179,7 +174,7 @@ describe('grouped calls', () => {
     ]);
     await first;
     expect(grouped).toHaveLength(2);
-    expect(settled[0]).toMatchObject({ status: 'fulfilled', value: { session: { id: 'pay_ok' } } });
+    expect(settled[0]).toMatchObject({ status: 'fulfilled', value: { payment: { id: 'pay_ok' } } });
     expect(settled[1]).toMatchObject({ status: 'rejected', reason: { code: 'not_found', message: 'No such checkout session.' } });
     expect(settled[2]).toMatchObject({ status: 'rejected', reason: { code: 'invalid_request', field: 'id' } });
     expect(settled[3]).toMatchObject({ status: 'rejected', reason: { code: 'internal_error' } });
@@ -212,8 +207,8 @@ describe('grouped calls', () => {
     await nextTurn();
     const [one, two] = await Promise.all([read({ id: 'pay_same' }, shopA), read({ id: 'pay_same' }, { ...shopA, requestId: 'req_other' })]);
     await first;
-    expect(one.session?.id).toBe('pay_same');
-    expect(two.session?.id).toBe('pay_same');
+    expect(one.payment?.id).toBe('pay_same');
+    expect(two.payment?.id).toBe('pay_same');
     expect(one).not.toBe(two);
     expect(grouped[1]!.ids).toEqual(['pay_same', 'pay_same']);
   });

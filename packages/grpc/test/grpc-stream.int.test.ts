@@ -29,7 +29,7 @@ beforeAll(async () => {
           if (request.reference === 'fail' && i === 3) throw new ApiError('invalid_request', 'bad at row 3', 'status');
           progress.produced += 1;
           // About 1 kB a message, so a stalled reader fills the transport's windows quickly.
-          yield { payment: { id: `pay_${i}`, description: 'x'.repeat(1000) } };
+          yield { exported: { id: `pay_${i}`, description: 'x'.repeat(1000) } };
         }
       } finally {
         progress.finished = true;
@@ -59,7 +59,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('server-streaming RPCs', () => {
   it('deliver every message in order, with the call context', async () => {
     const ids: string[] = [];
-    for await (const message of client.exportPayments({}, ctx)) ids.push(message.payment!.id);
+    for await (const message of client.exportPayments({}, ctx)) ids.push(message.exported!.id);
     expect(ids).toEqual(['pay_0', 'pay_1', 'pay_2', 'pay_3', 'pay_4']);
     expect(progress.seen).toEqual(ctx);
   });
@@ -80,7 +80,7 @@ describe('server-streaming RPCs', () => {
   it('end with the service’s error code and field when it fails part-way, after the rows before it', async () => {
     const ids: string[] = [];
     const read = (async () => {
-      for await (const message of client.exportPayments({ reference: 'fail' }, ctx)) ids.push(message.payment!.id);
+      for await (const message of client.exportPayments({ reference: 'fail' }, ctx)) ids.push(message.exported!.id);
     })();
     await expect(read).rejects.toMatchObject({ code: 'invalid_request', field: 'status' });
     expect(ids).toEqual(['pay_0', 'pay_1', 'pay_2']);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { credentials, Client, Metadata, type ServiceError } from '@grpc/grpc-js';
 import { ApiError } from '@hc/errors';
 import { createLogger } from '@hc/logging';
-import { CheckoutService, HostedCheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
+import { CheckoutService, HostedCheckoutService } from '@hc/proto/checkout/v1';
 import {
   createGrpcServer,
   createServiceClient,
@@ -35,7 +35,13 @@ beforeAll(async () => {
       if (request.amount === 'failover') throw new Error('Connection terminated unexpectedly');
       if (request.amount === 'slow') await new Promise((resolve) => setTimeout(resolve, 500));
       return {
-        session: { id: 'pay_x', amount: request.amount, status: SessionStatus.OPEN, livemode: callCtx.livemode, created: 1_700_000_000n },
+        payment: {
+          id: 'pay_x',
+          amount: request.amount,
+          status: 'open',
+          mode: callCtx.livemode ? 'live' : 'test',
+          createdAt: 1_700_000_000_000n,
+        },
       };
     },
     async getCheckoutSession() {
@@ -76,9 +82,10 @@ afterAll(async () => {
 describe('gRPC services from protobuf-es descriptors', () => {
   it('round-trips messages and passes the call context', async () => {
     const res = await client.createCheckoutSession({ amount: '10.00', currency: 'USD', description: 'x' }, { ...ctx, livemode: true });
-    expect(res.session?.id).toBe('pay_x');
-    expect(res.session?.status).toBe(SessionStatus.OPEN);
-    expect(res.session?.created).toBe(1_700_000_000n);
+    expect(res.payment?.id).toBe('pay_x');
+    expect(res.payment?.status).toBe('open');
+    expect(res.payment?.mode).toBe('live');
+    expect(res.payment?.createdAt).toBe(1_700_000_000_000n);
     expect(seen.at(-1)).toEqual({ ...ctx, livemode: true });
   });
 

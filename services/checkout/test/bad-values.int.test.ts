@@ -29,7 +29,7 @@ describe("checkout's store: a bad value is 400 invalid_request, never a 500", ()
     ['reference', { reference: 'ORD\u0000' }],
   ])('a NUL in %s refused by PostgreSQL (22021) is invalid_request and stores nothing', async (_label, change) => {
     await expect(client.createCheckoutSession({ ...order, ...change }, test)).rejects.toMatchObject({ code: 'invalid_request' });
-    expect((await client.listPayments({ limit: 100 }, test)).payments).toEqual([]);
+    expect((await client.listPayments({ limit: 100 }, test)).data).toEqual([]);
   });
 
   it('a NUL in customer_email is refused before the store by the one address rule: invalid_email, nothing stored', async () => {
@@ -37,11 +37,11 @@ describe("checkout's store: a bad value is 400 invalid_request, never a 500", ()
       code: 'invalid_email',
       field: 'customer_email',
     });
-    expect((await client.listPayments({ limit: 100 }, test)).payments).toEqual([]);
+    expect((await client.listPayments({ limit: 100 }, test)).data).toEqual([]);
   });
 
   it('the same request without the NUL is stored (and listed, so the listing above can see a write)', async () => {
-    const { session } = await client.createCheckoutSession(order, test);
-    expect((await client.listPayments({ limit: 100 }, test)).payments.map((p) => p.id)).toEqual([session?.id]);
+    const { payment } = await client.createCheckoutSession(order, test);
+    expect((await client.listPayments({ limit: 100 }, test)).data.map((p) => p.id)).toEqual([payment?.id]);
   });
 });

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServiceClient, type CallContext, type PublicCallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
-import { CheckoutAdminService, CheckoutService, HostedCheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
+import { CheckoutAdminService, CheckoutService, HostedCheckoutService } from '@hc/proto/checkout/v1';
 import { ARRIVED_AFTER_CANCEL } from '../src/domain/payment-transitions.ts';
 import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
 import { logPaymentEvents, type PaymentEventLog } from './support/payment-event-log.ts';
@@ -40,11 +40,11 @@ afterAll(async () => {
 
 /** A payment link the buyer started on the hosted page (still open: nobody went to a provider). */
 async function startedLink(): Promise<string> {
-  const { link } = await admin.createPaymentLink(
+  const { payment: link } = await admin.createPaymentLink(
     { amount: '40.00', currency: 'EUR', description: 'Vase', customerName: 'Ada', customerEmail: 'ada@example.com', account },
     test,
   );
-  const id = link!.payment!.id;
+  const id = link!.id;
   await hosted.startHostedSession({ id }, buyer);
   return id;
 }
@@ -70,9 +70,9 @@ describe('cancel racing the buyer going to a provider', () => {
         admin.cancelPaymentLink({ id }, test),
       ]);
       expect({ round, cancel: cancel.status }).toEqual({ round, cancel: 'fulfilled' });
-      const canceled = cancel.status === 'fulfilled' ? cancel.value.link?.payment : undefined;
-      const { session: after } = await checkout.getCheckoutSession({ id }, test);
-      expect(after).toMatchObject({ status: SessionStatus.EXPIRED, canceledAt: expect.anything() });
+      const canceled = cancel.status === 'fulfilled' ? cancel.value.payment : undefined;
+      const { payment: after } = await checkout.getCheckoutSession({ id }, test);
+      expect(after).toMatchObject({ status: 'expired', canceledAt: expect.anything() });
       if (click.status === 'rejected') {
         orders.cancelFirst += 1;
         expect({ round, click: click.reason as unknown }).toMatchObject({ round, click: { code: 'canceled' } });
@@ -108,24 +108,24 @@ describe('money reaching a canceled payment link', () => {
   it('is held for review with the cancel as its reason, acceptable, payment.held and never payment.paid', async () => {
     const id = await startedLink();
     await admin.cancelPaymentLink({ id }, test);
-    const { payment } = await checkout.simulatePayment({ id, outcome: 'paid' }, test);
-    expect(payment).toMatchObject({ status: SessionStatus.HELD, holdReason: ARRIVED_AFTER_CANCEL, holdAcceptable: true });
+    const { updated: payment } = await checkout.simulatePayment({ id, outcome: 'paid' }, test);
+    expect(payment).toMatchObject({ status: 'held', holdReason: ARRIVED_AFTER_CANCEL, holdAcceptable: true });
     expect(payment!.canceledAt).toBeDefined();
     expect(payment!.paidAt).toBeUndefined();
     expect(await typesUntil(id, 'payment.held', 'payment.paid')).toEqual(['payment.started', 'payment.canceled', 'payment.held']);
     const held = events.of(id).at(-1)!;
     expect(held.payment).toMatchObject({ status: 'held', holdReason: ARRIVED_AFTER_CANCEL, holdAcceptable: true });
     // The merchant decides: accepting it is the merchant's own act, and only then payment.paid.
-    const { payment: accepted } = await checkout.acceptHeldPayment({ id }, test);
-    expect(accepted!.status).toBe(SessionStatus.PAID);
+    const { updated: accepted } = await checkout.acceptHeldPayment({ id }, test);
+    expect(accepted!.status).toBe('paid');
     expect(await typesUntil(id, 'payment.paid')).toEqual(['payment.started', 'payment.canceled', 'payment.held', 'payment.paid']);
   });
 
   it("underpaid: held, the cancel first in the reason, then settlement's", async () => {
     const id = await startedLink();
     await admin.cancelPaymentLink({ id }, test);
-    const { payment } = await checkout.simulatePayment({ id, outcome: 'underpaid' }, test);
-    expect(payment).toMatchObject({ status: SessionStatus.HELD, holdAcceptable: true });
+    const { updated: payment } = await checkout.simulatePayment({ id, outcome: 'underpaid' }, test);
+    expect(payment).toMatchObject({ status: 'held', holdAcceptable: true });
     expect(payment!.holdReason).toMatch(new RegExp(`^${ARRIVED_AFTER_CANCEL.replaceAll('.', '\\.')} .*needed`));
     expect(await typesUntil(id, 'payment.held', 'payment.paid')).toEqual(['payment.started', 'payment.canceled', 'payment.held']);
   });
@@ -137,9 +137,9 @@ describe('a decline after expiry', () => {
     await checkout.simulatePayment({ id, outcome: 'expired' }, test);
     await expect(checkout.simulatePayment({ id, outcome: 'failed' }, test)).rejects.toMatchObject({ code: 'already_expired' });
     await expect(hosted.simulateHostedPayment({ id, outcome: 'failed' }, buyer)).rejects.toMatchObject({ code: 'already_expired' });
-    expect((await checkout.getCheckoutSession({ id }, test)).session!.status).toBe(SessionStatus.EXPIRED);
-    const { payment } = await checkout.simulatePayment({ id, outcome: 'paid' }, test);
-    expect(payment!.status).toBe(SessionStatus.PAID);
+    expect((await checkout.getCheckoutSession({ id }, test)).payment!.status).toBe('expired');
+    const { updated: payment } = await checkout.simulatePayment({ id, outcome: 'paid' }, test);
+    expect(payment!.status).toBe('paid');
     expect(await typesUntil(id, 'payment.paid')).toEqual(['payment.started', 'payment.expired', 'payment.paid']);
   });
 
@@ -150,7 +150,7 @@ describe('a decline after expiry', () => {
       code: 'already_expired',
       message: expect.stringMatching(/canceled/),
     });
-    const { session } = await checkout.getCheckoutSession({ id }, test);
-    expect(session).toMatchObject({ status: SessionStatus.EXPIRED, canceledAt: expect.anything() });
+    const { payment } = await checkout.getCheckoutSession({ id }, test);
+    expect(payment).toMatchObject({ status: 'expired', canceledAt: expect.anything() });
   });
 });

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { payThroughEmulator, signNotice, type PayOptions, type PayResult } from '@hc/emulator';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
-import { CheckoutService, SessionStatus, type CheckoutSession } from '@hc/proto/checkout/v1';
+import { CheckoutService } from '@hc/proto/checkout/v1';
+import type { Payment } from '@hc/proto/checkout/v1/payment';
 import { eventually } from '@hc/test-kit';
 import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
 import { logPaymentEvents, type PaymentEventLog } from './support/payment-event-log.ts';
@@ -37,15 +38,15 @@ afterAll(async () => {
   await stack.stop();
 });
 
-async function startedPayment(amount = '21.55'): Promise<CheckoutSession> {
-  const { session } = await client.createCheckoutSession(
+async function startedPayment(amount = '21.55'): Promise<Payment> {
+  const { payment } = await client.createCheckoutSession(
     { amount, currency: 'USD', description: 'Teapot', customerEmail: 'ada@example.com', account },
     live,
   );
-  return (await client.startCheckoutSession({ id: session!.id, account }, live)).session!;
+  return (await client.startCheckoutSession({ id: payment!.id, account }, live)).payment!;
 }
 
-const payment = async (id: string): Promise<CheckoutSession> => (await client.getCheckoutSession({ id }, live)).session!;
+const payment = async (id: string): Promise<Payment> => (await client.getCheckoutSession({ id }, live)).payment!;
 const pay = (id: string, options: PayOptions): Promise<PayResult> => payThroughEmulator(stack.emulator.url, id, options);
 const eventTypes = (id: string): string[] => events.typesOf(id);
 const eventTypesThrough = (id: string, last: string, count = 1): Promise<string[]> =>
@@ -69,16 +70,16 @@ describe('the scheduled chain check', () => {
   it('confirms a payment whose notice never comes, on coin and amount, with nothing counted as forwarded yet', async () => {
     const p = await startedPayment();
     const paid = await pay(p.id, { amount: '21.55', coin: 'polygon_usdt', notice: 'never' });
-    expect((await payment(p.id)).status).toBe(SessionStatus.OPEN);
+    expect((await payment(p.id)).status).toBe('open');
     const pass = await stack.settlement.checkChainNow();
     expect(pass.confirmed).toBeGreaterThanOrEqual(1);
     const after = await eventually(
       () => payment(p.id),
-      (x) => x.status === SessionStatus.PAID,
+      (x) => x.status === 'paid',
     );
-    expect(after.settlement).toMatchObject({ coin: 'polygon_usdt', valueCoin: '21.550000', txidIn: paid.txid_in });
-    expect(after.settlement?.merchantReceived ?? null).toBeNull();
-    expect(after.settlement?.txidOut ?? null).toBeNull();
+    expect(after).toMatchObject({ coin: 'polygon_usdt', valueCoin: '21.550000', txidIn: paid.txid_in });
+    expect(after.merchantReceived ?? null).toBeNull();
+    expect(after.txidOut ?? null).toBeNull();
     expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.paid']);
     expect(kinds(await timeline(p.id))).toEqual([
       'checkout:created',
@@ -99,18 +100,18 @@ describe('the scheduled chain check', () => {
       (
         await eventually(
           () => payment(p.id),
-          (x) => x.status === SessionStatus.PAID,
+          (x) => x.status === 'paid',
         )
-      ).settlement?.merchantReceived ?? null,
+      ).merchantReceived ?? null,
     ).toBeNull();
     // The emulator sends its notice LATE_NOTICE_MS after the payment.
     const filled = await eventually(
       () => payment(p.id),
-      (x) => Boolean(x.settlement?.merchantReceived),
+      (x) => Boolean(x.merchantReceived),
       LATE_NOTICE_MS + 15_000,
     );
-    expect(filled.status).toBe(SessionStatus.PAID);
-    expect(filled.settlement).toMatchObject({ merchantReceived: '21.226750', txidIn: paid.txid_in, txidOut: paid.txid_out });
+    expect(filled.status).toBe('paid');
+    expect(filled).toMatchObject({ merchantReceived: '21.226750', txidIn: paid.txid_in, txidOut: paid.txid_out });
     expect(await eventTypesThrough(p.id, 'payment.updated')).toEqual(['payment.started', 'payment.paid', 'payment.updated']);
   });
 
@@ -127,8 +128,8 @@ describe('the scheduled chain check', () => {
     expect(mismatch.detail).toMatchObject({ status_kept: 'paid' });
     expect(String(mismatch.detail['differences'])).toContain('20.550000 arrived, the chain showed 21.550000');
     const after = await payment(p.id);
-    expect(after.status).toBe(SessionStatus.PAID);
-    expect(after.settlement?.merchantReceived ?? null).toBeNull();
+    expect(after.status).toBe('paid');
+    expect(after.merchantReceived ?? null).toBeNull();
     expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.paid']);
   });
 
@@ -145,8 +146,8 @@ describe('the scheduled chain check', () => {
     expect(mismatch.detail).toMatchObject({ status_kept: 'paid' });
     expect(String(mismatch.detail['differences'])).toContain('0x9999999999999999999999999999999999999999');
     const after = await payment(p.id);
-    expect(after.status).toBe(SessionStatus.PAID);
-    expect(after.settlement?.merchantReceived ?? null).toBeNull();
+    expect(after.status).toBe('paid');
+    expect(after.merchantReceived ?? null).toBeNull();
     expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.paid']);
   });
 
@@ -155,11 +156,11 @@ describe('the scheduled chain check', () => {
     await pay(p.id, { amount: '21.55' });
     await eventually(
       () => payment(p.id),
-      (x) => x.status === SessionStatus.PAID,
+      (x) => x.status === 'paid',
     );
     await stack.settlement.checkChainNow();
     await stack.settlement.checkChainNow();
-    expect((await payment(p.id)).settlement?.merchantReceived).toBe('21.226750');
+    expect((await payment(p.id)).merchantReceived).toBe('21.226750');
     expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.paid']);
     expect((await timeline(p.id)).filter((l) => l.kind === 'verdict')).toHaveLength(1);
   });
@@ -201,9 +202,9 @@ describe('the scheduled chain check', () => {
       // Whichever came first, the notice's forwarding details end on the payment.
       const after = await eventually(
         () => payment(p.id),
-        (x) => x.settlement?.merchantReceived === '21.226750',
+        (x) => x.merchantReceived === '21.226750',
       );
-      expect(after.status).toBe(SessionStatus.PAID);
+      expect(after.status).toBe('paid');
       const verdicts = (await timeline(p.id)).filter((l) => l.kind === 'verdict');
       expect(verdicts.filter((l) => l.detail['kind'] === 'paid')).toHaveLength(1);
     }
@@ -223,10 +224,10 @@ describe('the scheduled chain check', () => {
       confirmed: false,
       reason: '18.40 USDC arrived, 19.40 needed (90% of 21.55 USD).',
     });
-    expect((await payment(p.id)).status).toBe(SessionStatus.OPEN);
+    expect((await payment(p.id)).status).toBe('open');
     const held = await eventually(
       () => payment(p.id),
-      (x) => x.status === SessionStatus.HELD,
+      (x) => x.status === 'held',
       LATE_NOTICE_MS + 15_000,
     );
     expect(held).toMatchObject({ holdAcceptable: true });
@@ -240,10 +241,10 @@ describe('the scheduled chain check', () => {
       (
         await eventually(
           () => payment(p.id),
-          (x) => x.status === SessionStatus.PAID,
+          (x) => x.status === 'paid',
         )
       ).status,
-    ).toBe(SessionStatus.PAID);
+    ).toBe('paid');
   });
 
   it('never confirms a transaction already used by another payment', async () => {
@@ -251,7 +252,7 @@ describe('the scheduled chain check', () => {
     await pay(first.id, { amount: '21.55' });
     await eventually(
       () => payment(first.id),
-      (x) => x.status === SessionStatus.PAID,
+      (x) => x.status === 'paid',
     );
     await pay(second.id, { amount: '21.55', reuseTxidOf: first.id, notice: 'never' });
     await stack.settlement.checkChainNow();
@@ -259,18 +260,18 @@ describe('the scheduled chain check', () => {
     // The reused transaction reaches the second address only if the emulator records it there; either
     // way the second payment is not confirmed.
     for (const line of seen) expect(line.detail['confirmed']).toBe(false);
-    expect((await payment(second.id)).status).toBe(SessionStatus.OPEN);
+    expect((await payment(second.id)).status).toBe('open');
   });
 
   it('pays an expired payment whose money the chain shows late: payment.expired, then payment.paid', async () => {
     const p = await startedPayment();
     stack.clock.advance(25 * 3600 * 1000);
-    expect((await payment(p.id)).status).toBe(SessionStatus.EXPIRED);
+    expect((await payment(p.id)).status).toBe('expired');
     await pay(p.id, { amount: '21.55', notice: 'never' });
     await stack.settlement.checkChainNow();
     await eventually(
       () => payment(p.id),
-      (x) => x.status === SessionStatus.PAID,
+      (x) => x.status === 'paid',
     );
     expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.expired', 'payment.paid']);
     expect(kinds(await timeline(p.id))).toContain('checkout:expired');
@@ -287,7 +288,7 @@ describe('the payment timeline read', () => {
   });
 
   it('shows a payment never started with checkout lines only', async () => {
-    const { session } = await client.createCheckoutSession({ amount: '5.00', currency: 'USD', description: 'Mug', account }, live);
-    expect(kinds(await timeline(session!.id))).toEqual(['checkout:created']);
+    const { payment } = await client.createCheckoutSession({ amount: '5.00', currency: 'USD', description: 'Mug', account }, live);
+    expect(kinds(await timeline(payment!.id))).toEqual(['checkout:created']);
   });
 });

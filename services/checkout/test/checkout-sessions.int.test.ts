@@ -5,9 +5,8 @@ import { ApiError } from '@hc/errors';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { newId } from '@hc/ids';
-import { CheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
+import { CheckoutService } from '@hc/proto/checkout/v1';
 import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
-import { unixSecondsBig } from '@hc/conversions';
 
 const test: CallContext = { accountId: 'acct_A', livemode: false, requestId: 'req_t' };
 const live: CallContext = { ...test, livemode: true };
@@ -31,31 +30,31 @@ const order = { amount: '25', currency: 'eur', description: 'Blue mug' };
 
 describe('CreateCheckoutSession', () => {
   it('stores an open session with normalized fields and a 24-hour expiry', async () => {
-    const { session } = await client.createCheckoutSession(
+    const { payment } = await client.createCheckoutSession(
       { ...order, customerEmail: 'Ann@Example.com', reference: 'ORD-7', metadata: { entries: { sku: 'mug-1' } } },
       test,
     );
-    expect(session).toMatchObject({
-      status: SessionStatus.OPEN,
-      livemode: false,
+    expect(payment).toMatchObject({
+      status: 'open',
+      mode: 'test',
       amount: '25.00',
       currency: 'EUR',
       description: 'Blue mug',
       reference: 'ORD-7',
       customerEmail: 'ann@example.com',
-      metadata: { entries: { sku: 'mug-1' } },
+      metadata: { sku: 'mug-1' },
     });
-    expect(session!.id).toMatch(/^pay_/);
-    expect(session!.url).toBe(`https://pay.example.test/pay/${session!.id}`);
-    expect(session!.created).toBe(unixSecondsBig(clock.now()));
-    expect(session!.expiresAt - session!.created).toBe(86_400n);
-    expect(session!.startedAt).toBeUndefined();
+    expect(payment!.id).toMatch(/^pay_/);
+    expect(payment!.url).toBe(`https://pay.example.test/pay/${payment!.id}`);
+    expect(payment!.createdAt).toBe(BigInt(clock.now().getTime()));
+    expect(payment!.expiresAt - payment!.createdAt).toBe(86_400_000n);
+    expect(payment!.startedAt).toBeUndefined();
   });
 
   it('refuses a Live session when the account has no payout wallet, and stores nothing', async () => {
     await expect(client.createCheckoutSession(order, live)).rejects.toMatchObject({ code: 'no_payout_wallet' });
-    const { session } = await client.createCheckoutSession({ ...order, account: { payoutWallet: '0xabc' } }, live);
-    expect(session!.livemode).toBe(true);
+    const { payment } = await client.createCheckoutSession({ ...order, account: { payoutWallet: '0xabc' } }, live);
+    expect(payment!.mode).toBe('live');
   });
 
   it('names the field at fault', async () => {
@@ -70,25 +69,25 @@ describe('CreateCheckoutSession', () => {
 
 describe('GetCheckoutSession', () => {
   it('returns the caller’s session as stored', async () => {
-    const { session: created } = await client.createCheckoutSession(order, test);
-    const { session } = await client.getCheckoutSession({ id: created!.id }, test);
-    expect(session).toEqual(created);
+    const { payment: created } = await client.createCheckoutSession(order, test);
+    const { payment } = await client.getCheckoutSession({ id: created!.id }, test);
+    expect(payment).toEqual(created);
   });
 
   it('hides sessions of another account or the other mode', async () => {
-    const { session } = await client.createCheckoutSession(order, test);
-    await expect(client.getCheckoutSession({ id: session!.id }, otherAccount)).rejects.toMatchObject({ code: 'not_found' });
-    await expect(client.getCheckoutSession({ id: session!.id }, live)).rejects.toMatchObject({ code: 'not_found' });
+    const { payment } = await client.createCheckoutSession(order, test);
+    await expect(client.getCheckoutSession({ id: payment!.id }, otherAccount)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(client.getCheckoutSession({ id: payment!.id }, live)).rejects.toMatchObject({ code: 'not_found' });
     await expect(client.getCheckoutSession({ id: 'pay_nope' }, test)).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('marks an unpaid session expired when read at its expiry, and not a moment before', async () => {
-    const { session } = await client.createCheckoutSession(order, test);
+    const { payment } = await client.createCheckoutSession(order, test);
     clock.advance(86_400_000 - 1);
-    expect((await client.getCheckoutSession({ id: session!.id }, test)).session!.status).toBe(SessionStatus.OPEN);
+    expect((await client.getCheckoutSession({ id: payment!.id }, test)).payment!.status).toBe('open');
     clock.advance(1);
-    const reads = await Promise.all([1, 2, 3].map(() => client.getCheckoutSession({ id: session!.id }, test)));
-    expect(reads.map((r) => r.session!.status)).toEqual([SessionStatus.EXPIRED, SessionStatus.EXPIRED, SessionStatus.EXPIRED]);
+    const reads = await Promise.all([1, 2, 3].map(() => client.getCheckoutSession({ id: payment!.id }, test)));
+    expect(reads.map((r) => r.payment!.status)).toEqual(['expired', 'expired', 'expired']);
   });
 });
 
@@ -96,11 +95,11 @@ describe('CreateCheckoutSession with a preset id (idempotent creates)', () => {
   it('makes the session once, also when retries race', async () => {
     const id = newId('payment');
     const results = await Promise.all(Array.from({ length: 10 }, () => client.createCheckoutSession({ ...order, id }, test)));
-    expect(new Set(results.map((r) => r.session!.id))).toEqual(new Set([id]));
+    expect(new Set(results.map((r) => r.payment!.id))).toEqual(new Set([id]));
     expect(results.filter((r) => r.created)).toHaveLength(1);
     const again = await client.createCheckoutSession({ ...order, id }, test);
     expect(again.created).toBe(false);
-    expect(again.session).toEqual(results[0]!.session);
+    expect(again.payment).toEqual(results[0]!.payment);
   });
 
   // Risk covered (docs/adr/0070): a retry of a Live create made while the payout wallet was set, sent
@@ -111,7 +110,7 @@ describe('CreateCheckoutSession with a preset id (idempotent creates)', () => {
     const first = await client.createCheckoutSession({ ...order, id, account: { payoutWallet: '0xabc' } }, live);
     expect(first.created).toBe(true);
     const again = await client.createCheckoutSession({ ...order, id }, live);
-    expect([again.created, again.session]).toEqual([false, first.session]);
+    expect([again.created, again.payment]).toEqual([false, first.payment]);
     // An id nobody made is still refused, and the same id in the other mode is another session.
     await expect(client.createCheckoutSession({ ...order, id: newId('payment') }, live)).rejects.toMatchObject({
       code: 'no_payout_wallet',

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServiceClient, type CallContext, type PublicCallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
-import { CheckoutAdminService, CheckoutService, HostedCheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
+import { CheckoutAdminService, CheckoutService, HostedCheckoutService } from '@hc/proto/checkout/v1';
 import type { PaymentEvent } from '../src/domain/payment-events.ts';
 import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
 import { logPaymentEvents, type PaymentEventLog } from './support/payment-event-log.ts';
@@ -58,8 +58,8 @@ describe('dashboard checkouts', () => {
       expect.objectContaining({ label: 'Pro', amount: '29.00' }),
     ]);
     const { paymentId } = await hosted.payCheckout({ id: table!.id, plan: 1 }, buyer);
-    const { session } = await checkout.getCheckoutSession({ id: paymentId }, test);
-    expect(session).toMatchObject({ amount: '29.00', currency: 'EUR', description: 'Hosting', status: SessionStatus.OPEN });
+    const { payment } = await checkout.getCheckoutSession({ id: paymentId }, test);
+    expect(payment).toMatchObject({ amount: '29.00', currency: 'EUR', description: 'Hosting', status: 'open' });
     await hosted.startHostedSession({ id: paymentId, customerEmail: 'b@example.com' }, buyer);
     await hosted.simulateHostedPayment({ id: paymentId, outcome: 'paid' }, buyer);
     expect((await eventOf(paymentId, 'payment.paid'))!.payment).toMatchObject({
@@ -86,7 +86,7 @@ describe('dashboard checkouts', () => {
     });
     await expect(hosted.payCheckout({ id: page!.id, amount: '1e2' }, buyer)).rejects.toMatchObject({ code: 'invalid_amount' });
     const { paymentId } = await hosted.payCheckout({ id: page!.id, amount: '12.5' }, buyer);
-    expect((await checkout.getCheckoutSession({ id: paymentId }, test)).session!.amount).toBe('12.50');
+    expect((await checkout.getCheckoutSession({ id: paymentId }, test)).payment!.amount).toBe('12.50');
   });
 
   it('archived: no new payment (archived), old payments untouched; another account or mode: not_found', async () => {
@@ -98,7 +98,7 @@ describe('dashboard checkouts', () => {
     const { checkout: archived } = await admin.archiveCheckout({ id: page!.id }, test);
     expect(archived!.archivedAt).toBeDefined();
     await expect(hosted.payCheckout({ id: page!.id }, buyer)).rejects.toMatchObject({ code: 'archived' });
-    expect((await checkout.getCheckoutSession({ id: paymentId }, test)).session!.status).toBe(SessionStatus.OPEN);
+    expect((await checkout.getCheckoutSession({ id: paymentId }, test)).payment!.status).toBe('open');
     await expect(admin.getCheckout({ id: page!.id }, { ...test, accountId: 'acct_other' })).rejects.toMatchObject({ code: 'not_found' });
     await expect(admin.archiveCheckout({ id: page!.id }, { ...test, livemode: true })).rejects.toMatchObject({ code: 'not_found' });
     const { checkouts } = await admin.listCheckouts({}, test);

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { newId } from '@hc/ids';
 import { createLogger } from '@hc/logging';
-import { CheckoutService, SessionStatus, type CheckoutSession } from '@hc/proto/checkout/v1';
+import { CheckoutService } from '@hc/proto/checkout/v1';
+import type { Payment } from '@hc/proto/checkout/v1/payment';
 import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
 
 const shop: CallContext = { accountId: 'acct_grouped', livemode: false, requestId: 'req_g' };
@@ -50,14 +51,14 @@ describe('CreateCheckoutSessions', () => {
       'answer',
     ]);
     const made = outcomes.flatMap((o) => (o.outcome.case === 'answer' ? [o.outcome.value] : []));
-    expect(made.map((m) => [m.created, m.session?.reference, m.session?.status])).toEqual([
-      [true, 'G-1', SessionStatus.OPEN],
-      [true, 'G-3', SessionStatus.OPEN],
+    expect(made.map((m) => [m.created, m.payment?.reference, m.payment?.status])).toEqual([
+      [true, 'G-1', 'open'],
+      [true, 'G-3', 'open'],
     ]);
-    expect(made[1]!.session?.customerEmail).toBe('ann@example.com');
+    expect(made[1]!.payment?.customerEmail).toBe('ann@example.com');
     const after = await client.listPayments({ limit: 100 }, shop);
-    expect(after.payments.length - before.payments.length).toBe(2);
-    expect(after.payments.map((p) => p.reference)).not.toContain('G-2');
+    expect(after.data.length - before.data.length).toBe(2);
+    expect(after.data.map((p) => p.reference)).not.toContain('G-2');
   });
 
   it('writes a preset id once: the same id twice in one group is created by one call and found by the other', async () => {
@@ -73,10 +74,10 @@ describe('CreateCheckoutSessions', () => {
       shop,
     );
     const answers = outcomes.map((o) => (o.outcome.case === 'answer' ? o.outcome.value : undefined));
-    expect(answers.map((a) => a?.session?.id)).toEqual([id, id]);
+    expect(answers.map((a) => a?.payment?.id)).toEqual([id, id]);
     expect(answers.filter((a) => a?.created)).toHaveLength(1);
     const again = await client.createCheckoutSessions({ calls: [{ ...order, id }], requestIds: ['c'] }, shop);
-    expect(again.outcomes[0]!.outcome).toMatchObject({ case: 'answer', value: { created: false, session: { id } } });
+    expect(again.outcomes[0]!.outcome).toMatchObject({ case: 'answer', value: { created: false, payment: { id } } });
   });
 
   it('creates in the metadata’s mode: a Live create without a payout wallet is refused', async () => {
@@ -86,15 +87,15 @@ describe('CreateCheckoutSessions', () => {
 });
 
 describe('GetCheckoutSessions', () => {
-  let mine: CheckoutSession;
-  let theirs: CheckoutSession;
-  let due: CheckoutSession;
+  let mine: Payment;
+  let theirs: Payment;
+  let due: Payment;
 
   beforeAll(async () => {
-    mine = (await client.createCheckoutSession(order, shop)).session!;
-    theirs = (await client.createCheckoutSession(order, other)).session!;
+    mine = (await client.createCheckoutSession(order, shop)).payment!;
+    theirs = (await client.createCheckoutSession(order, other)).payment!;
     stack.clock.advance(-86_400_000);
-    due = (await client.createCheckoutSession(order, shop)).session!;
+    due = (await client.createCheckoutSession(order, shop)).payment!;
     stack.clock.advance(86_400_000);
   });
 
@@ -109,17 +110,17 @@ describe('GetCheckoutSessions', () => {
       { failure: expect.objectContaining({ code: 'not_found' }) },
       'answer',
     ]);
-    expect(outcomes[0]!.outcome.value).toMatchObject({ session: { id: mine.id, status: SessionStatus.OPEN } });
+    expect(outcomes[0]!.outcome.value).toMatchObject({ payment: { id: mine.id, status: 'open' } });
     const liveRead = await client.getCheckoutSessions({ calls: [{ id: mine.id }], requestIds: ['5'] }, live);
     expect(liveRead.outcomes[0]!.outcome).toMatchObject({ case: 'failure', value: { code: 'not_found' } });
   });
 
   it('expires an unpaid payment read past its expiry, as a single read does', async () => {
     const { outcomes } = await client.getCheckoutSessions({ calls: [{ id: due.id }, { id: mine.id }], requestIds: ['e', 'f'] }, shop);
-    expect(outcomes[0]!.outcome).toMatchObject({ case: 'answer', value: { session: { id: due.id, status: SessionStatus.EXPIRED } } });
-    expect(outcomes[1]!.outcome).toMatchObject({ case: 'answer', value: { session: { id: mine.id, status: SessionStatus.OPEN } } });
+    expect(outcomes[0]!.outcome).toMatchObject({ case: 'answer', value: { payment: { id: due.id, status: 'expired' } } });
+    expect(outcomes[1]!.outcome).toMatchObject({ case: 'answer', value: { payment: { id: mine.id, status: 'open' } } });
     const single = await client.getCheckoutSession({ id: due.id }, shop);
-    expect(single.session?.status).toBe(SessionStatus.EXPIRED);
+    expect(single.payment?.status).toBe('expired');
   });
 
   it('answers an empty group with no outcomes', async () => {

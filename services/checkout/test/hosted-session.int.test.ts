@@ -34,11 +34,11 @@ afterAll(async () => {
 });
 
 async function create(extra: Record<string, unknown> = {}, ctx = merchant): Promise<string> {
-  const { session } = await api.createCheckoutSession(
+  const { payment } = await api.createCheckoutSession(
     { amount: '19.90', currency: 'usd', description: 'Blue mug', account, metadata: { entries: { secret: 'm' } }, ...extra },
     ctx,
   );
-  return session!.id;
+  return payment!.id;
 }
 
 describe('HostedCheckoutService', () => {
@@ -76,9 +76,9 @@ describe('HostedCheckoutService', () => {
     expect(session).toMatchObject({ started: true, country: 'DE', customerEmail: 'ann@example.com' });
     expect(session!.providers.map((p) => p.recommended)).toEqual([true, ...session!.providers.slice(1).map(() => false)]);
     // The merchant's read reflects the buyer's start, with the account's wallet.
-    const { session: read } = await api.getCheckoutSession({ id }, merchant);
+    const { payment: read } = await api.getCheckoutSession({ id }, merchant);
     expect(read!.startedAt).toBeDefined();
-    expect(read!.settlement?.payoutWallet).toBe(account.payoutWallet);
+    expect(read!.payoutWallet).toBe(account.payoutWallet);
   });
 
   it('refuses a start no provider can take as no_providers', async () => {
@@ -125,8 +125,8 @@ describe('the account a buyer pays: as accounts has it at start, never as it was
     const id = await create({ customerEmail: 'ann@example.com' }, own);
     await stack.accounts.operations.setPayoutWallet(own.accountId, NEW_WALLET);
     await hosted.startHostedSession({ id, country: 'us' }, buyer);
-    const { session: read } = await api.getCheckoutSession({ id }, own);
-    expect(read!.settlement?.payoutWallet).toBe(NEW_WALLET);
+    const { payment: read } = await api.getCheckoutSession({ id }, own);
+    expect(read!.payoutWallet).toBe(NEW_WALLET);
   });
 
   it('a Live start from the page is unavailable once the wallet was removed, as the API start is; nothing starts', async () => {
@@ -137,7 +137,7 @@ describe('the account a buyer pays: as accounts has it at start, never as it was
     const { session: view } = await hosted.getHostedSession({ id }, buyer);
     expect(view).toMatchObject({ unavailable: true, started: false });
     await expect(hosted.startHostedSession({ id, country: 'us' }, buyer)).rejects.toMatchObject({ code: 'unavailable' });
-    expect((await api.getCheckoutSession({ id }, live)).session!.startedAt).toBeUndefined();
+    expect((await api.getCheckoutSession({ id }, live)).payment!.startedAt).toBeUndefined();
   });
 });
 
@@ -159,9 +159,9 @@ describe('a suspended account on the buyer side (ADR 0037)', () => {
       code: 'unavailable',
     });
     await expect(hosted.simulateHostedPayment({ id: started, outcome: 'paid' }, buyer)).rejects.toMatchObject({ code: 'unavailable' });
-    const unstarted = (await api.getCheckoutSession({ id: fresh }, own)).session!;
-    expect([unstarted.status, unstarted.startedAt]).toEqual([SessionStatus.OPEN, undefined]);
-    expect((await api.getCheckoutSession({ id: started }, own)).session!.status).toBe(SessionStatus.OPEN);
+    const unstarted = (await api.getCheckoutSession({ id: fresh }, own)).payment!;
+    expect([unstarted.status, unstarted.startedAt]).toEqual(['open', undefined]);
+    expect((await api.getCheckoutSession({ id: started }, own)).payment!.status).toBe('open');
 
     // Reactivated, the same session can be paid again.
     await stack.accounts.operations.reactivate(own.accountId);
@@ -187,7 +187,7 @@ describe('a suspended account on the buyer side (ADR 0037)', () => {
       await stack.accounts.operations.suspend(own.accountId);
       await expect(hosted.getHostedCheckout({ id: checkout!.id }, buyer)).rejects.toMatchObject({ code: 'unavailable' });
       await expect(hosted.payCheckout({ id: checkout!.id }, buyer)).rejects.toMatchObject({ code: 'unavailable' });
-      expect((await api.listPayments({ limit: 100 }, own)).payments).toEqual([]);
+      expect((await api.listPayments({ limit: 100 }, own)).data).toEqual([]);
     } finally {
       admin.close();
     }
@@ -238,18 +238,18 @@ describe('one read per buyer click (issue 31)', () => {
     await hosted.reachHostedProvider({ id, provider: 'cardrail' }, buyer);
     const { session } = await hosted.startHostedSession({ id, customerEmail: 'other@example.com', country: 'de' }, buyer);
     expect(session).toMatchObject({ status: SessionStatus.PENDING, customerEmail: 'ann@example.com', country: 'US', provider: 'cardrail' });
-    const { session: read } = await api.getCheckoutSession({ id }, merchant);
-    expect(read).toMatchObject({ status: SessionStatus.PENDING, customerEmail: 'ann@example.com' });
+    const { payment: read } = await api.getCheckoutSession({ id }, merchant);
+    expect(read).toMatchObject({ status: 'pending', customerEmail: 'ann@example.com' });
   });
 
   it('starts from the page racing each other keep one started_at (the row lock re-judges each)', async () => {
     const id = await create({ customerEmail: 'ann@example.com' });
     const views = await Promise.all([1, 2, 3, 4].map(() => hosted.startHostedSession({ id, country: 'us' }, buyer)));
     expect(views.every((v) => v.session!.started)).toBe(true);
-    const { session: read } = await api.getCheckoutSession({ id }, merchant);
+    const { payment: read } = await api.getCheckoutSession({ id }, merchant);
     expect(read!.startedAt).toBeDefined();
     const again = await hosted.startHostedSession({ id, country: 'us' }, buyer);
     expect(again.session!.started).toBe(true);
-    expect((await api.getCheckoutSession({ id }, merchant)).session!.startedAt).toBe(read!.startedAt);
+    expect((await api.getCheckoutSession({ id }, merchant)).payment!.startedAt).toBe(read!.startedAt);
   });
 });

@@ -27,26 +27,26 @@ afterAll(async () => {
 
 describe('a Live start while the processor is down', () => {
   it('answers network_unavailable, starts nothing, and starts on a retry once the processor is back', async () => {
-    const { session } = await client.createCheckoutSession(
+    const { payment } = await client.createCheckoutSession(
       { amount: '21.55', currency: 'USD', description: 'Kettle', customerEmail: 'k@example.com', account },
       live,
     );
     const port = new URL(stack.emulator.url).port;
     await stack.emulator.stop();
 
-    await expect(client.startCheckoutSession({ id: session!.id, account }, live)).rejects.toMatchObject({
+    await expect(client.startCheckoutSession({ id: payment!.id, account }, live)).rejects.toMatchObject({
       code: 'network_unavailable',
     });
-    const { session: after } = await client.getCheckoutSession({ id: session!.id }, live);
+    const { payment: after } = await client.getCheckoutSession({ id: payment!.id }, live);
     expect(after!.startedAt).toBeUndefined();
-    const { entries } = await client.getPaymentTimeline({ id: session!.id }, live);
+    const { entries } = await client.getPaymentTimeline({ id: payment!.id }, live);
     expect(entries.map((e) => e.kind)).toEqual(['created']);
 
     // The processor comes back where settlement expects it; the buyer's retry starts the payment.
     revived = await startEmulator(loadEmulatorConfig({ EMULATOR_PORT: port, LOG_LEVEL: 'silent' }), logger);
-    const { session: started } = await client.startCheckoutSession({ id: session!.id, account }, live);
+    const { payment: started } = await client.startCheckoutSession({ id: payment!.id, account }, live);
     expect(started!.startedAt).toBeDefined();
-    const retried = await client.getPaymentTimeline({ id: session!.id }, live);
+    const retried = await client.getPaymentTimeline({ id: payment!.id }, live);
     expect(retried.entries.map((e) => e.kind).sort()).toEqual(['address_assigned', 'created', 'started']);
   });
 });

@@ -9,7 +9,8 @@ import { payThroughEmulator, signNotice, type NoticeBody, type PayOptions } from
 import { connectNats, streamName, type NatsConnection } from '@hc/events';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
-import { CheckoutService, SessionStatus, type CheckoutSession } from '@hc/proto/checkout/v1';
+import { CheckoutService } from '@hc/proto/checkout/v1';
+import type { Payment } from '@hc/proto/checkout/v1/payment';
 import { SettlementService } from '@hc/proto/settlement/v1';
 import { eventually } from '@hc/test-kit';
 import { VERDICTS_CONSUMER } from '../src/api/consumers/settlement-verdicts.ts';
@@ -47,17 +48,17 @@ afterAll(async () => {
   await stack.stop();
 });
 
-async function startedPayment(ctx: CallContext = live, amount = '21.55'): Promise<CheckoutSession> {
-  const { session } = await client.createCheckoutSession(
+async function startedPayment(ctx: CallContext = live, amount = '21.55'): Promise<Payment> {
+  const { payment } = await client.createCheckoutSession(
     { amount, currency: 'USD', description: 'Kettle', customerEmail: 'kim@example.com', account },
     ctx,
   );
-  const { session: started } = await client.startCheckoutSession({ id: session!.id, account }, ctx);
+  const { payment: started } = await client.startCheckoutSession({ id: payment!.id, account }, ctx);
   return started!;
 }
 
 /** The deposit address settlement locked at start (a repeated lock returns the first one). */
-async function depositAddressOf(p: CheckoutSession, ctx: CallContext = live): Promise<string | undefined> {
+async function depositAddressOf(p: Payment, ctx: CallContext = live): Promise<string | undefined> {
   const { lock } = await settlement.lockSettlement(
     { paymentId: p.id, amount: p.amount, currency: p.currency, payoutWallet: WALLET, feeBps: 150 },
     ctx,
@@ -65,14 +66,14 @@ async function depositAddressOf(p: CheckoutSession, ctx: CallContext = live): Pr
   return lock!.depositAddress;
 }
 
-async function payment(id: string, ctx: CallContext = live): Promise<CheckoutSession> {
-  return (await client.getCheckoutSession({ id }, ctx)).session!;
+async function payment(id: string, ctx: CallContext = live): Promise<Payment> {
+  return (await client.getCheckoutSession({ id }, ctx)).payment!;
 }
 
-async function settled(id: string): Promise<CheckoutSession> {
+async function settled(id: string): Promise<Payment> {
   return eventually(
     () => payment(id),
-    (p) => p.status !== SessionStatus.OPEN,
+    (p) => p.status !== 'open',
   );
 }
 
@@ -111,7 +112,7 @@ async function postNotice(headers: Record<string, string>, body: string): Promis
   return { status: response.status, ...answer };
 }
 
-async function noticeFor(p: CheckoutSession, change: Partial<NoticeBody> = {}): Promise<NoticeBody> {
+async function noticeFor(p: Payment, change: Partial<NoticeBody> = {}): Promise<NoticeBody> {
   return {
     type: 'transfer.forwarded',
     payment_id: p.id,
@@ -139,8 +140,8 @@ describe('a Live payment paid through the processor', () => {
     const paid = await pay(p.id, { amount: '21.55', coin: 'polygon_usdt' });
     expect(paid.notice.deliveries).toEqual([{ id: expect.any(String), status: 200 }]);
     const after = await settled(p.id);
-    expect(after.status).toBe(SessionStatus.PAID);
-    expect(after.settlement).toMatchObject({
+    expect(after.status).toBe('paid');
+    expect(after).toMatchObject({
       coin: 'polygon_usdt',
       valueCoin: '21.550000',
       merchantReceived: '21.226750',
@@ -161,7 +162,7 @@ describe('a Live payment paid through the processor', () => {
     const p = await startedPayment();
     const paid = await pay(p.id, { amount: '21.55', notice: 'duplicate' });
     expect(paid.notice.deliveries.map((d) => d.status)).toEqual([200, 200]);
-    expect((await settled(p.id)).status).toBe(SessionStatus.PAID);
+    expect((await settled(p.id)).status).toBe('paid');
     await verdictsConsumed();
     expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.paid']);
   });
@@ -172,7 +173,7 @@ describe('a Live payment paid through the processor', () => {
     const [resent, original] = paid.notice.deliveries;
     expect(resent!.id).not.toBe(original!.id);
     expect([resent!.status, original!.status]).toEqual([200, 200]);
-    expect(await settled(p.id)).toMatchObject({ status: SessionStatus.PAID, settlement: { txidIn: paid.txid_in } });
+    expect(await settled(p.id)).toMatchObject({ status: 'paid', txidIn: paid.txid_in });
     await verdictsConsumed();
     expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.paid']);
     const { entries } = await client.getPaymentTimeline({ id: p.id }, live);
@@ -185,7 +186,7 @@ describe('a Live payment paid through the processor', () => {
     const p = await startedPayment();
     await pay(p.id, { amount: '18.40' });
     expect(await settled(p.id)).toMatchObject({
-      status: SessionStatus.HELD,
+      status: 'held',
       holdReason: '18.40 USDC arrived, 19.40 needed (90% of 21.55 USD).',
       holdAcceptable: true,
     });
@@ -195,47 +196,47 @@ describe('a Live payment paid through the processor', () => {
     const [exact, short] = await Promise.all([startedPayment(), startedPayment()]);
     await pay(exact.id, { amount: '19.395' });
     await pay(short.id, { amount: '19.392845', coin: 'polygon_usdt' });
-    expect((await settled(exact.id)).status).toBe(SessionStatus.PAID);
-    expect(await settled(short.id)).toMatchObject({ status: SessionStatus.HELD, holdAcceptable: true });
+    expect((await settled(exact.id)).status).toBe('paid');
+    expect(await settled(short.id)).toMatchObject({ status: 'held', holdAcceptable: true });
   });
 
   it('holds money forwarded to another wallet, not acceptably', async () => {
     const p = await startedPayment();
     await pay(p.id, { amount: '21.55', forwardTo: '0x9999999999999999999999999999999999999999' });
     const after = await settled(p.id);
-    expect(after).toMatchObject({ status: SessionStatus.HELD, holdAcceptable: false });
+    expect(after).toMatchObject({ status: 'held', holdAcceptable: false });
     expect(after.holdReason).toContain('0x9999999999999999999999999999999999999999');
   });
 
   it('holds money sent to another address, not acceptably', async () => {
     const p = await startedPayment();
     await pay(p.id, { amount: '21.55', toAddress: '0x8888888888888888888888888888888888888888' });
-    expect(await settled(p.id)).toMatchObject({ status: SessionStatus.HELD, holdAcceptable: false });
+    expect(await settled(p.id)).toMatchObject({ status: 'held', holdAcceptable: false });
   });
 
   it('never pays a transaction twice, across payments: the second is held, not acceptably', async () => {
     const [first, second] = await Promise.all([startedPayment(), startedPayment()]);
     const paid = await pay(first.id, { amount: '21.55' });
-    expect((await settled(first.id)).status).toBe(SessionStatus.PAID);
+    expect((await settled(first.id)).status).toBe('paid');
     await pay(second.id, { amount: '21.55', reuseTxidOf: first.id });
     const held = await settled(second.id);
-    expect(held).toMatchObject({ status: SessionStatus.HELD, holdAcceptable: false });
+    expect(held).toMatchObject({ status: 'held', holdAcceptable: false });
     expect(held.holdReason).toContain(paid.txid_in);
   });
 
   it('pays an expired payment when the money arrives late: payment.expired, then payment.paid', async () => {
     const p = await startedPayment();
     stack.clock.advance(25 * 3600 * 1000);
-    expect((await payment(p.id)).status).toBe(SessionStatus.EXPIRED);
+    expect((await payment(p.id)).status).toBe('expired');
     await pay(p.id, { amount: '21.55' });
     expect(
       (
         await eventually(
           () => payment(p.id),
-          (x) => x.status === SessionStatus.PAID,
+          (x) => x.status === 'paid',
         )
       ).status,
-    ).toBe(SessionStatus.PAID);
+    ).toBe('paid');
     await verdictsConsumed();
     expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.expired', 'payment.paid']);
   });
@@ -245,11 +246,11 @@ describe('late money on an expired payment', () => {
   it('holds it when it is short: payment.expired, then payment.held, acceptably', async () => {
     const p = await startedPayment();
     stack.clock.advance(25 * 3600 * 1000);
-    expect((await payment(p.id)).status).toBe(SessionStatus.EXPIRED);
+    expect((await payment(p.id)).status).toBe('expired');
     await pay(p.id, { amount: '18.40' });
     const held = await eventually(
       () => payment(p.id),
-      (x) => x.status === SessionStatus.HELD,
+      (x) => x.status === 'held',
     );
     expect(held).toMatchObject({ holdAcceptable: true, holdReason: '18.40 USDC arrived, 19.40 needed (90% of 21.55 USD).' });
     await verdictsConsumed();
@@ -269,7 +270,7 @@ describe('notices that must change nothing', () => {
     // A body changed after signing is a forgery too.
     const genuine = signNotice(SECRET, body, new Date());
     expect((await postNotice(genuine.headers, genuine.body.replace('21.550000', '99.550000'))).status).toBe(401);
-    expect((await payment(p.id)).status).toBe(SessionStatus.OPEN);
+    expect((await payment(p.id)).status).toBe('open');
     // Each refusal is flagged on the payment's timeline with its reason, nothing of the forged body kept.
     const { entries } = await client.getPaymentTimeline({ id: p.id }, live);
     const rejected = entries.filter((e) => e.kind === 'notice_rejected').map((e) => JSON.parse(e.detailJson) as { reason: string });
@@ -294,7 +295,7 @@ describe('notices that must change nothing', () => {
     const notice = signNotice(SECRET, await noticeFor(p), new Date());
     expect(await postNotice(notice.headers, notice.body)).toEqual({ status: 200, outcome: 'verdict' });
     expect(await postNotice(notice.headers, notice.body)).toEqual({ status: 200, outcome: 'replayed' });
-    expect((await settled(p.id)).status).toBe(SessionStatus.PAID);
+    expect((await settled(p.id)).status).toBe('paid');
     await verdictsConsumed();
     expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.paid']);
   });
@@ -325,15 +326,15 @@ describe('notices that must change nothing', () => {
     } as const;
     const notice = signNotice(SECRET, body, new Date());
     expect(await postNotice(notice.headers, notice.body)).toEqual({ status: 200, outcome: 'unknown_payment' });
-    expect((await payment(p.id, test)).status).toBe(SessionStatus.OPEN);
+    expect((await payment(p.id, test)).status).toBe('open');
   });
 });
 
 describe('Test mode', () => {
   it('applies a simulated verdict once though it also arrives over JetStream', async () => {
     const p = await startedPayment(test);
-    const { payment: paid } = await client.simulatePayment({ id: p.id, outcome: 'paid' }, test);
-    expect(paid!.status).toBe(SessionStatus.PAID);
+    const { updated: paid } = await client.simulatePayment({ id: p.id, outcome: 'paid' }, test);
+    expect(paid!.status).toBe('paid');
     await verdictsConsumed();
     expect(await eventTypesThrough(p.id, 'payment.paid')).toEqual(['payment.started', 'payment.paid']);
   });

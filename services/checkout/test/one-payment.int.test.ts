@@ -1,12 +1,12 @@
 // Risk covered: calls and events describing one payment in two shapes that drift apart (ADR 0102).
 // Over real gRPC, PostgreSQL and JetStream: the Payment a call answers is the Payment the event
-// published for the same change, field for field; the deprecated CheckoutSession half still says
-// the same for readers of the previous release during a rolling upgrade.
+// published for the same change, field for field, and every answer carries it (the deprecated
+// CheckoutSession copy went in the contract step, ADR 0106).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { fromJson, toJson, type JsonObject } from '@bufbuild/protobuf';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
-import { CheckoutAdminService, CheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
+import { CheckoutAdminService, CheckoutService } from '@hc/proto/checkout/v1';
 import { PaymentSchema } from '@hc/proto/checkout/v1/payment';
 import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
 import { logPaymentEvents, type PaymentEventLog } from './support/payment-event-log.ts';
@@ -46,25 +46,6 @@ const create = {
   account,
 };
 
-describe('a caller that reads only the Payment (payment_only, ADR 0105)', () => {
-  it('gets no deprecated copy, alone or in a grouped call, and a caller that does not say so still gets both', async () => {
-    const { payment } = await client.createCheckoutSession(create, test);
-    const id = payment!.id;
-    const alone = await client.getCheckoutSession({ id, paymentOnly: true }, test);
-    expect(alone.session).toBeUndefined();
-    expect(alone.payment).toEqual(payment);
-    const grouped = await client.getCheckoutSessions({ calls: [{ id, paymentOnly: true }, { id }], requestIds: ['req_a', 'req_b'] }, test);
-    const [onlyPayment, both] = grouped.outcomes.map((outcome) => (outcome.outcome.case === 'answer' ? outcome.outcome.value : undefined));
-    expect(onlyPayment?.session).toBeUndefined();
-    expect(both?.session?.id).toBe(id);
-    const page = await client.listPayments({ limit: 100, paymentOnly: true }, test);
-    expect(page.payments).toEqual([]);
-    expect(page.data.map((p) => p.id)).toContain(id);
-    expect((await client.listPayments({ limit: 100 }, test)).payments.map((p) => p.id)).toContain(id);
-    expect((await client.getCheckoutSession({ id }, test)).session?.id).toBe(id);
-  });
-});
-
 describe('one Payment message for calls and events', () => {
   it('a call answers the payment its event published, in the same message', async () => {
     const created = await client.createCheckoutSession(create, test);
@@ -79,25 +60,28 @@ describe('one Payment message for calls and events', () => {
     expect(paid.updated!.startedAt).toBeGreaterThan(0n);
   });
 
-  it('every answer that carried a CheckoutSession carries the Payment too, and both agree', async () => {
-    const { payment, session } = await client.createCheckoutSession(create, test);
-    expect(payment).toMatchObject({ id: session!.id, status: 'open', amount: '12.50', reference: 'ORD-1', url: session!.url });
-    expect(payment!.createdAt / 1000n).toBe(session!.created);
-    expect((await client.getCheckoutSession({ id: session!.id }, test)).payment).toEqual(payment);
-    const list = await client.listPayments({ limit: 100 }, test);
-    expect(list.data.map((p) => p.id)).toEqual(list.payments.map((p) => p.id));
-    const reached = await client
-      .startCheckoutSession({ id: session!.id, account }, test)
-      .then(() => client.markProviderReached({ id: session!.id, provider: 'cardrail' }, test));
-    expect([reached.updated!.status, reached.payment!.status]).toEqual(['pending', SessionStatus.PENDING]);
+  it('every answer carries the payment as the one Payment message (ADR 0106: no deprecated copy any more)', async () => {
+    const { payment } = await client.createCheckoutSession(create, test);
+    expect(payment).toMatchObject({ status: 'open', amount: '12.50', reference: 'ORD-1', metadata: { cart: 'c_1' }, locale: 'de' });
+    expect((await client.getCheckoutSession({ id: payment!.id }, test)).payment).toEqual(payment);
+    const grouped = await client.getCheckoutSessions({ calls: [{ id: payment!.id }], requestIds: ['req_a'] }, test);
+    expect(grouped.outcomes[0]!.outcome).toMatchObject({ case: 'answer', value: { payment: { id: payment!.id } } });
+    expect((await client.listPayments({ limit: 100 }, test)).data.map((p) => p.id)).toContain(payment!.id);
+    const started = await client.startCheckoutSession({ id: payment!.id, account }, test);
+    expect(started.payment!.startedAt).toBeGreaterThan(0n);
+    const reached = await client.markProviderReached({ id: payment!.id, provider: 'cardrail' }, test);
+    expect(reached.updated!.status).toBe('pending');
+    const held = await admin.getOverview({ days: 1 }, test);
+    expect(held.held.every((p) => p.status === 'held')).toBe(true);
     const link = await admin.createPaymentLink(
       { amount: '5.00', currency: 'USD', description: 'Invoice', customerName: 'Bo', account },
       test,
     );
-    expect(link.payment).toMatchObject({ id: link.link!.payment!.id, source: 'payment_link', customerName: 'Bo' });
-    expect(link.payment!.trackingUrl).toBe(link.link!.trackingUrl);
-    const links = await admin.listPaymentLinks({ limit: 10 }, test);
-    expect(links.payments.map((p) => p.id)).toEqual(links.links.map((l) => l.payment!.id));
+    expect(link.payment).toMatchObject({ source: 'payment_link', customerName: 'Bo', trackingUrl: expect.stringMatching(/\/track\//) });
+    expect((await admin.getPaymentLink({ id: link.payment!.id }, test)).payment).toEqual(link.payment);
+    expect((await admin.listPaymentLinks({ limit: 10 }, test)).payments.map((p) => p.id)).toContain(link.payment!.id);
+    const canceled = await admin.cancelPaymentLink({ id: link.payment!.id }, test);
+    expect(canceled.payment).toMatchObject({ id: link.payment!.id, status: 'expired' });
   });
 });
 

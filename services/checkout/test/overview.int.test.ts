@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
 import { Decimal } from '@hc/money';
-import { CheckoutAdminService, CheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
+import { CheckoutAdminService, CheckoutService } from '@hc/proto/checkout/v1';
 import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
 
 const logger = createLogger('overview-test', { level: 'silent' });
@@ -19,11 +19,11 @@ let admin: ServiceClient<typeof CheckoutAdminService>;
 const ids: Record<string, string> = {};
 
 async function payment(ctx: CallContext, amount: string, currency: string, outcome?: 'paid' | 'underpaid' | 'failed'): Promise<string> {
-  const { session } = await client.createCheckoutSession(
+  const { payment } = await client.createCheckoutSession(
     { amount, currency, description: 'Lamp', customerEmail: 'eve@example.com', account },
     ctx,
   );
-  const id = session!.id;
+  const id = payment!.id;
   if (outcome) {
     await client.startCheckoutSession({ id, account }, ctx);
     await client.simulatePayment({ id, outcome }, ctx);
@@ -109,10 +109,10 @@ describe('GetOverview', () => {
     const overview = await admin.getOverview({ days: 7 }, test);
     const expected = new Map<string, Decimal>();
     for (const id of [ids.oldUsd, ids.oldEur, ids.overMidnight, ids.paid]) {
-      const { session } = await client.getCheckoutSession({ id: id! }, test);
-      expect(session!.status).toBe(SessionStatus.PAID);
-      const coin = session!.settlement!.coin!;
-      expected.set(coin, (expected.get(coin) ?? new Decimal(0)).plus(session!.settlement!.merchantReceived!));
+      const { payment } = await client.getCheckoutSession({ id: id! }, test);
+      expect(payment!.status).toBe('paid');
+      const coin = payment!.coin!;
+      expected.set(coin, (expected.get(coin) ?? new Decimal(0)).plus(payment!.merchantReceived!));
     }
     expect(overview.received.length).toBeGreaterThan(0);
     for (const { currency, amount } of overview.received) expect(new Decimal(amount).equals(expected.get(currency)!)).toBe(true);
@@ -120,11 +120,11 @@ describe('GetOverview', () => {
 
   it('lists the held payment the merchant may accept, until accepted', async () => {
     const before = await admin.getOverview({ days: 1 }, test);
-    expect(before.needsYou.map((p) => p.id)).toEqual([ids.held]);
+    expect(before.held.map((p) => p.id)).toEqual([ids.held]);
     expect(before.needsYouTotal).toBe(1n);
     await client.acceptHeldPayment({ id: ids.held! }, test);
     const after = await admin.getOverview({ days: 1 }, test);
-    expect(after.needsYou).toEqual([]);
+    expect(after.held).toEqual([]);
     expect(after.counts).toMatchObject({ paid: 3n, held: 0n });
     expect(after.volume.map(({ amount }) => amount)).toEqual(['6.20']);
   });
@@ -133,7 +133,7 @@ describe('GetOverview', () => {
     const overview = await admin.getOverview({ days: 30 }, live);
     expect(overview.counts).toMatchObject({ paid: 0n, held: 0n, failed: 0n, expired: 0n, open: 0n });
     expect(overview.volume).toEqual([]);
-    expect(overview.needsYou).toEqual([]);
+    expect(overview.held).toEqual([]);
     expect(overview.days).toHaveLength(30);
   });
 

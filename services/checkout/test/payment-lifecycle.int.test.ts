@@ -2,9 +2,8 @@
 // over real gRPC to checkout and settlement, PostgreSQL, and JetStream (the events as published).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
-import { unixSeconds } from '@hc/conversions';
 import { createLogger } from '@hc/logging';
-import { CheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
+import { CheckoutService } from '@hc/proto/checkout/v1';
 import { applyVerdict } from '../src/use-cases/apply-verdict.ts';
 import { expireDuePayments } from '../src/use-cases/expire-due-payments.ts';
 import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
@@ -35,22 +34,22 @@ async function eventsOf(paymentId: string, count: number): Promise<string[]> {
 }
 
 async function startedPayment(amount = '10.00'): Promise<string> {
-  const { session } = await client.createCheckoutSession(
+  const { payment } = await client.createCheckoutSession(
     { amount, currency: 'USD', description: 'Lamp', customerEmail: 'eve@example.com', account },
     test,
   );
-  await client.startCheckoutSession({ id: session!.id, account }, test);
-  return session!.id;
+  await client.startCheckoutSession({ id: payment!.id, account }, test);
+  return payment!.id;
 }
 
 describe('buyer reaches a provider', () => {
   it('moves open to pending with the provider, without an event', async () => {
     const id = await startedPayment();
-    const { payment } = await client.markProviderReached({ id, provider: 'cardrail' }, test);
-    expect(payment!.status).toBe(SessionStatus.PENDING);
+    const { updated: payment } = await client.markProviderReached({ id, provider: 'cardrail' }, test);
+    expect(payment!.status).toBe('pending');
     expect(payment!.provider).toBe('cardrail');
-    const { payment: paid } = await client.simulatePayment({ id, outcome: 'paid' }, test);
-    expect(paid!.status).toBe(SessionStatus.PAID);
+    const { updated: paid } = await client.simulatePayment({ id, outcome: 'paid' }, test);
+    expect(paid!.status).toBe('paid');
     expect(await eventsOf(id, 2)).toEqual(['payment.started', 'payment.paid']);
   });
 
@@ -60,8 +59,8 @@ describe('buyer reaches a provider', () => {
       code: 'invalid_request',
       field: 'provider',
     });
-    const { session } = await client.createCheckoutSession({ amount: '5', currency: 'USD', description: 'x' }, test);
-    await expect(client.markProviderReached({ id: session!.id, provider: 'cardrail' }, test)).rejects.toMatchObject({
+    const { payment } = await client.createCheckoutSession({ amount: '5', currency: 'USD', description: 'x' }, test);
+    await expect(client.markProviderReached({ id: payment!.id, provider: 'cardrail' }, test)).rejects.toMatchObject({
       code: 'not_started',
     });
   });
@@ -70,13 +69,13 @@ describe('buyer reaches a provider', () => {
 describe('held payments', () => {
   it('accepted as paid keep merchant_received null and publish payment.paid', async () => {
     const id = await startedPayment();
-    const { payment: held } = await client.simulatePayment({ id, outcome: 'underpaid' }, test);
-    expect(held).toMatchObject({ status: SessionStatus.HELD, holdAcceptable: true });
-    const { payment } = await client.acceptHeldPayment({ id }, test);
-    expect(payment!.status).toBe(SessionStatus.PAID);
+    const { updated: held } = await client.simulatePayment({ id, outcome: 'underpaid' }, test);
+    expect(held).toMatchObject({ status: 'held', holdAcceptable: true });
+    const { updated: payment } = await client.acceptHeldPayment({ id }, test);
+    expect(payment!.status).toBe('paid');
     expect(payment!.paidAt).toBeDefined();
-    expect(payment!.settlement?.merchantReceived).toBeUndefined();
-    expect(payment!.settlement?.valueCoin).toBe('5.000000');
+    expect(payment!.merchantReceived).toBeUndefined();
+    expect(payment!.valueCoin).toBe('5.000000');
     expect(await eventsOf(id, 3)).toEqual(['payment.started', 'payment.held', 'payment.paid']);
   });
 
@@ -155,16 +154,16 @@ describe('verdicts', () => {
 describe('expiry', () => {
   it('the sweeper expires unpaid payments past expiry once, with payment.expired, and a late payment still lands', async () => {
     const started = await startedPayment();
-    const { session } = await client.createCheckoutSession({ amount: '7', currency: 'USD', description: 'Never started' }, test);
+    const { payment: unstarted } = await client.createCheckoutSession({ amount: '7', currency: 'USD', description: 'Never started' }, test);
     stack.clock.advance(24 * 60 * 60 * 1000);
     expect(await expireDuePayments(stack.checkout.deps)).toBeGreaterThanOrEqual(2);
     expect(await expireDuePayments(stack.checkout.deps)).toBe(0);
-    expect((await client.getCheckoutSession({ id: session!.id }, test)).session!.status).toBe(SessionStatus.EXPIRED);
-    expect(await eventsOf(session!.id, 1)).toEqual(['payment.expired']);
-    const { payment } = await client.simulatePayment({ id: started, outcome: 'paid' }, test);
-    expect(payment!.status).toBe(SessionStatus.PAID);
+    expect((await client.getCheckoutSession({ id: unstarted!.id }, test)).payment!.status).toBe('expired');
+    expect(await eventsOf(unstarted!.id, 1)).toEqual(['payment.expired']);
+    const { updated: payment } = await client.simulatePayment({ id: started, outcome: 'paid' }, test);
+    expect(payment!.status).toBe('paid');
     expect(await eventsOf(started, 3)).toEqual(['payment.started', 'payment.expired', 'payment.paid']);
-    await expect(client.startCheckoutSession({ id: session!.id, customerEmail: 'a@b.co', account }, test)).rejects.toMatchObject({
+    await expect(client.startCheckoutSession({ id: unstarted!.id, customerEmail: 'a@b.co', account }, test)).rejects.toMatchObject({
       code: 'expired',
     });
   });
@@ -172,23 +171,23 @@ describe('expiry', () => {
 
 describe('concurrency', () => {
   it('two starts at once keep one started_at and publish one payment.started', async () => {
-    const { session } = await client.createCheckoutSession(
+    const { payment: created } = await client.createCheckoutSession(
       { amount: '12', currency: 'GBP', description: 'Mug', customerEmail: 'c@d.io' },
       test,
     );
-    const results = await Promise.all([1, 2, 3, 4].map(() => client.startCheckoutSession({ id: session!.id, account }, test)));
-    expect(new Set(results.map((r) => r.session!.startedAt)).size).toBe(1);
-    const { payment } = await client.simulatePayment({ id: session!.id, outcome: 'failed' }, test);
-    expect(payment!.status).toBe(SessionStatus.FAILED);
-    expect(await eventsOf(session!.id, 2)).toEqual(['payment.started', 'payment.failed']);
+    const results = await Promise.all([1, 2, 3, 4].map(() => client.startCheckoutSession({ id: created!.id, account }, test)));
+    expect(new Set(results.map((r) => r.payment!.startedAt)).size).toBe(1);
+    const { updated: payment } = await client.simulatePayment({ id: created!.id, outcome: 'failed' }, test);
+    expect(payment!.status).toBe('failed');
+    expect(await eventsOf(created!.id, 2)).toEqual(['payment.started', 'payment.failed']);
   });
 
   it('simulates racing give one outcome', async () => {
     const id = await startedPayment();
     const outcomes = ['paid', 'failed', 'underpaid', 'paid', 'failed'];
     const results = await Promise.all(outcomes.map((outcome) => client.simulatePayment({ id, outcome }, test)));
-    const final = (await client.getCheckoutSession({ id }, test)).session!;
-    expect(results.every((r) => r.payment!.status === final.status)).toBe(true);
+    const final = (await client.getCheckoutSession({ id }, test)).payment!;
+    expect(results.every((r) => r.updated!.status === final.status)).toBe(true);
     expect((await eventsOf(id, 2)).length).toBe(2);
   });
 });
@@ -198,11 +197,11 @@ describe('a simulated decline after expiry', () => {
   it('is refused with already_expired and leaves the expiry as it was; a late payment still lands', async () => {
     const id = await startedPayment();
     stack.clock.advance(24 * 60 * 60 * 1000);
-    expect((await client.getCheckoutSession({ id }, test)).session!.status).toBe(SessionStatus.EXPIRED);
+    expect((await client.getCheckoutSession({ id }, test)).payment!.status).toBe('expired');
     await expect(client.simulatePayment({ id, outcome: 'failed' }, test)).rejects.toMatchObject({ code: 'already_expired' });
-    expect((await client.getCheckoutSession({ id }, test)).session!.status).toBe(SessionStatus.EXPIRED);
-    const { payment } = await client.simulatePayment({ id, outcome: 'paid' }, test);
-    expect(payment!.status).toBe(SessionStatus.PAID);
+    expect((await client.getCheckoutSession({ id }, test)).payment!.status).toBe('expired');
+    const { updated: payment } = await client.simulatePayment({ id, outcome: 'paid' }, test);
+    expect(payment!.status).toBe('paid');
     expect(await eventsOf(id, 3)).toEqual(['payment.started', 'payment.expired', 'payment.paid']);
   });
 });
@@ -210,30 +209,30 @@ describe('a simulated decline after expiry', () => {
 describe('simulate expired', () => {
   it('expires a started payment now with payment.expired, and a late simulated payment is paid after it', async () => {
     const id = await startedPayment();
-    const { payment } = await client.simulatePayment({ id, outcome: 'expired' }, test);
-    expect(payment!.status).toBe(SessionStatus.EXPIRED);
-    expect(Number(payment!.expiresAt)).toBeLessThanOrEqual(unixSeconds(stack.clock.now()));
-    expect(Number(payment!.expiresAt)).toBeLessThan(Number(payment!.created) + 3600);
+    const { updated: payment } = await client.simulatePayment({ id, outcome: 'expired' }, test);
+    expect(payment!.status).toBe('expired');
+    expect(Number(payment!.expiresAt)).toBeLessThanOrEqual(stack.clock.now().getTime());
+    expect(Number(payment!.expiresAt)).toBeLessThan(Number(payment!.createdAt) + 3_600_000);
     expect(await eventsOf(id, 2)).toEqual(['payment.started', 'payment.expired']);
     // Again: unchanged, no second event.
-    expect((await client.simulatePayment({ id, outcome: 'expired' }, test)).payment!.status).toBe(SessionStatus.EXPIRED);
-    const { payment: late } = await client.simulatePayment({ id, outcome: 'underpaid' }, test);
-    expect(late!.status).toBe(SessionStatus.HELD);
+    expect((await client.simulatePayment({ id, outcome: 'expired' }, test)).updated!.status).toBe('expired');
+    const { updated: late } = await client.simulatePayment({ id, outcome: 'underpaid' }, test);
+    expect(late!.status).toBe('held');
     expect(await eventsOf(id, 3)).toEqual(['payment.started', 'payment.expired', 'payment.held']);
   });
 
   it('expires an unstarted payment, leaves a finished one unchanged, and refuses a Live payment', async () => {
-    const { session } = await client.createCheckoutSession({ amount: '3', currency: 'USD', description: 'Pen' }, test);
-    expect((await client.simulatePayment({ id: session!.id, outcome: 'expired' }, test)).payment!.status).toBe(SessionStatus.EXPIRED);
-    expect(await eventsOf(session!.id, 1)).toEqual(['payment.expired']);
-    await expect(client.simulatePayment({ id: session!.id, outcome: 'paid' }, test)).rejects.toMatchObject({ code: 'not_started' });
+    const { payment } = await client.createCheckoutSession({ amount: '3', currency: 'USD', description: 'Pen' }, test);
+    expect((await client.simulatePayment({ id: payment!.id, outcome: 'expired' }, test)).updated!.status).toBe('expired');
+    expect(await eventsOf(payment!.id, 1)).toEqual(['payment.expired']);
+    await expect(client.simulatePayment({ id: payment!.id, outcome: 'paid' }, test)).rejects.toMatchObject({ code: 'not_started' });
 
     const paid = await startedPayment();
     await client.simulatePayment({ id: paid, outcome: 'paid' }, test);
-    expect((await client.simulatePayment({ id: paid, outcome: 'expired' }, test)).payment!.status).toBe(SessionStatus.PAID);
+    expect((await client.simulatePayment({ id: paid, outcome: 'expired' }, test)).updated!.status).toBe('paid');
 
     const live: CallContext = { ...test, livemode: true };
-    const { session: livePayment } = await client.createCheckoutSession(
+    const { payment: livePayment } = await client.createCheckoutSession(
       { amount: '3', currency: 'USD', description: 'Pen', account },
       live,
     );

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServiceClient, type CallContext, type PublicCallContext, type ServiceClient } from '@hc/grpc';
 import { newId } from '@hc/ids';
 import { createLogger } from '@hc/logging';
-import { CheckoutAdminService, CheckoutService, HostedCheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
+import { CheckoutAdminService, CheckoutService, HostedCheckoutService } from '@hc/proto/checkout/v1';
 import type { PaymentEvent } from '../src/domain/payment-events.ts';
 import { expireDuePayments } from '../src/use-cases/expire-due-payments.ts';
 import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
@@ -49,7 +49,7 @@ afterAll(async () => {
 const eventsOf = (paymentId: string, count: number): Promise<PaymentEvent[]> => events.atLeast(paymentId, count);
 
 async function newLink(extra: { lifetime?: string; customerEmail?: string } = {}) {
-  const { link } = await admin.createPaymentLink(
+  const { payment: link } = await admin.createPaymentLink(
     { amount: '42.5', currency: 'eur', description: 'Vase', customerName: 'Ada Lovelace', memo: 'Thanks for the order', account, ...extra },
     test,
   );
@@ -59,12 +59,12 @@ async function newLink(extra: { lifetime?: string; customerEmail?: string } = {}
 describe('payment links', () => {
   it('are payments with source payment_link, their own lifetime, and the link fields on every webhook', async () => {
     const link = await newLink({ customerEmail: 'ada@example.com' });
-    const payment = link.payment!;
+    const payment = link!;
     expect(payment.id).toMatch(/^pay_/);
     expect(payment.amount).toBe('42.50');
     expect(payment.url).toBe(`https://pay.example.test/pay/${payment.id}`);
     expect(link.trackingUrl).toBe(`https://pay.example.test/track/${payment.id}`);
-    expect(Number(payment.expiresAt - payment.created)).toBe(7 * 24 * 3600);
+    expect(Number(payment.expiresAt - payment.createdAt)).toBe(7 * 24 * 3600 * 1000);
     // The buyer pays on the hosted page, which shows who it is for and the memo.
     const { session: view } = await hosted.getHostedSession({ id: payment.id }, buyer);
     expect(view).toMatchObject({ customerName: 'Ada Lovelace', memo: 'Thanks for the order' });
@@ -82,31 +82,31 @@ describe('payment links', () => {
       status: 'paid',
     });
     // Listed among the account's links, and among its payments like any other.
-    const { links } = await admin.listPaymentLinks({ limit: 100 }, test);
-    expect(links.map((l) => l.payment!.id)).toContain(payment.id);
-    const { payments } = await checkout.listPayments({ limit: 100 }, test);
+    const { payments: links } = await admin.listPaymentLinks({ limit: 100 }, test);
+    expect(links.map((l) => l.id)).toContain(payment.id);
+    const { data: payments } = await checkout.listPayments({ limit: 100 }, test);
     expect(payments.map((p) => p.id)).toContain(payment.id);
   });
 
   it('canceled before anyone went to a provider: expired with canceled_at, payment.canceled, start answers canceled', async () => {
     const link = await newLink({ customerEmail: 'ada@example.com' });
-    const id = link.payment!.id;
+    const id = link!.id;
     await hosted.startHostedSession({ id }, buyer);
-    const { link: canceled } = await admin.cancelPaymentLink({ id }, test);
-    expect(canceled!.payment!.status).toBe(SessionStatus.EXPIRED);
-    expect(canceled!.payment!.canceledAt).toBeDefined();
+    const { payment: canceled } = await admin.cancelPaymentLink({ id }, test);
+    expect(canceled!.status).toBe('expired');
+    expect(canceled!.canceledAt).toBeDefined();
     // Canceling again changes nothing and publishes nothing.
-    const { link: again } = await admin.cancelPaymentLink({ id }, test);
-    expect(again!.payment!.canceledAt).toBe(canceled!.payment!.canceledAt);
-    const { payment } = await checkout.getCheckoutSession({ id }, test).then((r) => ({ payment: r.session }));
-    expect(payment!.status).toBe(SessionStatus.EXPIRED);
+    const { payment: again } = await admin.cancelPaymentLink({ id }, test);
+    expect(again!.canceledAt).toBe(canceled!.canceledAt);
+    const { payment } = await checkout.getCheckoutSession({ id }, test).then((r) => ({ payment: r.payment }));
+    expect(payment!.status).toBe('expired');
     await expect(hosted.startHostedSession({ id }, buyer)).rejects.toMatchObject({ code: 'canceled' });
     await expect(checkout.startCheckoutSession({ id, account }, test)).rejects.toMatchObject({ code: 'canceled' });
     const mine = await eventsOf(id, 2);
     expect(mine.map((e) => e.type)).toEqual(['payment.started', 'payment.canceled']);
     expect(mine[1]!.payment).toMatchObject({ status: 'expired', source: 'payment_link' });
-    // Milliseconds on the webhook, seconds on the API object.
-    expect(Math.floor(mine[1]!.payment.canceledAt! / 1000)).toBe(Number(canceled!.payment!.canceledAt));
+    // Milliseconds on the event and on the call's Payment alike.
+    expect(mine[1]!.payment.canceledAt).toBe(Number(canceled!.canceledAt));
     // The sweeper leaves a canceled link alone.
     stack.clock.advance(8 * 24 * HOUR);
     await expireDuePayments(stack.checkout.deps);
@@ -115,34 +115,34 @@ describe('payment links', () => {
   });
 
   it('cancels a pending link nobody has paid (a buyer went to a provider): expired, canceled_at, payment.canceled', async () => {
-    const reached = (await newLink({ customerEmail: 'ada@example.com' })).payment!.id;
+    const reached = (await newLink({ customerEmail: 'ada@example.com' })).id;
     await hosted.startHostedSession({ id: reached }, buyer);
     await hosted.reachHostedProvider({ id: reached, provider: 'cardrail' }, buyer);
-    const { link } = await admin.cancelPaymentLink({ id: reached }, test);
-    expect(link!.payment).toMatchObject({ status: SessionStatus.EXPIRED, provider: 'cardrail' });
-    expect(Number(link!.payment!.canceledAt)).toBeGreaterThan(0);
+    const { payment: link } = await admin.cancelPaymentLink({ id: reached }, test);
+    expect(link!).toMatchObject({ status: 'expired', provider: 'cardrail' });
+    expect(Number(link!.canceledAt)).toBeGreaterThan(0);
     await expect(hosted.startHostedSession({ id: reached }, buyer)).rejects.toMatchObject({ code: 'canceled' });
     expect((await eventsOf(reached, 2)).map((e) => e.type)).toEqual(['payment.started', 'payment.canceled']);
   });
 
   it('refuses to cancel a paid payment or an API payment, with not_cancelable', async () => {
-    const paid = (await newLink({ customerEmail: 'ada@example.com' })).payment!.id;
+    const paid = (await newLink({ customerEmail: 'ada@example.com' })).id;
     await hosted.startHostedSession({ id: paid }, buyer);
     await hosted.reachHostedProvider({ id: paid, provider: 'cardrail' }, buyer);
     await hosted.simulateHostedPayment({ id: paid, outcome: 'paid' }, buyer);
     await expect(admin.cancelPaymentLink({ id: paid }, test)).rejects.toMatchObject({ code: 'not_cancelable' });
-    const { session } = await checkout.createCheckoutSession({ amount: '5', currency: 'USD', description: 'API order', account }, test);
-    await expect(admin.cancelPaymentLink({ id: session!.id }, test)).rejects.toMatchObject({ code: 'not_cancelable' });
+    const { payment } = await checkout.createCheckoutSession({ amount: '5', currency: 'USD', description: 'API order', account }, test);
+    await expect(admin.cancelPaymentLink({ id: payment!.id }, test)).rejects.toMatchObject({ code: 'not_cancelable' });
     // Nor is an API payment a link to read.
-    await expect(admin.getPaymentLink({ id: session!.id }, test)).rejects.toMatchObject({ code: 'not_found' });
-    const { session: after } = await checkout.getCheckoutSession({ id: session!.id }, test);
-    expect(after!.status).toBe(SessionStatus.OPEN);
+    await expect(admin.getPaymentLink({ id: payment!.id }, test)).rejects.toMatchObject({ code: 'not_found' });
+    const { payment: after } = await checkout.getCheckoutSession({ id: payment!.id }, test);
+    expect(after!.status).toBe('open');
   });
 
   it("another account's or mode's link is not_found (read or cancel), and stays open", async () => {
-    const id = (await newLink()).payment!.id;
-    expect((await admin.getPaymentLink({ id }, test)).link).toMatchObject({
-      payment: { id },
+    const id = (await newLink()).id;
+    expect((await admin.getPaymentLink({ id }, test)).payment).toMatchObject({
+      id,
       customerName: 'Ada Lovelace',
       trackingUrl: expect.stringMatching(/\/track\//),
     });
@@ -150,16 +150,16 @@ describe('payment links', () => {
     await expect(admin.getPaymentLink({ id }, { ...test, livemode: true })).rejects.toMatchObject({ code: 'not_found' });
     await expect(admin.cancelPaymentLink({ id }, other)).rejects.toMatchObject({ code: 'not_found' });
     await expect(admin.cancelPaymentLink({ id }, { ...test, livemode: true })).rejects.toMatchObject({ code: 'not_found' });
-    const { links } = await admin.listPaymentLinks({ limit: 100 }, other);
+    const { payments: links } = await admin.listPaymentLinks({ limit: 100 }, other);
     expect(links).toEqual([]);
-    expect((await checkout.getCheckoutSession({ id }, test)).session!.status).toBe(SessionStatus.OPEN);
+    expect((await checkout.getCheckoutSession({ id }, test)).payment!.status).toBe('open');
   });
 
   it('expires at its own lifetime with payment.expired', async () => {
-    const id = (await newLink({ lifetime: '2h' })).payment!.id;
+    const id = (await newLink({ lifetime: '2h' })).id;
     stack.clock.advance(HOUR);
     await expireDuePayments(stack.checkout.deps);
-    expect((await checkout.getCheckoutSession({ id }, test)).session!.status).toBe(SessionStatus.OPEN);
+    expect((await checkout.getCheckoutSession({ id }, test)).payment!.status).toBe('open');
     stack.clock.advance(HOUR);
     expect(await expireDuePayments(stack.checkout.deps)).toBeGreaterThanOrEqual(1);
     const [expired] = await eventsOf(id, 1);
@@ -167,7 +167,7 @@ describe('payment links', () => {
   });
 
   it('refuses bad input with the API codes and writes nothing', async () => {
-    const { links: before } = await admin.listPaymentLinks({ limit: 100 }, test);
+    const { payments: before } = await admin.listPaymentLinks({ limit: 100 }, test);
     const base = { amount: '10.00', currency: 'USD', description: 'Bad', account };
     const cases: [Record<string, string>, string, string][] = [
       [{ amount: '0.50' }, 'invalid_amount', 'amount'],
@@ -186,7 +186,7 @@ describe('payment links', () => {
     await expect(admin.createPaymentLink({ ...base, account: { feeBps: 0 } }, { ...test, livemode: true })).rejects.toMatchObject({
       code: 'no_payout_wallet',
     });
-    const { links: after } = await admin.listPaymentLinks({ limit: 100 }, test);
+    const { payments: after } = await admin.listPaymentLinks({ limit: 100 }, test);
     expect(after.length).toBe(before.length);
   });
 
@@ -200,36 +200,39 @@ describe('payment links', () => {
     const retry = await admin.createPaymentLink(request, test);
     expect(first.created).toBe(true);
     expect(retry.created).toBe(false);
-    expect(retry.link!.payment!.id).toBe(id);
-    expect(retry.link!.payment!.created).toBe(first.link!.payment!.created);
+    expect(retry.payment!.id).toBe(id);
+    expect(retry.payment!.createdAt).toBe(first.payment!.createdAt);
     // The other mode is another scope: its refusal stands, the link is not answered there.
     expect(again).toMatchObject({ code: 'no_payout_wallet' });
-    const { links } = await admin.listPaymentLinks({ limit: 100 }, test);
-    expect(links.filter((l) => l.payment!.id === id)).toHaveLength(1);
+    const { payments: links } = await admin.listPaymentLinks({ limit: 100 }, test);
+    expect(links.filter((l) => l.id === id)).toHaveLength(1);
   });
 });
 
 describe('the buyer locale chosen on create', () => {
   it('is kept with the session in its listed spelling: on the read, the hosted view and the paid event', async () => {
-    const { session } = await checkout.createCheckoutSession(
+    const { payment } = await checkout.createCheckoutSession(
       { amount: '10', currency: 'eur', description: 'Vase', customerEmail: 'ann@example.com', locale: 'pt-br', account },
       test,
     );
-    expect(session!.locale).toBe('pt-BR');
-    expect((await checkout.getCheckoutSession({ id: session!.id }, test)).session!.locale).toBe('pt-BR');
-    expect((await hosted.getHostedSession({ id: session!.id }, buyer)).session!.locale).toBe('pt-BR');
-    await hosted.startHostedSession({ id: session!.id, country: 'BR' }, buyer);
-    await hosted.simulateHostedPayment({ id: session!.id, outcome: 'paid' }, buyer);
-    const paid = (await eventsOf(session!.id, 3)).find((e) => e.type === 'payment.paid');
+    expect(payment!.locale).toBe('pt-BR');
+    expect((await checkout.getCheckoutSession({ id: payment!.id }, test)).payment!.locale).toBe('pt-BR');
+    expect((await hosted.getHostedSession({ id: payment!.id }, buyer)).session!.locale).toBe('pt-BR');
+    await hosted.startHostedSession({ id: payment!.id, country: 'BR' }, buyer);
+    await hosted.simulateHostedPayment({ id: payment!.id, outcome: 'paid' }, buyer);
+    const paid = (await eventsOf(payment!.id, 3)).find((e) => e.type === 'payment.paid');
     expect(paid?.payment.locale).toBe('pt-BR');
   });
 
   it('is kept on a payment link too, and absent when none was sent', async () => {
-    const { link } = await admin.createPaymentLink({ amount: '10', currency: 'eur', description: 'Vase', locale: 'ja', account }, test);
-    expect(link!.payment!.locale).toBe('ja');
-    const { session } = await checkout.createCheckoutSession({ amount: '10', currency: 'eur', description: 'Vase', account }, test);
-    expect(session!.locale).toBeUndefined();
-    expect((await hosted.getHostedSession({ id: session!.id }, buyer)).session!.locale).toBeUndefined();
+    const { payment: link } = await admin.createPaymentLink(
+      { amount: '10', currency: 'eur', description: 'Vase', locale: 'ja', account },
+      test,
+    );
+    expect(link!.locale).toBe('ja');
+    const { payment } = await checkout.createCheckoutSession({ amount: '10', currency: 'eur', description: 'Vase', account }, test);
+    expect(payment!.locale).toBeUndefined();
+    expect((await hosted.getHostedSession({ id: payment!.id }, buyer)).session!.locale).toBeUndefined();
   });
 
   it('refuses a locale the pages do not speak, naming the field, and writes nothing', async () => {

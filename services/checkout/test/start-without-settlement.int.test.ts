@@ -21,15 +21,15 @@ afterAll(async () => {
 
 describe('start while settlement is down', () => {
   it('answers network_unavailable and starts nothing', async () => {
-    const { session } = await client.createCheckoutSession(
+    const { payment } = await client.createCheckoutSession(
       { amount: '10', currency: 'USD', description: 'Kettle', customerEmail: 'k@example.com' },
       ctx,
     );
     await stack.settlement.stop();
-    await expect(client.startCheckoutSession({ id: session!.id, account: { feeBps: 150 } }, ctx)).rejects.toMatchObject({
+    await expect(client.startCheckoutSession({ id: payment!.id, account: { feeBps: 150 } }, ctx)).rejects.toMatchObject({
       code: 'network_unavailable',
     });
-    const { session: after } = await client.getCheckoutSession({ id: session!.id }, ctx);
+    const { payment: after } = await client.getCheckoutSession({ id: payment!.id }, ctx);
     expect(after!.startedAt).toBeUndefined();
   });
 });

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { payThroughEmulator, signForwardQuestion } from '@hc/emulator';
 import { createServiceClient, type CallContext, type PublicCallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
-import { CheckoutAdminService, CheckoutService, HostedCheckoutService, SessionStatus, type CheckoutSession } from '@hc/proto/checkout/v1';
+import { CheckoutAdminService, CheckoutService, HostedCheckoutService } from '@hc/proto/checkout/v1';
+import type { Payment } from '@hc/proto/checkout/v1/payment';
 import { eventually } from '@hc/test-kit';
 import { startCheckoutStack, type CheckoutStack } from './support/checkout-stack.ts';
 
@@ -41,21 +42,21 @@ afterAll(async () => {
 
 /** A Live link started from its public page and taken to a provider, as anyone can. */
 async function linkAtProvider(): Promise<string> {
-  const { link } = await admin.createPaymentLink(
+  const { payment: link } = await admin.createPaymentLink(
     { amount: '20', currency: 'USD', description: 'Lamp', customerEmail: 'eve@example.com', account },
     live,
   );
-  const id = link!.payment!.id;
+  const id = link!.id;
   await hosted.startHostedSession({ id }, buyer);
   await hosted.reachHostedProvider({ id, provider: 'cardrail' }, buyer);
   return id;
 }
 
-const payment = async (id: string): Promise<CheckoutSession> => (await checkout.getCheckoutSession({ id }, live)).session!;
-const decided = (id: string): Promise<CheckoutSession> =>
+const payment = async (id: string): Promise<Payment> => (await checkout.getCheckoutSession({ id }, live)).payment!;
+const decided = (id: string): Promise<Payment> =>
   eventually(
     () => payment(id),
-    (p) => p.status === SessionStatus.PAID || p.status === SessionStatus.HELD,
+    (p) => p.status === 'paid' || p.status === 'held',
   );
 
 async function timelineKinds(id: string): Promise<Record<string, unknown>[]> {
@@ -68,15 +69,15 @@ describe('the payout wallet is decided when the money is forwarded', () => {
     await stack.accounts.operations.setPayoutWallet(live.accountId, ATTACKER);
     const id = await linkAtProvider();
     // Until money is forwarded, the payment shows the wallet of its start.
-    expect(await payment(id)).toMatchObject({ status: SessionStatus.PENDING, settlement: { payoutWallet: ATTACKER } });
+    expect(await payment(id)).toMatchObject({ status: 'pending', payoutWallet: ATTACKER });
     await stack.accounts.operations.setPayoutWallet(live.accountId, MERCHANT);
 
     const paid = await payThroughEmulator(stack.emulator.url, id, { amount: '20' });
     expect(paid.forwarded_to).toBe(MERCHANT);
     const after = await decided(id);
-    expect(after.status).toBe(SessionStatus.PAID);
+    expect(after.status).toBe('paid');
     // The fee is the one locked at start; the wallet the one paid to.
-    expect(after.settlement).toMatchObject({ payoutWallet: MERCHANT, merchantReceived: '19.700000', txidOut: paid.txid_out });
+    expect(after).toMatchObject({ payoutWallet: MERCHANT, merchantReceived: '19.700000', txidOut: paid.txid_out });
     expect(await timelineKinds(id)).toContainEqual(
       expect.objectContaining({
         kind: 'forward_target_decided',
@@ -93,7 +94,7 @@ describe('the payout wallet is decided when the money is forwarded', () => {
     await stack.accounts.operations.setPayoutWallet(live.accountId, MERCHANT);
     await payThroughEmulator(stack.emulator.url, id, { amount: '20', forwardTo: ATTACKER });
     const after = await decided(id);
-    expect(after).toMatchObject({ status: SessionStatus.HELD, holdAcceptable: false, settlement: { payoutWallet: MERCHANT } });
+    expect(after).toMatchObject({ status: 'held', holdAcceptable: false, payoutWallet: MERCHANT });
     expect(after.holdReason).toContain(ATTACKER);
   });
 
@@ -103,7 +104,7 @@ describe('the payout wallet is decided when the money is forwarded', () => {
     try {
       const kept = await payThroughEmulator(stack.emulator.url, id, { amount: '20' });
       expect(kept).toMatchObject({ forwarded_to: null, txid_out: null, notice: { deliveries: [] } });
-      expect((await payment(id)).status).toBe(SessionStatus.PENDING);
+      expect((await payment(id)).status).toBe('pending');
     } finally {
       await stack.accounts.operations.setPayoutWallet(live.accountId, MERCHANT);
     }
@@ -113,8 +114,8 @@ describe('the payout wallet is decided when the money is forwarded', () => {
     await stack.accounts.operations.setPayoutWallet(live.accountId, ATTACKER);
     const id = await linkAtProvider();
     await stack.accounts.operations.setPayoutWallet(live.accountId, MERCHANT);
-    const { link } = await admin.cancelPaymentLink({ id }, live);
-    expect(link!.payment).toMatchObject({ status: SessionStatus.EXPIRED });
+    const { payment: link } = await admin.cancelPaymentLink({ id }, live);
+    expect(link!).toMatchObject({ status: 'expired' });
     await expect(hosted.startHostedSession({ id }, buyer)).rejects.toMatchObject({ code: 'canceled' });
   });
 

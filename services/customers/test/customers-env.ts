@@ -72,8 +72,8 @@ export async function startCustomersEnv(logger: Logger, label: string): Promise<
       await env.startService();
     },
     async createSession(ctx, request = { amount: '40.00', currency: 'EUR', description: 'Lamp' }) {
-      const { session } = await checkout.createCheckoutSession({ ...request, account: ACCOUNT_SNAPSHOT }, ctx);
-      return session!.id;
+      const { payment } = await checkout.createCheckoutSession({ ...request, account: ACCOUNT_SNAPSHOT }, ctx);
+      return payment!.id;
     },
     async stop() {
       await env.stopService();

@@ -6,7 +6,7 @@
 // checkout as a stand-in (@hc/test-kit/fake-client).
 import { afterAll, beforeAll, beforeEach, expect, it } from '@jest/globals';
 import type { CallContext } from '@hc/grpc';
-import { CheckoutAdminService, CheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
+import { CheckoutAdminService, CheckoutService } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { MerchantAdminService } from '@hc/proto/accounts/v1';
 import { NotificationsService } from '@hc/proto/notifications/v1';
@@ -68,12 +68,12 @@ beforeAll(async () => {
   await createUser(deps, { accountId: 'acct_A', email: 'ann@shop-a.example', password: PASSWORD });
   const payment = (id: string) => ({
     id,
-    status: SessionStatus.PAID,
-    livemode: false,
+    status: 'paid',
+    mode: 'test',
     amount: '19.90',
     currency: 'USD',
-    created: 1n,
-    expiresAt: 2n,
+    createdAt: 1000n,
+    expiresAt: 2000n,
   });
   served = await serveDashboardApp(
     deps,
@@ -85,13 +85,13 @@ beforeAll(async () => {
       }).client,
       checkout: fakeClient<typeof CheckoutService, CallContext>(CheckoutService, {
         async listPayments() {
-          return { payments: [], hasMore: false };
+          return { data: [], hasMore: false };
         },
         async acceptHeldPayment(request) {
           if (request.id === 'pay_THROWS') throw new Error('a bug in the middle of the change');
           if (request.id === 'pay_SLOW') await slowAccept.promise;
           accepted.push(request.id);
-          return { payment: payment(request.id) };
+          return { updated: payment(request.id) };
         },
       }).client,
       checkoutAdmin: fakeClient<typeof CheckoutAdminService, CallContext>(CheckoutAdminService, {}).client,

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { ApiError } from '@hc/errors';
 import type { CallContext, ServiceClient } from '@hc/grpc';
-import { CheckoutAdminService, CheckoutService, SessionStatus } from '@hc/proto/checkout/v1';
+import { CheckoutAdminService, CheckoutService } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { MerchantAdminService } from '@hc/proto/accounts/v1';
 import { WebhooksService } from '@hc/proto/webhooks/v1';
@@ -42,12 +42,12 @@ const allCalls = () => [admin, checkout, checkoutAdmin, customers, webhooks].fla
 const WALLET = '0x2222222222222222222222222222222222222222';
 
 /** Checkout's payments as the stand-in keeps them, each in its account and mode. */
-const payments = new Map<string, { accountId: string; livemode: boolean; status: SessionStatus }>([
-  ['pay_A1', { accountId: 'acct_A', livemode: false, status: SessionStatus.HELD }],
-  ['pay_A2', { accountId: 'acct_A', livemode: true, status: SessionStatus.PAID }],
-  ['pay_B1', { accountId: 'acct_B', livemode: false, status: SessionStatus.OPEN }],
-  ['pay_DOWN', { accountId: 'acct_A', livemode: false, status: SessionStatus.OPEN }],
-  ['pay_DBLOST', { accountId: 'acct_A', livemode: false, status: SessionStatus.OPEN }],
+const payments = new Map<string, { accountId: string; livemode: boolean; status: string }>([
+  ['pay_A1', { accountId: 'acct_A', livemode: false, status: 'held' }],
+  ['pay_A2', { accountId: 'acct_A', livemode: true, status: 'paid' }],
+  ['pay_B1', { accountId: 'acct_B', livemode: false, status: 'open' }],
+  ['pay_DOWN', { accountId: 'acct_A', livemode: false, status: 'open' }],
+  ['pay_DBLOST', { accountId: 'acct_A', livemode: false, status: 'open' }],
 ]);
 /** A payment's fields as checkout answers them (the stand-in builds the message). */
 const paymentMessage = (id: string) =>
@@ -55,13 +55,14 @@ const paymentMessage = (id: string) =>
     id,
     url: `https://pay.example/pay/${id}`,
     status: payments.get(id)!.status,
-    livemode: payments.get(id)!.livemode,
+    mode: payments.get(id)!.livemode ? 'live' : 'test',
+    source: 'api',
     amount: '19.90',
     currency: 'USD',
     description: `Mug ${id}`,
-    created: 1795319832n,
-    expiresAt: 1795406232n,
-    holdReason: payments.get(id)!.status === SessionStatus.HELD ? 'underpaid' : undefined,
+    createdAt: 1795319832_000n,
+    expiresAt: 1795406232_000n,
+    holdReason: payments.get(id)!.status === 'held' ? 'underpaid' : undefined,
     holdAcceptable: true,
   }) as const;
 function owned(id: string, ctx: CallContext): void {
@@ -112,11 +113,11 @@ beforeAll(async () => {
       const mine = [...payments].filter(
         ([id, p]) => p.accountId === ctx.accountId && p.livemode === ctx.livemode && !['pay_DOWN', 'pay_DBLOST'].includes(id),
       );
-      return { payments: mine.map(([id]) => paymentMessage(id)), hasMore: false };
+      return { data: mine.map(([id]) => paymentMessage(id)), hasMore: false };
     },
     async getCheckoutSession(request, ctx) {
       owned(request.id, ctx);
-      return { session: paymentMessage(request.id) };
+      return { payment: paymentMessage(request.id) };
     },
     async getEventsPosition() {
       return { streamSequence: 7n };
@@ -126,8 +127,8 @@ beforeAll(async () => {
     },
     async acceptHeldPayment(request, ctx) {
       owned(request.id, ctx);
-      payments.get(request.id)!.status = SessionStatus.PAID;
-      return { payment: paymentMessage(request.id) };
+      payments.get(request.id)!.status = 'paid';
+      return { updated: paymentMessage(request.id) };
     },
   });
   webhooks = fakeClient<typeof WebhooksService, CallContext>(WebhooksService, {

@@ -12,7 +12,8 @@ import { createPool } from '@hc/db';
 import { ApiError } from '@hc/errors';
 import type { CallContext, ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
-import { CheckoutAdminService, CheckoutService, CheckoutSessionSchema, SessionStatus } from '@hc/proto/checkout/v1';
+import { CheckoutAdminService, CheckoutService } from '@hc/proto/checkout/v1';
+import { PaymentSchema } from '@hc/proto/checkout/v1/payment';
 import { CustomersService } from '@hc/proto/customers/v1';
 import { EventSchema, WebhooksService } from '@hc/proto/webhooks/v1';
 import { captureLogs, createTestDatabase, type TestDatabase } from '@hc/test-kit';
@@ -82,16 +83,17 @@ const SUSPENDED = keyFor(account('acct_S', { status: 'suspended' }), 'test');
 /** Checkout's sessions as the stand-in keeps them: each in its account and mode, as checkout scopes reads. */
 const sessions = new Map<string, { accountId: string; livemode: boolean }>();
 const message = (id: string, ctx: CallContext, fields: Record<string, unknown> = {}) =>
-  create(CheckoutSessionSchema, {
+  create(PaymentSchema, {
     id,
     url: `https://pay.example/pay/${id}`,
-    status: SessionStatus.OPEN,
-    livemode: ctx.livemode,
+    status: 'open',
+    mode: ctx.livemode ? 'live' : 'test',
+    source: 'api',
     amount: '19.90',
     currency: 'USD',
     description: 'Blue mug',
-    created: 1795319832n,
-    expiresAt: 1795406232n,
+    createdAt: 1795319832_000n,
+    expiresAt: 1795406232_000n,
     ...fields,
   });
 function owned(id: string, ctx: CallContext): void {
@@ -112,19 +114,19 @@ beforeAll(async () => {
       // As checkout answers: `created` only when this call wrote the session (docs/adr/0062).
       const written = !sessions.has(id);
       sessions.set(id, { accountId: ctx.accountId, livemode: ctx.livemode });
-      return { session: message(id, ctx, { amount: request.amount, description: request.description }), created: written };
+      return { payment: message(id, ctx, { amount: request.amount, description: request.description }), created: written };
     },
     async getCheckoutSession(request, ctx) {
-      // A checkout that answers neither a payment nor a session: a bug behind the edge.
+      // A checkout that answers without the payment: a bug behind the edge.
       if (request.id === 'pay_answerless') return {};
       owned(request.id!, ctx);
-      return { session: message(request.id!, ctx) };
+      return { payment: message(request.id!, ctx) };
     },
     async startCheckoutSession(request, ctx) {
       owned(request.id!, ctx);
       if (request.country === 'KP') throw new ApiError('no_providers');
       return {
-        session: message(request.id!, ctx, { startedAt: 1795320898n, country: request.country?.toUpperCase() }),
+        payment: message(request.id!, ctx, { startedAt: 1795320898_000n, country: request.country?.toUpperCase() }),
         providers: [
           { id: 'walletpay', name: 'WalletPay', note: 'Two taps.', recommended: true, handoffUrl: 'https://walletpay.example/x' },
         ],
@@ -132,12 +134,12 @@ beforeAll(async () => {
     },
     async listPayments(request, ctx) {
       const mine = [...sessions].filter(([, s]) => s.accountId === ctx.accountId && s.livemode === ctx.livemode).map(([id]) => id);
-      return { payments: mine.slice(0, request.limit).map((id) => message(id, ctx)), hasMore: mine.length > request.limit! };
+      return { data: mine.slice(0, request.limit).map((id) => message(id, ctx)), hasMore: mine.length > request.limit! };
     },
     async simulatePayment(request, ctx) {
       owned(request.id!, ctx);
       if (ctx.livemode) throw new ApiError('live_payment');
-      return { payment: message(request.id!, ctx, { status: SessionStatus.PAID, paidAt: 1795320999n }) };
+      return { updated: message(request.id!, ctx, { status: 'paid', paidAt: 1795320999_000n }) };
     },
     async getEventsPosition() {
       return { streamSequence: 42n };
@@ -335,8 +337,6 @@ describe('checkout sessions', () => {
       expect.objectContaining({ accountId: 'acct_B', livemode: false }),
       expect.objectContaining({ accountId: 'acct_A', livemode: true }),
     ]);
-    // The gateway reads only the Payment, so checkout builds no deprecated copy for it (ADR 0105).
-    expect(checkout.callsOf('getCheckoutSession').every((c) => (c.request as { paymentOnly?: boolean }).paymentOnly === true)).toBe(true);
   });
 
   it('starts: 200 with the country and the providers in the API shape; a refusal keeps its code and status', async () => {
@@ -377,7 +377,6 @@ describe('payments', () => {
     await create1(B_TEST);
     await create1(B_TEST);
     const page = await call('GET', '/v1/payments?limit=1', B_TEST);
-    expect((checkout.callsOf('listPayments').at(-1)?.request as { paymentOnly?: boolean }).paymentOnly).toBe(true);
     expect(page.status).toBe(200);
     expect(page.json).toMatchObject({ has_more: true, next_cursor: (page.json['data'] as { id: string }[])[0]!.id });
     expect((page.json['data'] as { object: string }[]).map((p) => p.object)).toEqual(['payment']);

@@ -91,7 +91,7 @@ async function makeLinksAndCheckouts(): Promise<void> {
         { amount: '75', currency: 'eur', description: 'Table repair', customerName: 'Ada Lovelace', account: ACCOUNT },
         merchant,
       )
-    ).link!.payment!.id;
+    ).payment!.id;
   pages.set('tracking, waiting', `/track/${await link()}`);
   const paidLink = await link();
   await hosted.startHostedSession({ id: paidLink, country: 'FR', customerEmail: 'ann@example.com' }, buyer);

@@ -6,7 +6,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
-import { SessionStatus } from '@hc/proto/checkout/v1';
 import { docScreenshot, merchant, seriousViolations, startPagesHarness, walk, type PagesHarness } from './pages-harness.ts';
 
 let h: PagesHarness;
@@ -87,8 +86,8 @@ describe('the hosted checkout page', () => {
       await expect(providerTab.evaluate(() => window.opener)).resolves.toBeNull();
       // The buyer's page follows the change live: no reload.
       await page.getByRole('heading', { name: 'Waiting for your payment' }).waitFor();
-      const { session: pending } = await h.api.getCheckoutSession({ id: session.id }, merchant);
-      expect(pending!.status).toBe(SessionStatus.PENDING);
+      const { payment: pending } = await h.api.getCheckoutSession({ id: session.id }, merchant);
+      expect(pending!.status).toBe('pending');
       expect(pending!.customerEmail).toBe('ann.buyer@example.com');
       expect(await seriousViolations(page)).toEqual([]);
 

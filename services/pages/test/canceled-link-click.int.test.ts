@@ -28,11 +28,11 @@ afterAll(async () => {
 
 /** A payment link the buyer started: the page now offers its providers. */
 async function startedLink(): Promise<{ id: string; provider: string }> {
-  const { link } = await admin.createPaymentLink(
+  const { payment: link } = await admin.createPaymentLink(
     { amount: '75', currency: 'eur', description: 'Table repair', customerEmail: 'ada@example.com', account: ACCOUNT },
     merchant,
   );
-  const id = link!.payment!.id;
+  const id = link!.id;
   const { session } = await hosted.startHostedSession({ id }, buyer);
   return { id, provider: session!.providers[0]!.id };
 }
@@ -60,7 +60,7 @@ describe('the merchant cancels a payment link as the buyer clicks a provider', (
       const [clicked, cancel] = await Promise.all([
         click(id, provider),
         admin.cancelPaymentLink({ id }, merchant).then(
-          (answer) => answer.link?.payment?.provider ?? 'canceled',
+          (answer) => answer.payment?.provider ?? 'canceled',
           (error: unknown) => (error as { code?: string }).code,
         ),
       ]);

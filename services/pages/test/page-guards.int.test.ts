@@ -5,7 +5,6 @@
 // (over real HTTP, with checkout, settlement, PostgreSQL and NATS real).
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Client } from '@grpc/grpc-js';
-import { SessionStatus } from '@hc/proto/checkout/v1';
 import { merchant, startPagesHarness, type PagesHarness } from './pages-harness.ts';
 
 let h: PagesHarness;
@@ -54,8 +53,8 @@ describe('page guards', () => {
     expect(html).not.toContain('Simulate');
     const simulated = await fetch(`${h.pages.url}/pay/${session.id}/simulate`, form({ outcome: 'paid' }, '192.0.2.2'));
     expect(simulated.status).toBe(303);
-    const { session: read } = await h.api.getCheckoutSession({ id: session.id }, { ...merchant, livemode: true });
-    expect(read!.status).toBe(SessionStatus.OPEN);
+    const { payment: read } = await h.api.getCheckoutSession({ id: session.id }, { ...merchant, livemode: true });
+    expect(read!.status).toBe('open');
   });
 
   it('escapes what the merchant wrote', async () => {
@@ -69,7 +68,7 @@ describe('page guards', () => {
     const session = await h.createSession();
     const response = await fetch(`${h.pages.url}/pay/${session.id}/start`, form({ email: `${'a'.repeat(5000)}@example.com` }, '192.0.2.3'));
     expect(response.status).toBe(413);
-    const { session: read } = await h.api.getCheckoutSession({ id: session.id }, merchant);
+    const { payment: read } = await h.api.getCheckoutSession({ id: session.id }, merchant);
     expect(read!.startedAt).toBeUndefined();
   });
 
@@ -81,7 +80,7 @@ describe('page guards', () => {
       headers: { ...forged.headers, 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
     });
     expect(response.status).toBe(403);
-    const { session: read } = await h.api.getCheckoutSession({ id: session.id }, merchant);
+    const { payment: read } = await h.api.getCheckoutSession({ id: session.id }, merchant);
     expect(read!.startedAt).toBeUndefined();
   });
 
@@ -90,8 +89,8 @@ describe('page guards', () => {
     const response = await fetch(`${h.pages.url}/pay/${session.id}/simulate`, form({ outcome: 'paid' }));
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe(`/pay/${session.id}`);
-    const { session: read } = await h.api.getCheckoutSession({ id: session.id }, merchant);
-    expect(read!.status).toBe(SessionStatus.OPEN);
+    const { payment: read } = await h.api.getCheckoutSession({ id: session.id }, merchant);
+    expect(read!.status).toBe('open');
   });
 
   it('limits page actions per buyer address: past the limit, 429 with Retry-After and no start; other buyers go on', async () => {
@@ -106,7 +105,7 @@ describe('page guards', () => {
     const limited = await from('203.0.113.7', { email: 'ann@example.com', country: 'US' });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    const { session: read } = await h.api.getCheckoutSession({ id: session.id }, merchant);
+    const { payment: read } = await h.api.getCheckoutSession({ id: session.id }, merchant);
     expect(read!.startedAt).toBeUndefined();
     expect((await from('198.51.100.2', { email: 'ann@example.com', country: 'US' })).status).toBe(303);
   });
@@ -129,7 +128,7 @@ describe('page guards', () => {
     const response = await fetch(`${h.pages.url}/pay/${session.id}/start`, { ...form({}, address), body });
     expect([response.status, response.headers.get('content-type')]).toEqual([400, 'text/html; charset=utf-8']);
     await expect(response.text()).resolves.toContain('The form could not be read');
-    const { session: read } = await h.api.getCheckoutSession({ id: session.id }, merchant);
+    const { payment: read } = await h.api.getCheckoutSession({ id: session.id }, merchant);
     expect(read!.startedAt).toBeUndefined();
   });
 
@@ -162,7 +161,7 @@ describe('page guards', () => {
     } finally {
       spy.mockRestore();
     }
-    const { session: read } = await h.api.getCheckoutSession({ id: session.id }, merchant);
+    const { payment: read } = await h.api.getCheckoutSession({ id: session.id }, merchant);
     expect(read!.startedAt).toBeDefined();
   });
 

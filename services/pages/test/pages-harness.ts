@@ -10,7 +10,8 @@ import { launchChromium, walk as walkPages } from '@hc/test-kit/browser';
 export { CHROMIUM, docScreenshot, seriousViolations } from '@hc/test-kit/browser';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
-import { CheckoutService, type CheckoutSession } from '@hc/proto/checkout/v1';
+import { CheckoutService } from '@hc/proto/checkout/v1';
+import type { Payment } from '@hc/proto/checkout/v1/payment';
 import { startCheckoutStack, type CheckoutStack } from '@hc/checkout/testing';
 import { loadPagesConfig, type PagesConfig } from '../src/config.ts';
 import { startPages, type RunningPages } from '../src/pages-server.ts';
@@ -25,7 +26,7 @@ export interface PagesHarness {
   readonly api: ServiceClient<typeof CheckoutService>;
   readonly browser: Browser;
   /** A session made by the merchant. */
-  createSession(fields?: Record<string, unknown>, ctx?: CallContext): Promise<CheckoutSession>;
+  createSession(fields?: Record<string, unknown>, ctx?: CallContext): Promise<Payment>;
   /** A fresh browser context (its own tabs), English and German first, on a phone-sized screen. */
   context(options?: BrowserContextOptions): Promise<BrowserContext>;
   stop(): Promise<void>;
@@ -60,11 +61,11 @@ export async function startPagesHarness(label: string, config: Partial<Record<ke
     api,
     browser,
     async createSession(fields = {}, ctx = merchant) {
-      const { session } = await api.createCheckoutSession(
+      const { payment } = await api.createCheckoutSession(
         { amount: '19.90', currency: 'usd', description: 'Blue mug', account: ACCOUNT, ...fields },
         ctx,
       );
-      return session!;
+      return payment!;
     },
     async context(options = {}) {
       const context = await browser.newContext({ locale: 'de-DE', viewport: { width: 390, height: 844 }, ...options });

@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 async function newLink(): Promise<string> {
-  const { link } = await admin.createPaymentLink(
+  const { payment: link } = await admin.createPaymentLink(
     {
       amount: '75',
       currency: 'eur',
@@ -32,7 +32,7 @@ async function newLink(): Promise<string> {
     },
     merchant,
   );
-  return link!.payment!.id;
+  return link!.id;
 }
 
 describe('payment link pages', () => {

@@ -92,11 +92,11 @@ describe("the shop's brand on buyer pages", () => {
   });
 
   it('a payment link tracking page and a checkout page wear it too', async () => {
-    const { link } = await checkouts.createPaymentLink(
+    const { payment: link } = await checkouts.createPaymentLink(
       { amount: '12.00', currency: 'usd', description: 'Lamp', account: ACCOUNT },
       merchant,
     );
-    const tracking = await openAsBuyer(new URL(link!.trackingUrl).pathname);
+    const tracking = await openAsBuyer(new URL(link!.trackingUrl!).pathname);
     expect(await brandShown(tracking.page)).toMatchObject({ logoLoaded: true, summaryBar: 'rgb(10, 88, 202)' });
     expect(tracking.problems).toEqual([]);
     const { checkout } = await checkouts.createCheckout(

@@ -47,13 +47,13 @@ afterAll(async () => {
 async function paidPayments(checkout: ServiceClient<typeof CheckoutService>, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i += 1) {
-    const { session } = await checkout.createCheckoutSession(
+    const { payment } = await checkout.createCheckoutSession(
       { amount: '12.00', currency: 'USD', description: 'Crash', customerEmail: 'c@d.io', account },
       ctx,
     );
-    await checkout.startCheckoutSession({ id: session!.id, account }, ctx);
-    await checkout.simulatePayment({ id: session!.id, outcome: 'paid' }, ctx);
-    ids.push(session!.id);
+    await checkout.startCheckoutSession({ id: payment!.id, account }, ctx);
+    await checkout.simulatePayment({ id: payment!.id, outcome: 'paid' }, ctx);
+    ids.push(payment!.id);
   }
   return ids;
 }

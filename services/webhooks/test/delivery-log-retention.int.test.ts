@@ -37,11 +37,11 @@ afterAll(async () => {
 
 /** A paid payment whose two events (started, paid) were delivered. */
 async function paidPayment(): Promise<string> {
-  const { session } = await checkout.createCheckoutSession(
+  const { payment } = await checkout.createCheckoutSession(
     { amount: '10.00', currency: 'EUR', description: 'Mug', customerEmail: 'rita@example.com', account },
     ctx,
   );
-  const id = session!.id;
+  const id = payment!.id;
   await checkout.startCheckoutSession({ id, account }, ctx);
   await checkout.simulatePayment({ id, outcome: 'paid' }, ctx);
   await receiver.waitFor(() => receiver.at('/r').filter((d) => d.body.data.payment?.['id'] === id).length >= 2);

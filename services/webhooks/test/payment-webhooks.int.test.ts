@@ -83,12 +83,12 @@ async function deliveredTypes(paymentId: string, count: number, path = '/a-test'
 }
 
 async function startedPayment(ctx = testA, extra: { customerEmail?: string; successUrl?: string } = {}): Promise<string> {
-  const { session } = await checkout.createCheckoutSession(
+  const { payment } = await checkout.createCheckoutSession(
     { amount: '40.00', currency: 'EUR', description: 'Lamp', customerEmail: 'eve@example.com', account, ...extra },
     ctx,
   );
-  await checkout.startCheckoutSession({ id: session!.id, account }, ctx);
-  return session!.id;
+  await checkout.startCheckoutSession({ id: payment!.id, account }, ctx);
+  return payment!.id;
 }
 
 describe('typical sequences', () => {
@@ -348,12 +348,12 @@ describe('expiry (drives the checkout clock: keep last)', () => {
   it('never pays: started, expired; never started: expired; late payment: started, expired, paid', async () => {
     const neverPays = await startedPayment();
     const late = await startedPayment();
-    const { session } = await checkout.createCheckoutSession({ amount: '7.00', currency: 'USD', description: 'Never started' }, testA);
+    const { payment } = await checkout.createCheckoutSession({ amount: '7.00', currency: 'USD', description: 'Never started' }, testA);
     stack.clock.advance(24 * 60 * 60 * 1000);
     expect(await expireDuePayments(stack.checkout.deps)).toBeGreaterThanOrEqual(3);
     await checkout.simulatePayment({ id: late, outcome: 'paid' }, testA);
     expect(await deliveredTypes(neverPays, 2)).toEqual(['payment.started', 'payment.expired']);
-    expect(await deliveredTypes(session!.id, 1)).toEqual(['payment.expired']);
+    expect(await deliveredTypes(payment!.id, 1)).toEqual(['payment.expired']);
     expect(await deliveredTypes(late, 3)).toEqual(['payment.started', 'payment.expired', 'payment.paid']);
   });
 

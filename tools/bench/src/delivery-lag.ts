@@ -92,12 +92,12 @@ await Promise.all(
   Array.from({ length: concurrency }, async () => {
     while (next < payments) {
       next += 1;
-      const { session } = await client.createCheckoutSession(
+      const { payment } = await client.createCheckoutSession(
         { amount: '25.00', currency: 'USD', description: 'Bench', customerEmail: 'b@e.io', account },
         ctx,
       );
-      await client.startCheckoutSession({ id: session!.id, account }, ctx);
-      await client.simulatePayment({ id: session!.id, outcome: 'paid' }, ctx);
+      await client.startCheckoutSession({ id: payment!.id, account }, ctx);
+      await client.simulatePayment({ id: payment!.id, outcome: 'paid' }, ctx);
     }
   }),
 );

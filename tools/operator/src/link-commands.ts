@@ -3,7 +3,7 @@
  * checkout context's admin service (merchants make them with the secret key on /v1/payment_links,
  * ADR 0045). Each entry of the command table runs one; operator.ts prints what it returns.
  */
-import { linkPaymentOf, linkPaymentsOf } from '@hc/conversions';
+import { answered } from '@hc/conversions';
 import type { Payment } from '@hc/proto/checkout/v1/payment';
 import { paymentObject } from '@hc/gateway';
 import { need } from './arguments.ts';
@@ -25,7 +25,7 @@ export const LINK_COMMANDS: OperatorCommand[] = [
     audited: true,
     run: (input) =>
       withAccountAdmin(input, async ({ admin, ctx, account, values }) => {
-        const { payment, link } = await admin.createPaymentLink(
+        const { payment } = await admin.createPaymentLink(
           {
             amount: need(values.amount, '--amount'),
             currency: need(values.currency, '--currency'),
@@ -39,7 +39,7 @@ export const LINK_COMMANDS: OperatorCommand[] = [
           },
           ctx,
         );
-        return linkView(linkPaymentOf(payment, link));
+        return linkView(answered(payment, 'payment'));
       }),
   },
   {
@@ -54,8 +54,8 @@ export const LINK_COMMANDS: OperatorCommand[] = [
     audited: true,
     run: (input) =>
       withAccountAdmin(input, async ({ admin, ctx }) => {
-        const { payment, link } = await admin.cancelPaymentLink({ id: need(input.args[1], 'PAYMENT_ID') }, ctx);
-        return linkView(linkPaymentOf(payment, link));
+        const { payment } = await admin.cancelPaymentLink({ id: need(input.args[1], 'PAYMENT_ID') }, ctx);
+        return linkView(answered(payment, 'payment'));
       }),
   },
   {
@@ -65,8 +65,8 @@ export const LINK_COMMANDS: OperatorCommand[] = [
     audited: false,
     run: (input) =>
       withAccountAdmin(input, async ({ admin, ctx, values }) => {
-        const { payments, links } = await admin.listPaymentLinks({ limit: listLimit(values.limit) }, ctx);
-        return linkPaymentsOf(payments, links).map(linkView);
+        const { payments } = await admin.listPaymentLinks({ limit: listLimit(values.limit) }, ctx);
+        return payments.map(linkView);
       }),
   },
 ];

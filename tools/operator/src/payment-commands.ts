@@ -1,5 +1,5 @@
 /** Operator CLI: `payments accept-held` and `payments timeline`, over gRPC to the checkout service. */
-import { paymentOf } from '@hc/conversions';
+import { answered } from '@hc/conversions';
 import { paymentObject, type GatewayConfig } from '@hc/gateway';
 import { createToolClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { CheckoutService } from '@hc/proto/checkout/v1';
@@ -33,8 +33,8 @@ export const PAYMENT_COMMANDS: OperatorCommand[] = [
     audited: true,
     run: (input) =>
       withCheckout(input, async (checkout, ctx, id) => {
-        const { updated, payment } = await checkout.acceptHeldPayment({ id }, ctx);
-        return paymentObject(paymentOf(updated, payment)) as unknown as Record<string, unknown>;
+        const { updated } = await checkout.acceptHeldPayment({ id }, ctx);
+        return paymentObject(answered(updated, 'updated')) as unknown as Record<string, unknown>;
       }),
   },
   {

@@ -1,5 +1,3 @@
-import { paymentsOf } from '@hc/conversions';
-import type { CheckoutSession } from '@hc/proto/checkout/v1';
 import type { Payment } from '@hc/proto/checkout/v1/payment';
 
 /** One page of the account's Live payments, as checkout lists them (newest first). */
@@ -7,7 +5,7 @@ export type ListPage = (request: {
   limit: number;
   status: string;
   startingAfter?: string;
-}) => Promise<{ data: Payment[]; payments: CheckoutSession[]; hasMore: boolean }>;
+}) => Promise<{ data: Payment[]; hasMore: boolean }>;
 
 /** Pages read per status at most: a wallet change must not wait on an unbounded list. */
 const MAX_PAGES = 10;
@@ -24,8 +22,7 @@ export async function listStartedUnpaid(list: ListPage): Promise<string[]> {
     let startingAfter: string | undefined;
     for (let page = 0; page < MAX_PAGES; page += 1) {
       const answer = await list({ limit: PAGE, status, ...(startingAfter ? { startingAfter } : {}) });
-      const { hasMore } = answer;
-      const payments = paymentsOf(answer.data, answer.payments);
+      const { hasMore, data: payments } = answer;
       ids.push(...payments.filter((p) => p.startedAt !== undefined).map((p) => p.id));
       startingAfter = payments.at(-1)?.id;
       if (!hasMore || !startingAfter) break;

@@ -1,4 +1,4 @@
-import { paymentOf } from '@hc/conversions';
+import { answered } from '@hc/conversions';
 import type { CallContext, ServiceClient } from '@hc/grpc';
 import type { CheckoutService, CreateCheckoutSessionRequest } from '@hc/proto/checkout/v1';
 import type { Payment } from '@hc/proto/checkout/v1/payment';
@@ -33,12 +33,9 @@ export async function createCheckoutSession(
     idKind: 'payment',
     fields,
     async make(id) {
-      const { payment, session, created } = await deps.checkout.createCheckoutSession({ ...fields, account, id }, ctx);
-      return { object: paymentOf(payment, session), created };
+      const { payment, created } = await deps.checkout.createCheckoutSession({ ...fields, account, id }, ctx);
+      return { object: answered(payment, 'payment'), created };
     },
-    find: async (id) =>
-      unlessNotFound(
-        deps.checkout.getCheckoutSession({ id, paymentOnly: true }, ctx).then(({ payment, session }) => paymentOf(payment, session)),
-      ),
+    find: async (id) => unlessNotFound(deps.checkout.getCheckoutSession({ id }, ctx).then(({ payment }) => answered(payment, 'payment'))),
   });
 }

@@ -1,4 +1,4 @@
-import { linkPaymentOf } from '@hc/conversions';
+import { answered } from '@hc/conversions';
 import type { CallContext, ServiceClient } from '@hc/grpc';
 import type { CheckoutAdminService, CreatePaymentLinkRequest } from '@hc/proto/checkout/v1';
 import type { Payment } from '@hc/proto/checkout/v1/payment';
@@ -30,10 +30,9 @@ export async function createPaymentLink(
     idKind: 'payment',
     fields,
     async make(id) {
-      const { payment, link, created } = await deps.checkoutAdmin.createPaymentLink({ ...fields, account, id }, ctx);
-      return { object: linkPaymentOf(payment, link), created };
+      const { payment, created } = await deps.checkoutAdmin.createPaymentLink({ ...fields, account, id }, ctx);
+      return { object: answered(payment, 'payment'), created };
     },
-    find: async (id) =>
-      unlessNotFound(deps.checkoutAdmin.getPaymentLink({ id }, ctx).then(({ payment, link }) => linkPaymentOf(payment, link))),
+    find: async (id) => unlessNotFound(deps.checkoutAdmin.getPaymentLink({ id }, ctx).then(({ payment }) => answered(payment, 'payment'))),
   });
 }

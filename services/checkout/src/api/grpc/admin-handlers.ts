@@ -1,10 +1,8 @@
-import type { MessageInitShape } from '@bufbuild/protobuf';
 import { unixSecondsBig } from '@hc/conversions';
 import type { ServiceHandlers } from '@hc/grpc';
-import type { CheckoutAdminService, PaymentLinkSchema } from '@hc/proto/checkout/v1';
+import type { CheckoutAdminService } from '@hc/proto/checkout/v1';
 import type { Payment } from '../../domain/payment.ts';
 import type { StatusCounts } from '../../domain/overview.ts';
-import { trackingPageUrl } from '../../domain/payment-link.ts';
 import { cancelPaymentLink } from '../../use-cases/cancel-payment-link.ts';
 import { createPaymentLink } from '../../use-cases/create-payment-link.ts';
 import type { CheckoutDependencies } from '../../use-cases/dependencies.ts';
@@ -18,7 +16,7 @@ import { getCheckout } from '../../use-cases/get-checkout.ts';
 import { listCheckouts } from '../../use-cases/list-checkouts.ts';
 import { checkoutMessage } from './checkout-message.ts';
 import { paymentMessage } from './payment-message.ts';
-import { accountSnapshot, sessionMessage } from './session-message.ts';
+import { accountSnapshot } from './account-snapshot.ts';
 
 const DEFAULT_LIST_LIMIT = 20;
 
@@ -27,14 +25,8 @@ const DEFAULT_LIST_LIMIT = 20;
  * handler: proto in, use case, proto out.
  */
 export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeof CheckoutAdminService> {
-  const link = (payment: Payment): MessageInitShape<typeof PaymentLinkSchema> => ({
-    payment: sessionMessage(payment, deps.publicBaseUrl),
-    trackingUrl: trackingPageUrl(deps.publicBaseUrl, payment.id),
-    customerName: payment.customerName ?? undefined,
-    memo: payment.memo ?? undefined,
-  });
-  // PaymentLink and CheckoutSession fields for readers of the previous release; Payment for the new
-  // ones (docs/adr/0102). The old half goes in the next release.
+  // Every answer carries the payment (a link's tracking URL, name and memo included) as the one Payment
+  // message (docs/adr/0102, 0106).
   const paymentAnswer = (payment: Payment) => paymentMessage(payment, deps);
   return {
     async createPaymentLink(request, ctx) {
@@ -56,23 +48,22 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
         accountSnapshot(request.account),
         request.id,
       );
-      return { link: link(payment), created, payment: paymentMessage(payment, deps) };
+      return { created, payment: paymentAnswer(payment) };
     },
 
     async cancelPaymentLink(request, ctx) {
       const canceled = await cancelPaymentLink(deps, ctx, request.id);
-      return { link: link(canceled), payment: paymentAnswer(canceled) };
+      return { payment: paymentAnswer(canceled) };
     },
 
     async getPaymentLink(request, ctx) {
       const found = await getPaymentLink(deps, ctx, request.id);
-      return { link: link(found), payment: paymentAnswer(found) };
+      return { payment: paymentAnswer(found) };
     },
 
     async *exportPayments(request, ctx) {
       const seconds = (value: bigint | undefined) => (value === undefined ? undefined : new Date(Number(value) * 1000));
       const message = (payment: Payment) => ({
-        payment: sessionMessage(payment, deps.publicBaseUrl),
         usdValue: payment.usdValue ?? undefined,
         exported: paymentAnswer(payment),
       });
@@ -101,7 +92,6 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
         volume: [...overview.volume],
         received: [...overview.received],
         days: overview.days.map((day) => ({ date: day.date, counts: counts(day.counts), volume: [...day.volume] })),
-        needsYou: overview.needsYou.map((payment) => sessionMessage(payment, deps.publicBaseUrl)),
         needsYouTotal: BigInt(overview.needsYouTotal),
         held: overview.needsYou.map(paymentAnswer),
       };
@@ -109,7 +99,7 @@ export function adminHandlers(deps: CheckoutDependencies): ServiceHandlers<typeo
 
     async listPaymentLinks(request, ctx) {
       const page = await listPayments(deps, ctx, request.limit || DEFAULT_LIST_LIMIT, request.startingAfter, { source: 'payment_link' });
-      return { links: page.payments.map(link), hasMore: page.hasMore, payments: page.payments.map(paymentAnswer) };
+      return { hasMore: page.hasMore, payments: page.payments.map(paymentAnswer) };
     },
 
     ...dashboardCheckoutHandlers(deps),

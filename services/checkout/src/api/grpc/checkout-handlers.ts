@@ -4,6 +4,7 @@ import type { Logger } from '@hc/logging';
 import type { CheckoutService, CreateCheckoutSessionRequest, GetCheckoutSessionRequest } from '@hc/proto/checkout/v1';
 import { acceptHeldPayment } from '../../use-cases/accept-held-payment.ts';
 import { createPayment } from '../../use-cases/create-payment.ts';
+import type { Payment } from '../../domain/payment.ts';
 import type { Caller, CheckoutDependencies } from '../../use-cases/dependencies.ts';
 import { getPayment } from '../../use-cases/get-payment.ts';
 import { getEventsPosition } from '../../use-cases/get-events-position.ts';
@@ -13,7 +14,7 @@ import { markProviderReached } from '../../use-cases/mark-provider-reached.ts';
 import { simulatePayment } from '../../use-cases/simulate-payment.ts';
 import { startPayment } from '../../use-cases/start-payment.ts';
 import { paymentMessage } from './payment-message.ts';
-import { accountSnapshot, sessionMessage } from './session-message.ts';
+import { accountSnapshot } from './account-snapshot.ts';
 
 /** A create call's fields as the use case takes them. */
 function createInput(request: CreateCheckoutSessionRequest) {
@@ -37,23 +38,18 @@ export function checkoutHandlers(
   eventsPosition: OutboxPosition,
   logger: Logger,
 ): ServiceHandlers<typeof CheckoutService> {
-  // Both shapes for one release (docs/adr/0102): `session`/`payment` (CheckoutSession) for readers of
-  // the previous release, Payment for the new ones. The CheckoutSession half goes in the next release.
-  const message = (payment: Parameters<typeof sessionMessage>[0]) => sessionMessage(payment, deps.publicBaseUrl);
-  const paymentAnswer = (payment: Parameters<typeof sessionMessage>[0]) => paymentMessage(payment, deps);
-  const changed = (payment: Parameters<typeof sessionMessage>[0]) => ({ payment: message(payment), updated: paymentAnswer(payment) });
+  // Every answer carries the payment as the one Payment message (docs/adr/0102, 0106).
+  const paymentAnswer = (payment: Payment) => paymentMessage(payment, deps);
+  const changed = (payment: Payment) => ({ updated: paymentAnswer(payment) });
 
   const create = async (request: CreateCheckoutSessionRequest, ctx: Caller) => {
     const { payment, created } = await createPayment(deps, ctx, createInput(request), accountSnapshot(request.account), request.id);
-    return { session: message(payment), created, payment: paymentAnswer(payment) };
+    return { created, payment: paymentAnswer(payment) };
   };
 
-  // A caller that reads only the Payment says so (`payment_only`, docs/adr/0105): the old shape is
-  // neither built nor encoded for it.
-  const read = async (request: GetCheckoutSessionRequest, ctx: Caller) => {
-    const payment = await getPayment(deps, ctx, request.id);
-    return { session: request.paymentOnly ? undefined : message(payment), payment: paymentAnswer(payment) };
-  };
+  const read = async (request: GetCheckoutSessionRequest, ctx: Caller) => ({
+    payment: paymentAnswer(await getPayment(deps, ctx, request.id)),
+  });
 
   return {
     createCheckoutSession: create,
@@ -85,18 +81,12 @@ export function checkoutHandlers(
         { customerEmail: request.customerEmail, country: request.country },
         { payoutWallet: request.account?.payoutWallet ?? null, feeBps: request.account?.feeBps ?? 0 },
       );
-      const country = started.country ?? undefined;
-      return {
-        session: { ...message(started.payment), country },
-        providers: started.providers,
-        payment: { ...paymentAnswer(started.payment), country },
-      };
+      return { providers: started.providers, payment: { ...paymentAnswer(started.payment), country: started.country ?? undefined } };
     },
 
     async listPayments(request, ctx) {
       const page = await listPayments(deps, ctx, request.limit, request.startingAfter, paymentFilters(request));
-      const payments = request.paymentOnly ? [] : page.payments.map(message);
-      return { payments, hasMore: page.hasMore, data: page.payments.map(paymentAnswer) };
+      return { hasMore: page.hasMore, data: page.payments.map(paymentAnswer) };
     },
 
     async simulatePayment(request, ctx) {

@@ -5,13 +5,12 @@ import type { CheckoutDependencies } from '../../use-cases/dependencies.ts';
 import { getHostedSession, reachHostedProvider, simulateHostedPayment, startHostedSession } from '../../use-cases/hosted-session.ts';
 import { getPublicCheckout, payCheckout } from '../../use-cases/pay-checkout.ts';
 import { checkoutMessage } from './checkout-message.ts';
-import { protoStatus } from './session-message.ts';
-import { unixSecondsBig } from '@hc/conversions';
+import { sessionStatusOf, unixSecondsBig } from '@hc/conversions';
 
 function hostedMessage(view: HostedView) {
   return {
     ...view,
-    status: protoStatus(view.status),
+    status: sessionStatusOf(view.status),
     customerEmail: view.customerEmail ?? undefined,
     country: view.country ?? undefined,
     expiresAt: unixSecondsBig(view.expiresAt),

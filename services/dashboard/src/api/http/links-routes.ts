@@ -1,4 +1,4 @@
-import { linkPaymentOf, linkPaymentsOf } from '@hc/conversions';
+import { answered } from '@hc/conversions';
 import { type Router, type Response } from 'express';
 import { ApiError } from '@hc/errors';
 import { CURRENCIES } from '@hc/money';
@@ -50,7 +50,7 @@ export function linksRoutes(platform: PlatformClients, deps: DashboardDependenci
         platform.checkoutAdmin.listPaymentLinks({ limit: PAGE_SIZE, startingAfter: after }, ctx),
         platform.checkoutAdmin.listCheckouts({ limit: PAGE_SIZE, startingAfter: checkoutsAfter }, ctx),
       ]);
-      const shown = linkPaymentsOf(links.payments, links.links).map(linkView);
+      const shown = links.payments.map(linkView);
       const shownCheckouts = checkouts.checkouts.map(checkoutView);
       renderPage(res, 'links-index.njk', {
         title: 'Links and checkouts',
@@ -78,11 +78,11 @@ export function linksRoutes(platform: PlatformClients, deps: DashboardDependenci
     const values = formValues(req, LINK_FIELDS);
     let id: string;
     try {
-      const { payment, link } = await platform.checkoutAdmin.createPaymentLink(
+      const { payment } = await platform.checkoutAdmin.createPaymentLink(
         { ...linkRequest(values), account: creatingAccount(res) },
         callContext(res, mode),
       );
-      id = linkView(linkPaymentOf(payment, link)).id;
+      id = linkView(answered(payment, 'payment')).id;
     } catch (error) {
       const refusal = formRefusal(error);
       if (!refusal) throw error;
@@ -92,19 +92,19 @@ export function linksRoutes(platform: PlatformClients, deps: DashboardDependenci
   });
 
   router.get('/links/:id', async (req, res) => {
-    const { payment, link } = await platform.checkoutAdmin.getPaymentLink({ id: req.params['id']! }, callContext(res, modeOf(res)));
+    const { payment } = await platform.checkoutAdmin.getPaymentLink({ id: req.params['id']! }, callContext(res, modeOf(res)));
     renderPage(res, 'links-show.njk', {
       title: 'Payment link',
       area: 'links',
-      link: linkView(linkPaymentOf(payment, link)),
+      link: linkView(answered(payment, 'payment')),
       problem: null,
     });
   });
 
   // The confirmation step, a page of its own so it works without script.
   router.get('/links/:id/cancel', async (req, res) => {
-    const { payment, link } = await platform.checkoutAdmin.getPaymentLink({ id: req.params['id']! }, callContext(res, modeOf(res)));
-    renderPage(res, 'links-cancel.njk', { title: 'Cancel payment link', area: 'links', link: linkView(linkPaymentOf(payment, link)) });
+    const { payment } = await platform.checkoutAdmin.getPaymentLink({ id: req.params['id']! }, callContext(res, modeOf(res)));
+    renderPage(res, 'links-cancel.njk', { title: 'Cancel payment link', area: 'links', link: linkView(answered(payment, 'payment')) });
   });
 
   router.post('/links/:id/cancel', async (req, res) => {
@@ -114,11 +114,11 @@ export function linksRoutes(platform: PlatformClients, deps: DashboardDependenci
       await platform.checkoutAdmin.cancelPaymentLink({ id }, callContext(res, mode));
     } catch (error) {
       if (!(error instanceof ApiError) || error.code !== 'not_cancelable') throw error;
-      const { payment, link } = await platform.checkoutAdmin.getPaymentLink({ id }, callContext(res, mode));
+      const { payment } = await platform.checkoutAdmin.getPaymentLink({ id }, callContext(res, mode));
       return renderPage(
         res,
         'links-show.njk',
-        { title: 'Error: Payment link', area: 'links', link: linkView(linkPaymentOf(payment, link)), problem: error.message },
+        { title: 'Error: Payment link', area: 'links', link: linkView(answered(payment, 'payment')), problem: error.message },
         409,
       );
     }

@@ -1,5 +1,4 @@
 import type { Router } from 'express';
-import { paymentsOf } from '@hc/conversions';
 import type { Endpoint } from '@hc/proto/webhooks/v1';
 import type { PlatformClients } from '../../adapters/platform-clients.ts';
 import { formatMoney, formatTime, millisDate } from '../../domain/format.ts';
@@ -40,7 +39,7 @@ export function overviewRoutes(platform: PlatformClients): Router {
       periods: OVERVIEW_PERIODS.map((p) => ({ ...p, href: `${modePath(mode, 'overview')}?period=${p.id}`, current: p.id === period.id })),
       statuses: OVERVIEW_STATUSES,
       view: overviewView(overview),
-      held: paymentsOf(overview.held, overview.needsYou).map((payment) => ({
+      held: overview.held.map((payment) => ({
         id: payment.id,
         description: payment.description,
         amount: formatMoney(payment.amount, payment.currency),

@@ -1,6 +1,6 @@
 import { type Router, type Request } from 'express';
 import { ApiError } from '@hc/errors';
-import { paymentOf, paymentsOf } from '@hc/conversions';
+import { answered } from '@hc/conversions';
 import type { PaymentTimelineEntry } from '@hc/proto/checkout/v1';
 import type { Payment } from '@hc/proto/checkout/v1/payment';
 import type { Event } from '@hc/proto/webhooks/v1';
@@ -107,7 +107,7 @@ export function paymentsRoutes(platform: PlatformClients, deps: DashboardDepende
         { limit: pageSize(req.query['limit']), startingAfter: after, ...filters },
         callContext(res, mode),
       );
-      page = { payments: paymentsOf(answer.data, answer.payments), hasMore: answer.hasMore };
+      page = { payments: answer.data, hasMore: answer.hasMore };
     } catch (error) {
       // A cursor that is not one of this account's payments in this mode: not a page of this list.
       if (isInvalidCursor(error)) return renderNoSuchPage(res);
@@ -133,7 +133,7 @@ export function paymentsRoutes(platform: PlatformClients, deps: DashboardDepende
     const mode = modeOf(res);
     const ctx = callContext(res, mode);
     const id = String(req.params['id']);
-    const { payment, session } = await platform.checkout.getCheckoutSession({ id }, ctx);
+    const { payment } = await platform.checkout.getCheckoutSession({ id }, ctx);
     const [timeline, events] = await Promise.allSettled([
       platform.checkout.getPaymentTimeline({ id }, ctx),
       platform.webhooks.listEvents({ limit: 100, paymentId: id, maxAgeSeconds: 0n }, ctx),
@@ -141,7 +141,7 @@ export function paymentsRoutes(platform: PlatformClients, deps: DashboardDepende
     renderPage(res, 'payment.njk', {
       title: `Payment ${id}`,
       area: 'payments',
-      payment: paymentView(paymentOf(payment, session)),
+      payment: paymentView(answered(payment, 'payment')),
       timeline: timeline.status === 'fulfilled' ? timeline.value.entries.map(timelineLine) : null,
       events: events.status === 'fulfilled' ? events.value.events.map(eventLine) : null,
     });
@@ -150,7 +150,7 @@ export function paymentsRoutes(platform: PlatformClients, deps: DashboardDepende
   router.get('/payments/:id/accept', async (req, res) => {
     const mode = modeOf(res);
     const answer = await platform.checkout.getCheckoutSession({ id: String(req.params['id']) }, callContext(res, mode));
-    const payment = paymentView(paymentOf(answer.payment, answer.session));
+    const payment = paymentView(answered(answer.payment, 'payment'));
     if (!payment.acceptable)
       return redirectWithFlash(
         deps,

@@ -1,5 +1,5 @@
 import type { RequestHandler, Router } from 'express';
-import { paymentOf } from '@hc/conversions';
+import { answered } from '@hc/conversions';
 import type { ServiceClient } from '@hc/grpc';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
 import { createCheckoutSession, type SessionFields } from '../../../use-cases/create-checkout-session.ts';
@@ -44,7 +44,7 @@ export function checkoutSessionRoutes(deps: CheckoutSessionRouteDeps): Router {
 
   router.post('/checkout_sessions/:id/start', deps.startLimit, jsonObjectBody, async (req, res) => {
     const body = validateStartCheckoutSession(req.body);
-    const { payment, session, providers } = await checkout.startCheckoutSession(
+    const { payment, providers } = await checkout.startCheckoutSession(
       {
         id: req.params.id as string,
         customerEmail: body.customer_email ?? undefined,
@@ -53,7 +53,7 @@ export function checkoutSessionRoutes(deps: CheckoutSessionRouteDeps): Router {
       },
       callContext(res),
     );
-    const started = paymentOf(payment, session);
+    const started = answered(payment, 'payment');
     res.json({ ...checkoutSessionObject(started), country: started.country ?? null, providers: providers.map(providerEntry) });
   });
 

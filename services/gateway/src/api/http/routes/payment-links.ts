@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { linkPaymentOf, linkPaymentsOf } from '@hc/conversions';
+import { answered } from '@hc/conversions';
 import type { ServiceClient } from '@hc/grpc';
 import type { CheckoutAdminService } from '@hc/proto/checkout/v1';
 import { paymentLinkObject } from '../presenters/integration.ts';
@@ -42,18 +42,18 @@ export function paymentLinkRoutes(checkoutAdmin: ServiceClient<typeof CheckoutAd
   router.get('/payment_links', async (req, res) => {
     const { limit, startingAfter } = listQuery(req.query as Record<string, unknown>);
     const page = await checkoutAdmin.listPaymentLinks({ limit, startingAfter }, callContext(res));
-    const data = linkPaymentsOf(page.payments, page.links).map(paymentLinkObject);
+    const data = page.payments.map(paymentLinkObject);
     res.json({ data, has_more: page.hasMore, next_cursor: page.hasMore ? (data.at(-1)?.id ?? null) : null });
   });
 
   router.get('/payment_links/:id', async (req, res) => {
-    const { payment, link } = await checkoutAdmin.getPaymentLink({ id: req.params.id }, callContext(res));
-    res.json(paymentLinkObject(linkPaymentOf(payment, link)));
+    const { payment } = await checkoutAdmin.getPaymentLink({ id: req.params.id }, callContext(res));
+    res.json(paymentLinkObject(answered(payment, 'payment')));
   });
 
   router.post('/payment_links/:id/cancel', optionalJsonObjectBody, async (req, res) => {
-    const { payment, link } = await checkoutAdmin.cancelPaymentLink({ id: req.params.id as string }, callContext(res));
-    res.json(paymentLinkObject(linkPaymentOf(payment, link)));
+    const { payment } = await checkoutAdmin.cancelPaymentLink({ id: req.params.id as string }, callContext(res));
+    res.json(paymentLinkObject(answered(payment, 'payment')));
   });
 
   return router;

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { paymentOf, paymentsOf } from '@hc/conversions';
+import { answered } from '@hc/conversions';
 import type { ServiceClient } from '@hc/grpc';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
 import { callContext } from '../locals.ts';
@@ -15,16 +15,15 @@ export function paymentRoutes(checkout: ServiceClient<typeof CheckoutService>): 
   router.get('/payments', async (req, res) => {
     const query = req.query as Record<string, unknown>;
     const { limit, startingAfter } = listQuery(query);
-    // Only `data` is read (docs/adr/0105): the deprecated copy of the page is not built for us.
-    const page = await checkout.listPayments({ limit, startingAfter, paymentOnly: true, ...paymentListFilters(query) }, callContext(res));
+    const page = await checkout.listPayments({ limit, startingAfter, ...paymentListFilters(query) }, callContext(res));
     // The page's JSON from the compiled serializer, as a read by id writes a payment (docs/adr/0097).
-    res.type('json').send(serializePaymentList(paymentsOf(page.data, page.payments).map(paymentObject), page.hasMore));
+    res.type('json').send(serializePaymentList(page.data.map(paymentObject), page.hasMore));
   });
 
   router.post('/payments/:id/simulate', jsonObjectBody, async (req, res) => {
     const body = validateSimulatePayment(req.body);
-    const { updated, payment } = await checkout.simulatePayment({ id: req.params.id as string, outcome: body.outcome }, callContext(res));
-    res.json(paymentObject(paymentOf(updated, payment)));
+    const { updated } = await checkout.simulatePayment({ id: req.params.id as string, outcome: body.outcome }, callContext(res));
+    res.json(paymentObject(answered(updated, 'updated')));
   });
 
   return router;

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler, Router } from 'express';
-import { paymentOf } from '@hc/conversions';
+import { answered } from '@hc/conversions';
 import type { ServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
@@ -82,15 +82,12 @@ async function readAsCaller(deps: ReadByIdDeps, id: string, requestId: string, a
   const sameCaller = ahead && guess.account.id === verified.account.id && guess.livemode === verified.livemode;
   const { reading, spending } = sameCaller ? ahead : startReadAndSpend(deps, id, requestId, verified);
   await spending;
-  const { payment, session } = await reading;
-  return paymentOf(payment, session);
+  const { payment } = await reading;
+  return answered(payment, 'payment');
 }
 
 function startReadAndSpend(deps: ReadByIdDeps, id: string, requestId: string, caller: Caller) {
-  const reading = deps.checkout.getCheckoutSession(
-    { id, paymentOnly: true },
-    { accountId: caller.account.id, livemode: caller.livemode, requestId },
-  );
+  const reading = deps.checkout.getCheckoutSession({ id }, { accountId: caller.account.id, livemode: caller.livemode, requestId });
   const spending = spendBudget(deps.requestLimit, deps.logger, caller.account.id);
   // Either may be dropped unread (an earlier verdict decided the answer): never an unhandled rejection.
   reading.catch(() => undefined);
