@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startCheckoutStack, type CheckoutStack } from '@hc/checkout/testing';
 import { createServiceClient, type ServiceClient } from '@hc/grpc';
 import { createLogger } from '@hc/logging';
+import { eventually } from '@hc/test-kit';
 import { CheckoutService } from '@hc/proto/checkout/v1';
 import { DeliveryLogRetention } from '../src/store/delivery-log-retention.ts';
 import { WebhookReceiver } from './support/receiver.ts';
@@ -45,6 +46,12 @@ async function paidPayment(): Promise<string> {
   await checkout.startCheckoutSession({ id, account }, ctx);
   await checkout.simulatePayment({ id, outcome: 'paid' }, ctx);
   await receiver.waitFor(() => receiver.at('/r').filter((d) => d.body.data.payment?.['id'] === id).length >= 2);
+  // The receiver has them before their attempts are recorded (a success is committed after the answer,
+  // with the others finishing then): wait for both records, or a count below could miss one.
+  await eventually(
+    () => logged(id),
+    (log) => log.attempts >= 2,
+  );
   return id;
 }
 
