@@ -13,14 +13,14 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRendered } from './manifests.ts';
 import type { Rendered } from './manifests.ts';
-import { LABEL, NETWORK, STATE_DIR, containerName, engineClient, httpReady, namesResolve, publishedPort, run, tryRun } from './engine.ts';
+import { LABEL, NETWORK, STATE_DIR, containerName, engineClient, httpReady, namesResolve, run, tryRun } from './engine.ts';
 import type { PodContext } from './pods.ts';
 import { startWorkloads, until } from './workloads.ts';
 import { Endpoints, ENDPOINTS_FILE, ENDPOINTS_MOUNT, addressOf } from './endpoints.ts';
 import { runningReplicas, upgrade } from './upgrade.ts';
 import { runTestHooks } from './hooks.ts';
 import { makeNatsLogin, type NatsLogin } from './nats-tls.ts';
-import { NATS_MONITOR_PORT, NATS_NODES, natsNodeRunArgs, writeNatsConfigs } from './nats-cluster.ts';
+import { NATS_NODES, NATS_START_RETRIES, natsNodeReady, natsNodeRunArgs, writeNatsConfigs } from './nats-cluster.ts';
 
 const root = join(import.meta.dirname, '../../..');
 const RELEASE = 'hc';
@@ -112,7 +112,8 @@ async function startInfrastructure(client: string, postgresPassword: string, nat
   );
   // /healthz answers 200 once the node's JetStream is up and its cluster has a meta leader.
   for (const node of NATS_NODES) {
-    await until(`NATS ${node}`, () => httpReady(publishedPort(client, containerName(node), NATS_MONITOR_PORT), '/healthz'));
+    const restarts = { left: NATS_START_RETRIES };
+    await until(`NATS ${node}`, () => natsNodeReady(client, containerName(node), restarts));
   }
 }
 

@@ -10,6 +10,7 @@
  */
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { httpReady, publishedPort, run, tryRun } from './engine.ts';
 import type { NatsLogin } from './nats-tls.ts';
 
 /** Each node's name: its `server_name`, its network alias, and a host name in the certificate. */
@@ -66,4 +67,28 @@ export function natsNodeRunArgs(node: string, container: string, login: NatsLogi
     ...['-e', `NATS_USER=${login.user}`, '-e', `NATS_PASSWORD=${login.password}`],
     ...[image, '-c', `/etc/nats-cluster/${node}.conf`],
   ];
+}
+
+/** How many times a node that exited while the cluster starts is started again (a StatefulSet's restartPolicy). */
+export const NATS_START_RETRIES = 3;
+
+/**
+ * Whether a NATS node answers /healthz. A node that exited at start (a CI rehearsal once found nats-0
+ * with no published port moments after `run -d`) has its last log lines printed, so the reason is on
+ * record, and is started again as Kubernetes would restart the pod, up to `restarts.left` times.
+ */
+export async function natsNodeReady(client: string, container: string, restarts: { left: number }): Promise<boolean> {
+  const status = tryRun(client, ['inspect', '-f', '{{.State.Status}}', container]);
+  if (status === 'exited' || status === 'dead' || status === 'stopped') {
+    const logs = tryRun(client, ['logs', '--tail', '20', container]) ?? '(no logs)';
+    process.stderr.write(`chart:run: ${container} exited while starting (${status}); its last lines:\n${logs}\n`);
+    if (restarts.left <= 0) throw new Error(`${container} exited while starting, ${NATS_START_RETRIES} restarts used`);
+    restarts.left -= 1;
+    run(client, ['start', container]);
+    return false;
+  }
+  if (status !== 'running') return false;
+  const published = tryRun(client, ['port', container, `${NATS_MONITOR_PORT}/tcp`]);
+  if (!published) return false; // running, its port not yet listed
+  return httpReady(publishedPort(client, container, NATS_MONITOR_PORT), '/healthz');
 }
