@@ -88,7 +88,11 @@ export async function natsNodeReady(client: string, container: string, restarts:
     return false;
   }
   if (status !== 'running') return false;
-  const published = tryRun(client, ['port', container, `${NATS_MONITOR_PORT}/tcp`]);
-  if (!published) return false; // running, its port not yet listed
-  return httpReady(publishedPort(client, container, NATS_MONITOR_PORT), '/healthz');
+  let port: number;
+  try {
+    port = publishedPort(client, container, NATS_MONITOR_PORT);
+  } catch {
+    return false; // running, its port not yet listed
+  }
+  return httpReady(port, '/healthz');
 }

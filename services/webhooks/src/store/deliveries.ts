@@ -116,7 +116,7 @@ export class DeliveryStore {
 
   /**
    * Takes up to `limit` due deliveries, each with a lease until now + leaseMs, and no more than
-   * `perEndpoint` in flight per endpoint (counting leases held elsewhere). SKIP LOCKED lets several
+   * `slots` in flight per endpoint by its health (counting leases held elsewhere). SKIP LOCKED lets several
    * workers claim at once without waiting on each other or taking the same delivery (the due test is
    * repeated on the locked row for that: test/store-races.int.test.ts). A delivery
    * still "delivering" past its lease belonged to a worker that died: it is due again, and its lost
