@@ -1,5 +1,6 @@
-// Risk covered: the per-process key cache (docs/adr/0085) keeps a revoked key or a suspended account working on a
-// gateway that cached it, or keeps using cached keys while the accounts context does not answer its syncs.
+// Risk covered: the per-process key cache (docs/adr/0085, 0108) keeps a revoked key or a suspended account working
+// on a gateway that cached it, or keeps using cached keys past its lease while the accounts context does not answer.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eventually, expectError, VALID_BODY } from './e2e-helpers.ts';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process.ts';
@@ -75,13 +76,16 @@ describe('a change to a key or account reaches every gateway that cached it', ()
     await warm(shop.liveKey);
   });
 
-  it('uses no cached key while accounts does not answer (503), and caches again, missing no change, once it does', async () => {
+  it('uses no cached key once its lease ran out while accounts does not answer (503), and caches again, missing no change, once it does', async () => {
     const shop = await platform.merchant();
     const { key, secret } = await platform.operations.createKey(shop.accountId, 'test');
     await warm(secret);
     await warm(shop.testKey);
     await platform.stack.accounts.pause();
     try {
+      // Until its lease runs out (2 s from its last renewal, sent before the pause) a gateway still uses
+      // what it cached: accounts answers no change before then. After it, nothing cached is used.
+      await sleep(2_100);
       for (const gateway of ['first', 'second'] as const) {
         await expectError(await createOn(gateway, shop.testKey), 503, 'service_unavailable');
       }
@@ -89,7 +93,7 @@ describe('a change to a key or account reaches every gateway that cached it', ()
       await platform.stack.accounts.resume();
     }
     await platform.operations.revokeKey(key.id);
-    // The gateways' clients reconnect after their back-off; the revocation is in their next sync.
+    // The gateways' clients reconnect after their back-off; the revocation is in their next renewal.
     for (const gateway of ['first', 'second'] as const) {
       const answer = await eventually(
         () => createOn(gateway, secret),

@@ -11,7 +11,9 @@ import { operatorHandlers } from './api/grpc/operator-handlers.ts';
 import type { AccountsConfig } from './config.ts';
 import type { MerchantAccount } from './domain/merchant-account.ts';
 import { MerchantOperations } from './use-cases/merchant-operations.ts';
+import { keyCachesCaughtUp } from './use-cases/key-directory.ts';
 import { ChangeFeed } from './store/change-feed.ts';
+import { KeyCacheLeases } from './store/key-cache-leases.ts';
 import { BrandStore } from './store/brand-store.ts';
 import { MerchantStore } from './store/merchant-store.ts';
 import { createAccountsDatabase } from './store/prisma.ts';
@@ -48,13 +50,11 @@ export async function startAccountsService(
       close: (database) => database.close(),
     },
     dependencies: ({ prisma, pool }) => {
-      const store = new MerchantStore(prisma);
-      return {
-        store,
-        brands: new BrandStore(prisma),
-        operations: new MerchantOperations(store, now),
-        changes: new ChangeFeed(pool),
-      };
+      const changes = new ChangeFeed(pool);
+      const leases = new KeyCacheLeases(pool);
+      // A change is answered once the gateways' key caches have applied it (docs/adr/0108).
+      const store = new MerchantStore(prisma, keyCachesCaughtUp({ changes, leases }));
+      return { store, brands: new BrandStore(prisma), operations: new MerchantOperations(store, now), changes, leases };
     },
     events: {
       natsUrl: config.NATS_URL,
@@ -67,7 +67,7 @@ export async function startAccountsService(
     grpc: {
       address: config.ACCOUNTS_GRPC_ADDRESS,
       graceMs: 2000,
-      register(server, { deps: { store, brands, operations, changes } }) {
+      register(server, { deps: { store, brands, operations, changes, leases } }) {
         const admin = merchantAdminHandlers({ store, brands, now });
         server.add(MerchantAdminService, admin);
         // The previous release's name of the same service (docs/adr/0086): its callers keep working through
@@ -75,7 +75,7 @@ export async function startAccountsService(
         server.add(LegacyMerchantAdminService, admin);
         server.addPublic(AccountsOperatorService, operatorHandlers(operations));
         server.addPublic(BrandService, brandHandlers({ brands, now }));
-        server.addPublic(KeyDirectoryService, keyDirectoryHandlers({ store, changes }));
+        server.addPublic(KeyDirectoryService, keyDirectoryHandlers({ store, changes, leases }));
       },
     },
   });

@@ -19,7 +19,7 @@ import { brandHandlers } from '../src/api/grpc/brand-handlers.ts';
 import { merchantAdminHandlers } from '../src/api/grpc/merchant-admin-handlers.ts';
 import { ACCOUNTS_MIGRATIONS_DIR } from '../src/index.ts';
 import { BrandStore } from '../src/store/brand-store.ts';
-import { MerchantStore } from '../src/store/merchant-store.ts';
+import { MerchantStore, NO_KEY_CACHES } from '../src/store/merchant-store.ts';
 import { createAccountsPrisma, type AccountsPrisma } from '../src/store/prisma.ts';
 import { createAccount } from '../src/use-cases/create-account.ts';
 import { suspendAccount } from '../src/use-cases/suspend-account.ts';
@@ -37,7 +37,7 @@ const pub: PublicCallContext = { requestId: 'req_pages' };
 beforeAll(async () => {
   db = await createTestDatabase('accounts', ACCOUNTS_MIGRATIONS_DIR);
   prisma = createAccountsPrisma(db.url);
-  store = new MerchantStore(prisma);
+  store = new MerchantStore(prisma, NO_KEY_CACHES);
   const deps = { store, brands: new BrandStore(prisma), now: () => new Date() };
   server = createGrpcServer(createLogger('accounts-brand-test', { level: 'silent' }));
   server.add(MerchantAdminService, merchantAdminHandlers(deps));

@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
 import { merchantAdminHandlers } from '../src/api/grpc/merchant-admin-handlers.ts';
 import { ACCOUNTS_MIGRATIONS_DIR } from '../src/index.ts';
 import { BrandStore } from '../src/store/brand-store.ts';
-import { MerchantStore } from '../src/store/merchant-store.ts';
+import { MerchantStore, NO_KEY_CACHES } from '../src/store/merchant-store.ts';
 import { createAccountsPrisma, type AccountsPrisma } from '../src/store/prisma.ts';
 import { createAccount } from '../src/use-cases/create-account.ts';
 import { createApiKey } from '../src/use-cases/create-api-key.ts';
@@ -31,7 +31,7 @@ let b: CallContext;
 beforeAll(async () => {
   db = await createTestDatabase('accounts', ACCOUNTS_MIGRATIONS_DIR);
   prisma = createAccountsPrisma(db.url);
-  deps = { store: new MerchantStore(prisma), now: () => new Date() };
+  deps = { store: new MerchantStore(prisma, NO_KEY_CACHES), now: () => new Date() };
   server = createGrpcServer(createLogger('accounts-admin-test', { level: 'silent' }));
   server.add(MerchantAdminService, merchantAdminHandlers({ ...deps, brands: new BrandStore(prisma) }));
   const port = await server.listen('127.0.0.1:0');

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { badValueError } from '@hc/db';
 import { createTestDatabase, type TestDatabase } from '@hc/test-kit';
 import { ACCOUNTS_MIGRATIONS_DIR } from '../src/migrations.ts';
-import { MerchantStore } from '../src/store/merchant-store.ts';
+import { MerchantStore, NO_KEY_CACHES } from '../src/store/merchant-store.ts';
 import { createAccountsPrisma, type AccountsPrisma } from '../src/store/prisma.ts';
 
 let db: TestDatabase;
@@ -31,7 +31,7 @@ async function failureOf(work: () => Promise<unknown>): Promise<unknown> {
 
 describe('the accounts store: a bad value is 400 invalid_request, never a 500', () => {
   it('a NUL in an account name (Prisma model write, 22021) is invalid_request and nothing is stored', async () => {
-    const store = new MerchantStore(prisma);
+    const store = new MerchantStore(prisma, NO_KEY_CACHES);
     const error = await failureOf(() =>
       store.insertAccount({ id: 'acct_nul', name: 'Shop\u0000', status: 'active', payoutWallet: null, feeBps: 150, createdAt: new Date() }),
     );

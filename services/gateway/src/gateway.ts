@@ -87,8 +87,9 @@ async function gatewayDependencies(
   const rateLimits = life.own('rate limits', createRateLimits(config.GATEWAY_DATABASE_URL, rateLimitsOf(config), logger), (limits) =>
     limits.close(),
   );
-  // Keys and accounts come from the accounts context, cached per process and synced with its change
-  // feed before each use (docs/adr/0085). Not a job: it syncs when a request asks, on no timer.
+  // Keys and accounts come from the accounts context, cached per process under a lease that accounts'
+  // changes wait for (docs/adr/0108): a cached key is used with no call. The cache renews its lease on
+  // its own timer from start to stop, and gives it back when stopped.
   const directory = life.own('key directory client', keyDirectoryClient(config.ACCOUNTS_GRPC_ADDRESS, config.GRPC_TIMEOUT_MS), close);
   const keys = life.own('key cache', new KeyCache(directory, logger), (cache) => cache.stop());
   await keys.start();

@@ -1,13 +1,15 @@
-// Risk covered: the key cache (docs/adr/0085) storing what a read saw before a change it raced, using an entry
-// after a change answered before the request, answering from memory for a key it never read, or using
-// cached keys while the accounts context does not answer its syncs.
+// Risk covered: the key cache (docs/adr/0085, 0108) storing what a read saw before a change it raced, using an
+// entry after a change answered before the request, answering from memory for a key it never read, using
+// cached keys while the accounts context does not answer its renewals, or past its lease while a change
+// that waited for it is answered; and a change waiting for a cache that is gone.
+import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { createLogger } from '@hc/logging';
 import { ACCOUNTS_MIGRATIONS_DIR, hashApiKey, loadAccountsConfig, startAccountsService, type RunningAccountsService } from '@hc/accounts';
 import { createTestDatabase, eventually, testNatsPrefix, testNatsUrl, type TestDatabase } from '@hc/test-kit';
 import { KeyCache } from '../src/adapters/key-cache.ts';
-import { keyDirectoryClient, type KeyDirectoryClient } from '../src/adapters/key-directory-client.ts';
+import { keyDirectoryClient, type KeyDirectoryClient, type LeaseCall } from '../src/adapters/key-directory-client.ts';
 
 let db: TestDatabase;
 let accounts: RunningAccountsService;
@@ -69,7 +71,7 @@ function countingDirectory(): KeyDirectoryClient & { reads: number; hold(): { re
       }
       return found;
     },
-    changes: (after: bigint | undefined) => directory.changes(after),
+    holdLease: (call: LeaseCall) => directory.holdLease(call),
     close: () => undefined,
   };
   return counting;
@@ -92,7 +94,7 @@ describe('the key cache', () => {
       await accounts.operations.reactivate(accountId);
       expect((await cache.findKeyByHash(HASH))?.account.status).toBe('active');
     } finally {
-      cache.stop();
+      await cache.stop();
     }
   });
 
@@ -105,7 +107,7 @@ describe('the key cache', () => {
       const racing = cache.findKeyByHash(HASH);
       await reached; // it read "active" and has not stored it yet
       await accounts.operations.suspend(accountId); // answered meanwhile
-      // Another cached key's use waits for a sync, which applies every change answered before it.
+      // The cache applied the suspension before it was answered (its lease); the racing read must not undo that.
       await cache.findKeyByHash(OTHER);
       await cache.findKeyByHash(OTHER);
       release();
@@ -114,11 +116,11 @@ describe('the key cache', () => {
       expect((await cache.findKeyByHash(HASH))?.account.status).toBe('suspended');
     } finally {
       await accounts.operations.reactivate(accountId);
-      cache.stop();
+      await cache.stop();
     }
   });
 
-  it('offers its entry as a guess without a sync, and no guess once a change is known or past the TTL', async () => {
+  it('holds an entry until a change names it or it is past the TTL', async () => {
     let now = 1_000_000;
     const lookup = countingDirectory();
     const cache = new KeyCache(lookup, logger, { ttlMs: 60_000, now: () => now });
@@ -130,7 +132,6 @@ describe('the key cache', () => {
       expect(cache.peekKeyByHash(HASH)?.key.id).toBe(keyId);
       expect(lookup.reads).toBe(2);
       await accounts.operations.setPayoutWallet(accountId, null); // any change to the account drops its keys
-      await cache.findKeyByHash(OTHER); // a cached key's sync applies the change
       expect(cache.peekKeyByHash(HASH)).toBeUndefined();
       await cache.findKeyByHash(HASH);
       now += 60_000;
@@ -138,7 +139,7 @@ describe('the key cache', () => {
       now -= 60_000;
       expect(cache.peekKeyByHash(HASH)?.key.id).toBe(keyId);
     } finally {
-      cache.stop();
+      await cache.stop();
     }
     expect(cache.peekKeyByHash(HASH)).toBeUndefined();
   });
@@ -152,16 +153,21 @@ describe('the key cache', () => {
       await cache.findKeyByHash(OTHER);
       const address = accounts.address;
       await accounts.stop();
+      // The first renewal that fails ends the lease (no change can be answered meanwhile anyway).
+      await eventually(
+        async () => cache.active,
+        (active) => !active,
+        10_000,
+      );
       await expect(cache.findKeyByHash(OTHER)).rejects.toMatchObject({ code: 'service_unavailable' });
-      expect(cache.active).toBe(false);
       expect(cache.peekKeyByHash(HASH)).toBeUndefined();
-      // Revoked by hand while no sync could run: the trigger records it all the same.
+      // Revoked by hand while no renewal could run: the trigger records it all the same.
       const client = new pg.Client({ connectionString: db.url });
       await client.connect();
       await client.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [keyId]);
       await client.end();
       accounts = await startAccountsService(config(address), logger);
-      // The client reconnects after its back-off: until a sync answers, lookups fail or ask accounts directly.
+      // The client reconnects after its back-off: until a renewal answers, lookups fail or ask accounts directly.
       const answered = await eventually(
         async () => ({ found: await cache.findKeyByHash(HASH).catch(() => undefined), active: cache.active }),
         ({ found, active }) => found !== undefined && active,
@@ -172,7 +178,94 @@ describe('the key cache', () => {
       await cache.findKeyByHash(OTHER);
       expect(lookup.reads).toBe(reads);
     } finally {
-      cache.stop();
+      await cache.stop();
     }
+  });
+});
+
+describe("the key cache's lease (docs/adr/0108)", () => {
+  it('has applied a change by the time accounts answers it, with no request asking', async () => {
+    const lookup = countingDirectory();
+    const cache = new KeyCache(lookup, logger);
+    await cache.start();
+    try {
+      await cache.findKeyByHash(HASH);
+      expect(cache.peekKeyByHash(HASH)?.account.status).toBe('active');
+      await accounts.operations.suspend(accountId);
+      // Nothing was asked of the cache since: its renewals applied the change before accounts answered it.
+      expect(cache.peekKeyByHash(HASH)).toBeUndefined();
+      expect((await cache.findKeyByHash(HASH))?.account.status).toBe('suspended');
+      expect(lookup.reads).toBe(2);
+    } finally {
+      await accounts.operations.reactivate(accountId);
+      await cache.stop();
+    }
+  });
+
+  it('keeps a change waiting for a cache that stopped renewing until its lease has run out, when the cache no longer uses it', async () => {
+    let renewals = 0;
+    // Renews once, then never hears back (a gateway frozen or cut off from accounts).
+    const frozen: KeyDirectoryClient = {
+      findKeyByHash: (keyHash) => directory.findKeyByHash(keyHash),
+      holdLease: (call) => (++renewals === 1 ? directory.holdLease(call) : new Promise<never>(() => undefined)),
+      close: () => undefined,
+    };
+    const cache = new KeyCache(frozen, logger, { leaseMs: 1_500 });
+    await cache.start();
+    try {
+      await cache.findKeyByHash(HASH);
+      expect(cache.active).toBe(true);
+      const started = performance.now();
+      await accounts.operations.setPayoutWallet(accountId, null);
+      const waited = performance.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(1_000);
+      expect(waited).toBeLessThan(6_000);
+      // When accounts stopped waiting, the cache had already stopped using what it holds.
+      expect(cache.active).toBe(false);
+      expect(cache.peekKeyByHash(HASH)).toBeUndefined();
+    } finally {
+      await cache.stop();
+    }
+  });
+
+  it('counts its lease from when it asked, not from when the answer came', async () => {
+    // Every answer arrives 1.2 s after accounts recorded the lease (a slow network back).
+    const slow: KeyDirectoryClient = {
+      findKeyByHash: (keyHash) => directory.findKeyByHash(keyHash),
+      holdLease: async (call) => {
+        const answer = await directory.holdLease(call);
+        await new Promise((resolve) => setTimeout(resolve, 1_200));
+        return answer;
+      },
+      close: () => undefined,
+    };
+    const cache = new KeyCache(slow, logger, { leaseMs: 1_000 });
+    await cache.start();
+    try {
+      // Accounts' record of this lease ran out 0.2 s ago: the cache must not use it either.
+      expect(cache.active).toBe(false);
+    } finally {
+      await cache.stop();
+    }
+  });
+
+  it('gives its lease back when it stops, so no change waits for it', async () => {
+    const cache = new KeyCache(directory, logger, { leaseMs: 5_000 });
+    await cache.start();
+    await cache.findKeyByHash(HASH);
+    await cache.stop();
+    const started = performance.now();
+    await accounts.operations.setPayoutWallet(accountId, null);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('is granted at most 3 s, and refuses a request without a cache id', async () => {
+    const call = { cacheId: 'lease-cap-test', applied: undefined, timeoutMs: 5_000 };
+    expect((await directory.holdLease({ ...call, leaseMs: 60_000, renewal: 1n })).leaseMs).toBe(3_000);
+    await directory.holdLease({ ...call, leaseMs: 0, renewal: 2n });
+    await expect(directory.holdLease({ ...call, cacheId: '', leaseMs: 1_000, renewal: 1n })).rejects.toMatchObject({
+      code: 'invalid_request',
+      field: 'cache_id',
+    });
   });
 });

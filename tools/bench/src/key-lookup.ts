@@ -1,10 +1,10 @@
 /**
  * "Measure before choosing" (issue 14): the gateway's per-request key lookup, at the same concurrency,
- * in one run, against an accounts service of its own (docs/adr/0085):
+ * in one run, against an accounts service of its own (docs/adr/0085, 0108):
  *
  *   pg          one prepared SELECT … JOIN on accounts' database    the read under every answer
  *   directory   KeyDirectoryService.FindKeyByHash over gRPC         a lookup that cannot use the cache
- *   cache       KeyCache.findKeyByHash (a Changes call per batch)   what every request does now
+ *   cache       KeyCache.findKeyByHash (under its lease: no call)   what every request does now
  *
  *   node tools/bench/src/key-lookup.ts [seconds=5] [concurrency=64]
  *
@@ -70,10 +70,10 @@ try {
   for (let round = 1; round <= 2; round += 1) {
     await measure('pg prepared SELECT … JOIN (pool of 10)', () => pool.query(SQL));
     await measure('directory FindKeyByHash (gRPC, no cache)', () => directory.findKeyByHash(keyHash));
-    await measure('KeyCache (Changes call shared per batch)', () => cache.findKeyByHash(keyHash));
+    await measure('KeyCache (under its lease, no call)', () => cache.findKeyByHash(keyHash));
   }
 } finally {
-  cache.stop();
+  await cache.stop();
   directory.close();
   await pool.end();
   await accounts.stop();

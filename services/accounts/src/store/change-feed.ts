@@ -7,9 +7,9 @@ export interface AccountChange {
   readonly accountId: string | null;
 }
 
-// Named, so each connection prepares them once. The feed is read by every gateway before it uses a
-// cached key, once per batch of requests (docs/adr/0085): through Prisma each read cost accounts about
-// 0.4 ms of CPU, 0.017 ms per API read at 11,000 reads a second (docs/performance.md, issue 48).
+// Named, so each connection prepares them once. The feed is read by every gateway's key-cache renewal,
+// about ten times a second (docs/adr/0108; before it, once per batch of requests, docs/adr/0085, where
+// Prisma's cost of about 0.4 ms of CPU a read was measured: docs/performance.md, issue 48).
 const NEWEST = { name: 'account-changes-newest', text: 'SELECT max(position) AS position FROM account_changes' };
 const AFTER = {
   name: 'account-changes-after',
@@ -17,7 +17,7 @@ const AFTER = {
 };
 
 /**
- * Reads account_changes, the feed the gateways' key caches pull (docs/adr/0085), with prepared
+ * Reads account_changes, the feed the gateways' key caches pull (docs/adr/0085, 0108), with prepared
  * statements: the one way into that table (the tables' triggers write it, in the transaction of each
  * change, taking positions in commit order; nothing here writes it).
  */

@@ -45,16 +45,30 @@ function toKey(row: KeyRow): ApiKeyRecord {
   };
 }
 
+/** What a change to an account or a key waits for before it is answered (docs/adr/0108). */
+export interface KeyCachesCaughtUp {
+  /** Resolves once every gateway's key cache holding a lease has applied every change committed so far. */
+  caughtUp(): Promise<void>;
+}
+
+/** For a store no gateway reads (a test of the store alone): nothing to wait for. */
+export const NO_KEY_CACHES: KeyCachesCaughtUp = { caughtUp: async () => undefined };
+
 /**
- * The only code that writes the merchant_accounts and api_keys tables, through Prisma alone. Each
+ * The service's code that writes the merchant_accounts and api_keys tables, through Prisma alone (the
+ * other writer is the one-time data move from the gateway, store/gateway-import.ts, run by the
+ * migration before any gateway reads accounts). Each
  * change is one transaction with its event in the outbox (docs/adr/0085); the change feed's rows are
- * written by the tables' triggers in that same transaction.
+ * written by the tables' triggers in that same transaction. A change that fires them returns only once
+ * the gateways' key caches have applied it (docs/adr/0108), so its answer means "in effect everywhere".
  */
 export class MerchantStore {
   private readonly prisma: AccountsPrisma;
+  private readonly keyCaches: KeyCachesCaughtUp;
 
-  constructor(prisma: AccountsPrisma) {
+  constructor(prisma: AccountsPrisma, keyCaches: KeyCachesCaughtUp) {
     this.prisma = prisma;
+    this.keyCaches = keyCaches;
   }
 
   async insertAccount(account: MerchantAccount): Promise<void> {
@@ -85,14 +99,17 @@ export class MerchantStore {
     at: Date,
     onlyIf?: { status: AccountStatus },
   ): Promise<MerchantAccount | null> {
-    return this.prisma.$transaction(async (tx) => {
+    const account = await this.prisma.$transaction(async (tx) => {
       const { count } = await tx.merchantAccount.updateMany({ where: { id, ...onlyIf }, data: change });
       if (count === 0 && !onlyIf) return null;
       const row = await tx.merchantAccount.findUnique({ where: { id } });
-      const account = row ? toAccount(row) : null;
-      if (count === 1 && account) await writeOutbox(tx, [accountUpdatedEvent(account, at)]);
-      return account;
+      const found = row ? toAccount(row) : null;
+      if (count === 1 && found) await writeOutbox(tx, [accountUpdatedEvent(found, at)]);
+      return found;
     }, TRANSACTION);
+    // A refusal (onlyIf matched nothing) waits too: it may report a suspension whose answer is on its way.
+    if (account) await this.keyCaches.caughtUp();
+    return account;
   }
 
   /**
@@ -119,13 +136,16 @@ export class MerchantStore {
 
   /** Marks a key revoked (idempotent: the first revocation time stays, one event). Null when no such key. */
   async revokeKey(id: string, at: Date): Promise<ApiKeyRecord | null> {
-    return this.prisma.$transaction(async (tx) => {
+    const key = await this.prisma.$transaction(async (tx) => {
       const { count } = await tx.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: at } });
       const row = await tx.apiKey.findUnique({ where: { id } });
       const key = row ? toKey(row) : null;
       if (count === 1 && key) await writeOutbox(tx, [apiKeyRevokedEvent(key, at)]);
       return key;
     }, TRANSACTION);
+    // A second revocation changed nothing, but the first one's answer may still be on its way: wait too.
+    if (key) await this.keyCaches.caughtUp();
+    return key;
   }
 
   /** The key with this hash and its account, in one query: what the gateway authenticates with. */

@@ -1,33 +1,49 @@
-import { sharedCalls } from '@hc/batching';
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@hc/logging';
 import type { KeyDirectory, KeyEntry } from '../use-cases/authenticate.ts';
 import type { KeyDirectoryClient } from './key-directory-client.ts';
 
 export interface KeyCacheOptions {
-  /** Longest an entry is used without being read again (a second safety net; the change feed does the work). */
+  /** Longest an entry is used without being read again (a second safety net; the lease does the work). */
   ttlMs?: number;
   /** Most keys kept; the oldest entry makes room for a new one. */
   maxEntries?: number;
   now?: () => number;
+  /** The lease asked for (accounts may grant less): the longest a change waits for this cache once it stops. */
+  leaseMs?: number;
+  /** Time between renewals while nothing changes: about the longest a change waits for this cache. */
+  renewEveryMs?: number;
 }
 
 type Entry = { value: KeyEntry; storedAt: number };
 
 /**
- * Keys and their accounts, cached per gateway process and dropped when the accounts context's change
- * feed names the key or its account (docs/adr/0085, which replaces ADR 0027's LISTEN).
+ * The lease ends this much before it would by the time it was asked for: accounts counts it from when
+ * it received the request (later) on its database's clock, rounded to the millisecond.
+ */
+const LEASE_MARGIN_MS = 50;
+/** The shortest deadline a renewal is given, whatever the lease (a test's short lease included). */
+const MIN_RENEWAL_TIMEOUT_MS = 100;
+/** How long stopping waits to give the lease back before it leaves it to run out. */
+const RELEASE_WAIT_MS = 1_000;
+
+/**
+ * Keys and their accounts, cached per gateway process under a lease from the accounts context
+ * (docs/adr/0108, which replaces ADR 0085's sync before each use).
  *
- * "Next request" is exact, not merely fast: before a cached entry is used, the request waits for a
- * sync — one KeyDirectoryService.Changes(after = the position applied) call that started after the
- * request arrived. Accounts answers a write only after it committed the change row, and positions
- * become visible in order, so every revocation or suspension answered before the request is in that
- * answer. Concurrent requests share one sync (at most one in flight and one queued: @hc/batching's
- * sharedCalls, docs/batching.md), so it costs one small round trip per batch of requests instead of
- * a key-and-account read per request.
+ * "Next request" is exact, not merely fast. The cache renews its lease about ten times a second
+ * (KeyDirectoryService.HoldLease), reporting the change position it has applied and applying the
+ * changes after it that the answer lists. Accounts answers a change to a key or an account only once
+ * every cache whose lease has not run out has reported applying it. So while this cache's lease runs,
+ * every change answered before a request is already applied when the request arrives, and a cached
+ * entry is used at once, with no round trip. The lease is counted from when the renewal was sent, so it
+ * ends here before accounts stops waiting for it.
  *
- * While accounts does not answer a sync, nothing cached is used: each request asks accounts itself
- * (and fails 503 service_unavailable when that fails too). Nothing is lost meanwhile: the next sync
- * lists every change after the position applied.
+ * While the cache holds no lease (accounts does not answer, or the cache has just started), nothing
+ * cached is used: each request asks accounts itself (and fails 503 service_unavailable when that fails
+ * too). Nothing is lost meanwhile: the next renewal lists every change after the position applied.
  *
  * A lookup that raced a change must not store what it read before the change: each answer carries the
  * position it reflects, and is stored only if the cache has applied no change after it.
@@ -35,16 +51,26 @@ type Entry = { value: KeyEntry; storedAt: number };
 export class KeyCache implements KeyDirectory {
   private readonly entries = new Map<string, Entry>();
   private readonly byAccount = new Map<string, Set<string>>();
-  /** The change position applied; undefined until the first sync answered. */
+  /** This process's cache, as accounts knows its lease. */
+  private readonly cacheId = randomUUID();
+  /** The change position applied; undefined until the first renewal answered. */
   private applied: bigint | undefined;
-  /** False from a failed sync until one succeeds: cached entries are not used meanwhile. */
-  private reachable = false;
-  /** A failure was logged and no sync succeeded since (one warning per outage). */
+  /**
+   * When the lease runs out, by both clocks: the monotonic one (a step of the wall clock does not
+   * stretch it) and the wall clock (the monotonic one stands still while the host is suspended). 0
+   * while none is held.
+   */
+  private leaseEnds = { monotonic: 0, wall: 0 };
+  /** Calls made so far: each HoldLease call carries the next number. */
+  private renewals = 0n;
+  /** A failure was logged and no renewal succeeded since (one warning per outage). */
   private failing = false;
-  private stopped = false;
+  private readonly stopping = new AbortController();
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
+  private readonly leaseMs: number;
+  private readonly renewEveryMs: number;
   private readonly directory: KeyDirectoryClient;
   private readonly logger: Logger;
 
@@ -54,76 +80,102 @@ export class KeyCache implements KeyDirectory {
     this.ttlMs = options.ttlMs ?? 60_000;
     this.maxEntries = options.maxEntries ?? 10_000;
     this.now = options.now ?? Date.now;
+    this.leaseMs = options.leaseMs ?? 2_000;
+    this.renewEveryMs = options.renewEveryMs ?? 100;
   }
 
-  /** Takes the current position. If accounts cannot be reached now, the gateway still starts (requests ask accounts). */
+  /** Takes a lease, then keeps it. If accounts cannot be reached now, the gateway still starts (requests ask accounts). */
   async start(): Promise<void> {
-    await this.synced();
+    const changed = await this.renew();
+    void this.keepRenewing(changed);
   }
 
-  /** True while syncs succeed, i.e. while cached entries may be used. */
+  /** True while the lease is held, i.e. while cached entries may be used. */
   get active(): boolean {
-    return this.reachable;
+    return this.leaseHeld();
+  }
+
+  /** What findKeyByHash would answer from memory now, with no call: for inspection (tests, tools). */
+  peekKeyByHash(keyHash: string): KeyEntry | undefined {
+    return this.leaseHeld() ? this.fresh(keyHash) : undefined;
+  }
+
+  async findKeyByHash(keyHash: string): Promise<KeyEntry | null> {
+    const cached = this.leaseHeld() ? this.fresh(keyHash) : undefined;
+    if (cached) return cached;
+    const { found, position } = await this.directory.findKeyByHash(keyHash);
+    if (found && this.leaseHeld() && this.applied !== undefined && position >= this.applied) this.remember(keyHash, found);
+    return found;
   }
 
   /**
-   * The cached entry for this key as it stands now, without a sync: a guess that may be a change
-   * behind. Only a caller that will still wait for findKeyByHash, and act on the guess only if that
-   * agrees, may use it (docs/adr/0067).
+   * Forgets everything and stops renewing; from now on every lookup asks accounts. Then gives the lease
+   * back (a lease of 0 ms), so that no change waits for a cache that is gone; if that fails, the lease
+   * runs out on its own.
    */
-  peekKeyByHash(keyHash: string): KeyEntry | undefined {
-    if (!this.reachable) return undefined;
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    this.endLease();
+    this.forgetAll();
+    if (this.renewals === 0n) return; // never asked for one
+    // Numbered after every renewal, so none of them, however late it lands, revives the lease.
+    const release = this.call(0, RELEASE_WAIT_MS).catch(() => undefined);
+    await Promise.race([release, sleep(RELEASE_WAIT_MS, undefined, { ref: false })]);
+  }
+
+  private leaseHeld(): boolean {
+    return performance.now() < this.leaseEnds.monotonic && Date.now() < this.leaseEnds.wall;
+  }
+
+  private endLease(): void {
+    this.leaseEnds = { monotonic: 0, wall: 0 };
+  }
+
+  private call(leaseMs: number, timeoutMs: number): ReturnType<KeyDirectoryClient['holdLease']> {
+    this.renewals += 1n;
+    return this.directory.holdLease({ cacheId: this.cacheId, applied: this.applied, leaseMs, renewal: this.renewals, timeoutMs });
+  }
+
+  private fresh(keyHash: string): KeyEntry | undefined {
     const entry = this.entries.get(keyHash);
     return entry && this.now() - entry.storedAt < this.ttlMs ? entry.value : undefined;
   }
 
-  async findKeyByHash(keyHash: string): Promise<KeyEntry | null> {
-    if (this.entries.has(keyHash) && (await this.synced())) {
-      const entry = this.entries.get(keyHash);
-      if (entry && this.now() - entry.storedAt < this.ttlMs) return entry.value;
+  /** Renews until stopped: at once after an answer with changes (accounts waits for this report), else after a pause. */
+  private async keepRenewing(changed: boolean): Promise<void> {
+    while (!this.stopping.signal.aborted) {
+      try {
+        await sleep(changed ? 0 : this.renewEveryMs, undefined, { signal: this.stopping.signal, ref: false });
+      } catch {
+        return; // stopped
+      }
+      changed = await this.renew();
     }
-    const { found, position } = await this.directory.findKeyByHash(keyHash);
-    if (found && this.reachable && this.applied !== undefined && position >= this.applied) this.remember(keyHash, found);
-    return found;
   }
 
-  /** Forgets everything; from now on every lookup asks accounts. */
-  stop(): void {
-    this.stopped = true;
-    this.reachable = false;
-    this.forgetAll();
-  }
-
-  /**
-   * Resolves true once a sync that started after this call has answered (so every change answered
-   * before the call has been applied); false if it could not. With none in flight, the sync starts at
-   * the end of this turn of the event loop, shared by every request read in the turn; with one in
-   * flight (it may have started before this request), the request waits for the one after it.
-   */
-  private readonly synced = sharedCalls<void, boolean>(
-    () => this.sync(),
-    () => 'sync',
-    1,
-  );
-
-  private async sync(): Promise<boolean> {
+  /** One renewal; true when it applied a change (so the next one, which reports it, should go at once). */
+  private async renew(): Promise<boolean> {
+    const sent = { monotonic: performance.now(), wall: Date.now() };
     try {
-      const answer = await this.directory.changes(this.applied);
+      // Answered later than the lease would run, a renewal is of no use: its deadline is the lease's.
+      const answer = await this.call(this.leaseMs, Math.max(this.leaseMs - LEASE_MARGIN_MS, MIN_RENEWAL_TIMEOUT_MS));
+      if (this.stopping.signal.aborted) return false;
       if (answer.reset || this.applied === undefined) this.forgetAll();
       for (const change of answer.changes) {
         if (change.keyHash !== undefined) this.forgetKey(change.keyHash);
         if (change.accountId !== undefined) this.forgetAccount(change.accountId);
       }
       this.applied = answer.position;
-      if (this.stopped) return false;
+      const lasts = answer.leaseMs - LEASE_MARGIN_MS;
+      this.leaseEnds = { monotonic: sent.monotonic + lasts, wall: sent.wall + lasts };
       if (this.failing) this.logger.info('key cache: accounts answers again; cached keys are used again');
       this.failing = false;
-      this.reachable = true;
-      return true;
+      return answer.changes.length > 0 || answer.reset;
     } catch (error) {
-      if (!this.failing) this.logger.warn({ err: error }, 'key cache: accounts unreachable; every request asks accounts until it answers');
+      this.endLease();
+      if (!this.failing)
+        this.logger.warn({ err: error }, 'key cache: accounts granted no lease; every request asks accounts until it does');
       this.failing = true;
-      this.reachable = false;
       return false;
     }
   }

@@ -2,12 +2,35 @@ import { createServiceClient, type PublicCallContext, type ServiceClient } from 
 import { KeyDirectoryService, type Account, type ApiKey } from '@hc/proto/accounts/v1';
 import type { KeyEntry } from '../use-cases/authenticate.ts';
 
-/** The accounts context's key directory as the key cache reads it (docs/adr/0085). */
+/** Changed keys (by hash) and accounts, the position they reach, and whether to forget everything instead. */
+export interface ChangesAnswer {
+  readonly changes: readonly { keyHash?: string; accountId?: string }[];
+  readonly position: bigint;
+  readonly reset: boolean;
+}
+
+/** One HoldLease call of a key cache (docs/adr/0108). */
+export interface LeaseCall {
+  readonly cacheId: string;
+  /** The position applied; undefined for a new cache. */
+  readonly applied: bigint | undefined;
+  /** The lease asked for; 0 gives it back. */
+  readonly leaseMs: number;
+  /** This cache's call number, growing with each call. */
+  readonly renewal: bigint;
+  /** The call's deadline: a renewal answered later than its lease is of no use. */
+  readonly timeoutMs: number;
+}
+
+/** The accounts context's key directory as the key cache reads it (docs/adr/0085, 0108). */
 export interface KeyDirectoryClient {
   /** The key with this hash and its account, and the change position the answer reflects. */
   findKeyByHash(keyHash: string): Promise<{ found: KeyEntry | null; position: bigint }>;
-  /** The changed keys (by hash) and accounts after `after` (none, with no `after`), and the position reached. */
-  changes(after: bigint | undefined): Promise<{ changes: { keyHash?: string; accountId?: string }[]; position: bigint; reset: boolean }>;
+  /**
+   * Holds the cache's lease for `leaseMs` (or what accounts grants, answered) having applied `applied`
+   * (none for a new cache), and answers the changes after it.
+   */
+  holdLease(call: LeaseCall): Promise<ChangesAnswer & { leaseMs: number }>;
   close(): void;
 }
 
@@ -24,9 +47,10 @@ export function keyDirectoryClient(address: string, timeoutMs: number): KeyDirec
       const { key, account } = answer.entry ?? {};
       return { found: key && account ? entryOf(key, account) : null, position: answer.position };
     },
-    async changes(after) {
-      const answer = await client.changes(after === undefined ? {} : { after }, CALL);
-      return { changes: answer.changes, position: answer.position, reset: answer.reset };
+    async holdLease({ cacheId, applied, leaseMs, renewal, timeoutMs }) {
+      const request = applied === undefined ? { cacheId, leaseMs, renewal } : { cacheId, applied, leaseMs, renewal };
+      const answer = await client.holdLease(request, CALL, { timeoutMs });
+      return { changes: answer.changes, position: answer.position, reset: answer.reset, leaseMs: answer.leaseMs };
     },
     close: () => client.close(),
   };

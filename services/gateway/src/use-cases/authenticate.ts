@@ -17,13 +17,9 @@ export interface KeyEntry {
   };
 }
 
-/**
- * What authentication reads: an API key (and its account) by the key's hash; the key cache also
- * offers what it holds now, before its sync (peekKeyByHash).
- */
+/** What authentication reads: an API key (and its account) by the key's hash. */
 export interface KeyDirectory {
   findKeyByHash(keyHash: string): Promise<KeyEntry | null>;
-  readonly peekKeyByHash?: (keyHash: string) => KeyEntry | undefined;
 }
 
 export interface Caller {
@@ -35,35 +31,11 @@ export interface Caller {
 /**
  * Resolves an Authorization header to (account, mode). The key alone decides both. The lookup is the
  * key cache, which drops an entry once the accounts context lists a change to the key or its account,
- * and syncs before each use: a revocation or suspension takes effect on the next request (docs/adr/0085).
+ * and uses its entries only under a lease that accounts' changes wait for: a revocation or suspension
+ * takes effect on the next request (docs/adr/0085, 0108).
  */
 export async function authenticate(store: KeyDirectory, authorization: string | undefined): Promise<Caller> {
   return callerOf(await store.findKeyByHash(keyHashOf(authorization)));
-}
-
-/**
- * Authentication and, beside it, a guess at its answer that needs no round trip: the caller the key
- * cache holds now, which a change not yet synced may have made stale. The guess lets a read by id
- * start its work while `caller` waits for the cache's sync (docs/adr/0067); only `caller` is the
- * verdict, and work started on a guess is used only if `caller` names the same account and mode.
- * A malformed key throws here, at once, as authenticate rejects it.
- */
-export function authenticateAhead(
-  store: KeyDirectory,
-  authorization: string | undefined,
-): { guess: Caller | undefined; caller: Promise<Caller> } {
-  const keyHash = keyHashOf(authorization);
-  const cached = store.peekKeyByHash?.(keyHash);
-  return { guess: cached && guessOf(cached), caller: store.findKeyByHash(keyHash).then(callerOf) };
-}
-
-/** The caller a cached entry names, or no guess where authentication would refuse the key. */
-function guessOf(cached: KeyEntry): Caller | undefined {
-  try {
-    return callerOf(cached);
-  } catch {
-    return undefined;
-  }
 }
 
 function keyHashOf(authorization: string | undefined): string {

@@ -6,7 +6,7 @@ import type { CheckoutService } from '@hc/proto/checkout/v1';
 import type { Payment } from '@hc/proto/checkout/v1/payment';
 import { exactRouter } from '@hc/web';
 import type { AccountLimiter } from '../../../domain/account-limiter.ts';
-import { authenticate, authenticateAhead, type Caller, type KeyDirectory } from '../../../use-cases/authenticate.ts';
+import { authenticate, type Caller, type KeyDirectory } from '../../../use-cases/authenticate.ts';
 import { locals } from '../locals.ts';
 import { spendBudget } from '../middleware/rate-limit.ts';
 import { checkoutSessionObject } from '../presenters/checkout-session.ts';
@@ -65,22 +65,15 @@ function undecodableIdAfterKeyAndBudget(deps: ReadByIdDeps): ErrorRequestHandler
 }
 
 /**
- * The payment, read as the request's caller, within the account's budget. Three round trips would
- * follow one another: the key cache's sync (authentication), the budget's point and checkout's read.
- * The point and the read go out together (docs/adr/0065); when the key cache already holds the key,
- * they go out with the sync too, on the cache's guess at the caller (docs/adr/0067). The verdicts are
- * taken in the same order as ever: authentication (a revocation or suspension committed before the
- * request still refuses it), then the budget (429 whatever the read found), then the read. Work done
- * on a guess that authentication then refuses is dropped, never sent.
+ * The payment, read as the request's caller, within the account's budget. Authentication comes first
+ * (with a cached key under the cache's lease it answers with no round trip, docs/adr/0108; ADR 0067's
+ * read started on a guess while a sync ran is gone with the sync), then the budget's point and
+ * checkout's read go out together (docs/adr/0065). The verdicts are taken in order: the budget (429
+ * whatever the read found), then the read. A refused key sends nothing.
  */
 async function readAsCaller(deps: ReadByIdDeps, id: string, requestId: string, authorization: string | undefined): Promise<Payment> {
-  const { guess, caller } = authenticateAhead(deps.merchants, authorization);
-  const ahead = guess && startReadAndSpend(deps, id, requestId, guess);
-  const verified = await caller;
-  // A key belongs to one account and one mode, so a guess that authentication confirms at all names
-  // the same caller; the comparison keeps that an explicit condition rather than an assumption.
-  const sameCaller = ahead && guess.account.id === verified.account.id && guess.livemode === verified.livemode;
-  const { reading, spending } = sameCaller ? ahead : startReadAndSpend(deps, id, requestId, verified);
+  const caller = await authenticate(deps.merchants, authorization);
+  const { reading, spending } = startReadAndSpend(deps, id, requestId, caller);
   await spending;
   const { payment } = await reading;
   return answered(payment, 'payment');
@@ -89,8 +82,7 @@ async function readAsCaller(deps: ReadByIdDeps, id: string, requestId: string, a
 function startReadAndSpend(deps: ReadByIdDeps, id: string, requestId: string, caller: Caller) {
   const reading = deps.checkout.getCheckoutSession({ id }, { accountId: caller.account.id, livemode: caller.livemode, requestId });
   const spending = spendBudget(deps.requestLimit, deps.logger, caller.account.id);
-  // Either may be dropped unread (an earlier verdict decided the answer): never an unhandled rejection.
+  // The read may be dropped unread (the budget decided the answer): never an unhandled rejection.
   reading.catch(() => undefined);
-  spending.catch(() => undefined);
   return { reading, spending };
 }
