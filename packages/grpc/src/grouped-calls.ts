@@ -2,7 +2,7 @@ import { context, type Context } from '@opentelemetry/api';
 import { Batcher, type Pending } from '@hc/batching';
 import { ApiError, isErrorCode } from '@hc/errors';
 import type { Logger } from 'pino';
-import type { CallContext } from './call-context.ts';
+import type { CallContext, PublicCallContext } from './call-context.ts';
 import { apiErrorOf, logUnexpectedFailure } from './error-mapping.ts';
 
 /**
@@ -14,7 +14,8 @@ import { apiErrorOf, logUnexpectedFailure } from './error-mapping.ts';
  * that turn, in a group of one if it is alone; with `stallMs`, a grouped call that runs long no
  * longer holds the others back. A group holds the calls
  * of one caller only (account and mode travel in the metadata, never in a message body), so a group
- * that holds several callers' calls is sent as one grouped call per caller.
+ * that holds several callers' calls is sent as one grouped call per caller; calls with no account (a
+ * public context: the buyer's pages) are one caller.
  *
  * Each call is answered on its own: the service runs it as the single call would and answers with an
  * outcome per call, in order (its answer or its API error). A failure of a grouped call itself
@@ -36,7 +37,7 @@ export interface CallOutcome<Answer> {
     | { readonly case: undefined; readonly value?: undefined };
 }
 
-export interface GroupedCallsOptions<Request, Answer> {
+export interface GroupedCallsOptions<Request, Answer, Ctx extends CallContext | PublicCallContext = CallContext> {
   /** Grouped calls running at once (all callers together). */
   readonly maxInFlight: number;
   /** Most calls in one group; more waiting go into the following groups. */
@@ -49,31 +50,33 @@ export interface GroupedCallsOptions<Request, Answer> {
   readonly send: (
     calls: readonly Request[],
     requestIds: readonly string[],
-    ctx: CallContext,
+    ctx: Ctx,
   ) => Promise<{ readonly outcomes: readonly CallOutcome<Answer>[] }>;
 }
 
-interface PendingCall<Request> {
+interface PendingCall<Request, Ctx> {
   readonly request: Request;
-  readonly ctx: CallContext;
+  readonly ctx: Ctx;
   /** The trace context the call was made in: its grouped call is a child of the first call's. */
   readonly trace: Context;
 }
 
-const callerOf = (ctx: CallContext): string => `${ctx.livemode ? 'live' : 'test'}:${ctx.accountId}`;
+/** Whose calls may share a group: one account and mode; calls with no account (the buyer's pages) all may. */
+const callerOf = (ctx: CallContext | PublicCallContext): string =>
+  'accountId' in ctx ? `${ctx.livemode ? 'live' : 'test'}:${ctx.accountId}` : 'public';
 
 /** A unary call of one kind that goes out grouped with the calls made while earlier ones are in flight. */
-export function groupedCalls<Request, Answer>(
-  options: GroupedCallsOptions<Request, Answer>,
-): (request: Request, ctx: CallContext) => Promise<Answer> {
+export function groupedCalls<Request, Answer, Ctx extends CallContext | PublicCallContext = CallContext>(
+  options: GroupedCallsOptions<Request, Answer, Ctx>,
+): (request: Request, ctx: Ctx) => Promise<Answer> {
   // Every call is its own: two creates (or reads) in one group are never merged.
-  const groups = new Batcher<PendingCall<Request>, Answer>({
+  const groups = new Batcher<PendingCall<Request, Ctx>, Answer>({
     maxInFlight: options.maxInFlight,
     maxGroupSize: options.maxGroupSize,
     stallMs: options.stallMs,
     maxStalled: options.maxStalled,
     run: async (calls) => {
-      const byCaller = new Map<string, Pending<PendingCall<Request>, Answer>[]>();
+      const byCaller = new Map<string, Pending<PendingCall<Request, Ctx>, Answer>[]>();
       for (const call of calls) {
         const caller = callerOf(call.item.ctx);
         const list = byCaller.get(caller);
@@ -86,9 +89,9 @@ export function groupedCalls<Request, Answer>(
   return (request, ctx) => groups.add({ request, ctx, trace: context.active() });
 }
 
-async function sendGroup<Request, Answer>(
-  options: GroupedCallsOptions<Request, Answer>,
-  calls: readonly Pending<PendingCall<Request>, Answer>[],
+async function sendGroup<Request, Answer, Ctx extends CallContext | PublicCallContext>(
+  options: GroupedCallsOptions<Request, Answer, Ctx>,
+  calls: readonly Pending<PendingCall<Request, Ctx>, Answer>[],
 ): Promise<void> {
   const first = calls[0]!.item;
   let outcomes: readonly CallOutcome<Answer>[];

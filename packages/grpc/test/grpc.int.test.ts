@@ -68,6 +68,7 @@ beforeAll(async () => {
     simulateHostedPayment: notFound,
     payCheckout: notFound,
     getHostedCheckout: notFound,
+    getHostedSessions: notFound,
   });
   // listenAt answers the address with the free port it was given filled in.
   address = await server.listenAt('127.0.0.1:0');

@@ -105,7 +105,7 @@ export async function startCheckoutService(
         server.add(CheckoutService, checkoutHandlers(deps, position, logger));
         // Operator CLI and dashboard only; the gateway's merchant API never calls it (ADR 0024).
         server.add(CheckoutAdminService, adminHandlers(deps));
-        server.addPublic(HostedCheckoutService, hostedHandlers(deps));
+        server.addPublic(HostedCheckoutService, hostedHandlers(deps, logger));
       },
     },
   });

@@ -67,6 +67,29 @@ describe('HostedCheckoutService', () => {
     await expect(hosted.getHostedSession({ id: 'cus_01JAAAAAAAAAAAAAAAAAAAAAAA' }, buyer)).rejects.toMatchObject({ code: 'not_found' });
   });
 
+  it('answers grouped views (GetHostedSessions) each as its single call, in order: its own session or its own error', async () => {
+    const first = await create({ description: 'First mug' });
+    const second = await create({ description: 'Second mug' });
+    const ids = [second, 'pay_01JAAAAAAAAAAAAAAAAAAAAAAA', first, 'cus_01JAAAAAAAAAAAAAAAAAAAAAAA', second];
+    const { outcomes } = await hosted.getHostedSessions(
+      { calls: ids.map((id) => ({ id })), requestIds: ids.map((_, i) => `req_${i}`) },
+      buyer,
+    );
+    const seen = outcomes.map(({ outcome }) =>
+      outcome.case === 'answer' ? [outcome.value.session!.id, outcome.value.session!.description] : [outcome.case, outcome.value?.code],
+    );
+    expect(seen).toEqual([
+      [second, 'Second mug'],
+      ['failure', 'not_found'],
+      [first, 'First mug'],
+      ['failure', 'not_found'],
+      [second, 'Second mug'],
+    ]);
+    // The same view a single call answers.
+    const single = (await hosted.getHostedSession({ id: first }, buyer)).session;
+    expect(outcomes[2]!.outcome.value).toEqual({ $typeName: 'hc.checkout.v1.GetHostedSessionResponse', session: single });
+  });
+
   it('starts with the same rules as the API: an invalid email is invalid_email, then a valid one lists providers', async () => {
     const id = await create();
     await expect(hosted.startHostedSession({ id, customerEmail: 'not-an-email', country: 'de' }, buyer)).rejects.toMatchObject({

@@ -9,6 +9,7 @@ import { listenHttp } from '@hc/web';
 import type { PagesConfig } from './config.ts';
 import { receiptPolicy, RECEIPT_POLICY_TIMEOUT_MS } from './adapters/receipt-policy.ts';
 import { BRAND_TIMEOUT_MS, brandReader, logoReader } from './adapters/brand-reader.ts';
+import { groupedHostedClient } from './adapters/grouped-hosted-client.ts';
 import { createPagesApp } from './api/http/app.ts';
 
 export interface RunningPages {
@@ -33,14 +34,14 @@ export async function startPages(config: PagesConfig, logger: Logger): Promise<R
   const service = await startService({
     name: 'pages',
     logger,
-    dependencies: (_database, life) => pagesClients(config, life),
+    dependencies: (_database, life) => pagesClients(config, life, logger),
     listeners: async ({ deps }) => ({ http: await listenPages(config, deps, logger) }),
   });
   return { url: service.listeners.http.url, stop: () => service.stop() };
 }
 
 /** Each client is owned as it is made, so a start that fails later still closes it. */
-function pagesClients(config: PagesConfig, life: ServiceLife): PagesClients {
+function pagesClients(config: PagesConfig, life: ServiceLife, logger: Logger): PagesClients {
   const close = (client: { close(): void }): void => client.close();
   const checkout = life.own(
     'checkout client',
@@ -67,7 +68,8 @@ function pagesClients(config: PagesConfig, life: ServiceLife): PagesClients {
         close,
       )
     : undefined;
-  return { checkout, policy, accounts };
+  // The buyers' views go out grouped (docs/batching.md); the client closed is the same underneath.
+  return { checkout: groupedHostedClient(checkout, logger), policy, accounts };
 }
 
 function listenPages(config: PagesConfig, clients: PagesClients, logger: Logger): ReturnType<typeof listenHttp> {

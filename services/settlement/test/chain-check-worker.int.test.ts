@@ -99,7 +99,7 @@ describe('claiming payments for a pass', () => {
     const now = new Date('2030-01-01T00:00:00.000Z');
     const ids = Array.from({ length: 12 }, () => newId('payment'));
     for (const [i, paymentId] of ids.entries())
-      await locks.insertIfAbsent({
+      await locks.lockOnce({
         paymentId,
         accountId: 'acct_R',
         livemode: true,

@@ -105,6 +105,11 @@ describe('LockSettlement', () => {
     const addresses = new Set(results.map((r) => r.lock!.depositAddress));
     expect(addresses.size).toBe(1);
     expect(new Set(results.map((r) => r.lock!.lockedAt)).size).toBe(1);
+    // The timeline's line is written with the lock, once: by the one call that wrote it.
+    const { entries } = await client.listTimeline({ paymentId: request.paymentId }, live);
+    expect(entries.map((e) => [e.kind, JSON.parse(e.detailJson).deposit_address])).toEqual([
+      ['address_assigned', results[0]!.lock!.depositAddress],
+    ]);
   });
 
   it('hides a payment locked by another account or in the other mode', async () => {
@@ -155,6 +160,9 @@ describe('SimulateOutcome', () => {
       },
     });
     expect(verdict!.id).toMatch(/^vrd_/);
+    // The verdict's timeline line: written with the verdict, at its time, naming it.
+    const { entries } = await client.listTimeline({ paymentId }, test);
+    expect(entries.map((e) => [e.kind, e.at, JSON.parse(e.detailJson).verdict])).toEqual([['verdict', verdict!.decidedAt, verdict!.id]]);
     expect(verdict!.holdReason).toBeUndefined();
     expect(verdict!.settlement!.txidIn).toMatch(TXID);
     expect(verdict!.settlement!.txidOut).toMatch(TXID);

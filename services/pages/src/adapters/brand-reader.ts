@@ -1,3 +1,4 @@
+import { sharedCalls } from '@hc/batching';
 import type { PublicCallContext, ServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import type { BrandService } from '@hc/proto/accounts/v1';
@@ -23,13 +24,21 @@ export const BRAND_TIMEOUT_MS = 1_000;
 
 /**
  * Asks the accounts context (BrandService), which owns the brand. Unconfigured or unreachable: the
- * platform's look, so a page never fails or waits long for its decoration.
+ * platform's look, so a page never fails or waits long for its decoration. The views of one shop's
+ * pages asked at once share one call, started after each of them (docs/adr/0097, as the receipt
+ * policy): a sale's buyers cost accounts one brand read per round trip, not one each, and a brand
+ * changed before a view is still the one it shows.
  */
 export function brandReader(client: ServiceClient<typeof BrandService, PublicCallContext> | undefined, logger: Logger): BrandReader {
+  if (!client) return async () => NO_BRAND;
+  const brandOf = sharedCalls(
+    ({ accountId, ctx }: { accountId: string; ctx: PublicCallContext }) => client.getAccountBrand({ accountId }, ctx),
+    ({ accountId }) => accountId,
+  );
   return async (accountId, ctx) => {
-    if (!client || accountId === '') return NO_BRAND;
+    if (accountId === '') return NO_BRAND;
     try {
-      const { brand } = await client.getAccountBrand({ accountId }, ctx);
+      const { brand } = await brandOf({ accountId, ctx });
       return {
         logoUrl: brand?.logoSha256 && brand.logoType ? logoPath(brand.logoSha256, brand.logoType) : null,
         accentUrl: brand?.accentColour ? accentStylePath(brand.accentColour) : null,

@@ -136,11 +136,14 @@ export class SettlementUnit {
     return this.tx.timelineEntry.count({ where: { paymentId, kind } });
   }
 
+  /** In SQL, as the lock's own line is written (settlement-locks.ts): one way into timeline_entries. */
   async appendTimeline(...entries: TimelineEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    await this.tx.timelineEntry.createMany({
-      data: entries.map((e) => ({ paymentId: e.paymentId, kind: e.kind, detail: e.detail, at: e.at })),
-    });
+    // unnest keeps the entries' order, so their seq follows it as createMany's did.
+    await this.tx.$executeRaw`
+      INSERT INTO timeline_entries (payment_id, kind, detail, at)
+      SELECT * FROM unnest(${entries.map((e) => e.paymentId)}::text[], ${entries.map((e) => e.kind)}::text[],
+                           ${entries.map((e) => JSON.stringify(e.detail))}::jsonb[], ${entries.map((e) => e.at)}::timestamptz[])`;
   }
 }
 

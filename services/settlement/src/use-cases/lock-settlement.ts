@@ -19,7 +19,7 @@ export async function lockSettlement(deps: SettlementDependencies, scope: Scope,
   // No wallet goes to the processor: it asks where to forward when the money arrives (docs/adr/0081).
   const depositAddress = await processor.allocateDepositAddress({ paymentId: terms.paymentId, feeBps: terms.feeBps });
   const rate = lockedRate(await deps.fx.usdRate(terms.currency));
-  await deps.locks.insertIfAbsent({
+  const lock = await deps.locks.lockOnce({
     paymentId: terms.paymentId,
     accountId: scope.accountId,
     livemode: scope.livemode,
@@ -33,8 +33,7 @@ export async function lockSettlement(deps: SettlementDependencies, scope: Scope,
     usdRateSource: deps.fx.name,
     lockedAt: deps.now(),
   });
-  // Read back rather than return what we built: a concurrent call may have written first.
-  const lock = await deps.locks.find(scope, terms.paymentId);
+  // The lock that holds: a concurrent first call may have written before this one (its terms win).
   if (!lock) throw new ApiError('not_found', 'No such payment.');
   return lock;
 }

@@ -1,4 +1,5 @@
-import type { PublicCallContext, ServiceHandlers } from '@hc/grpc';
+import { answerEach, type PublicCallContext, type ServiceHandlers } from '@hc/grpc';
+import type { Logger } from '@hc/logging';
 import type { HostedCheckoutService } from '@hc/proto/checkout/v1';
 import type { HostedView } from '../../domain/hosted-view.ts';
 import type { CheckoutDependencies } from '../../use-cases/dependencies.ts';
@@ -26,10 +27,23 @@ function hostedMessage(view: HostedView) {
 }
 
 /** The hosted page's calls (no account context): proto in, use case, the buyer's view out. */
-export function hostedHandlers(deps: CheckoutDependencies): ServiceHandlers<typeof HostedCheckoutService, PublicCallContext> {
+export function hostedHandlers(
+  deps: CheckoutDependencies,
+  logger: Logger,
+): ServiceHandlers<typeof HostedCheckoutService, PublicCallContext> {
+  const read = async (id: string, requestId: string) => ({ session: hostedMessage(await getHostedSession(deps, id, requestId)) });
   return {
     async getHostedSession(request, ctx) {
-      return { session: hostedMessage(await getHostedSession(deps, request.id, ctx.requestId)) };
+      return read(request.id, ctx.requestId);
+    },
+    // The pages' grouped views (docs/batching.md): each runs as its single call would, all at once, so
+    // the store's grouped reads (findForBuyer) and the shared account reads answer them together.
+    async getHostedSessions(request) {
+      return {
+        outcomes: await answerEach(request.calls, request.requestIds, logger, 'GetHostedSessions', (call, requestId) =>
+          read(call.id, requestId),
+        ),
+      };
     },
     async startHostedSession(request, ctx) {
       const start = { customerEmail: request.customerEmail, country: request.country, pageLocale: request.locale };
