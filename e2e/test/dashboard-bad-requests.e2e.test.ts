@@ -3,7 +3,7 @@
 // filter, setting up two-factor when it is already on, an oversized or unreadable form, an address
 // that does not decode, a ping or resend to an endpoint disabled meanwhile. Each must be a 4xx plain
 // page or a notice. Real platform, dashboard server and Chromium.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { generate } from 'otplib';
 import type { Page } from 'playwright-core';
 import { eventually } from '@hc/test-kit';
@@ -13,6 +13,10 @@ import { unixSeconds } from '@hc/conversions';
 let h: DashboardHarness;
 let shop: DashboardMerchant;
 let other: DashboardMerchant;
+// Its walks start the operator CLI (a Node process each) and a browser: on a loaded machine one test can
+// take longer than jest's 30 s without anything being wrong (two CI rehearsals timed out here, none failed).
+jest.setTimeout(90_000);
+
 beforeAll(async () => {
   h = await startDashboardHarness('bad-requests');
   [shop, other] = await Promise.all([h.merchant(), h.merchant()]);

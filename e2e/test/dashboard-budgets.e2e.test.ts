@@ -2,7 +2,7 @@
 // 200 KB, the CSP loosened (an 'unsafe-inline' to make one inline snippet work), inline script or style
 // slipping into a template, a page that needs JavaScript to sign in or save, or a layout that scrolls
 // sideways on a small phone (320 px). Real platform, real dashboard server, real Chromium.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { rawRequest } from '@hc/test-kit';
 import { startDashboardHarness, walk, type DashboardHarness, type DashboardMerchant } from './dashboard-harness.ts';
@@ -25,6 +25,10 @@ const PAGES = [
 
 let h: DashboardHarness;
 let merchant: DashboardMerchant;
+
+// Each test opens a page in a browser and walks it: on a loaded machine that can take longer than
+// jest's 30 s without anything being wrong (a CI rehearsal timed out here).
+jest.setTimeout(90_000);
 
 beforeAll(async () => {
   h = await startDashboardHarness('budgets');

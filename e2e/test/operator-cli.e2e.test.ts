@@ -78,6 +78,10 @@ async function operatorWith(env: Record<string, string>, ...args: string[]): Pro
         LOG_LEVEL: 'silent',
         NODE_COMPILE_CACHE: COMPILE_CACHE,
         DASHBOARD_GRPC_ADDRESS: auditDashboard.grpcAddress,
+        // The audit dashboard and accounts run in this jest worker, beside several CLI processes at once: in
+        // CI (2 cores, the whole suite) an audit write once missed the 5 s default deadline (run of 30 Nov).
+        // These tests are about what the CLI does, not how fast; a hang is still caught by the timeout below.
+        GRPC_TIMEOUT_MS: '20000',
         ...env,
       },
       // Catches a CLI that hangs, not a slow one: in CI, beside the whole suite on two cores, the first

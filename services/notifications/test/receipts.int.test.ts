@@ -104,7 +104,11 @@ describe('receipts', () => {
     expect(html).toContain('Blue &lt;mug&gt; &amp; &quot;saucer&quot;');
     expect(html).not.toContain('<mug>');
     expect(html).toContain('href="https://pay.example/pay/pay_on"');
-    const { rows } = await stack.db.query('SELECT status, message_id FROM mails WHERE payment_id = $1', ['pay_on']);
+    // The server holds the mail before the sender records it as sent: wait for the row, do not race it.
+    const rows = await eventually(
+      async () => (await stack.db.query('SELECT status, message_id FROM mails WHERE payment_id = $1', ['pay_on'])).rows,
+      (found) => found[0]?.status === 'sent',
+    );
     expect(rows).toEqual([{ status: 'sent', message_id: mail!.messageId }]);
   });
 

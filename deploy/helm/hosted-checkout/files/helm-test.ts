@@ -52,20 +52,28 @@ async function ready(): Promise<boolean> {
   return results.every(Boolean);
 }
 
+/** Answers a careful client asks again: the platform was busy or a part of it not yet reachable. */
+const ASK_AGAIN = new Set([502, 503, 504]);
+
 /**
- * `call` until it gets an HTTP answer (whatever its status), within HC_TEST_TIMEOUT_SECONDS: a pod that
- * just started may not resolve or reach the Service yet (a new pod's DNS, endpoints still updating).
+ * `call` until it gets an HTTP answer other than 502, 503 or 504, within HC_TEST_TIMEOUT_SECONDS: a pod
+ * that just started may not resolve or reach the Service yet (a new pod's DNS, endpoints still
+ * updating), and the first calls into just-started services may miss their deadlines (503). Every call
+ * asked again here is safe to repeat (a read, or a create with an Idempotency-Key). The last answer is
+ * returned as it is once the deadline passed.
  */
 async function untilAnswered(call: () => Promise<Response>): Promise<Response> {
   const deadline = Date.now() + Number(process.env['HC_TEST_TIMEOUT_SECONDS'] ?? 120) * 1000;
   for (;;) {
     try {
-      return await call();
+      const response = await call();
+      if (!ASK_AGAIN.has(response.status) || Date.now() > deadline) return response;
+      say(`answered ${response.status} ${await response.text()}; asking again`);
     } catch (error) {
       if (Date.now() > deadline) throw error;
       say(`no answer yet (${error instanceof Error ? error.message : String(error)}); asking again`);
-      await new Promise((resolve) => setTimeout(resolve, 2000));
     }
+    await new Promise((resolve) => setTimeout(resolve, 2000));
   }
 }
 
