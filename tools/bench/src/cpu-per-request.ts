@@ -1,7 +1,8 @@
 /**
  * CPU per request, for comparing two versions of a hot path (A/B): starts a platform of its own, warms
- * up, then sends 8 s of reads, 8 s of creates, 8 s of creates with a fresh Idempotency-Key each and
- * 8 s of creates each by a new buyer (a customer email never seen before) at
+ * up, then sends 8 s of reads, 8 s of creates, 8 s of creates with a fresh Idempotency-Key each,
+ * 8 s of creates each by a new buyer (a customer email never seen before), 8 s of list pages
+ * (`GET /v1/payments?limit=20`) and 8 s of buyer page views (`GET /pay/{id}` on pages) at
  * 64 connections and prints req/s, p99, PostgreSQL's commits per request and the CPU milliseconds per
  * request of each service process (with its system calls), of PostgreSQL, of the load generator and
  * of the whole machine (measure.ts cpuSplit). CPU per request moves less with the machine's other load
@@ -26,6 +27,7 @@ const env = {
   PLATFORM_HOME: mkdtempSync(join(tmpdir(), 'hc-cpu-per-request-')),
   RATE_LIMIT_REQUESTS_PER_MINUTE: '1000000',
   RATE_LIMIT_STARTS_PER_MINUTE: '1000000',
+  PAGES_VIEWS_PER_MINUTE: '1000000',
 };
 const platform = await launchPlatform(process.execPath, [join(root, 'tools/platform/src/platform.ts')], {
   cwd: root,
@@ -33,6 +35,7 @@ const platform = await launchPlatform(process.execPath, [join(root, 'tools/platf
   timeoutMs: 180_000,
 }).ready;
 const apiUrl = `http://127.0.0.1:${setting.env['PLATFORM_GATEWAY_BACKEND_PORT']}`;
+const pagesUrl = `http://127.0.0.1:${setting.env['PAGES_PORT']}`;
 const headers = { authorization: `Bearer ${platform.printed['TEST_SECRET_KEY']}`, 'content-type': 'application/json' };
 const body = JSON.stringify({ amount: '25.00', currency: 'EUR', description: 'x', customer_email: 'bench@example.com' });
 const created = (await (await fetch(`${apiUrl}/v1/checkout_sessions`, { method: 'POST', headers, body })).json()) as { id: string };
@@ -43,7 +46,9 @@ const commits = (): number =>
   );
 let keys = 0;
 const freshKey = (): string => `cpu-${process.pid}-${(keys += 1)}`;
-const procs = descendants(platform.process.pid!).filter((p) => /gateway|checkout|customers|notifications|webhooks|accounts/.test(p.name));
+const procs = descendants(platform.process.pid!).filter((p) =>
+  /gateway|checkout|customers|notifications|webhooks|accounts|pages/.test(p.name),
+);
 try {
   const figures: [string, autocannon.Options][] = [
     ['get', { url: `${apiUrl}/v1/checkout_sessions/${created.id}`, headers }],
@@ -72,6 +77,8 @@ try {
         ],
       },
     ],
+    ['list', { url: `${apiUrl}/v1/payments?limit=20`, headers }],
+    ['page view', { url: `${pagesUrl}/pay/${created.id}`, headers: { 'accept-language': 'en' } }],
   ];
   for (const [name, opts] of figures) {
     await autocannon({ ...opts, connections: 64, duration: 3 });

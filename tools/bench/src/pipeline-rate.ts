@@ -11,6 +11,8 @@
  *   mail lag p50/p99: payment.paid's outbox row → the receipt accepted by the local mail catcher (sent_at);
  *   the backlog 5 s after the load stops: webhooks not yet answered, mails not yet sent, outbox rows
  *     not yet published (every service);
+ *   each platform process's CPU per paid payment (and PostgreSQL's, the load generator's, the
+ *     machine's), from the first create until every webhook and mail is out: where the ceiling is;
  *   each platform process's resident memory at idle and at the end of the load;
  *
  * beside a baseline taken in the same run: the same open loop, three POSTs a payment, against bare
@@ -19,6 +21,7 @@
  *
  *   node tools/bench/src/pipeline-rate.ts [--rate 200] [--seconds 60] [--settle 5] [--drain 60]
  *
+ * BENCH_KEEP_HOME=1 keeps the platform's home (its processes' logs) in the temporary folder it names.
  * Loopback only; asserts nothing (never a test).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,7 +29,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBareHttp } from './baselines.ts';
-import { load1 } from './measure.ts';
+import { cpuSplit, load1 } from './measure.ts';
 import { residentNow, residentTable } from './resident.ts';
 import { itemCount, runOpenLoop, spread, type Spread } from './open-loop.ts';
 import { platformProcesses, registerReceiver, startOwnPlatform } from './own-platform.ts';
@@ -111,7 +114,9 @@ function sayBacklog(when: string, b: Backlog): void {
 }
 
 const work = mkdtempSync(join(tmpdir(), 'hc-pipeline-'));
-say(`starting a platform of its own (load ${load1().toFixed(1)})…`);
+say(
+  `starting a platform of its own (load ${load1().toFixed(1)})…${process.env['BENCH_KEEP_HOME'] ? ` its logs: ${work}/.platform/logs` : ''}`,
+);
 const platform = await startOwnPlatform('pipeline', work);
 const receiver = await startBenchReceiver();
 const bare = await startBareHttp();
@@ -124,7 +129,9 @@ try {
   say(`baseline (load ${load1().toFixed(1)}): the same open loop, 3 POSTs a payment, against bare node:http`);
   await drive(bare.url, 'none', 'node:http');
   say(`platform (load ${load1().toFixed(1)}): create → start → simulate paid at ${platform.apiUrl}`);
-  await drive(platform.apiUrl, platform.key, 'platform');
+  // Each process's CPU from the first create until every webhook and mail is out: what one payment costs.
+  const cpuPerPayment = cpuSplit(processes);
+  const driven = await drive(platform.apiUrl, platform.key, 'platform');
   const loaded = residentNow(processes);
   const loadAtEnd = load1();
 
@@ -139,6 +146,7 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   const drainedIn = ((Date.now() - drainStarted) / 1000).toFixed(1);
+  if (driven.completed > 0) say(`  CPU per paid payment, first create → drained: ${cpuPerPayment(driven.completed)}`);
   const lag = await lags(platform, receiver);
   say(`  webhook lag, outbox row → receiver answered: ${show(lag.webhook)}; unverified deliveries ${receiver.unverified()}`);
   say(`  mail lag, paid's outbox row → mail caught:    ${show(lag.mail)}`);
@@ -152,5 +160,5 @@ try {
   bare.stop();
   await receiver.stop();
   await platform.stop();
-  rmSync(work, { recursive: true, force: true });
+  if (!process.env['BENCH_KEEP_HOME']) rmSync(work, { recursive: true, force: true });
 }
