@@ -39,6 +39,13 @@ beforeAll(async () => {
     SELECT 'wd_backlog_' || n, 'evt_backlog_' || n, ${endpointId}, 'pending', now() + interval '1 day', ${longAgo}
       FROM generate_series(1, ${BACKLOG}) AS n`;
   await purging.$executeRaw`ANALYZE`;
+  // Each client's connections opened before the tests: the purge, the resend and a holder each start a
+  // transaction within Prisma's 2 s maxWait, which on a loaded CI machine (30 Nov) opening a fresh
+  // connection to the container once took longer than (the resend's own code keeps that fail-fast wait).
+  await Promise.all([
+    ...Array.from({ length: 3 }, () => purging.$queryRaw`SELECT 1 AS one FROM pg_sleep(0.05)`),
+    resending.$queryRaw`SELECT 1`,
+  ]);
 }, 60_000);
 afterAll(async () => {
   await Promise.all([purging?.$disconnect(), resending?.$disconnect()]);

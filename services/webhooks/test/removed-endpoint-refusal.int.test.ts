@@ -72,10 +72,20 @@ it('refuses a resend whose event the log purge removed between the check and the
   const deps = webhooks.service.deps;
   const events = Object.create(deps.events) as typeof deps.events;
   events.resend = async (...args) => {
-    // What the purge deletes for an event, in its order.
-    await webhooks.prisma.deliveryAttempt.deleteMany({ where: { eventId: ping.id } });
-    await webhooks.prisma.webhookDelivery.deleteMany({ where: { eventId: ping.id } });
-    await webhooks.prisma.webhookEvent.delete({ where: { id: ping.id } });
+    // What the purge deletes for an event, as it does (store/delivery-log-retention.ts): one transaction
+    // that locks the event first. The stack's delivery worker may be trying the ping right now (to an
+    // unroutable address): its attempt's row refers to the event, so it waits for this lock and then
+    // finds the event gone, instead of adding a row between the deletes (a CI run of 30 Nov failed on
+    // the foreign key, P2003, when the deletes were three statements of their own).
+    await webhooks.prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT id FROM webhook_events WHERE id = ${ping.id} FOR UPDATE`;
+        await tx.deliveryAttempt.deleteMany({ where: { eventId: ping.id } });
+        await tx.webhookDelivery.deleteMany({ where: { eventId: ping.id } });
+        await tx.webhookEvent.delete({ where: { id: ping.id } });
+      },
+      { maxWait: 10_000, timeout: 20_000 },
+    );
     return deps.events.resend(...args);
   };
   await expect(resendEvent({ ...deps, events }, scope, ping.id, id)).rejects.toMatchObject({ code: 'not_found', field: 'event_id' });
