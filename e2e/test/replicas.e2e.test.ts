@@ -5,9 +5,9 @@
 // sender) on ONE PostgreSQL and ONE NATS. Under a steady load of Test payments (create → start →
 // simulate, webhooks to a signed receiver, receipts to the mail catcher) and a batch of payments made due
 // for expiry (both sweepers racing every 200 ms), every copy is SIGKILLed in turn. Then: every payment
-// answered 201 reads its final status; every webhook event delivered exactly once (by event id); one event
-// per payment and transition (one payment.expired per expired payment); no mail sent twice (by its
-// stable Message-ID). One summary line with every count. docs/replicas.md.
+// answered 201 reads its final status; every webhook event delivered, twice only where a kill or a failed
+// attempt explains it (by event id); one event per payment and transition (one payment.expired per expired payment); no mail sent twice (by its
+// stable Message-ID) except across a kill of its sender between the server's 250 and the record. One summary line with every count. docs/replicas.md.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import {
@@ -19,8 +19,9 @@ import {
   type DisposablePlatform,
 } from '../faults/disposable-platform.ts';
 import { inject, type InjectedFault } from '../faults/fault-injector.ts';
+import { mailSenderKilledAt } from '../faults/mail-checks.ts';
 import { explainedBy } from '../faults/outcome-checks.ts';
-import { killsOf, settleAndCount } from '../faults/settle.ts';
+import { killsOf, loggedAt, settleAndCount } from '../faults/settle.ts';
 import { planPayments, runLoad } from '../faults/payment-load.ts';
 import { createExpiring, expectedOutcomes, makeDue, platformApi, readFinalStatuses, type PlatformApi } from '../faults/platform-api.ts';
 
@@ -31,6 +32,8 @@ const SEED = Number(process.env['REPLICAS_SEED'] ?? 20261129);
 const PAYMENTS = 100;
 const EXPIRING = 30;
 const EMAILS = ['ana@example.com', 'bo@example.com', 'cy@example.com'];
+/** What a webhooks copy logs when it sent a delivery and could not record the outcome (services/webhooks/src/jobs/delivery-worker.ts). */
+const UNRECORDED_ATTEMPT = 'delivery worker: attempt could not be completed';
 
 let setup: DisposablePlatform;
 let api: PlatformApi;
@@ -85,12 +88,21 @@ it(`two copies of every background worker on one PostgreSQL and one NATS, each k
   const expected = outcomes.transitions;
   const paid = done.filter((p) => p.outcome === 'paid').length;
   const held = done.filter((p) => p.outcome === 'underpaid').length;
+  // At least once, as faults-many counts it (docs/webhooks.md, docs/adr/0048): a second delivery of one event
+  // id is explained by a kill of a webhooks copy or an attempt a copy logged as not recorded between its
+  // arrivals, or by a failed attempt in webhooks' own attempt log (the receiver's 200 not seen within the
+  // delivery timeout on a loaded machine: retried on schedule, as a CI rehearsal of 30 Nov saw 3.6 s apart);
+  // a mail sent again only where a notifications copy was killed between the server's 250 and its record.
+  // Two sends of one attempt, or a mail sent twice with no kill in that window, are none of these.
+  const unrecorded = () => loggedAt(setup.logs, 'webhooks', UNRECORDED_ATTEMPT);
   const { webhooks: found, mails } = await settleAndCount({
     deliveries: setup.receiver.deliveries,
     expected,
-    explained: explainedBy(killsOf(injected, 'webhooks')),
+    explained: (at) => explainedBy([...killsOf(injected, 'webhooks'), ...unrecorded()])(at),
     mailUrl: String(setup.platform.printed['MAIL_CATCHER_URL']),
+    mailExplained: mailSenderKilledAt(killsOf(injected, 'notifications')),
     paid,
+    webhooksDatabaseUrl: setup.env['WEBHOOKS_DATABASE_URL'],
   });
   const { receipts, sentTwice: duplicatedMails } = mails;
   const deaths = unplannedDeaths(setup.platform.stderr().slice(marker));
@@ -112,9 +124,11 @@ it(`two copies of every background worker on one PostgreSQL and one NATS, each k
     `${payments.length} payments driven, ${done.length} completed, ${loadFailures.length} load failures, ${expiring.length} expired by the sweepers, ${loadSeconds.toFixed(1)} s of load; ` +
     `${wrongStatus.length} wrong status; webhooks: ${setup.receiver.deliveries.length} deliveries, ${found.events} events, ${found.lost.length} lost, ` +
     `${found.duplicatedDeliveries.length} delivered twice (same event id; ${found.unexplainedDuplicates.length} not after a kill of a webhooks copy), ${found.duplicatedEvents.length} transitions with two events (e.g. two payment.expired), ${found.unexpected.length} unexpected, ${setup.receiver.forged} forged; ` +
-    `mails: ${mails.sent} sent (${receipts} receipts for ${paid} paid, ${mails.sent - receipts} others for ${held} held), ${duplicatedMails.length} sent twice; ${deaths.length} unplanned deaths`;
+    `mails: ${mails.sent} sent (${receipts} receipts by Message-ID for ${paid} paid; ${held} held), ${duplicatedMails.length} sent twice unexplained, ${mails.sentTwiceExplained.length} where its sender was killed between the server's 250 and the record (ADR 0048); ${deaths.length} unplanned deaths`;
   process.stdout.write(
-    `\n${summary}\n${[...Object.entries({ ...found, duplicatedMails, wrongStatus, loadFailures, deaths })]
+    `\n${summary}\n${[
+      ...Object.entries({ ...found, duplicatedMails, explainedMails: mails.sentTwiceExplained, wrongStatus, loadFailures, deaths }),
+    ]
       .filter(([, v]) => Array.isArray(v) && v.length > 0)
       .map(([name, list]) => `  ${name}: ${(list as string[]).slice(0, 5).join(' | ')}`)
       .join('\n')}\n`,
@@ -128,8 +142,9 @@ it(`two copies of every background worker on one PostgreSQL and one NATS, each k
     duplicatedEvents: [],
   });
   // Deliveries are at least once (docs/webhooks.md): a copy killed after the receiver's 200 and before it
-  // recorded the success leaves the delivery leased; another copy sends it again once the lease runs out.
-  // Any other second delivery (two copies sending one delivery at once) is a defect.
+  // recorded the success leaves the delivery leased; another copy sends it again once the lease runs out;
+  // an attempt recorded as failed is retried. Any other second delivery (two copies sending one delivery
+  // at once) is a defect.
   expect(found.unexplainedDuplicates).toEqual([]);
   expect(setup.receiver.forged).toBe(0);
   expect(duplicatedMails).toEqual([]);
