@@ -4,15 +4,26 @@
  * sent twice).
  */
 import { eventually } from '@hc/test-kit';
-import { caughtMails } from '@hc/test-kit/mail';
+import { caughtMails, type ReceivedMail } from '@hc/test-kit/mail';
 
 const isReceipt = (subject: string | undefined): boolean => /Receipt/.test(subject ?? '');
 
-/** Waits (at most `timeoutMs`) until the catcher holds `paid` receipts (distinct Message-IDs). */
-export async function waitForReceipts(mailUrl: string, paid: number, timeoutMs: number): Promise<void> {
+/** The distinct Message-IDs of the receipts, or of every other mail (the merchant's alerts). */
+const messageIds = (mails: readonly ReceivedMail[], receipts: boolean): Set<string> =>
+  new Set(mails.filter((m) => isReceipt(m.parsed.subject) === receipts).map((m) => m.messageId));
+
+/**
+ * Waits (at most `timeoutMs`) until the catcher holds `paid` receipts and, when given, `alerts` other
+ * mails (distinct Message-IDs). A mail whose sender was killed mid-send goes again only when its lease
+ * runs out (MAIL_LEASE_MS, 60 s by default), so the bound must outlast a lease.
+ */
+export async function waitForReceipts(mailUrl: string, paid: number, timeoutMs: number, alerts?: number): Promise<void> {
   await eventually(
-    async () => new Set((await caughtMails(mailUrl)).filter((m) => isReceipt(m.parsed.subject)).map((m) => m.messageId)).size,
-    (receipts) => receipts >= paid,
+    async () => {
+      const mails = await caughtMails(mailUrl);
+      return { receipts: messageIds(mails, true).size, others: messageIds(mails, false).size };
+    },
+    ({ receipts, others }) => receipts >= paid && (alerts === undefined || others >= alerts),
     timeoutMs,
   );
 }
@@ -26,6 +37,8 @@ export interface MailCounts {
    * for 56 paid payments where one receipt's sender was killed in ADR 0048's window).
    */
   readonly receipts: number;
+  /** Every other mail (the merchant's alerts: a payment held, a late payment), by Message-ID. */
+  readonly others: number;
   /** `<Message-ID> ×N (arrivals …)` for every mail the catcher got more than once that no fault explains. */
   readonly sentTwice: string[];
   /** The same for the mails a fault explains (`explained`). */
@@ -46,7 +59,8 @@ export async function countMails(mailUrl: string, explained: (arrivals: readonly
     `${id} ×${at.length} (arrivals ${at.map((t) => new Date(t).toISOString().slice(11, 23)).join(', ')})`;
   return {
     sent: mails.length,
-    receipts: new Set(mails.filter((m) => isReceipt(m.parsed.subject)).map((m) => m.messageId)).size,
+    receipts: messageIds(mails, true).size,
+    others: messageIds(mails, false).size,
     sentTwice: twice.filter(([, at]) => !explained(at)).map(describe),
     sentTwiceExplained: twice.filter(([, at]) => explained(at)).map(describe),
   };

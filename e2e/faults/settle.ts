@@ -22,6 +22,8 @@ export async function settleAndCount(options: {
   /** Whether a fault accounts for a mail's copies (countMails; by default none does). */
   readonly mailExplained?: (arrivals: readonly number[]) => boolean;
   readonly paid: number;
+  /** Held payments, when each must have its alert mail (waited for and counted as `mails.others`). */
+  readonly held?: number;
   /**
    * Webhooks' database: an event id sent again after an attempt its attempt log records as failed (the
    * merchant's 200 not seen within the delivery timeout on a loaded machine, say) was retried by design.
@@ -36,7 +38,8 @@ export async function settleAndCount(options: {
     (lost) => lost.length === 0,
     90_000,
   );
-  await waitForReceipts(options.mailUrl, options.paid, 60_000);
+  // 90 s: a mail whose sender was killed mid-send goes again when its 60 s lease runs out.
+  await waitForReceipts(options.mailUrl, options.paid, 90_000, options.held);
   await new Promise((resolve) => setTimeout(resolve, 12_000));
   if (options.webhooksDatabaseUrl) retried = await failedAttemptsOf(options.webhooksDatabaseUrl, options.deliveries);
   return { webhooks: webhooks(), mails: await countMails(options.mailUrl, options.mailExplained), retriedAfterFailure: retried.size };

@@ -102,6 +102,7 @@ it(`two copies of every background worker on one PostgreSQL and one NATS, each k
     mailUrl: String(setup.platform.printed['MAIL_CATCHER_URL']),
     mailExplained: mailSenderKilledAt(killsOf(injected, 'notifications')),
     paid,
+    held,
     webhooksDatabaseUrl: setup.env['WEBHOOKS_DATABASE_URL'],
   });
   const { receipts, sentTwice: duplicatedMails } = mails;
@@ -117,14 +118,17 @@ it(`two copies of every background worker on one PostgreSQL and one NATS, each k
     loadFailures,
     deaths,
   ];
-  const verdict = problems.every((list) => list.length === 0) && receipts === paid && setup.receiver.forged === 0 ? 'PASSED' : 'FAILED';
+  const verdict =
+    problems.every((list) => list.length === 0) && receipts === paid && mails.others === held && setup.receiver.forged === 0
+      ? 'PASSED'
+      : 'FAILED';
   const summary =
     `replicas ${verdict} ` +
     `(seed ${SEED}): 2 copies of ${REPLICATED.join(', ')}; ${injected.length} SIGKILLs [${injected.map((f) => (f.fault.kind === 'kill' ? f.fault.processes.join('') : '')).join(', ')}]; ` +
     `${payments.length} payments driven, ${done.length} completed, ${loadFailures.length} load failures, ${expiring.length} expired by the sweepers, ${loadSeconds.toFixed(1)} s of load; ` +
     `${wrongStatus.length} wrong status; webhooks: ${setup.receiver.deliveries.length} deliveries, ${found.events} events, ${found.lost.length} lost, ` +
     `${found.duplicatedDeliveries.length} delivered twice (same event id; ${found.unexplainedDuplicates.length} not after a kill of a webhooks copy), ${found.duplicatedEvents.length} transitions with two events (e.g. two payment.expired), ${found.unexpected.length} unexpected, ${setup.receiver.forged} forged; ` +
-    `mails: ${mails.sent} sent (${receipts} receipts by Message-ID for ${paid} paid; ${held} held), ${duplicatedMails.length} sent twice unexplained, ${mails.sentTwiceExplained.length} where its sender was killed between the server's 250 and the record (ADR 0048); ${deaths.length} unplanned deaths`;
+    `mails: ${mails.sent} sent (by Message-ID: ${receipts} receipts for ${paid} paid, ${mails.others} alerts for ${held} held), ${duplicatedMails.length} sent twice unexplained, ${mails.sentTwiceExplained.length} where its sender was killed between the server's 250 and the record (ADR 0048); ${deaths.length} unplanned deaths`;
   process.stdout.write(
     `\n${summary}\n${[
       ...Object.entries({ ...found, duplicatedMails, explainedMails: mails.sentTwiceExplained, wrongStatus, loadFailures, deaths }),
@@ -149,6 +153,7 @@ it(`two copies of every background worker on one PostgreSQL and one NATS, each k
   expect(setup.receiver.forged).toBe(0);
   expect(duplicatedMails).toEqual([]);
   expect(receipts).toBe(paid);
+  expect(mails.others).toBe(held); // one "payment held" alert to the merchant per held payment
   expect(deaths).toEqual([]);
   passed = true;
 }, 600_000);
