@@ -23,14 +23,20 @@ function withTestKey(ctx: PodContext, tests: Workload[], apiKey: string): PodCon
   return { ...ctx, secrets };
 }
 
-export function runTestHooks(client: string, ctx: PodContext, tests: Workload[], apiKey: string, log: (line: string) => void): void {
+export async function runTestHooks(
+  client: string,
+  ctx: PodContext,
+  tests: Workload[],
+  apiKey: string,
+  log: (line: string) => void,
+): Promise<void> {
   if (tests.length === 0) throw new Error('the chart rendered no test-hook Pod (tests.enabled?)');
   const withKey = withTestKey(ctx, tests, apiKey);
   for (const pod of tests) {
     for (const c of pod.pod.containers) {
       const name = containerName(pod.name);
       tryRun(client, ['rm', '-f', name]);
-      run(client, ['run', '-d', ...runArgs(withKey, pod, c, name)]);
+      run(client, ['run', '-d', ...(await runArgs(withKey, pod, c, name))]);
       const code = run(client, ['wait', name]);
       const output = tryRun(client, ['logs', name]) ?? '';
       if (code !== '0') throw new Error(`helm test: pod ${pod.name} failed (exit ${code}):\n${output}`);

@@ -11,6 +11,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { freePort } from '@hc/test-kit';
 import { readRendered } from './manifests.ts';
 import type { Rendered } from './manifests.ts';
 import { LABEL, NETWORK, STATE_DIR, containerName, engineClient, httpReady, namesResolve, run, tryRun } from './engine.ts';
@@ -99,12 +100,13 @@ async function startInfrastructure(client: string, postgresPassword: string, nat
   const base = ['run', '-d', '--label', `${LABEL}=1`, '--network', NETWORK];
   run(client, [
     ...base,
-    ...['--name', POSTGRES, '--network-alias', 'postgres', '-p', '127.0.0.1::5432'],
+    ...['--name', POSTGRES, '--network-alias', 'postgres', '-p', `127.0.0.1:${await freePort()}:5432`],
     ...['-e', `POSTGRES_PASSWORD=${postgresPassword}`, process.env['TEST_POSTGRES_IMAGE']!, 'postgres', '-c', 'max_connections=300'],
   ]);
   const configs = writeNatsConfigs(state());
   for (const node of NATS_NODES) {
-    run(client, [...base, ...natsNodeRunArgs(node, containerName(node), nats, configs, process.env['TEST_NATS_IMAGE']!)]);
+    const ports = { client: await freePort(), monitor: await freePort() };
+    run(client, [...base, ...natsNodeRunArgs(node, containerName(node), nats, configs, process.env['TEST_NATS_IMAGE']!, ports)]);
   }
   await until(
     'PostgreSQL',
@@ -196,7 +198,7 @@ async function up(client: string, port: number): Promise<void> {
   if (!gateway) throw new Error('no gateway Deployment rendered');
   const demo = await demoMerchant(client, gateway);
   // `helm test`: the chart's test-hook Pods, with the demo merchant's Test key; a failed one fails the run.
-  runTestHooks(client, ctx, rendered.tests, demo.key, log);
+  await runTestHooks(client, ctx, rendered.tests, demo.key, log);
   process.stdout.write(`GATEWAY_URL=${publicBaseUrl}\nTEST_SECRET_KEY=${demo.key}\nDEMO_ACCOUNT_ID=${demo.account}\n`);
   log(`running; pnpm chart:run --down removes it`);
 }
@@ -205,11 +207,11 @@ async function up(client: string, port: number): Promise<void> {
  * `pnpm chart:run --test`: `helm test` again against the platform chart:run left running, with the Test
  * key in CHART_RUN_TEST_API_KEY (the TEST_SECRET_KEY it printed). The test pods read no other Secret.
  */
-function testAgain(client: string, port: number): void {
+async function testAgain(client: string, port: number): Promise<void> {
   const apiKey = process.env['CHART_RUN_TEST_API_KEY'];
   if (!apiKey) throw new Error('--test needs CHART_RUN_TEST_API_KEY (the TEST_SECRET_KEY chart:run printed)');
   const rendered = render(`http://127.0.0.1:${port}`, registrySets(client).sets);
-  runTestHooks(
+  await runTestHooks(
     client,
     { network: NETWORK, state: state(), configMaps: rendered.configMaps, secrets: new Map() },
     rendered.tests,

@@ -58,11 +58,21 @@ export function writeNatsConfigs(state: string): string {
   return dir;
 }
 
-/** `podman run` arguments of one node (after `run -d` and the label/network ones). */
-export function natsNodeRunArgs(node: string, container: string, login: NatsLogin, configs: string, image: string): string[] {
+/**
+ * `podman run` arguments of one node (after `run -d` and the label/network ones); `hostPorts` are where
+ * its client and monitoring ports are published on 127.0.0.1 (free ports below the ephemeral range, ADR 0110).
+ */
+export function natsNodeRunArgs(
+  node: string,
+  container: string,
+  login: NatsLogin,
+  configs: string,
+  image: string,
+  hostPorts: { client: number; monitor: number },
+): string[] {
   return [
     ...['--name', container, '--network-alias', node, '--network-alias', 'nats'],
-    ...['-p', `127.0.0.1::${NATS_CLIENT_PORT}`, '-p', `127.0.0.1::${NATS_MONITOR_PORT}`],
+    ...['-p', `127.0.0.1:${hostPorts.client}:${NATS_CLIENT_PORT}`, '-p', `127.0.0.1:${hostPorts.monitor}:${NATS_MONITOR_PORT}`],
     ...['-v', `${login.certs}:/certs:ro`, '-v', `${configs}:/etc/nats-cluster:ro`],
     ...['-e', `NATS_USER=${login.user}`, '-e', `NATS_PASSWORD=${login.password}`],
     ...[image, '-c', `/etc/nats-cluster/${node}.conf`],

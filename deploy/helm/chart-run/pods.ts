@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { memoryLimit, resolveEnv } from './manifests.ts';
 import type { ContainerSpec, Workload } from './manifests.ts';
+import { freePort } from '@hc/test-kit';
 import { LABEL } from './engine.ts';
 
 export interface PodContext {
@@ -42,7 +43,7 @@ function volumeDir(ctx: PodContext, w: Workload, volume: NonNullable<Workload['p
   return dir;
 }
 
-export function runArgs(ctx: PodContext, w: Workload, c: ContainerSpec, name: string): string[] {
+export async function runArgs(ctx: PodContext, w: Workload, c: ContainerSpec, name: string): Promise<string[]> {
   const args = ['--name', name, '--label', `${LABEL}=1`, '--label', `${LABEL}.workload=${w.name}`, '--network', ctx.network];
   for (const alias of w.aliases) args.push('--network-alias', alias);
   args.push('--env-file', envFile(ctx, w, c));
@@ -64,7 +65,9 @@ export function runArgs(ctx: PodContext, w: Workload, c: ContainerSpec, name: st
   // three-node cluster elects its stream leaders) comes back instead of staying down. Bounded: podman
   // restarts without Kubernetes's back-off, so a container that can never start stops after 10 tries.
   if (w.kind === 'Deployment') args.push('--restart', 'on-failure:10');
-  for (const port of c.ports ?? []) args.push('-p', `127.0.0.1::${port.containerPort}`);
+  // A host port of our choosing, below the kernel's ephemeral range (docs/adr/0110): never one a
+  // listen(0) elsewhere on the machine can be given while the engine's forwarding rule still points at it.
+  for (const port of c.ports ?? []) args.push('-p', `127.0.0.1:${await freePort()}:${port.containerPort}`);
   if (c.command) args.push('--entrypoint', JSON.stringify(c.command));
   args.push(c.image, ...(c.args ?? []));
   return args;

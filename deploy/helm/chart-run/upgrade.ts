@@ -61,7 +61,7 @@ export async function rollOut(
   const old = runningReplicas(client, d.name);
   for (let n = 0; n < Math.max(d.replicas, old.length); n++) {
     if (n < d.replicas) {
-      const fresh = startReplica(client, ctx, d, containerName(`${d.name}-${revision}-${n}`));
+      const fresh = await startReplica(client, ctx, d, containerName(`${d.name}-${revision}-${n}`));
       await waitReady(client, fresh, log);
       endpoints.add(d, addressOf(client, NETWORK, fresh.name));
     }
@@ -83,7 +83,7 @@ export async function upgrade(
   parallel = Number(process.env['CHART_RUN_ROLLOUTS_IN_PARALLEL'] ?? 3),
 ): Promise<void> {
   const revision = `r${Date.now().toString(36).slice(-5)}`;
-  runMigrationJobs(client, ctx, rendered.jobs, log);
+  await runMigrationJobs(client, ctx, rendered.jobs, log);
   const queue = [...rendered.deployments];
   const worker = async (): Promise<void> => {
     for (let d = queue.shift(); d; d = queue.shift()) {

@@ -36,10 +36,10 @@ export interface Replica {
 }
 
 /** Starts one replica of a Deployment (its single container) as `name`; not yet waited for. */
-export function startReplica(client: string, ctx: PodContext, d: Workload, name: string): Replica {
+export async function startReplica(client: string, ctx: PodContext, d: Workload, name: string): Promise<Replica> {
   const [container, ...more] = d.pod.containers;
   if (!container || more.length > 0) throw new Error(`${d.name}: chart:run runs pods of exactly one container`);
-  run(client, ['run', '-d', ...runArgs(ctx, d, container, name)]);
+  run(client, ['run', '-d', ...(await runArgs(ctx, d, container, name))]);
   return { name, deployment: d, container };
 }
 
@@ -56,13 +56,13 @@ export async function waitReady(client: string, replica: Replica, log: (line: st
 }
 
 /** Each migration Job's pod in turn, as Helm's pre-install hooks; one that does not exit 0 fails the run. */
-export function runMigrationJobs(client: string, ctx: PodContext, jobs: Workload[], log: (line: string) => void): void {
+export async function runMigrationJobs(client: string, ctx: PodContext, jobs: Workload[], log: (line: string) => void): Promise<void> {
   for (const job of jobs) {
     for (const c of job.pod.containers) {
       const name = containerName(job.name);
       log(`job ${job.name}`);
       tryRun(client, ['rm', '-f', name]);
-      run(client, ['run', '-d', ...runArgs(ctx, job, c, name)]);
+      run(client, ['run', '-d', ...(await runArgs(ctx, job, c, name))]);
       const code = run(client, ['wait', name]);
       if (code !== '0') throw new Error(`job ${job.name} exited ${code}:\n${tryRun(client, ['logs', '--tail', '30', name]) ?? ''}`);
     }
@@ -71,10 +71,10 @@ export function runMigrationJobs(client: string, ctx: PodContext, jobs: Workload
 
 /** Migration Jobs first, then every replica of every Deployment at once (as a cluster starts them), until all are ready. */
 export async function startWorkloads(client: string, ctx: PodContext, rendered: Rendered, log: (line: string) => void): Promise<Replica[]> {
-  runMigrationJobs(client, ctx, rendered.jobs, log);
+  await runMigrationJobs(client, ctx, rendered.jobs, log);
   const started: Replica[] = [];
   for (const d of rendered.deployments) {
-    for (let n = 0; n < d.replicas; n++) started.push(startReplica(client, ctx, d, containerName(`${d.name}-${n}`)));
+    for (let n = 0; n < d.replicas; n++) started.push(await startReplica(client, ctx, d, containerName(`${d.name}-${n}`)));
   }
   for (const replica of started) await waitReady(client, replica, log);
   return started;

@@ -6,8 +6,13 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EPHEMERAL_PORTS_FROM } from '@hc/test-kit';
 import { memoryLimit, readRendered, resolveEnv } from '../chart-run/manifests.ts';
 import type { Rendered } from '../chart-run/manifests.ts';
+import { runArgs } from '../chart-run/pods.ts';
 
 const CHART = fileURLToPath(new URL('../hosted-checkout', import.meta.url));
 const VALUES = fileURLToPath(new URL('../chart-run/values.yaml', import.meta.url));
@@ -69,6 +74,40 @@ describe('chart:run reads the rendered chart', () => {
     const { hostname } = new URL(gatewayConfig['CHECKOUT_GRPC_ADDRESS']!.replace(/^dns:\/\/\//, 'http://'));
     expect(gatewayConfig['CHECKOUT_GRPC_ADDRESS']).toMatch(/^dns:\/\/\/hc-hosted-checkout-checkout-headless\.default\.svc:\d+$/);
     expect(checkout.aliases).toContain(hostname);
+  });
+
+  // Risk covered (docs/adr/0110): a port the engine picks is an ephemeral one; once its container stops,
+  // the engine's forwarding rule outlives it for a moment and a server that listen(0) was given the same
+  // port is not reached (CI: a gateway refused every request of a test file).
+  it('publishes every pod port on 127.0.0.1 at a host port of its own, below the ephemeral range', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'chart-run-ports-'));
+    try {
+      // Every Secret a pod reads, with a placeholder value: only the published ports are looked at.
+      const secrets = new Map([...rendered.secretsRead].map(([name, keys]) => [name, Object.fromEntries([...keys].map((k) => [k, 'x']))]));
+      for (const e of rendered.deployments.flatMap((d) => d.pod.containers).flatMap((c) => c.env ?? [])) {
+        const ref = e.valueFrom?.secretKeyRef;
+        if (ref) secrets.set(ref.name, { ...secrets.get(ref.name), [ref.key]: 'x' });
+      }
+      const ctx = { network: 'hc-chart', state, configMaps: rendered.configMaps, secrets };
+      const published: string[] = [];
+      for (const d of rendered.deployments) {
+        const args = await runArgs(ctx, d, d.pod.containers[0]!, `hc-chart-${d.name}-0`);
+        published.push(...args.filter((_, i) => args[i - 1] === '-p'));
+        expect(args.filter((a) => a === '-p')).toHaveLength(d.pod.containers[0]!.ports?.length ?? 0);
+      }
+      expect(published.length).toBeGreaterThanOrEqual(rendered.deployments.length);
+      const hostPorts = published.map((binding) => {
+        const [ip, hostPort, containerPort] = binding.split(':');
+        expect(ip).toBe('127.0.0.1');
+        expect(Number(containerPort)).toBeGreaterThan(0);
+        return Number(hostPort);
+      });
+      for (const port of hostPorts) expect(port).toBeGreaterThan(1_024);
+      for (const port of hostPorts) expect(port).toBeLessThan(EPHEMERAL_PORTS_FROM);
+      expect(new Set(hostPorts).size).toBe(hostPorts.length);
+    } finally {
+      rmSync(state, { recursive: true, force: true });
+    }
   });
 
   it('gives a container its ConfigMap through envFrom and its Secrets through env, env winning', () => {

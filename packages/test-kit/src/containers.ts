@@ -1,6 +1,7 @@
 import { GenericContainer, getContainerRuntimeClient, Wait } from 'testcontainers';
 import type { StartedTestContainer } from 'testcontainers';
 import { waitForDatabase } from '@hc/db';
+import { freePort } from './disposable-servers.ts';
 
 export interface StartedInfrastructure {
   databaseUrl: string;
@@ -63,20 +64,24 @@ async function assertLoopbackOnly(container: StartedTestContainer): Promise<void
 /** PostgreSQL 15 and NATS with JetStream in containers of their own, ports on 127.0.0.1. */
 export async function startInfrastructureContainers(label: string): Promise<StartedInfrastructure> {
   const images = infrastructureImages();
+  // Published on host ports of our choosing, below the kernel's ephemeral range (docs/adr/0110): a port
+  // the engine picks is an ephemeral one, and once the container stops, a test server given that port by
+  // listen(0) would be reached through the engine's forwarding rule, still in place, not itself.
+  const [postgresPort, natsPort] = [await freePort(), await freePort()];
   const labels = { 'hosted-checkout.test': label };
   const settled = await Promise.allSettled([
     new LoopbackContainer(images.postgres)
       .withEnvironment({ POSTGRES_PASSWORD: 'postgres', POSTGRES_USER: 'postgres', POSTGRES_DB: 'postgres' })
       // Throw-away data: no fsync. The e2e platform and parallel test files open many connections.
       .withCommand(['postgres', '-c', 'fsync=off', '-c', 'max_connections=300'])
-      .withExposedPorts(5432)
+      .withExposedPorts({ container: 5432, host: postgresPort })
       .withLabels(labels)
       .withWaitStrategy(Wait.forLogMessage(/ready to accept connections/))
       .withStartupTimeout(120_000)
       .start(),
     new LoopbackContainer(images.nats)
       .withCommand(['-js', '-sd', '/tmp/jetstream'])
-      .withExposedPorts(4222)
+      .withExposedPorts({ container: 4222, host: natsPort })
       .withLabels(labels)
       .withWaitStrategy(Wait.forLogMessage(/Server is ready/))
       .withStartupTimeout(120_000)

@@ -5,22 +5,33 @@
  * docs/reliability.md) on a free port with its data in a temporary folder, which a restart keeps.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * Ports handed out below Linux's ephemeral range (32768–60999 by default): a port the OS picked with
- * listen(0) is an ephemeral one, and any outbound connection (a PostgreSQL pool, NATS) could take it
- * before the test's server binds it. That happened in CI (a platform's gateway, EADDRINUSE five
- * times). Each process walks the range from its own starting point (from its pid), so two jest
+ * Ports handed out below Linux's ephemeral range (32768–60999 by default, read from /proc): a port the
+ * OS picked with listen(0) is an ephemeral one, and any outbound connection (a PostgreSQL pool, NATS)
+ * could take it before the test's server binds it. That happened in CI (a platform's gateway,
+ * EADDRINUSE five times). Containers are published on these ports too (docs/adr/0110). Each process walks the range from its own starting point (from its pid), so two jest
  * workers rarely probe the same ports, and never hands out a port twice.
  */
-const PORTS_FROM = 20_000;
-const PORTS_TO = 32_767;
+export const EPHEMERAL_PORTS_FROM = ephemeralPortsFrom();
+const PORTS_TO = Math.min(32_767, EPHEMERAL_PORTS_FROM - 1);
+const PORTS_FROM = Math.min(20_000, PORTS_TO - 2_000);
 const handedOut = new Set<number>();
 let nextCandidate = PORTS_FROM + ((process.pid * 613) % (PORTS_TO - PORTS_FROM));
+
+/** The first port of this machine's ephemeral range (what listen(0) and outbound connections are given). */
+function ephemeralPortsFrom(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 4_096 ? low : 32_768;
+  } catch {
+    return 32_768; // not Linux: its default
+  }
+}
 
 function listensFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {

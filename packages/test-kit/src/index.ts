@@ -9,7 +9,13 @@ export type { OtlpReceiver, ReceivedSpan, ReceivedMetricPoint, AttributeValue } 
 export { captureMetrics } from './metrics.ts';
 export type { MetricCapture } from './metrics.ts';
 export { captureLogs } from './logs.ts';
-export { freePort, startDisposablePostgres, startDisposableNats, startDisposableNatsCluster } from './disposable-servers.ts';
+export {
+  EPHEMERAL_PORTS_FROM,
+  freePort,
+  startDisposablePostgres,
+  startDisposableNats,
+  startDisposableNatsCluster,
+} from './disposable-servers.ts';
 export type { DisposablePostgres, DisposableNats, DisposableNatsCluster } from './disposable-servers.ts';
 export { rawRequest } from './raw-http.ts';
 export type { RawResponse } from './raw-http.ts';

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { getContainerRuntimeClient } from 'testcontainers';
 import pg from 'pg';
 import { containerEngineAnswers, startInfrastructureContainers } from '../src/containers.ts';
+import { EPHEMERAL_PORTS_FROM } from '../src/disposable-servers.ts';
 import type { StartedInfrastructure } from '../src/containers.ts';
 
 const engine = await containerEngineAnswers();
@@ -35,6 +36,9 @@ async function containersLabelled(): Promise<Array<{ Ports: Array<{ IP?: string;
     const ports = containers.flatMap((c) => c.Ports).filter((p) => p.PublicPort);
     expect(ports.length).toBeGreaterThanOrEqual(2);
     for (const port of ports) expect(port.IP).toBe('127.0.0.1');
+    // Below the ephemeral range (docs/adr/0110): after these containers stop, the engine's forwarding
+    // rule for a port outlives them for a moment, and a test server's listen(0) must never be given it.
+    for (const port of ports) expect(port.PublicPort).toBeLessThan(EPHEMERAL_PORTS_FROM);
     expect(new URL(started.databaseUrl).hostname).toBe('127.0.0.1');
     expect(new URL(started.natsUrl).hostname).toBe('127.0.0.1');
   });

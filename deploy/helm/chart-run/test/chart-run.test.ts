@@ -12,32 +12,21 @@
 // three nodes, and a node stopped under load and started again must lose no payment and no webhook.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { launchChromium } from '@hc/test-kit/browser';
-import { eventually } from '@hc/test-kit';
+import { EPHEMERAL_PORTS_FROM, eventually, freePort } from '@hc/test-kit';
 import { LABEL, NETWORK, containerName, namesResolve } from '../engine.ts';
 import { startRegistry, type LocalRegistry } from '../registry.ts';
 import { countPerReplica, describeSpread, loadWithinLimits, served } from './spread.ts';
 import { describeView, notFullyReplicated, pollCluster, whole, type ClusterView } from './jetstream.ts';
+import { startReceiverContainer } from './receiver-container.ts';
 
 const ROOT = join(import.meta.dirname, '../../../..');
 const RECEIVER = containerName('test-receiver');
 const client = execFileSync('sh', ['-c', 'command -v podman || command -v docker'], { encoding: 'utf8' }).trim();
 const run = (...args: string[]): string => execFileSync(client, args, { encoding: 'utf8', input: '' }).trim();
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Platform {
   url: string;
@@ -115,26 +104,7 @@ beforeAll(async () => {
 
   // The merchant's receiver, a container on the runner's network like any endpoint the service calls.
   const nodeImage = run('inspect', '--format', '{{.ImageName}}', containerName('ingress'));
-  run(
-    'run',
-    '-d',
-    '--label',
-    `${LABEL}=1`,
-    '--network',
-    NETWORK,
-    '--name',
-    RECEIVER,
-    '-p',
-    '127.0.0.1::8080',
-    '--user',
-    '1000:1000',
-    '-v',
-    `${join(import.meta.dirname, 'webhook-receiver.ts')}:/receiver/receiver.ts:ro`,
-    nodeImage,
-    'node',
-    '/receiver/receiver.ts',
-  );
-  receiverPort = Number(run('port', RECEIVER, '8080/tcp').split(':').pop());
+  receiverPort = await startReceiverContainer(run, RECEIVER, nodeImage);
   // Podman's DNS restarts to take the receiver in; meanwhile the gateway pod's lookups of the dashboard
   // fail or hang and the CLI below is refused ("nothing was done"). Wait until the receiver's name
   // resolves there, and the Services the pod calls with it (deploy/helm/chart-run/engine.ts).
@@ -212,13 +182,14 @@ describe('pnpm chart:run', () => {
     expect(run('inspect', '--format', '{{.ImageName}}', gatewayContainer)).toBe(`${registry.address}/hosted-checkout/gateway:0.1.0`);
   });
 
-  it('publishes every port on 127.0.0.1 only', () => {
+  it('publishes every port on 127.0.0.1 only, at host ports below the ephemeral range (docs/adr/0110)', () => {
     const ports = run('ps', '--filter', `label=${LABEL}`, '--format', '{{.Ports}}')
       .split(/[\n,]/)
       .map((p) => p.trim())
       .filter(Boolean);
     expect(ports.length).toBeGreaterThan(5);
     for (const port of ports) expect(port).toMatch(/^127\.0\.0\.1:\d+->\d+\/tcp$/);
+    for (const port of ports) expect(Number(/:(\d+)->/.exec(port)![1])).toBeLessThan(EPHEMERAL_PORTS_FROM);
   });
 
   it('runs NATS as a JetStream cluster of three nodes: every stream and consumer on 3, with a leader and 2 current followers', async () => {

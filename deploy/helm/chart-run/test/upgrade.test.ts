@@ -12,8 +12,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { eventually, freePort } from '@hc/test-kit';
-import { LABEL, NETWORK, containerName } from '../engine.ts';
+import { LABEL, containerName } from '../engine.ts';
 import { RETRYABLE, describeAnswers, startSteadyLoad, type LoadAccount } from './steady-load.ts';
+import { startReceiverContainer } from './receiver-container.ts';
 
 const ROOT = join(import.meta.dirname, '../../../..');
 const MAIN = join(ROOT, 'deploy/helm/chart-run/main.ts');
@@ -57,12 +58,7 @@ beforeAll(async () => {
   url = stdout.match(/^GATEWAY_URL=(.*)$/m)![1]!;
   gateway = podman('ps', '--filter', `label=${LABEL}.workload=hc-hosted-checkout-gateway`, '--format', '{{.Names}}').split('\n')[0]!;
   const nodeImage = podman('inspect', '--format', '{{.ImageName}}', containerName('ingress'));
-  const receiverFile = join(import.meta.dirname, 'webhook-receiver.ts');
-  podman(
-    ...['run', '-d', '--label', `${LABEL}=1`, '--network', NETWORK, '--name', RECEIVER, '-p', '127.0.0.1::8080', '--user', '1000:1000'],
-    ...['-v', `${receiverFile}:/receiver/receiver.ts:ro`, nodeImage, 'node', '/receiver/receiver.ts'],
-  );
-  receiverPort = Number(podman('port', RECEIVER, '8080/tcp').split(':').pop());
+  receiverPort = await startReceiverContainer(podman, RECEIVER, nodeImage);
 }, 700_000);
 
 afterAll(() => {
