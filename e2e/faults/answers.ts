@@ -25,7 +25,7 @@ export interface AnswerTally {
   readonly counts: Map<string, number>;
   /** Answers that are neither a success nor a documented error other than 500, nor a hang. */
   readonly undocumented: string[];
-  /** Attempts that got no answer (connection failed, or nothing within 15 s). */
+  /** Attempts that got no answer (connection failed, or nothing within 15 s): what failed, and when sent. */
   readonly hangs: string[];
   /** The slowest answer, in ms. */
   readonly slowestMs: number;
@@ -38,10 +38,14 @@ export function tallyAnswers(answers: readonly AnswerSeen[]): AnswerTally {
   const hangs: string[] = [];
   let slowestMs = 0;
   for (const answer of answers) {
-    const key = answer.status < 300 ? String(answer.status) : `${answer.status} ${answer.code}`;
+    const key = answer.status === 0 ? '0' : answer.status < 300 ? String(answer.status) : `${answer.status} ${answer.code}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
     slowestMs = Math.max(slowestMs, answer.ms);
-    const described = `${answer.step} → ${key || 'no answer'} after ${answer.ms} ms`;
+    const sent = new Date(answer.at).toISOString().slice(11, 23);
+    const described =
+      answer.status === 0
+        ? `${answer.step} → no answer (${answer.code}) after ${answer.ms} ms, sent ${sent}`
+        : `${answer.step} → ${key} after ${answer.ms} ms, sent ${sent}`;
     if (answer.status === 0) hangs.push(described);
     else if (answer.status >= 300 && (answer.status === 500 || !documented.has(key))) undocumented.push(described);
   }

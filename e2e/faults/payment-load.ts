@@ -7,6 +7,7 @@
  */
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
+import { NoAnswer, postJson, type LoadAnswer } from './load-http.ts';
 
 export type Outcome = 'paid' | 'underpaid' | 'failed';
 export const FINAL_STATUS: Record<Outcome, string> = { paid: 'paid', underpaid: 'held', failed: 'failed' };
@@ -47,7 +48,7 @@ export interface AnswerSeen {
   readonly step: 'create' | 'start' | 'simulate';
   /** 0 when no answer came (connection failed, or nothing within 15 s). */
   readonly status: number;
-  /** The error's `code`, when the answer was an error. */
+  /** The error's `code`, when the answer was an error; with no answer, why the connection failed (e.g. `ECONNRESET`). */
   readonly code: string;
   readonly at: number;
   readonly ms: number;
@@ -55,27 +56,24 @@ export interface AnswerSeen {
 
 class StepFailed extends Error {}
 
+/** One POST of the load, on a connection of its own (load-http.ts); null when no answer came. */
 async function call(
   options: LoadOptions,
   step: AnswerSeen['step'],
   path: string,
   body: unknown,
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: Record<string, unknown> } | null> {
+): Promise<LoadAnswer | null> {
   const at = Date.now();
-  let answer: { status: number; body: Record<string, unknown> } | null;
+  let answer: LoadAnswer | null;
+  let failure = '';
   try {
-    const response = await fetch(`${options.gatewayUrl}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${options.key}`, 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(15_000),
-    });
-    answer = { status: response.status, body: (await response.json().catch(() => ({}))) as Record<string, unknown> };
-  } catch {
+    answer = await postJson(`${options.gatewayUrl}${path}`, { authorization: `Bearer ${options.key}`, ...headers }, body, 15_000);
+  } catch (error) {
     answer = null;
+    failure = error instanceof NoAnswer ? error.code : String(error);
   }
-  const code = String((answer?.body['error'] as { code?: string } | undefined)?.code ?? '');
+  const code = answer ? String((answer.body['error'] as { code?: string } | undefined)?.code ?? '') : failure;
   options.onAnswer?.({ step, status: answer?.status ?? 0, code, at, ms: Date.now() - at });
   return answer;
 }
