@@ -6,6 +6,7 @@ import { secretBoxFromEnv } from '@hc/secrets';
 import { webhooksHandlers } from './api/grpc/webhooks-handlers.ts';
 import { deliverySettings, type WebhooksConfig } from './config.ts';
 import { startDeliveryWorker, type DeliveryWorker } from './jobs/delivery-worker.ts';
+import { DeliveryConnections } from './adapters/delivery-connections.ts';
 import { systemResolver, type HostResolver } from './adapters/target-resolver.ts';
 import { startConsumers } from './api/consumers/consumers.ts';
 import { CheckLimits } from './store/check-limits.ts';
@@ -62,7 +63,7 @@ export async function startWebhooksService(
       },
       close: (prisma) => prisma.$disconnect(),
     },
-    dependencies: async (prisma): Promise<WebhooksDependencies> => {
+    dependencies: async (prisma, life): Promise<WebhooksDependencies> => {
       const endpoints = new EndpointStore(prisma, box);
       // Plaintext rows from before encryption, and rows under an older key after a key rotation.
       const { resealed } = await endpoints.secrets.reseal();
@@ -76,6 +77,8 @@ export async function startWebhooksService(
         resolver,
         checkLimits: new CheckLimits(prisma),
         ca: options.ca,
+        // Closed after the worker stopped (parts stop in reverse).
+        connections: life.own('delivery connections', new DeliveryConnections(), (connections) => connections.close()),
         now,
         wakeWorker: () => worker?.wake(),
       };
@@ -86,8 +89,8 @@ export async function startWebhooksService(
       streams: [contextStream(config.NATS_SUBJECT_PREFIX, 'webhooks', config)],
       relay: { databaseUrl: config.WEBHOOKS_DATABASE_URL, subjectPrefix: config.NATS_SUBJECT_PREFIX },
     },
-    jobs: ({ database: prisma, deps: { deliveries, endpoints } }) => {
-      worker = startDeliveryWorker({ deliveries, endpoints, settings, resolver, now, logger, ca: options.ca });
+    jobs: ({ database: prisma, deps: { deliveries, endpoints, connections } }) => {
+      worker = startDeliveryWorker({ deliveries, endpoints, settings, resolver, now, logger, ca: options.ca, connections });
       const log = new DeliveryLogRetention(prisma);
       const purgeJobs = [
         { name: 'webhook_delivery_log', run: () => log.purge(settings.logRetentionMs) },

@@ -10,6 +10,7 @@ import { signatureHeaders } from '../domain/signing.ts';
 import type { AttemptRecord, DeliveryStore, ClaimedDelivery } from '../store/deliveries.ts';
 import type { EndpointStore } from '../store/endpoints.ts';
 import { postDelivery, type DeliveryTarget } from '../adapters/delivery-post.ts';
+import type { DeliveryConnections } from '../adapters/delivery-connections.ts';
 import { recordAttemptMetrics } from './delivery-metrics.ts';
 import type { HostResolver } from '../adapters/target-resolver.ts';
 
@@ -22,6 +23,8 @@ export interface DeliveryWorkerOptions {
   readonly logger: Logger;
   /** Extra trusted CA certificates (PEM) for https endpoints; tests use a self-signed receiver. */
   readonly ca?: string | undefined;
+  /** Keep-alive connections to endpoints (docs/adr/0111). */
+  readonly connections: DeliveryConnections;
 }
 
 export interface DeliveryWorker {
@@ -48,6 +51,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     allowPrivateTargets: settings.allowPrivateTargets,
     timeoutMs: settings.timeoutMs,
     ca: options.ca,
+    connections: options.connections,
   };
   const inFlight = new Set<Promise<void>>();
   const slotsPerEndpoint = { healthy: settings.concurrencyPerEndpoint, failing: settings.concurrencyPerFailingEndpoint };

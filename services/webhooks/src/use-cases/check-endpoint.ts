@@ -48,6 +48,7 @@ export async function checkEndpoint(deps: WebhooksDependencies, scope: Scope, en
     allowPrivateTargets: deps.settings.allowPrivateTargets,
     timeoutMs,
     ca: deps.ca,
+    connections: deps.connections,
   };
   const secrets = await deps.endpoints.signingSecrets(endpoint.id, created);
   const send = async (delivery: CheckDelivery): Promise<CheckAnswer> => {

@@ -1,4 +1,5 @@
 import type { DeliverySettings } from '../config.ts';
+import type { DeliveryConnections } from '../adapters/delivery-connections.ts';
 import type { HostResolver } from '../adapters/target-resolver.ts';
 import type { CheckLimits } from '../store/check-limits.ts';
 import type { DeliveryStore } from '../store/deliveries.ts';
@@ -18,6 +19,8 @@ export interface WebhooksDependencies {
   readonly checkLimits: CheckLimits;
   /** Extra trusted CA certificates (PEM) for https endpoints; tests use a self-signed receiver. */
   readonly ca?: string | undefined;
+  /** Keep-alive connections to endpoints, shared by deliveries and the endpoint checker (docs/adr/0111). */
+  readonly connections: DeliveryConnections;
   readonly now: () => Date;
   /** Tells the delivery worker that deliveries were queued. */
   readonly wakeWorker: () => void;
