@@ -38,8 +38,8 @@ interface SendOutcome {
  *
  * Connections are kept alive (docs/adr/0111). A receiver may close an idle one just as we send on it:
  * that send fails at once with a reset and no answer, and is sent again, on another connection, within
- * the same deadline. The receiver may in rare cases have read it: a delivery is at least once, and the
- * event id tells a repeat (the contract's "deliveries may repeat").
+ * the same deadline. The receiver may in rare cases have read it: deliveries are at least once and the
+ * event id tells a repeat (docs/webhooks.md).
  */
 export async function sendHttpAttempt(attempt: HttpAttempt): Promise<AttemptResult> {
   const deadline = performance.now() + attempt.timeoutMs;
