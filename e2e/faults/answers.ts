@@ -38,14 +38,12 @@ export function tallyAnswers(answers: readonly AnswerSeen[]): AnswerTally {
   const hangs: string[] = [];
   let slowestMs = 0;
   for (const answer of answers) {
-    const key = answer.status === 0 ? '0' : answer.status < 300 ? String(answer.status) : `${answer.status} ${answer.code}`;
+    const key = answer.status < 300 ? String(answer.status) : `${answer.status} ${answer.code}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
     slowestMs = Math.max(slowestMs, answer.ms);
     const sent = new Date(answer.at).toISOString().slice(11, 23);
-    const described =
-      answer.status === 0
-        ? `${answer.step} → no answer (${answer.code}) after ${answer.ms} ms, sent ${sent}`
-        : `${answer.step} → ${key} after ${answer.ms} ms, sent ${sent}`;
+    const what = answer.status === 0 ? `no answer (${answer.code})` : key;
+    const described = `${answer.step} → ${what} after ${answer.ms} ms, sent ${sent}`;
     if (answer.status === 0) hangs.push(described);
     else if (answer.status >= 300 && (answer.status === 500 || !documented.has(key))) undocumented.push(described);
   }

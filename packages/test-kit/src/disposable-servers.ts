@@ -14,8 +14,9 @@ import { join } from 'node:path';
  * Ports handed out below Linux's ephemeral range (32768–60999 by default, read from /proc): a port the
  * OS picked with listen(0) is an ephemeral one, and any outbound connection (a PostgreSQL pool, NATS)
  * could take it before the test's server binds it. That happened in CI (a platform's gateway,
- * EADDRINUSE five times). Containers are published on these ports too (docs/adr/0110). Each process walks the range from its own starting point (from its pid), so two jest
- * workers rarely probe the same ports, and never hands out a port twice.
+ * EADDRINUSE five times). Containers are published on these ports too (docs/adr/0110). Each process
+ * walks the range from its own starting point (from its pid), so two jest workers rarely probe the
+ * same ports, and never hands out a port twice.
  */
 export const EPHEMERAL_PORTS_FROM = ephemeralPortsFrom();
 const PORTS_TO = Math.min(32_767, EPHEMERAL_PORTS_FROM - 1);
