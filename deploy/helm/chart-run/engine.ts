@@ -33,6 +33,29 @@ export function tryRun(client: string, args: string[]): string | undefined {
   return result.status === 0 ? result.stdout.trim() : undefined;
 }
 
+/**
+ * A container's last log lines, what it wrote to stdout and to stderr: `podman logs` replays the
+ * container's stderr on its own stderr, where most servers (nats-server, node's uncaught errors) write
+ * why they stopped.
+ */
+export function containerLogs(client: string, container: string, tail: number): string {
+  const result = spawnSync(client, ['logs', '--tail', String(tail), container], { encoding: 'utf8' });
+  if (result.status !== 0) return `(no logs: ${result.stderr.trim()})`;
+  return [result.stdout.trim(), result.stderr.trim()].filter((part) => part !== '').join('\n') || '(empty)';
+}
+
+/** How a container ended: its exit code, whether the kernel's OOM killer stopped it, the engine's error. */
+export function containerEnd(client: string, container: string): string {
+  return (
+    tryRun(client, [
+      'inspect',
+      '-f',
+      'exit code {{.State.ExitCode}}, OOM-killed {{.State.OOMKilled}}, error "{{.State.Error}}"',
+      container,
+    ]) ?? '(not inspectable)'
+  );
+}
+
 /** The 127.0.0.1 port the engine published a container port on. */
 export function publishedPort(client: string, container: string, port: number): number {
   const out =

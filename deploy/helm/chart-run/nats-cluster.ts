@@ -10,7 +10,7 @@
  */
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { httpReady, publishedPort, run, tryRun } from './engine.ts';
+import { containerEnd, containerLogs, httpReady, publishedPort, run, tryRun } from './engine.ts';
 import type { NatsLogin } from './nats-tls.ts';
 
 /** Each node's name: its `server_name`, its network alias, and a host name in the certificate. */
@@ -20,10 +20,13 @@ export const NATS_CLIENT_PORT = 4222;
 export const NATS_MONITOR_PORT = 8222;
 const ROUTE_PORT = 6222;
 
+/** The login each node's file asks for: its values come from the environment (see natsNodeConfig). */
+export const NATS_AUTHORIZATION = 'authorization { user: $NATS_USER, password: $NATS_PASSWORD }';
+
 /**
  * One node's configuration. The login comes from the container's environment ($NATS_USER,
- * $NATS_PASSWORD: nats-server reads a variable the file does not define from its environment), so no
- * file holds the password.
+ * $NATS_PASSWORD: nats-server reads a variable the file does not define from its environment, parsed as
+ * a value of its language: see natsPassword), so no file holds the password.
  */
 export function natsNodeConfig(node: string): string {
   const routes = NATS_NODES.map((peer) => `    "nats-route://${peer}:${ROUTE_PORT}"`).join('\n');
@@ -35,7 +38,7 @@ export function natsNodeConfig(node: string): string {
     // The image's user (nobody) may write /tmp; the store stays with the container.
     'jetstream { store_dir: "/tmp/jetstream" }',
     `tls { ${tls} }`,
-    'authorization { user: $NATS_USER, password: $NATS_PASSWORD }',
+    NATS_AUTHORIZATION,
     'cluster {',
     '  name: "hc"',
     `  listen: "0.0.0.0:${ROUTE_PORT}"`,
@@ -83,15 +86,16 @@ export function natsNodeRunArgs(
 export const NATS_START_RETRIES = 3;
 
 /**
- * Whether a NATS node answers /healthz. A node that exited at start (a CI rehearsal once found nats-0
- * with no published port moments after `run -d`) has its last log lines printed, so the reason is on
- * record, and is started again as Kubernetes would restart the pod, up to `restarts.left` times.
+ * Whether a NATS node answers /healthz. A node that exited at start has how it ended and its last log
+ * lines (stdout and stderr, where nats-server says why) printed, so the reason is on record (one was a
+ * password nats-server read as a number: natsPassword), and is started again as Kubernetes would restart the pod, up to `restarts.left` times.
  */
 export async function natsNodeReady(client: string, container: string, restarts: { left: number }): Promise<boolean> {
   const status = tryRun(client, ['inspect', '-f', '{{.State.Status}}', container]);
   if (status === 'exited' || status === 'dead' || status === 'stopped') {
-    const logs = tryRun(client, ['logs', '--tail', '20', container]) ?? '(no logs)';
-    process.stderr.write(`chart:run: ${container} exited while starting (${status}); its last lines:\n${logs}\n`);
+    const end = containerEnd(client, container);
+    const logs = containerLogs(client, container, 20);
+    process.stderr.write(`chart:run: ${container} exited while starting (${status}: ${end}); its last lines:\n${logs}\n`);
     if (restarts.left <= 0) throw new Error(`${container} exited while starting, ${NATS_START_RETRIES} restarts used`);
     restarts.left -= 1;
     run(client, ['start', container]);

@@ -25,6 +25,17 @@ function openssl(dir: string, ...args: string[]): void {
   execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
+/**
+ * A random password that nats-server reads as a string. Each node's file names it as `$NATS_PASSWORD`,
+ * and nats-server parses a variable's value as a value of its config language: a hex string that starts
+ * with digits and has an `e` (`41e1cd…`, one random 18-byte hex in ~15) reads as a number, the file does
+ * not parse and the node exits at start (CI of 30 Nov: nats-0 exited four times, its reason on stderr).
+ * A leading letter keeps any hex a string; chart-run-nats-login.test.ts checks it with nats-server itself.
+ */
+export function natsPassword(): string {
+  return `p${randomBytes(18).toString('hex')}`;
+}
+
 export function makeNatsLogin(state: string): NatsLogin {
   const certs = join(state, 'nats-tls');
   mkdirSync(certs, { recursive: true, mode: 0o755 });
@@ -53,5 +64,5 @@ export function makeNatsLogin(state: string): NatsLogin {
   );
   // The NATS process runs as the image's user: it must read its key (the directory is under .local, 0700).
   chmodSync(join(certs, 'server.key'), 0o644);
-  return { user: 'hosted-checkout', password: randomBytes(18).toString('hex'), ca: readFileSync(join(certs, 'ca.crt'), 'utf8'), certs };
+  return { user: 'hosted-checkout', password: natsPassword(), ca: readFileSync(join(certs, 'ca.crt'), 'utf8'), certs };
 }

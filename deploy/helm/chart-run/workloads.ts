@@ -6,7 +6,7 @@
  */
 import { containerPort } from './manifests.ts';
 import type { ContainerSpec, Rendered, Workload } from './manifests.ts';
-import { containerName, grpcReady, httpReady, publishedPort, run, tcpReady, tryRun } from './engine.ts';
+import { containerEnd, containerLogs, containerName, grpcReady, httpReady, publishedPort, run, tcpReady, tryRun } from './engine.ts';
 import { runArgs, type PodContext } from './pods.ts';
 
 const READY_TIMEOUT_MS = Number(process.env['CHART_RUN_READY_TIMEOUT_MS'] ?? 240_000);
@@ -48,7 +48,7 @@ export async function waitReady(client: string, replica: Replica, log: (line: st
   const { name, container } = replica;
   await until(name, async () => {
     if (tryRun(client, ['inspect', '-f', '{{.State.Running}}', name]) !== 'true') {
-      throw new Error(`${name} stopped:\n${tryRun(client, ['logs', '--tail', '30', name]) ?? ''}`);
+      throw new Error(`${name} stopped (${containerEnd(client, name)}):\n${containerLogs(client, name, 30)}`);
     }
     return probeReady(client, name, container);
   });
@@ -64,7 +64,7 @@ export async function runMigrationJobs(client: string, ctx: PodContext, jobs: Wo
       tryRun(client, ['rm', '-f', name]);
       run(client, ['run', '-d', ...(await runArgs(ctx, job, c, name))]);
       const code = run(client, ['wait', name]);
-      if (code !== '0') throw new Error(`job ${job.name} exited ${code}:\n${tryRun(client, ['logs', '--tail', '30', name]) ?? ''}`);
+      if (code !== '0') throw new Error(`job ${job.name} exited ${code}:\n${containerLogs(client, name, 30)}`);
     }
   }
 }
