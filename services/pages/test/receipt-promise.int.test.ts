@@ -28,7 +28,9 @@ it('notifications not answering: the details page comes within the policy’s 1 
   const response = await fetch(`${h.pages.url}/pay/${session.id}`);
   const html = await response.text();
   expect(response.status).toBe(200);
-  expect(Date.now() - began).toBeLessThan(3_000);
+  // The policy's read has a 1 s deadline; without it the call would wait out the client's default of
+  // 15 s. 8 s tells the two apart on a loaded machine (CI once took 3.75 s for the whole page).
+  expect(Date.now() - began).toBeLessThan(8_000);
   expect(html).toContain('Email address');
   expect(html.toLowerCase()).not.toContain('receipt');
 });
