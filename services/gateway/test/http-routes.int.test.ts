@@ -548,6 +548,17 @@ describe('the reads by id (one pipeline: Express routes that authenticate, count
     expect(read.headers).not.toHaveProperty('x-powered-by');
   });
 
+  it('answer a conditional GET in full: every answer is no-store and has no validator, so none is 304', async () => {
+    const id = (await create1(A_TEST)).json['id'] as string;
+    const read = await seen(`${base}/v1/payments/${id}`, A_TEST);
+    // The answers are written without Express's freshness check (api/http/answer.ts): a client's
+    // cache headers must still never turn a read into an empty 304.
+    for (const conditional of [{ 'if-none-match': '*' }, { 'if-modified-since': new Date().toUTCString() }]) {
+      const response = await fetch(`${base}/v1/payments/${id}`, { headers: { authorization: `Bearer ${A_TEST}`, ...conditional } });
+      expect([response.status, await response.text()]).toEqual([200, read.text]);
+    }
+  });
+
   it('answer HEAD, an escaped id, a bad escape, a trailing segment and other methods as every route does', async () => {
     const id = (await create1(A_TEST)).json['id'] as string;
     const read = await seen(`${base}/v1/payments/${id}`, A_TEST);

@@ -13,7 +13,7 @@ import { rateLimited } from './middleware/rate-limit.ts';
 import { requireApiKey } from './middleware/authenticate.ts';
 import { errorResponder, unknownRoute } from './middleware/errors.ts';
 import { openApiText } from './openapi/document.ts';
-import { requestId, securityHeaders } from './middleware/response-headers.ts';
+import { responseHeaders } from './middleware/response-headers.ts';
 import { checkoutSessionRoutes } from './routes/checkout-sessions.ts';
 import { customerRoutes } from './routes/customers.ts';
 import { eventRoutes } from './routes/events.ts';
@@ -23,6 +23,7 @@ import { readByIdRoutes } from './routes/reads-by-id.ts';
 import { webhookEndpointRoutes } from './routes/webhook-endpoints.ts';
 import { paymentRoutes } from './routes/payments.ts';
 import { parseQuery } from './validation/query.ts';
+import { answerJson, answerJsonText } from './answer.ts';
 
 export interface GatewayApp {
   readonly merchants: KeyDirectory;
@@ -58,47 +59,43 @@ export function createGatewayApp(deps: GatewayApp): RequestListener {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', parseQuery);
-  app.use(requestId, securityHeaders);
+  app.use(responseHeaders);
   // Only method, path, status and duration: never headers (keys) nor bodies (personal data).
   app.use(accessLog(deps.logger));
 
   app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
+    answerJson(res, 200, { status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
     await deps.ready();
-    res.json({ status: 'ready' });
+    answerJson(res, 200, { status: 'ready' });
   });
 
   // The API's own description needs no key (generators fetch it); built once, answered as committed.
   const openApi = openApiText();
   app.get('/v1/openapi.json', (_req, res) => {
-    res.type('application/json').send(openApi);
+    answerJsonText(res, 200, openApi);
   });
 
   const v1 = exactRouter();
   // A long poll of `hosted-checkout listen` spends its own small budget, not the account's (issue 44).
   const requestLimit = rateLimited(deps.rateLimits.requests, deps.logger);
   const listenLimit = rateLimited(deps.rateLimits.listens, deps.logger);
-  v1.use(
-    readByIdRoutes({ merchants: deps.merchants, checkout: deps.checkout, requestLimit: deps.rateLimits.requests, logger: deps.logger }),
-  );
+  readByIdRoutes(v1, { merchants: deps.merchants, checkout: deps.checkout, requestLimit: deps.rateLimits.requests, logger: deps.logger });
   v1.use(requireApiKey(deps.merchants), (req, res, next) => (req.path === '/listen' ? listenLimit : requestLimit)(req, res, next));
-  v1.use(
-    checkoutSessionRoutes({
-      checkout: deps.checkout,
-      idempotency: deps.idempotency,
-      idempotencySettings: deps.idempotencySettings,
-      startLimit: rateLimited(deps.rateLimits.starts, deps.logger),
-    }),
-  );
-  v1.use(paymentRoutes(deps.checkout));
-  v1.use(customerRoutes({ customers: deps.customers, checkout: deps.checkout, readWaitMs: deps.customersReadWaitMs }));
-  v1.use(eventRoutes(deps.webhooks));
-  v1.use(listenRoutes(deps.webhooks, { ...DEFAULT_LISTEN_SETTINGS, closing: deps.closing }));
+  checkoutSessionRoutes(v1, {
+    checkout: deps.checkout,
+    idempotency: deps.idempotency,
+    idempotencySettings: deps.idempotencySettings,
+    startLimit: rateLimited(deps.rateLimits.starts, deps.logger),
+  });
+  paymentRoutes(v1, deps.checkout);
+  customerRoutes(v1, { customers: deps.customers, checkout: deps.checkout, readWaitMs: deps.customersReadWaitMs });
+  eventRoutes(v1, deps.webhooks);
+  listenRoutes(v1, deps.webhooks, { ...DEFAULT_LISTEN_SETTINGS, closing: deps.closing });
   const idempotent: IdempotencyDependencies = { idempotency: deps.idempotency, settings: deps.idempotencySettings };
-  v1.use(webhookEndpointRoutes(deps.webhooks, idempotent));
-  v1.use(paymentLinkRoutes(deps.checkoutAdmin, idempotent));
+  webhookEndpointRoutes(v1, deps.webhooks, idempotent);
+  paymentLinkRoutes(v1, deps.checkoutAdmin, idempotent);
   app.use('/v1', v1);
 
   app.use(unknownRoute);

@@ -4,6 +4,7 @@ import { ApiError } from '@hc/errors';
 import type { Logger } from '@hc/logging';
 import { locals } from '../locals.ts';
 import { apiErrors } from '../metrics.ts';
+import { answerJson } from '../answer.ts';
 
 export const unknownRoute: RequestHandler = (_req, _res, next) => {
   next(new ApiError('not_found', 'Unrecognized request URL or method.'));
@@ -55,6 +56,6 @@ export function errorResponder(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     const answer = failureAnswer(logger, error, { requestId: locals(res).requestId, method: req.method, path: req.path });
     if (answer.retryAfter) res.setHeader('Retry-After', answer.retryAfter);
-    res.status(answer.status).json(answer.body);
+    answerJson(res, answer.status, answer.body);
   };
 }

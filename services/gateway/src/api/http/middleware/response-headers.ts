@@ -4,18 +4,6 @@ import helmet from 'helmet';
 import { newId } from '@hc/ids';
 import { locals } from '../locals.ts';
 
-/**
- * Headers on every response, errors included: a request id to quote to support, no caching, and the
- * security headers that fit a JSON API (no CORS headers are ever sent: the API is server to server).
- */
-export const requestId: RequestHandler = (_req, res, next) => {
-  const id = newId('request');
-  locals(res).requestId = id;
-  res.setHeader('X-Request-Id', id);
-  res.setHeader('Cache-Control', 'no-store');
-  next();
-};
-
 const helmetHeaders = helmet({
   contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
   crossOriginResourcePolicy: { policy: 'same-origin' },
@@ -28,7 +16,7 @@ const helmetHeaders = helmet({
  * request, so each response copies them instead of running helmet's dozen middlewares (issue 33).
  * helmet stays the source of truth for what the headers say.
  */
-export const SECURITY_HEADERS: readonly (readonly [string, string])[] = (() => {
+const SECURITY_HEADERS: readonly (readonly [string, string])[] = (() => {
   const headers: [string, string][] = [];
   const recorder = {
     setHeader: (name: string, value: string) => headers.push([name, String(value)]),
@@ -40,7 +28,16 @@ export const SECURITY_HEADERS: readonly (readonly [string, string])[] = (() => {
   return headers;
 })();
 
-export const securityHeaders: RequestHandler = (_req, res, next) => {
+/**
+ * Headers on every response, errors included, set first: a request id to quote to support, no
+ * caching, and the security headers that fit a JSON API (no CORS headers are ever sent: the API is
+ * server to server).
+ */
+export const responseHeaders: RequestHandler = (_req, res, next) => {
+  const id = newId('request');
+  locals(res).requestId = id;
+  res.setHeader('X-Request-Id', id);
+  res.setHeader('Cache-Control', 'no-store');
   for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
   next();
 };

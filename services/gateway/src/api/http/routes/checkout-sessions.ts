@@ -17,7 +17,7 @@ import {
 } from '../validation/checkout-session-schemas.ts';
 import { validateStartCheckoutSession } from '../validation/payment-schemas.ts';
 import { idempotencyReplays } from '../metrics.ts';
-import { exactRouter } from '@hc/web';
+import { answerJson } from '../answer.ts';
 
 export interface CheckoutSessionRouteDeps {
   readonly checkout: ServiceClient<typeof CheckoutService>;
@@ -27,9 +27,8 @@ export interface CheckoutSessionRouteDeps {
   readonly startLimit: RequestHandler;
 }
 
-export function checkoutSessionRoutes(deps: CheckoutSessionRouteDeps): Router {
+export function checkoutSessionRoutes(router: Router, deps: CheckoutSessionRouteDeps): void {
   const { checkout } = deps;
-  const router = exactRouter();
 
   router.post('/checkout_sessions', readIdempotencyKey, jsonObjectBody, async (req, res) => {
     const body = validateCreateCheckoutSession(req.body);
@@ -39,7 +38,7 @@ export function checkoutSessionRoutes(deps: CheckoutSessionRouteDeps): Router {
       { fields: sentFields(body), account: accountSnapshot(res), idempotencyKey: sentIdempotencyKey(res) },
     );
     if (result.status === 200) idempotencyReplays.add(1, { create: 'checkout_session' });
-    res.status(result.status).json(checkoutSessionObject(result.object));
+    answerJson(res, result.status, checkoutSessionObject(result.object));
   });
 
   router.post('/checkout_sessions/:id/start', deps.startLimit, jsonObjectBody, async (req, res) => {
@@ -54,10 +53,8 @@ export function checkoutSessionRoutes(deps: CheckoutSessionRouteDeps): Router {
       callContext(res),
     );
     const started = answered(payment, 'payment');
-    res.json({ ...checkoutSessionObject(started), country: started.country ?? null, providers: providers.map(providerEntry) });
+    answerJson(res, 200, { ...checkoutSessionObject(started), country: started.country ?? null, providers: providers.map(providerEntry) });
   });
-
-  return router;
 }
 
 /**

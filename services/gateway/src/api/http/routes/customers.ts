@@ -6,7 +6,7 @@ import { callTimeoutMs, sharedWritesBarrier, type ServiceClient } from '@hc/grpc
 import { callContext } from '../locals.ts';
 import { customerObject, orderObject } from '../presenters/customer.ts';
 import { listQuery, optionalQueryString } from '../validation/payment-schemas.ts';
-import { exactRouter } from '@hc/web';
+import { answerJson } from '../answer.ts';
 
 export interface CustomerRoutes {
   customers: ServiceClient<typeof CustomersService>;
@@ -20,8 +20,7 @@ export interface CustomerRoutes {
  * reflects every write already answered (read-your-writes, docs/adr/0011) or answers the retryable
  * 503 catching_up; never stale data.
  */
-export function customerRoutes({ customers, checkout, readWaitMs }: CustomerRoutes): Router {
-  const router = exactRouter();
+export function customerRoutes(router: Router, { customers, checkout, readWaitMs }: CustomerRoutes): void {
   // The reads in flight together share one checkout call (docs/adr/0097).
   const writesBarrier = sharedWritesBarrier(checkout, readWaitMs);
   const barrier = (res: Parameters<typeof callContext>[0]) => writesBarrier(callContext(res));
@@ -34,13 +33,13 @@ export function customerRoutes({ customers, checkout, readWaitMs }: CustomerRout
     const email = optionalQueryString(query, 'email', 'invalid_email');
     const page = await customers.listCustomers({ limit, startingAfter, email, barrier: await barrier(res) }, callContext(res), waiting);
     const data = page.customers.map(customerObject);
-    res.json({ data, has_more: page.hasMore, next_cursor: page.hasMore ? (data.at(-1)?.id ?? null) : null });
+    answerJson(res, 200, { data, has_more: page.hasMore, next_cursor: page.hasMore ? (data.at(-1)?.id ?? null) : null });
   });
 
   router.get('/customers/:id', async (req, res) => {
     const { customer } = await customers.getCustomer({ id: req.params.id, barrier: await barrier(res) }, callContext(res), waiting);
     if (!customer) throw new ApiError('internal_error');
-    res.json(customerObject(customer));
+    answerJson(res, 200, customerObject(customer));
   });
 
   router.get('/orders', async (req, res) => {
@@ -49,14 +48,12 @@ export function customerRoutes({ customers, checkout, readWaitMs }: CustomerRout
     const customerId = optionalQueryString(query, 'customer_id', 'invalid_request');
     const page = await customers.listOrders({ limit, startingAfter, customerId, barrier: await barrier(res) }, callContext(res), waiting);
     const data = page.orders.map(orderObject);
-    res.json({ data, has_more: page.hasMore, next_cursor: page.hasMore ? (data.at(-1)?.id ?? null) : null });
+    answerJson(res, 200, { data, has_more: page.hasMore, next_cursor: page.hasMore ? (data.at(-1)?.id ?? null) : null });
   });
 
   router.get('/orders/:id', async (req, res) => {
     const { order } = await customers.getOrder({ id: req.params.id, barrier: await barrier(res) }, callContext(res), waiting);
     if (!order) throw new ApiError('internal_error');
-    res.json(orderObject(order));
+    answerJson(res, 200, orderObject(order));
   });
-
-  return router;
 }

@@ -4,7 +4,7 @@ import type { ServiceClient } from '@hc/grpc';
 import type { WebhooksService } from '@hc/proto/webhooks/v1';
 import { callContext } from '../locals.ts';
 import { listQuery, optionalQueryString, unixSecondsQuery } from '../validation/payment-schemas.ts';
-import { exactRouter } from '@hc/web';
+import { answerJson, answerJsonText } from '../answer.ts';
 
 /** How long events stay readable over the API (issue 17: 30 days, as Stripe's /v1/events). */
 export const EVENTS_MAX_AGE_SECONDS = 30n * 24n * 60n * 60n;
@@ -13,9 +13,7 @@ export const EVENTS_MAX_AGE_SECONDS = 30n * 24n * 60n * 60n;
  * The events API: the webhook events of the caller's account and mode, exactly as webhooks deliver
  * them (erased details scrubbed as in the delivery log), served by the webhooks context.
  */
-export function eventRoutes(webhooks: ServiceClient<typeof WebhooksService>): Router {
-  const router = exactRouter();
-
+export function eventRoutes(router: Router, webhooks: ServiceClient<typeof WebhooksService>): void {
   router.get('/events', async (req, res) => {
     const query = req.query as Record<string, unknown>;
     const { limit, startingAfter } = listQuery(query);
@@ -27,15 +25,13 @@ export function eventRoutes(webhooks: ServiceClient<typeof WebhooksService>): Ro
       callContext(res),
     );
     const data = page.events.map((event) => JSON.parse(event.body) as unknown);
-    res.json({ data, has_more: page.hasMore, next_cursor: page.hasMore ? (page.events.at(-1)?.id ?? null) : null });
+    answerJson(res, 200, { data, has_more: page.hasMore, next_cursor: page.hasMore ? (page.events.at(-1)?.id ?? null) : null });
   });
 
   router.get('/events/:id', async (req, res) => {
     const { event } = await webhooks.getEvent({ id: req.params.id, maxAgeSeconds: EVENTS_MAX_AGE_SECONDS }, callContext(res));
     if (!event) throw new ApiError('internal_error');
     // The stored text as delivered, byte for byte: a receiver's signature check works on it.
-    res.type('application/json').send(event.body);
+    answerJsonText(res, 200, event.body);
   });
-
-  return router;
 }

@@ -7,7 +7,7 @@ import { callContext } from '../locals.ts';
 import { waitQuery } from '../validation/listen-query.ts';
 import { optionalQueryString } from '../validation/payment-schemas.ts';
 import { EVENTS_MAX_AGE_SECONDS } from './events.ts';
-import { exactRouter } from '@hc/web';
+import { answerJson } from '../answer.ts';
 
 /** `after=start`: from the oldest event kept (30 days), also the cursor of an account with none yet. */
 export const LISTEN_FROM_START = 'start';
@@ -30,9 +30,11 @@ export const DEFAULT_LISTEN_SETTINGS: ListenSettings = { pollMs: 200, settleMs: 
  * answer's `next_cursor` is always set; passing it back never skips nor repeats an event. Live keys
  * are refused: Live events reach merchants only through webhook endpoints.
  */
-export function listenRoutes(webhooks: ServiceClient<typeof WebhooksService>, settings: ListenSettings = DEFAULT_LISTEN_SETTINGS): Router {
-  const router = exactRouter();
-
+export function listenRoutes(
+  router: Router,
+  webhooks: ServiceClient<typeof WebhooksService>,
+  settings: ListenSettings = DEFAULT_LISTEN_SETTINGS,
+): void {
   router.get('/listen', async (req, res) => {
     const context = callContext(res);
     if (context.livemode) throw new ApiError('test_mode_only');
@@ -46,10 +48,8 @@ export function listenRoutes(webhooks: ServiceClient<typeof WebhooksService>, se
     }
     const page = await waitForEvents(webhooks, context, cursor, waitSeconds * 1000, settings, res);
     const data = page.events.map((event) => JSON.parse(event.body) as unknown);
-    res.json({ object: 'list', data, has_more: page.hasMore, next_cursor: page.events.at(-1)?.id ?? cursor });
+    answerJson(res, 200, { object: 'list', data, has_more: page.hasMore, next_cursor: page.events.at(-1)?.id ?? cursor });
   });
-
-  return router;
 }
 
 async function waitForEvents(

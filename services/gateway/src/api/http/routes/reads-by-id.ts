@@ -4,7 +4,6 @@ import type { ServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import type { CheckoutService } from '@hc/proto/checkout/v1';
 import type { Payment } from '@hc/proto/checkout/v1/payment';
-import { exactRouter } from '@hc/web';
 import type { AccountLimiter } from '../../../domain/account-limiter.ts';
 import { authenticate, type Caller, type KeyDirectory } from '../../../use-cases/authenticate.ts';
 import { locals } from '../locals.ts';
@@ -12,6 +11,7 @@ import { spendBudget } from '../middleware/rate-limit.ts';
 import { checkoutSessionObject } from '../presenters/checkout-session.ts';
 import { paymentObject } from '../presenters/payment.ts';
 import { serializeCheckoutSession, serializePayment } from '../presenters/serializers.ts';
+import { answerJsonText } from '../answer.ts';
 
 export interface ReadByIdDeps {
   readonly merchants: KeyDirectory;
@@ -23,12 +23,11 @@ export interface ReadByIdDeps {
 
 /**
  * The two reads merchants poll, `GET` (and `HEAD`) `/v1/payments/:id` and `/v1/checkout_sessions/:id`,
- * as Express routes mounted in /v1 before its authentication and rate limit (docs/adr/0103): they take
+ * added to the /v1 router before its authentication and rate limit (docs/adr/0103): they take
  * those two steps themselves, concurrently with checkout's read (readAsCaller), so the chain must not
  * take them again. Request id, headers, access log and error answers are the app's, as for every route.
  */
-export function readByIdRoutes(deps: ReadByIdDeps): Router {
-  const router = exactRouter();
+export function readByIdRoutes(router: Router, deps: ReadByIdDeps): void {
   router.get(
     '/payments/:id',
     readById(deps, (payment) => serializePayment(paymentObject(payment))),
@@ -38,14 +37,13 @@ export function readByIdRoutes(deps: ReadByIdDeps): Router {
     readById(deps, (payment) => serializeCheckoutSession(checkoutSessionObject(payment))),
   );
   router.use(undecodableIdAfterKeyAndBudget(deps));
-  return router;
 }
 
 function readById(deps: ReadByIdDeps, body: (payment: Payment) => string): RequestHandler {
   return async (req, res) => {
     const payment = await readAsCaller(deps, req.params['id'] as string, locals(res).requestId, req.get('authorization'));
     // Written by the serializer compiled from the published schema (docs/adr/0063, 0097).
-    res.type('json').send(body(payment));
+    answerJsonText(res, 200, body(payment));
   };
 }
 

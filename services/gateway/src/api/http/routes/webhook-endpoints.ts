@@ -11,7 +11,7 @@ import { idempotencyReplays } from '../metrics.ts';
 import { createWebhookEndpoint } from '../../../use-cases/create-webhook-endpoint.ts';
 import type { IdempotencyDependencies } from '../../../use-cases/create-idempotently.ts';
 import { validateCreateWebhookEndpoint, validateUpdateWebhookEndpoint } from '../validation/integration-schemas.ts';
-import { exactRouter } from '@hc/web';
+import { answerJson } from '../answer.ts';
 
 /**
  * /v1/webhook_endpoints: the merchant manages its endpoints with the secret key (issue 29, ADR 0045),
@@ -19,9 +19,11 @@ import { exactRouter } from '@hc/web';
  * The signing secret is answered by create and rotate only, once; a create replayed with its
  * Idempotency-Key answers it again (createWebhookEndpoint says why).
  */
-export function webhookEndpointRoutes(webhooks: ServiceClient<typeof WebhooksService>, idempotent: IdempotencyDependencies): Router {
-  const router = exactRouter();
-
+export function webhookEndpointRoutes(
+  router: Router,
+  webhooks: ServiceClient<typeof WebhooksService>,
+  idempotent: IdempotencyDependencies,
+): void {
   // Idempotent as every create (Idempotency-Key: the checkout session's rules, createIdempotently).
   router.post('/webhook_endpoints', readIdempotencyKey, jsonObjectBody, async (req, res) => {
     const body = validateCreateWebhookEndpoint(req.body);
@@ -30,18 +32,18 @@ export function webhookEndpointRoutes(webhooks: ServiceClient<typeof WebhooksSer
       idempotencyKey: sentIdempotencyKey(res),
     });
     if (result.status === 200) idempotencyReplays.add(1, { create: 'webhook_endpoint' });
-    res.status(result.status).json({ ...webhookEndpointObject(result.object.endpoint), secret: result.object.secret });
+    answerJson(res, result.status, { ...webhookEndpointObject(result.object.endpoint), secret: result.object.secret });
   });
 
   router.get('/webhook_endpoints', async (_req, res) => {
     const { endpoints } = await webhooks.listEndpoints({}, callContext(res));
     // Few per account (no paging): the list shape of every list, on one page.
-    res.json({ data: endpoints.map(webhookEndpointObject), has_more: false, next_cursor: null });
+    answerJson(res, 200, { data: endpoints.map(webhookEndpointObject), has_more: false, next_cursor: null });
   });
 
   router.get('/webhook_endpoints/:id', async (req, res) => {
     const { endpoint } = await webhooks.getEndpoint({ id: req.params.id }, callContext(res)).catch(withoutField);
-    res.json(webhookEndpointObject(required(endpoint)));
+    answerJson(res, 200, webhookEndpointObject(required(endpoint)));
   });
 
   router.post('/webhook_endpoints/:id', jsonObjectBody, async (req, res) => {
@@ -66,17 +68,17 @@ export function webhookEndpointRoutes(webhooks: ServiceClient<typeof WebhooksSer
     }
     if (body.status === 'disabled' && endpoint?.status !== 'disabled') ({ endpoint } = await webhooks.disableEndpoint({ id }, context));
     if (body.status === 'enabled' && endpoint?.status !== 'enabled') ({ endpoint } = await webhooks.enableEndpoint({ id }, context));
-    res.json(webhookEndpointObject(required(endpoint)));
+    answerJson(res, 200, webhookEndpointObject(required(endpoint)));
   });
 
   router.delete('/webhook_endpoints/:id', async (req, res) => {
     const { id } = await webhooks.deleteEndpoint({ id: req.params.id }, callContext(res)).catch(withoutField);
-    res.json({ id, object: 'webhook_endpoint', deleted: true });
+    answerJson(res, 200, { id, object: 'webhook_endpoint', deleted: true });
   });
 
   router.post('/webhook_endpoints/:id/rotate_secret', optionalJsonObjectBody, async (req, res) => {
     const rotated = await webhooks.rotateEndpointSecret({ id: req.params.id as string }, callContext(res)).catch(withoutField);
-    res.json({
+    answerJson(res, 200, {
       ...webhookEndpointObject(required(rotated.endpoint)),
       secret: rotated.secret,
       previous_secret_expires_at: Number(rotated.previousSecretExpiresAt),
@@ -87,10 +89,8 @@ export function webhookEndpointRoutes(webhooks: ServiceClient<typeof WebhooksSer
   router.post('/webhook_endpoints/:id/check', optionalJsonObjectBody, async (req, res) => {
     const options = { timeoutMs: ENDPOINT_CHECK_DEADLINE_MS };
     const report = await webhooks.checkEndpoint({ endpointId: req.params.id as string }, callContext(res), options).catch(withoutField);
-    res.json(webhookEndpointCheckObject(report));
+    answerJson(res, 200, webhookEndpointCheckObject(report));
   });
-
-  return router;
 }
 
 function required<T>(value: T | undefined): T {
