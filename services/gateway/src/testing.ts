@@ -8,3 +8,7 @@ export { KeyCache } from './adapters/key-cache.ts';
 export { keyDirectoryClient } from './adapters/key-directory-client.ts';
 export type { KeyDirectoryClient } from './adapters/key-directory-client.ts';
 export { createGatewayPrisma } from './store/prisma.ts';
+// The Express app alone with its dependencies' shapes, and the key hash, for tools/bench/src/http-pipeline.ts.
+export { createGatewayApp } from './api/http/app.ts';
+export type { GatewayApp } from './api/http/app.ts';
+export { hashApiKey } from './domain/bearer-key.ts';
