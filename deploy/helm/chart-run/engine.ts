@@ -34,12 +34,12 @@ export function tryRun(client: string, args: string[]): string | undefined {
 }
 
 /**
- * A container's last log lines, what it wrote to stdout and to stderr: `podman logs` replays the
- * container's stderr on its own stderr, where most servers (nats-server, node's uncaught errors) write
- * why they stopped.
+ * A container's log (its last `tail` lines when given), what it wrote to stdout and to stderr: `podman
+ * logs` replays the container's stderr on its own stderr, where most servers (nats-server, node's
+ * uncaught errors) write why they stopped.
  */
-export function containerLogs(client: string, container: string, tail: number): string {
-  const result = spawnSync(client, ['logs', '--tail', String(tail), container], { encoding: 'utf8' });
+export function containerLogs(client: string, container: string, tail?: number): string {
+  const result = spawnSync(client, ['logs', ...(tail === undefined ? [] : ['--tail', String(tail)]), container], { encoding: 'utf8' });
   if (result.status !== 0) return `(no logs: ${result.stderr.trim()})`;
   return [result.stdout.trim(), result.stderr.trim()].filter((part) => part !== '').join('\n') || '(empty)';
 }

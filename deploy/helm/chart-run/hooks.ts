@@ -6,7 +6,7 @@
 import type { Workload } from './manifests.ts';
 import type { PodContext } from './pods.ts';
 import { runArgs } from './pods.ts';
-import { containerName, run, tryRun } from './engine.ts';
+import { containerLogs, containerName, run, tryRun } from './engine.ts';
 
 /** The Secret the test pods read the Test secret key from (HC_TEST_API_KEY), made here with `apiKey`. */
 function withTestKey(ctx: PodContext, tests: Workload[], apiKey: string): PodContext {
@@ -38,7 +38,7 @@ export async function runTestHooks(
       tryRun(client, ['rm', '-f', name]);
       run(client, ['run', '-d', ...(await runArgs(withKey, pod, c, name))]);
       const code = run(client, ['wait', name]);
-      const output = tryRun(client, ['logs', name]) ?? '';
+      const output = containerLogs(client, name);
       if (code !== '0') throw new Error(`helm test: pod ${pod.name} failed (exit ${code}):\n${output}`);
       log(`helm test: ${pod.name} passed\n${output.replace(/^/gm, '  ')}`);
     }

@@ -88,7 +88,8 @@ export const NATS_START_RETRIES = 3;
 /**
  * Whether a NATS node answers /healthz. A node that exited at start has how it ended and its last log
  * lines (stdout and stderr, where nats-server says why) printed, so the reason is on record (one was a
- * password nats-server read as a number: natsPassword), and is started again as Kubernetes would restart the pod, up to `restarts.left` times.
+ * password nats-server read as a number: natsPassword), and is started again as Kubernetes would
+ * restart the pod, up to `restarts.left` times.
  */
 export async function natsNodeReady(client: string, container: string, restarts: { left: number }): Promise<boolean> {
   const status = tryRun(client, ['inspect', '-f', '{{.State.Status}}', container]);
