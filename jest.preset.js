@@ -17,6 +17,6 @@ export function jestProject(rootDir, displayName) {
     },
     globalSetup: join(testKit, 'global-setup.ts'),
     globalTeardown: join(testKit, 'global-teardown.ts'),
-    testTimeout: 30_000,
+    testTimeout: 60_000,
   };
 }

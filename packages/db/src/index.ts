@@ -4,6 +4,6 @@ export { ensureDatabase, dropDatabase, withDatabase, databaseName, withServer, w
 export { badValueError, databaseUnavailableError, isUniqueViolation, sqlStateOf } from './pg-errors.ts';
 export { schemaDrift } from './schema-drift.ts';
 export type { PrismaDataModel } from './schema-drift.ts';
-export { connectedDatabase, createPool, createSharedDatabase, inTransaction } from './pool.ts';
+export { connectedDatabase, createPool, createSharedDatabase, inTransaction, TRANSACTION_MAX_WAIT_MS } from './pool.ts';
 export type { SharedDatabase, TransactionOptions } from './pool.ts';
 export { retryWhileDatabaseAway } from './while-away.ts';

@@ -101,3 +101,12 @@ export async function inTransaction<T>(
     client.release(broken);
   }
 }
+
+/**
+ * How long a Prisma interactive transaction may wait for a pooled connection (Prisma's
+ * `transactionOptions.maxWait`). Prisma's default of 2 s failed writes with "Unable to start a
+ * transaction in the given time" (P2028) on a loaded machine while the caller would still have waited
+ * (a gRPC caller's deadline is 5 s, GRPC_TIMEOUT_MS; a person in the dashboard; a delivery worker that
+ * would only back off). Every service's Prisma client that takes interactive transactions uses it.
+ */
+export const TRANSACTION_MAX_WAIT_MS = 5_000;

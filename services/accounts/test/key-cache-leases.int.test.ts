@@ -77,7 +77,8 @@ describe('a key-cache renewal', () => {
     expect(await leases.behind(behind)).toBe(0);
     const started = performance.now();
     await keyCachesCaughtUp({ changes, leases }).caughtUp();
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // Well under the 3 s lease it must not wait for (room for a loaded machine).
+    expect(performance.now() - started).toBeLessThan(2_500);
   });
 
   it('holds a change back while a lease behind it runs, and lets it go once the cache reports it applied', async () => {

@@ -147,7 +147,8 @@ describe('kept-alive delivery connections', () => {
     });
     const started = performance.now();
     expect(await send(receiver.url('/hooks'), { timeoutMs: 300 })).toEqual({ kind: 'error', error: 'timeout after 300 ms' });
-    expect(performance.now() - started).toBeLessThan(1_500);
+    // Under the receiver's late answer (2 s): the attempt was cut at its timeout, with room for a loaded machine.
+    expect(performance.now() - started).toBeLessThan(1_900);
     expect(await send(receiver.url('/hooks'))).toMatchObject({ kind: 'response', statusCode: 200, snippet: 'ok' });
     expect(receiver.connections()).toBe(2);
   });

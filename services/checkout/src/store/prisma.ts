@@ -1,5 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { createSharedDatabase, type SharedDatabase } from '@hc/db';
+import { createSharedDatabase, TRANSACTION_MAX_WAIT_MS, type SharedDatabase } from '@hc/db';
 import { PrismaClient } from './generated/prisma/client.ts';
 
 export type CheckoutPrisma = PrismaClient;
@@ -11,14 +11,6 @@ export function createCheckoutPrisma(databaseUrl: string): CheckoutPrisma {
 
 /** Connections per checkout process, shared by Prisma and the prepared statements (pg's default). */
 export const CHECKOUT_POOL_SIZE = 10;
-
-/**
- * How long an interactive transaction (the changes under a row lock) may wait for a pooled
- * connection. Prisma's default of 2 s answered 500 under load (docs/performance.md) while the caller
- * would still have waited: the gateway's gRPC deadline is 5 s (GRPC_TIMEOUT_MS). The hot create no
- * longer takes one (docs/adr/0030).
- */
-const TRANSACTION_MAX_WAIT_MS = 5_000;
 
 /** Prisma and the prepared statements of the hot paths (payment-statements.ts) on one pg pool (docs/adr/0030). */
 export type CheckoutDatabase = SharedDatabase<CheckoutPrisma>;
