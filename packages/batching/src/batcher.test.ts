@@ -49,4 +49,36 @@ describe('Batcher', () => {
     await endOfTurn();
     expect(groups).toEqual([[1, 2]]);
   });
+
+  it('with maxWaitMs, fails an item still waiting that long with overdue() and never runs it; the others run', async () => {
+    const ran: number[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const batcher = new Batcher<number, number>({
+      maxInFlight: 1,
+      maxGroupSize: UNLIMITED,
+      maxWaitMs: 50,
+      overdue: () => new Error('shed'),
+      run: async (group) => {
+        ran.push(...group.map((pending) => pending.item));
+        if (group.some((pending) => pending.item === 1)) await held;
+        for (const pending of group) pending.resolve(pending.item);
+      },
+    });
+    const first = batcher.add(1);
+    await endOfTurn();
+    // Behind the held group: 2 waits past its 50 ms and fails without being run, with no group ending first.
+    const began = Date.now();
+    await expect(batcher.add(2)).rejects.toThrow('shed');
+    expect(Date.now() - began).toBeGreaterThanOrEqual(45);
+    const third = batcher.add(3);
+    release();
+    await expect(first).resolves.toBe(1);
+    await expect(third).resolves.toBe(3);
+    expect(ran).toEqual([1, 3]);
+  });
+
+  it('refuses a maxWaitMs that is not above 0', () => {
+    expect(() => new Batcher({ maxInFlight: 1, maxGroupSize: 1, maxWaitMs: 0, run: async () => undefined })).toThrow(RangeError);
+  });
 });

@@ -10,7 +10,8 @@ import { atEndOfTurn } from './end-of-turn.ts';
  * A group starts after each of its items arrived, so a read in it sees every write committed before
  * any of them was asked (read-your-writes). Whatever `run` leaves unsettled when it ends, and every
  * item of a group whose `run` throws, fails with its error (never a promise left waiting). With
- * `stallMs`, one slow group cannot hold every item behind it for longer than that.
+ * `stallMs`, one slow group cannot hold every item behind it for longer than that; with `maxWaitMs`,
+ * an item that could not start within its caller's deadline fails instead of running late.
  */
 export interface BatcherOptions<Item, Result> {
   /** Groups running at once (a grouped statement holds one pooled connection while it runs). */
@@ -27,11 +28,22 @@ export interface BatcherOptions<Item, Result> {
   readonly stallMs?: number | undefined;
   /** Stalled groups stepped around at once (with stallMs; default 4). */
   readonly maxStalled?: number | undefined;
+  /**
+   * An item still waiting for a group this many milliseconds after it was added fails with
+   * `overdue()` and is never run: its caller's deadline has passed, so the work would be wasted
+   * (load shedding: an overloaded service gets only the work whose answer is still awaited). Unset:
+   * an item waits as long as it takes.
+   */
+  readonly maxWaitMs?: number | undefined;
+  /** What an overdue item fails with (with maxWaitMs). */
+  readonly overdue?: (() => unknown) | undefined;
 }
 
 /** One item waiting in a group, with the settling of its caller's promise. */
 export interface Pending<Item, Result> {
   readonly item: Item;
+  /** When the item was added (Date.now()), with maxWaitMs; 0 without (no clock read per item). */
+  readonly addedAt: number;
   resolve(result: Result): void;
   reject(error: unknown): void;
 }
@@ -56,6 +68,7 @@ export class Batcher<Item, Result> {
   private inFlight = 0;
   private readonly maxRunning: number;
   private stallTimer: NodeJS.Timeout | undefined;
+  private overdueTimer: NodeJS.Timeout | undefined;
   /** Whether a start at the end of this turn of the event loop is already scheduled. */
   private startScheduled = false;
 
@@ -64,6 +77,7 @@ export class Batcher<Item, Result> {
     if (!(options.maxInFlight >= 1) || !(options.maxGroupSize >= 1))
       throw new RangeError('maxInFlight and maxGroupSize must be at least 1');
     if (options.stallMs !== undefined && !(options.stallMs > 0)) throw new RangeError('stallMs must be above 0');
+    if (options.maxWaitMs !== undefined && !(options.maxWaitMs > 0)) throw new RangeError('maxWaitMs must be above 0');
     const maxStalled = options.stallMs === undefined ? 0 : (options.maxStalled ?? 4);
     if (!(maxStalled >= 0)) throw new RangeError('maxStalled must be at least 0');
     this.options = options;
@@ -73,7 +87,7 @@ export class Batcher<Item, Result> {
   /** Adds `item` to the next group; resolves with what its group's run answered for it. */
   add(item: Item): Promise<Result> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ item, resolve, reject });
+      this.waiting.push({ item, resolve, reject, addedAt: this.options.maxWaitMs === undefined ? 0 : Date.now() });
       if (this.startScheduled) return;
       this.startScheduled = true;
       atEndOfTurn(this.startAtEndOfTurn);
@@ -86,6 +100,7 @@ export class Batcher<Item, Result> {
   };
 
   private startGroups(): void {
+    this.failOverdue();
     while (this.inFlight < this.options.maxInFlight && this.running.size < this.maxRunning && this.waiting.length > 0) {
       const group = this.takeGroup();
       const run: RunningGroup = { startedAt: Date.now(), stalled: false };
@@ -97,7 +112,37 @@ export class Batcher<Item, Result> {
         this.startGroups();
       });
     }
-    if (this.waiting.length > 0) this.watchForStall();
+    if (this.waiting.length > 0) {
+      this.watchForStall();
+      this.watchForOverdue();
+    }
+  }
+
+  /** Fails the items that have waited maxWaitMs (the oldest are first: items wait in order). */
+  private failOverdue(): void {
+    const { maxWaitMs } = this.options;
+    if (maxWaitMs === undefined) return;
+    const cutoff = Date.now() - maxWaitMs;
+    let count = 0;
+    while (count < this.waiting.length && this.waiting[count]!.addedAt <= cutoff) count += 1;
+    if (count === 0) return;
+    const error = this.options.overdue?.() ?? new Error(`waited ${maxWaitMs} ms for a group`);
+    for (const pending of this.waiting.splice(0, count)) pending.reject(error);
+  }
+
+  /** Items are waiting with maxWaitMs: one timer wakes when the oldest of them is overdue. */
+  private watchForOverdue(): void {
+    const { maxWaitMs } = this.options;
+    if (maxWaitMs === undefined || this.overdueTimer !== undefined) return;
+    this.overdueTimer = setTimeout(
+      () => {
+        this.overdueTimer = undefined;
+        this.failOverdue();
+        if (this.waiting.length > 0) this.watchForOverdue();
+      },
+      Math.max(0, this.waiting[0]!.addedAt + maxWaitMs - Date.now()),
+    );
+    this.overdueTimer.unref();
   }
 
   /** The next group: every item waiting, or the oldest maxGroupSize of them. */

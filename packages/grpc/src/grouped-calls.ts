@@ -46,11 +46,23 @@ export interface GroupedCallsOptions<Request, Answer, Ctx extends CallContext | 
   readonly stallMs?: number | undefined;
   /** Stalled grouped calls stepped around at once (Batcher's maxStalled). */
   readonly maxStalled?: number | undefined;
-  /** Sends one caller's calls as one grouped call; an outcome per call, in order. */
+  /**
+   * Each call's deadline, counted from when it was made, not from when its group goes out: a call
+   * still waiting for a group when it passes fails service_unavailable at once and is never sent
+   * (an overloaded service is not given work whose caller has given up), and a group goes out with
+   * what is left of its oldest call's time (`send`'s `timeoutMs`). Unset: a group has the client's
+   * own deadline from when it is sent.
+   */
+  readonly deadlineMs?: number | undefined;
+  /**
+   * Sends one caller's calls as one grouped call; an outcome per call, in order. With deadlineMs,
+   * `timeoutMs` is the grouped call's deadline: what is left of its oldest call's.
+   */
   readonly send: (
     calls: readonly Request[],
     requestIds: readonly string[],
     ctx: Ctx,
+    timeoutMs: number | undefined,
   ) => Promise<{ readonly outcomes: readonly CallOutcome<Answer>[] }>;
 }
 
@@ -75,6 +87,7 @@ export function groupedCalls<Request, Answer, Ctx extends CallContext | PublicCa
     maxGroupSize: options.maxGroupSize,
     stallMs: options.stallMs,
     maxStalled: options.maxStalled,
+    ...(options.deadlineMs === undefined ? {} : { maxWaitMs: options.deadlineMs, overdue: () => new ApiError('service_unavailable') }),
     run: async (calls) => {
       const byCaller = new Map<string, Pending<PendingCall<Request, Ctx>, Answer>[]>();
       for (const call of calls) {
@@ -94,6 +107,8 @@ async function sendGroup<Request, Answer, Ctx extends CallContext | PublicCallCo
   calls: readonly Pending<PendingCall<Request, Ctx>, Answer>[],
 ): Promise<void> {
   const first = calls[0]!.item;
+  // Calls wait in order, so the first is the oldest: its deadline is the group's (at least 1 ms).
+  const timeoutMs = options.deadlineMs === undefined ? undefined : Math.max(1, calls[0]!.addedAt + options.deadlineMs - Date.now());
   let outcomes: readonly CallOutcome<Answer>[];
   try {
     // Sent in the first call's trace context, not in that of whichever earlier group's completion
@@ -103,6 +118,7 @@ async function sendGroup<Request, Answer, Ctx extends CallContext | PublicCallCo
         calls.map((call) => call.item.request),
         calls.map((call) => call.item.ctx.requestId),
         first.ctx,
+        timeoutMs,
       ),
     ));
   } catch (error) {

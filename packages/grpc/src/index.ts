@@ -11,4 +11,5 @@ export { checkGrpcHealth } from './health-check.ts';
 export { callTimeoutMs, checkoutWritesBarrier, sharedWritesBarrier } from './read-barrier.ts';
 export type { EventsPositionSource, ReadBarrier } from './read-barrier.ts';
 export { answerEach, apiErrorFromFailure, groupedCalls } from './grouped-calls.ts';
+export { groupedReadOrEachAlone } from './each-alone.ts';
 export type { CallFailure, CallOutcome, GroupedCallsOptions } from './grouped-calls.ts';

@@ -1,6 +1,7 @@
 // Risk covered: grouped calls (docs/adr/0064) answering one caller with another's answer or scope,
 // merging two callers' calls under one account's metadata, losing a call's own error (code, field)
-// or leaking an unexpected error's text, holding back a lone call, or hanging when checkout is gone.
+// or leaking an unexpected error's text, holding back a lone call, hanging when checkout is gone, or
+// sending a call whose caller's deadline has already passed (load shedding).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { ApiError } from '@hc/errors';
@@ -52,6 +53,7 @@ beforeAll(async () => {
     createCheckoutSessions: notFound,
     startCheckoutSession: notFound,
     listPayments: notFound,
+    listPaymentPages: notFound,
     simulatePayment: notFound,
     getPaymentTimeline: notFound,
     markProviderReached: notFound,
@@ -81,6 +83,21 @@ function reader(target: ServiceClient<typeof CheckoutService>, maxInFlight = 1, 
     stallMs,
     send: (calls, requestIds, ctx) => target.getCheckoutSessions({ calls: [...calls], requestIds: [...requestIds] }, ctx),
   });
+}
+
+/** A reader whose calls have `deadlineMs` each; records the timeout each group was sent with (and sends with `sendTimeoutMs` if given). */
+function readerWithDeadline(deadlineMs: number, sendTimeoutMs?: number) {
+  const timeouts: (number | undefined)[] = [];
+  const read = groupedCalls<Read, GetCheckoutSessionResponse>({
+    maxInFlight: 1,
+    maxGroupSize: 50,
+    deadlineMs,
+    send: (calls, requestIds, ctx, timeoutMs) => {
+      timeouts.push(timeoutMs);
+      return client.getCheckoutSessions({ calls: [...calls], requestIds: [...requestIds] }, ctx, { timeoutMs: sendTimeoutMs ?? timeoutMs });
+    },
+  });
+  return { read, timeouts };
 }
 
 const shopA: CallContext = { accountId: 'acct_A', livemode: false, requestId: 'req_a' };
@@ -198,6 +215,42 @@ describe('grouped calls', () => {
     } finally {
       gone.close();
     }
+  });
+
+  it('with deadlineMs, answer a call still waiting when its deadline passes service_unavailable at once, and never send it', async () => {
+    // The test's own deadline for the groups, longer than the calls': the slow group stays in flight past them.
+    const { read, timeouts } = readerWithDeadline(400, 5_000);
+    let slowAnswered = false;
+    const slow = read({ id: 'pay_slow' }, shopA).then(() => (slowAnswered = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const began = Date.now();
+    const late = await read({ id: 'pay_late' }, shopB).then(
+      () => 'answered',
+      (error: ApiError) => error.code,
+    );
+    expect(late).toBe('service_unavailable');
+    // Failed at its own deadline, not when the slow group ended (about 1.5 s).
+    expect(Date.now() - began).toBeGreaterThanOrEqual(370);
+    expect(slowAnswered).toBe(false);
+    await slow;
+    expect(grouped.map((g) => g.ids)).toEqual([['pay_slow']]);
+    expect(timeouts).toHaveLength(1);
+    expect(timeouts[0]).toBeGreaterThan(300);
+    expect(timeouts[0]).toBeLessThanOrEqual(400);
+  });
+
+  it('with deadlineMs, send a group with what is left of its oldest call’s deadline', async () => {
+    delayMs = 200;
+    const { read, timeouts } = readerWithDeadline(1_000);
+    const first = read({ id: 'pay_first' }, shopA);
+    await nextTurn();
+    const second = read({ id: 'pay_second' }, shopA);
+    await expect(Promise.all([first, second])).resolves.toHaveLength(2);
+    expect(grouped.map((g) => g.ids)).toEqual([['pay_first'], ['pay_second']]);
+    // The second waited about 200 ms behind the first: that much less of its time was left to send it with.
+    expect(timeouts[0]).toBeGreaterThan(900);
+    expect(timeouts[1]).toBeLessThanOrEqual(timeouts[0]! - 150);
+    expect(timeouts[1]).toBeGreaterThan(0);
   });
 
   it('never merge two calls, even for the same id: each gets an answer of its own', async () => {

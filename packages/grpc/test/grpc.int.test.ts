@@ -57,6 +57,7 @@ beforeAll(async () => {
     getEventsPosition: notFound,
     createCheckoutSessions: notFound,
     getCheckoutSessions: notFound,
+    listPaymentPages: notFound,
   });
   server.addPublic(HostedCheckoutService, {
     async getHostedSession(request, callCtx) {

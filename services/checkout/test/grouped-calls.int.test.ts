@@ -1,7 +1,7 @@
-// Risk covered: checkout's grouped calls (CreateCheckoutSessions, GetCheckoutSessions; docs/adr/0064),
-// over real gRPC and PostgreSQL, answering a call differently from its single call: a session of
-// another account or mode found, a refused create stored or failing its neighbours, one id created
-// twice, an expired payment read as open, or outcomes out of order.
+// Risk covered: checkout's grouped calls (CreateCheckoutSessions, GetCheckoutSessions, ListPaymentPages;
+// docs/adr/0064), over real gRPC and PostgreSQL, answering a call differently from its single call: a
+// session of another account or mode found or listed, a refused create stored or failing its
+// neighbours, one id created twice, an expired payment read as open, or outcomes out of order.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServiceClient, type CallContext, type ServiceClient } from '@hc/grpc';
 import { newId } from '@hc/ids';
@@ -125,5 +125,63 @@ describe('GetCheckoutSessions', () => {
 
   it('answers an empty group with no outcomes', async () => {
     expect((await client.getCheckoutSessions({ calls: [], requestIds: [] }, shop)).outcomes).toEqual([]);
+  });
+});
+
+describe('ListPaymentPages', () => {
+  const lister: CallContext = { ...shop, accountId: 'acct_grouped_lists' };
+  let made: Payment[];
+  let stranger: Payment;
+
+  beforeAll(async () => {
+    made = [];
+    for (const reference of ['L-1', 'L-2', 'L-3', 'L-4']) {
+      made.push((await client.createCheckoutSession({ ...order, reference }, lister)).payment!);
+      stack.clock.advance(1_000);
+    }
+    stranger = (await client.createCheckoutSession(order, other)).payment!;
+  });
+
+  const references = (answer: unknown) => (answer as { data: Payment[] }).data.map((payment) => payment.reference);
+
+  it('answers each list in order as its single call does: pages, cursors and filters of the caller only', async () => {
+    const calls = [
+      { limit: 2 },
+      { limit: 2, startingAfter: made[2]!.id },
+      { limit: 10, reference: 'L-3' },
+      { limit: 10, startingAfter: stranger.id },
+      { limit: 10, status: 'unheard-of' },
+      { limit: 10 },
+    ];
+    const { outcomes } = await client.listPaymentPages({ calls, requestIds: calls.map((_, index) => `l${index}`) }, lister);
+    expect(outcomes.map(outcomeOf)).toEqual([
+      'answer',
+      'answer',
+      'answer',
+      { failure: expect.objectContaining({ code: 'invalid_cursor', field: 'starting_after' }) },
+      { failure: expect.objectContaining({ code: 'invalid_request', field: 'status' }) },
+      'answer',
+    ]);
+    expect(references(outcomes[0]!.outcome.value)).toEqual(['L-4', 'L-3']);
+    expect(outcomes[0]!.outcome.value).toMatchObject({ hasMore: true });
+    expect(references(outcomes[1]!.outcome.value)).toEqual(['L-2', 'L-1']);
+    expect(outcomes[1]!.outcome.value).toMatchObject({ hasMore: false });
+    expect(references(outcomes[2]!.outcome.value)).toEqual(['L-3']);
+    expect(references(outcomes[5]!.outcome.value)).toEqual(['L-4', 'L-3', 'L-2', 'L-1']);
+    for (const index of [0, 1, 5]) {
+      const single = await client.listPayments(calls[index]!, lister);
+      expect(outcomes[index]!.outcome.value).toEqual(single);
+    }
+  });
+
+  it('lists in the metadata’s account and mode only', async () => {
+    const [liveList, otherList] = await Promise.all([
+      client.listPaymentPages({ calls: [{ limit: 10 }], requestIds: ['lv'] }, { ...lister, livemode: true }),
+      client.listPaymentPages({ calls: [{ limit: 10 }], requestIds: ['lo'] }, other),
+    ]);
+    expect(liveList.outcomes[0]!.outcome).toMatchObject({ case: 'answer', value: { data: [], hasMore: false } });
+    const otherIds = (otherList.outcomes[0]!.outcome.value as { data: Payment[] }).data.map((payment) => payment.id);
+    expect(otherIds).toContain(stranger.id);
+    expect(otherIds).not.toEqual(expect.arrayContaining([made[0]!.id]));
   });
 });

@@ -95,7 +95,7 @@ export async function startCustomersService(
           outboxPosition({ databaseUrl: config.CUSTOMERS_DATABASE_URL, nats, stream: ownStream.name, relay }),
           (position) => position.close(),
         );
-        server.add(CustomersService, customersHandlers(deps, readBarriers(nats, ownStream.name, ownPosition, consumers.progress)));
+        server.add(CustomersService, customersHandlers(deps, readBarriers(nats, ownStream.name, ownPosition, consumers.progress), logger));
       },
     },
   });

@@ -1,6 +1,6 @@
 // Risk covered: customers that do not follow the spec's rules when built from REAL checkout events
 // (checkout + settlement over gRPC, JetStream, PostgreSQL), counters that miss or double-count
-// payments, pages and filters that leak across accounts or modes, a private note in the public
+// payments, pages and filters (grouped lists too) that leak across accounts or modes, a private note in the public
 // object, and an erasure that leaves personal data behind or never tells the other contexts.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connectNats, consumeDurable, contextStream, DEFAULT_EVENT_RETENTION, type DurableConsumer, type NatsConnection } from '@hc/events';
@@ -206,6 +206,18 @@ describe('listing', () => {
     expect(
       (await customers().listCustomers({ limit: 10, email: 'p2@example' }, { ...test, accountId: 'acct_pages' })).customers,
     ).toHaveLength(0);
+  });
+
+  it('as grouped calls (ListCustomerPages): each list as its single call answers it, an error its own, in the caller’s scope', async () => {
+    const ctx: CallContext = { ...test, accountId: 'acct_pages' };
+    const calls = [{ limit: 2 }, { limit: 2, startingAfter: 'cus_nope' }, { limit: 10, email: 'P2@example.com' }, { limit: 10 }];
+    const { outcomes } = await customers().listCustomerPages({ calls, requestIds: ['a', 'b', 'c', 'd'] }, ctx);
+    expect(outcomes.map((o) => o.outcome.case)).toEqual(['answer', 'failure', 'answer', 'answer']);
+    expect(outcomes[1]!.outcome.value).toMatchObject({ code: 'invalid_cursor', field: 'starting_after' });
+    for (const index of [0, 2, 3]) expect(outcomes[index]!.outcome.value).toEqual(await customers().listCustomers(calls[index]!, ctx));
+    const elsewhere = await customers().listCustomerPages({ calls: [{ limit: 100 }], requestIds: ['e'] }, otherAccount);
+    const emails = (elsewhere.outcomes[0]!.outcome.value as { customers: Customer[] }).customers.map((c) => c.email);
+    expect(emails).not.toContain('p2@example.com');
   });
 });
 

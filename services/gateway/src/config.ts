@@ -24,8 +24,9 @@ export interface GatewayConfig {
   /** Deadline of each gRPC call the gateway makes, in milliseconds. */
   GRPC_TIMEOUT_MS: number;
   /**
-   * Grouped calls to checkout running at once for creates and reads by id (docs/adr/0064): a create or
-   * read that arrives while that many are in flight goes out in the next group. 0: every call alone.
+   * Grouped calls running at once for creates, reads by id and payment lists to checkout, and for
+   * customer lists to customers (docs/adr/0064, 0113): a call that arrives while that many of its kind
+   * are in flight goes out in the next group. 0: every call alone. (Named before the customers' lists.)
    */
   CHECKOUT_GROUPED_CALLS: number;
   /**

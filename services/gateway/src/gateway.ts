@@ -1,5 +1,5 @@
 import { connectedDatabase } from '@hc/db';
-import { checkGrpcHealth, createServiceClient, type ServiceClient } from '@hc/grpc';
+import { callTimeoutMs, checkGrpcHealth, createServiceClient, type ServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import { CheckoutAdminService, CheckoutService } from '@hc/proto/checkout/v1';
 import { CustomersService } from '@hc/proto/customers/v1';
@@ -10,6 +10,7 @@ import { API_HEADER_CODES, listenHttp } from '@hc/web';
 import { KeyCache } from './adapters/key-cache.ts';
 import { keyDirectoryClient } from './adapters/key-directory-client.ts';
 import { groupedCheckoutClient } from './adapters/checkout-client.ts';
+import { groupedCustomersClient } from './adapters/customers-client.ts';
 import type { GatewayConfig } from './config.ts';
 import { createGatewayApp } from './api/http/app.ts';
 import { createRateLimits, type RateLimits } from './store/rate-limit-store.ts';
@@ -71,10 +72,17 @@ async function gatewayDependencies(
 ): Promise<GatewayDependencies> {
   const timeout = { timeoutMs: config.GRPC_TIMEOUT_MS };
   const close = (client: { close(): void }): void => client.close();
-  // Creates and reads by id go out in grouped calls while others are in flight (docs/adr/0064).
+  // Each grouped call within GRPC_TIMEOUT_MS of when it was made (customer lists: a waiting read's deadline).
+  const grouping = {
+    inFlight: config.CHECKOUT_GROUPED_CALLS,
+    stallMs: config.CHECKOUT_GROUPED_CALL_STALL_MS,
+    deadlineMs: config.GRPC_TIMEOUT_MS,
+  };
+  // Creates, reads by id and payment lists go out in grouped calls while others are in flight (docs/adr/0064).
   const checkout = groupedCheckoutClient(
     life.own('checkout client', createServiceClient(CheckoutService, config.CHECKOUT_GRPC_ADDRESS, timeout), close),
-    { inFlight: config.CHECKOUT_GROUPED_CALLS, stallMs: config.CHECKOUT_GROUPED_CALL_STALL_MS },
+    grouping,
+    logger,
   );
   // The payment links of /v1/payment_links (ADR 0045): checkout's admin service, on the same listener.
   const checkoutAdmin = life.own(
@@ -82,7 +90,13 @@ async function gatewayDependencies(
     createServiceClient(CheckoutAdminService, config.CHECKOUT_GRPC_ADDRESS, timeout),
     close,
   );
-  const customers = life.own('customers client', createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, timeout), close);
+  // Customer lists too, with the deadline of a read that waits for the caller's writes (docs/adr/0113).
+  const customers = groupedCustomersClient(
+    life.own('customers client', createServiceClient(CustomersService, config.CUSTOMERS_GRPC_ADDRESS, timeout), close),
+    grouping,
+    callTimeoutMs(config.CUSTOMERS_READ_WAIT_MS),
+    logger,
+  );
   const webhooks = life.own('webhooks client', createServiceClient(WebhooksService, config.WEBHOOKS_GRPC_ADDRESS, timeout), close);
   const rateLimits = life.own('rate limits', createRateLimits(config.GATEWAY_DATABASE_URL, rateLimitsOf(config), logger), (limits) =>
     limits.close(),

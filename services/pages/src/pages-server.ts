@@ -68,8 +68,9 @@ function pagesClients(config: PagesConfig, life: ServiceLife, logger: Logger): P
         close,
       )
     : undefined;
-  // The buyers' views go out grouped (docs/batching.md); the client closed is the same underneath.
-  return { checkout: groupedHostedClient(checkout, logger), policy, accounts };
+  // The buyers' views go out grouped (docs/batching.md), each within GRPC_TIMEOUT_MS of when it was
+  // asked; the client closed is the same underneath.
+  return { checkout: groupedHostedClient(checkout, config.GRPC_TIMEOUT_MS, logger), policy, accounts };
 }
 
 function listenPages(config: PagesConfig, clients: PagesClients, logger: Logger): ReturnType<typeof listenHttp> {

@@ -1,5 +1,4 @@
-import { ApiError } from '@hc/errors';
-import { answerEach, groupedCalls, type PublicCallContext, type ServiceClient } from '@hc/grpc';
+import { groupedCalls, groupedReadOrEachAlone, type PublicCallContext, type ServiceClient } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
 import type { GetHostedSessionResponse, HostedCheckoutService } from '@hc/proto/checkout/v1';
 
@@ -21,28 +20,25 @@ const MAX_STALLED = 4;
  * next group, a lone one goes out at the end of the event loop's turn. Each view gets the answer or
  * the error its single call would have given. Every other call goes alone, as before.
  */
-export function groupedHostedClient(checkout: HostedClient, logger: Logger): HostedClient {
+export function groupedHostedClient(checkout: HostedClient, deadlineMs: number, logger: Logger): HostedClient {
   const viewsGrouped = groupedCalls<ViewRequest, GetHostedSessionResponse, PublicCallContext>({
     maxInFlight: IN_FLIGHT,
     maxGroupSize: MAX_GROUP_SIZE,
     stallMs: STALL_MS,
     maxStalled: MAX_STALLED,
-    send: async (calls, requestIds, ctx) => {
-      try {
-        return await checkout.getHostedSessions({ calls: [...calls], requestIds: [...requestIds] }, ctx);
-      } catch (error) {
-        // A checkout of the previous release (a rolling upgrade) has no GetHostedSessions: grpc-js's
-        // UNIMPLEMENTED reads as internal_error. A view is a read, safe to ask again: each alone.
-        if (!(error instanceof ApiError) || error.code !== 'internal_error') throw error;
-        // answerEach maps each single call's error to its outcome, as checkout does for a grouped call.
-        const alone = (call: ViewRequest, requestId: string) => checkout.getHostedSession(call, { requestId });
-        return { outcomes: await answerEach(calls, requestIds, logger, 'GetHostedSession', alone) };
-      }
-    },
+    // A view still waiting for a group after the deadline is answered at once, never sent (load shedding).
+    deadlineMs,
+    // A checkout of the previous release (a rolling upgrade) has no GetHostedSessions: each view alone.
+    send: (calls, requestIds, ctx, timeoutMs) =>
+      groupedReadOrEachAlone<ViewRequest, GetHostedSessionResponse>(
+        () => checkout.getHostedSessions({ calls: [...calls], requestIds: [...requestIds] }, ctx, { timeoutMs }),
+        { calls, requestIds, logger, rpc: 'GetHostedSession' },
+        (call, requestId) => checkout.getHostedSession(call, { requestId }, { timeoutMs }),
+      ),
   });
   return {
     ...checkout,
-    // A call with options of its own (a deadline) goes alone: a grouped call has the client's default.
+    // A call with options of its own (a deadline) goes alone: a grouped call has GRPC_TIMEOUT_MS from when it was made.
     getHostedSession: (request, ctx, callOptions) =>
       callOptions ? checkout.getHostedSession(request, ctx, callOptions) : viewsGrouped(request, ctx),
   };

@@ -1,7 +1,7 @@
 import type { OutboxPosition } from '@hc/events';
 import { answerEach, type ServiceHandlers } from '@hc/grpc';
 import type { Logger } from '@hc/logging';
-import type { CheckoutService, CreateCheckoutSessionRequest, GetCheckoutSessionRequest } from '@hc/proto/checkout/v1';
+import type { CheckoutService, CreateCheckoutSessionRequest, GetCheckoutSessionRequest, ListPaymentsRequest } from '@hc/proto/checkout/v1';
 import { acceptHeldPayment } from '../../use-cases/accept-held-payment.ts';
 import { createPayment } from '../../use-cases/create-payment.ts';
 import type { Payment } from '../../domain/payment.ts';
@@ -51,6 +51,11 @@ export function checkoutHandlers(
     payment: paymentAnswer(await getPayment(deps, ctx, request.id)),
   });
 
+  const list = async (request: ListPaymentsRequest, ctx: Caller) => {
+    const page = await listPayments(deps, ctx, request.limit, request.startingAfter, paymentFilters(request));
+    return { hasMore: page.hasMore, data: page.payments.map(paymentAnswer) };
+  };
+
   return {
     createCheckoutSession: create,
     getCheckoutSession: read,
@@ -84,9 +89,14 @@ export function checkoutHandlers(
       return { providers: started.providers, payment: { ...paymentAnswer(started.payment), country: started.country ?? undefined } };
     },
 
-    async listPayments(request, ctx) {
-      const page = await listPayments(deps, ctx, request.limit, request.startingAfter, paymentFilters(request));
-      return { hasMore: page.hasMore, data: page.payments.map(paymentAnswer) };
+    listPayments: list,
+
+    async listPaymentPages(request, ctx) {
+      return {
+        outcomes: await answerEach(request.calls, request.requestIds, logger, 'ListPaymentPages', (call, requestId) =>
+          list(call, { ...ctx, requestId }),
+        ),
+      };
     },
 
     async simulatePayment(request, ctx) {

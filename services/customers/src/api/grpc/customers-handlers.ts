@@ -1,5 +1,6 @@
-import type { ServiceHandlers } from '@hc/grpc';
-import type { CustomersService } from '@hc/proto/customers/v1';
+import { answerEach, type CallContext, type ServiceHandlers } from '@hc/grpc';
+import type { Logger } from '@hc/logging';
+import type { CustomersService, ListCustomersRequest } from '@hc/proto/customers/v1';
 import { getCustomerNote, setCustomerNote } from '../../use-cases/customer-note.ts';
 import type { CustomersDependencies } from '../../use-cases/dependencies.ts';
 import { eraseCustomerEverywhere } from '../../use-cases/erase-customer.ts';
@@ -11,17 +12,32 @@ import { customerMessage, orderMessage } from './messages.ts';
  * gRPC handlers: proto in, use case, proto out. No rules here; the scope always comes from call
  * metadata. Every call first waits for the caller's read barrier (docs/adr/0011), when it sends one.
  */
-export function customersHandlers(deps: CustomersDependencies, barriers: Barriers): ServiceHandlers<typeof CustomersService> {
+export function customersHandlers(
+  deps: CustomersDependencies,
+  barriers: Barriers,
+  logger: Logger,
+): ServiceHandlers<typeof CustomersService> {
+  const list = async (request: ListCustomersRequest, ctx: CallContext) => {
+    await awaitCheckoutWrites(barriers, request.barrier);
+    const page = await listCustomers(deps, ctx, request);
+    return { customers: page.items.map(customerMessage), hasMore: page.hasMore };
+  };
+
   return {
     async getCustomer(request, ctx) {
       await awaitCheckoutWrites(barriers, request.barrier);
       return { customer: customerMessage(await getCustomer(deps, ctx, request.id)) };
     },
 
-    async listCustomers(request, ctx) {
-      await awaitCheckoutWrites(barriers, request.barrier);
-      const page = await listCustomers(deps, ctx, request);
-      return { customers: page.items.map(customerMessage), hasMore: page.hasMore };
+    listCustomers: list,
+
+    // Grouped lists (docs/batching.md): each runs as its single call would, all at once.
+    async listCustomerPages(request, ctx) {
+      return {
+        outcomes: await answerEach(request.calls, request.requestIds, logger, 'ListCustomerPages', (call, requestId) =>
+          list(call, { ...ctx, requestId }),
+        ),
+      };
     },
 
     async getOrder(request, ctx) {
