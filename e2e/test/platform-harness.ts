@@ -119,14 +119,14 @@ export function testGatewayConfig(
 
 /**
  * Webhook delivery settings for end-to-end tests: endpoints on this machine allowed (the receiver
- * listens on 127.0.0.1) and a short retry schedule, so no test waits on real back-off.
+ * listens on 127.0.0.1) and a short retry schedule, so no test waits on real back-off. The poll is
+ * the default (1 s): new events and resends wake the worker, and so do its own retries when due.
  */
 const TEST_WEBHOOKS_ENV = {
   WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
   SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
   WEBHOOKS_RETRY_SCHEDULE: '0s,100ms,100ms',
   WEBHOOKS_DELIVERY_TIMEOUT: '1s',
-  WEBHOOKS_POLL_INTERVAL: '50ms',
   LOG_LEVEL: 'silent',
 };
 
@@ -199,7 +199,6 @@ export async function startPlatform(
             SMTP_PORT: String(sink.port),
             SMTP_SECURITY: 'none',
             PUBLIC_BASE_URL: PUBLIC_BASE_URL,
-            MAIL_POLL_INTERVAL_MS: '100',
             // Seals invitation links until sent (docs/adr/0059).
             SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
             ...(typeof options.notifications === 'object'

@@ -113,6 +113,39 @@ describe('WorkLoop', () => {
     expect(attempts).toEqual([1]);
   });
 
+  it('asks a poll given as a function before each sleep (the relay polls faster while its LISTEN is down)', async () => {
+    const scripted = scriptedStep([]);
+    let poll = MINUTE;
+    const loop = new WorkLoop({ step: scripted.step, pollIntervalMs: () => poll });
+    loop.start();
+    await scripted.reached(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(scripted.calls).toHaveLength(1);
+    poll = 5;
+    loop.wake(); // the sleep in flight was a minute long; the next ones are 5 ms
+    await scripted.reached(4);
+    poll = MINUTE;
+    await scripted.reached(5);
+    const settled = scripted.calls.length;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await loop.stop();
+    expect(scripted.calls.length).toBeLessThanOrEqual(settled + 1);
+  });
+
+  it('wakeIn() wakes the loop when the time comes (a retry due), and stop() clears what is pending', async () => {
+    const scripted = scriptedStep([]);
+    const loop = new WorkLoop({ step: scripted.step, pollIntervalMs: MINUTE });
+    loop.start();
+    await scripted.reached(1);
+    const asked = Date.now();
+    loop.wakeIn(100);
+    await scripted.reached(2);
+    expect(scripted.calls[1]! - asked).toBeGreaterThanOrEqual(90);
+    loop.wakeIn(MINUTE); // would keep a test process alive for a minute if stop() left it
+    await loop.stop();
+    expect(scripted.calls).toHaveLength(2);
+  });
+
   it('stop() cuts a poll sleep short', async () => {
     const scripted = scriptedStep([]);
     const loop = new WorkLoop({ step: scripted.step, pollIntervalMs: MINUTE });

@@ -22,8 +22,8 @@ export interface BackoffSettings {
 export interface WorkLoopOptions {
   /** One round of work. A throw counts as a failure, like `{ failure }`. */
   readonly step: () => Promise<StepResult>;
-  /** The sleep between rounds when nothing wakes the loop. */
-  readonly pollIntervalMs: number;
+  /** The sleep between rounds when nothing wakes the loop; a function is asked before each sleep. */
+  readonly pollIntervalMs: number | (() => number);
   /** Without it, a failure waits for the next poll like an empty round (and can be woken). */
   readonly backoff?: BackoffSettings | undefined;
   /** Told about each failure: its number in a row and the delay before the next try. */
@@ -35,6 +35,10 @@ export interface WorkLoopOptions {
 /** The delay after the `attempt`-th failure in a row (1-based): first, then doubling, up to max. */
 export function backoffDelay(settings: BackoffSettings, attempt: number): number {
   return Math.min(settings.maxMs, settings.firstMs * 2 ** (attempt - 1));
+}
+
+function pollDelay(pollIntervalMs: WorkLoopOptions['pollIntervalMs']): number {
+  return typeof pollIntervalMs === 'number' ? pollIntervalMs : pollIntervalMs();
 }
 
 /**
@@ -50,6 +54,7 @@ export class WorkLoop {
   private iterationWaiters: (() => void)[] = [];
   private running: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
+  private readonly alarms = new Set<NodeJS.Timeout>();
 
   constructor(options: WorkLoopOptions) {
     this.options = options;
@@ -70,6 +75,23 @@ export class WorkLoop {
     this.interruptSleep?.();
   }
 
+  /**
+   * Wakes the loop in `ms` (work the step scheduled for later, such as a retry, done when due rather
+   * than at the next poll after). The timer does not keep the process alive and ends at stop.
+   */
+  wakeIn(ms: number): void {
+    if (this.stopRequested) return;
+    const alarm = setTimeout(
+      () => {
+        this.alarms.delete(alarm);
+        this.wake();
+      },
+      Math.max(0, ms),
+    );
+    alarm.unref();
+    this.alarms.add(alarm);
+  }
+
   /** Resolves after the next step ends (whatever its result), or at stop. Does not wake the loop. */
   nextIteration(): Promise<void> {
     return new Promise((resolve) => this.iterationWaiters.push(resolve));
@@ -78,6 +100,8 @@ export class WorkLoop {
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       this.stopRequested = true;
+      for (const alarm of this.alarms) clearTimeout(alarm);
+      this.alarms.clear();
       this.interruptSleep?.();
       await this.running;
       this.iterationDone();
@@ -104,7 +128,7 @@ export class WorkLoop {
       this.iterationDone();
       if (result.failure !== undefined) {
         failures += 1;
-        const delayMs = backoff ? backoffDelay(backoff, failures) : pollIntervalMs;
+        const delayMs = backoff ? backoffDelay(backoff, failures) : pollDelay(pollIntervalMs);
         onFailure?.(result.failure, failures, delayMs);
         await this.sleep(delayMs, !backoff);
         continue;
@@ -112,7 +136,7 @@ export class WorkLoop {
       if (failures > 0) onRecovered?.(failures);
       failures = 0;
       if (result.again) continue;
-      await this.sleep(pollIntervalMs, true);
+      await this.sleep(pollDelay(pollIntervalMs), true);
     }
   }
 

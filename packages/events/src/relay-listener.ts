@@ -26,6 +26,11 @@ export class OutboxListener {
     this.settings = settings;
   }
 
+  /** True while the LISTEN connection is up (every committed outbox row then wakes the relay). */
+  get listening(): boolean {
+    return this.client !== undefined;
+  }
+
   /** Opens the connection and LISTENs; rejects if either fails. */
   async listen(): Promise<void> {
     const { connection, wake, isStopped } = this.settings;

@@ -20,8 +20,14 @@ export interface OutboxRelayOptions {
   logger: Logger;
   /** Rows per transaction. Default 100. */
   batchSize?: number;
-  /** Fallback poll when no NOTIFY arrives. Default 100 ms. */
+  /**
+   * The safety poll while the LISTEN connection is up. Default 1 s: every writer NOTIFYs in its
+   * transaction, so this poll only finds rows whose wake-up went to another replica that held the
+   * publishing turn and died in it.
+   */
   pollIntervalMs?: number;
+  /** The poll while the LISTEN connection is down (nothing wakes the relay then). Default 100 ms, or pollIntervalMs if shorter. */
+  unlistenedPollIntervalMs?: number;
   /** How long to wait for JetStream's ack of one message. Default 5 s. */
   publishTimeoutMs?: number;
   /** Ceiling of the retry back-off after a failure (NATS or database down). Default 2 s. */
@@ -74,9 +80,11 @@ export async function startOutboxRelay(options: OutboxRelayOptions): Promise<Out
     publishTimeoutMs: options.publishTimeoutMs ?? 5_000,
     logger,
   });
+  const listeningPollMs = options.pollIntervalMs ?? 1_000;
+  const unlistenedPollMs = options.unlistenedPollIntervalMs ?? Math.min(listeningPollMs, 100);
   const loop: WorkLoop = new WorkLoop({
     step: leasedBatchStep({ pool, batchSize: options.batchSize ?? 100, publish, isStopped: () => loop.stopped, logger }),
-    pollIntervalMs: options.pollIntervalMs ?? 100,
+    pollIntervalMs: () => (listener.listening ? listeningPollMs : unlistenedPollMs),
     backoff,
     onFailure: (failure, attempt, retryInMs) =>
       logger.warn({ err: failure, attempt, retryInMs }, 'outbox relay: publishing failed; rows stay unpublished and will be retried'),

@@ -90,6 +90,7 @@ describe('startOutboxRelay', () => {
       subjectPrefix: f.prefix,
       logger: f.logger,
       pollIntervalMs: 60_000,
+      unlistenedPollIntervalMs: 60_000,
     });
     try {
       await writeOutbox(f.pool, rows('notify', 2));

@@ -197,3 +197,28 @@ describe('an erasure racing the payment event', () => {
     expect(rows.map((row) => row.payment_id)).toEqual([]);
   });
 });
+
+describe('retries with a long poll', () => {
+  it("a refused mail is tried again when due, woken by the worker's own alarm rather than the next poll (a minute here)", async () => {
+    const ownSink = await startMailSink();
+    const prefix = testNatsPrefix('notif_alarm');
+    const ownPublish = await EventPublisher.connect(prefix);
+    const slowPoll = await startNotificationsStack(logger, ownSink, prefix, { MAIL_POLL_INTERVAL_MS: '60000', MAIL_MAX_ATTEMPTS: '10' });
+    const row = async () =>
+      (await slowPoll.db.query('SELECT status, attempts FROM mails WHERE payment_id = $1', ['pay_alarm'])).rows[0] as
+        { status: string; attempts: number } | undefined;
+    try {
+      await slowPoll.client.updateNotificationSettings({ testReceiptsEnabled: true }, scope('acct_D'));
+      ownSink.behave({ kind: 'temporary' });
+      await ownPublish.payment('payment.paid', paid('pay_alarm', 'alarm@example.com'));
+      await eventually(row, (mail) => (mail?.attempts ?? 0) >= 1 && mail?.status === 'queued', 20_000);
+      ownSink.behave({ kind: 'accept' });
+      // The retry is due in 100–400 ms: within 20 s by alarm, a minute by poll.
+      expect(await eventually(row, (mail) => mail?.status === 'sent', 20_000)).toMatchObject({ status: 'sent' });
+    } finally {
+      await slowPoll.stop();
+      await ownPublish.close();
+      await ownSink.close();
+    }
+  });
+});

@@ -228,3 +228,21 @@ describe('parallel delivery (slots follow the health of the endpoint, docs/adr/0
     expect(receiver.at('/slow').length - before).toBeGreaterThanOrEqual(6);
   });
 });
+
+describe('retries with a long poll', () => {
+  it("are sent when due, woken by the worker's own alarm rather than the next poll (a minute here)", async () => {
+    const slowPoll = await startWebhooksStack(logger, testNatsPrefix('webhooks_alarm'), { WEBHOOKS_POLL_INTERVAL: '60s' });
+    try {
+      const { endpoint, secret } = await slowPoll.client.createEndpoint({ url: receiver.url('/alarm') }, ctx);
+      receiver.trust(secret);
+      receiver.respond('/alarm', (_d, nth) => (nth <= 2 ? { status: 500 } : { status: 204 }));
+      const eventId = (await slowPoll.client.sendPing({ endpointId: endpoint!.id }, ctx)).event!.id;
+      // Two retries 100 ms apart: well within 20 s by alarm, two minutes by poll.
+      const deadline = Date.now() + 20_000;
+      while (receiver.at('/alarm').length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(receiver.at('/alarm').map((d) => d.body.id)).toEqual([eventId, eventId, eventId]);
+    } finally {
+      await slowPoll.stop();
+    }
+  });
+});

@@ -11,13 +11,11 @@
  * --seconds (0: idle only) and takes each process's peak while it ran. --traced points every process at
  * a real OTLP receiver (@hc/test-kit's, in this process), as a platform with tracing configured runs.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startOtlpReceiver } from '@hc/test-kit';
-import { formatRow, load, load1 } from './measure.ts';
-import { platformProcesses, startOwnPlatform } from './own-platform.ts';
+import { formatRow, load } from './measure.ts';
+import { eachPlatformInTurn, platformProcesses } from './own-platform.ts';
 import { proportionalTotal, residentNow, residentPeak, residentTable } from './resident.ts';
 
 const { values } = parseArgs({
@@ -37,46 +35,30 @@ const receiver = values.traced ? await startOtlpReceiver() : undefined;
 // Each process names itself (hc-<service>) as in production: no OTEL_SERVICE_NAME.
 const { OTEL_SERVICE_NAME: _name, ...tracing } = receiver?.env('') ?? {};
 
-for (let round = 1; round <= Number(values.rounds); round += 1) {
-  for (const root of roots) {
-    const work = mkdtempSync(join(tmpdir(), 'hc-memory-'));
-    say(`\nround ${round}: ${root} (load ${load1().toFixed(1)})`);
-    // A loaded machine starts eleven processes slowly: a start that never got ready is said and skipped.
-    const platform = await startOwnPlatform('memory', work, { ...tracing, PLATFORM_READY_TIMEOUT_S: '400' }, root).catch((error: Error) => {
-      say(`  did not start: ${error.message.split('\n')[0]}`);
-      rmSync(work, { recursive: true, force: true });
-      return undefined;
+await eachPlatformInTurn({ label: 'memory', roots, rounds: Number(values.rounds), extraEnv: tracing, say }, async (platform) => {
+  await new Promise((done) => setTimeout(done, Number(values.settle) * 1000));
+  const processes = platformProcesses(platform);
+  const idle = residentNow(processes);
+  const idleShared = proportionalTotal(processes);
+  let peak: Map<number, number> | undefined;
+  if (seconds > 0) {
+    const sampler = residentPeak(processes);
+    const body = JSON.stringify({ amount: '25.00', currency: 'EUR', description: 'Memory', customer_email: 'bench@example.com' });
+    const headers = { authorization: `Bearer ${platform.key}`, 'content-type': 'application/json' };
+    const url = `${platform.apiUrl}/v1/checkout_sessions`;
+    const figure = await load('POST /v1/checkout_sessions', {
+      url,
+      method: 'POST',
+      headers,
+      body,
+      connections: Number(values.connections),
+      duration: seconds,
     });
-    if (!platform) continue;
-    try {
-      await new Promise((done) => setTimeout(done, Number(values.settle) * 1000));
-      const processes = platformProcesses(platform);
-      const idle = residentNow(processes);
-      const idleShared = proportionalTotal(processes);
-      let peak: Map<number, number> | undefined;
-      if (seconds > 0) {
-        const sampler = residentPeak(processes);
-        const body = JSON.stringify({ amount: '25.00', currency: 'EUR', description: 'Memory', customer_email: 'bench@example.com' });
-        const headers = { authorization: `Bearer ${platform.key}`, 'content-type': 'application/json' };
-        const url = `${platform.apiUrl}/v1/checkout_sessions`;
-        const figure = await load('POST /v1/checkout_sessions', {
-          url,
-          method: 'POST',
-          headers,
-          body,
-          connections: Number(values.connections),
-          duration: seconds,
-        });
-        peak = sampler.stop();
-        say(formatRow(figure));
-      }
-      const title = `resident memory (VmRSS), MB — idle ${values.settle} s after start${peak ? ' / peak under the create load' : ''}:`;
-      for (const line of residentTable(title, processes, idle, peak)) say(line);
-      say(`  idle, shared pages counted once (sum of PSS): ${idleShared.toFixed(0)} MB`);
-    } finally {
-      await platform.stop();
-      rmSync(work, { recursive: true, force: true });
-    }
+    peak = sampler.stop();
+    say(formatRow(figure));
   }
-}
+  const title = `resident memory (VmRSS), MB — idle ${values.settle} s after start${peak ? ' / peak under the create load' : ''}:`;
+  for (const line of residentTable(title, processes, idle, peak)) say(line);
+  say(`  idle, shared pages counted once (sum of PSS): ${idleShared.toFixed(0)} MB`);
+});
 await receiver?.stop();

@@ -3,6 +3,8 @@
  * databases and NATS prefix, every rate limit raised so the benchmark measures the platform rather
  * than its limits. Shared by `pnpm bench` (bench.ts) and `pnpm bench:pipeline` (pipeline-rate.ts).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   killLeftovers,
@@ -12,7 +14,7 @@ import {
   type PlatformSetting,
   type RunningPlatform,
 } from '../../platform/src/platform-process.ts';
-import { descendants } from './measure.ts';
+import { descendants, load1 } from './measure.ts';
 import type { PipelineTarget } from './pipeline.ts';
 import type { BenchReceiver } from './webhook-receiver.ts';
 
@@ -91,6 +93,35 @@ export async function startOwnPlatform(
       await setting.dropDatabases();
     },
   };
+}
+
+/**
+ * An A/B on one machine: for each round, starts each checkout's platform in turn (a fresh PLATFORM_HOME,
+ * `extraEnv` to every process), runs `measure` on it and stops it. A start that never got ready (a
+ * loaded machine starts eleven processes slowly) is said and skipped.
+ */
+export async function eachPlatformInTurn(
+  settings: { label: string; roots: readonly string[]; rounds: number; extraEnv?: NodeJS.ProcessEnv; say: (line: string) => void },
+  measure: (platform: OwnPlatform) => Promise<void>,
+): Promise<void> {
+  const { label, roots, say } = settings;
+  for (let round = 1; round <= settings.rounds; round += 1) {
+    for (const root of roots) {
+      const work = mkdtempSync(join(tmpdir(), `hc-${label}-`));
+      say(`\nround ${round}: ${root} (load ${load1().toFixed(1)})`);
+      const env = { ...settings.extraEnv, PLATFORM_READY_TIMEOUT_S: '400' };
+      const platform = await startOwnPlatform(label, work, env, root).catch((error: Error) => {
+        say(`  did not start: ${error.message.split('\n')[0]}`);
+        return undefined;
+      });
+      try {
+        if (platform) await measure(platform);
+      } finally {
+        await platform?.stop();
+        rmSync(work, { recursive: true, force: true });
+      }
+    }
+  }
 }
 
 /** Registers `receiver` as the platform's Test webhook endpoint and trusts the secret it was given. */

@@ -22,6 +22,8 @@ export interface MailWorkerSettings {
  * the database's clock, the deadline by this process's, and the two may differ a little.
  */
 const LEASE_MARGIN_MS = 1_000;
+/** Retries due within this long wake the worker by a timer; later ones are found by the poll. */
+const RETRY_ALARM_MAX_MS = 60_000;
 
 export interface MailWorker {
   wake(): void;
@@ -86,6 +88,8 @@ export function startMailWorker(options: {
     const last = result.permanent || mail.attempts >= settings.maxAttempts;
     const retryInMs = last ? null : backoffDelay({ firstMs: settings.retryBaseMs, maxMs: settings.retryMaxMs }, mail.attempts);
     await mails.markAttemptFailed(pool, mail.id, result.error, retryInMs);
+    // Sent again when due, not at the next poll after (another worker's poll may take it first).
+    if (retryInMs !== null && retryInMs <= RETRY_ALARM_MAX_MS) loop.wakeIn(retryInMs);
     logger.warn(
       { mailId: mail.id, kind: mail.kind, attempts: mail.attempts, retryInMs, error: result.error },
       last ? 'mail failed for good' : 'mail attempt failed; will retry',

@@ -14,6 +14,9 @@ import type { DeliveryConnections } from '../adapters/delivery-connections.ts';
 import { recordAttemptMetrics } from './delivery-metrics.ts';
 import type { HostResolver } from '../adapters/target-resolver.ts';
 
+/** Retries due within this long wake the worker by a timer of its own; later ones are found by the poll. */
+const RETRY_ALARM_MAX_MS = 60_000;
+
 export interface DeliveryWorkerOptions {
   readonly deliveries: DeliveryStore;
   readonly endpoints: EndpointStore;
@@ -28,7 +31,10 @@ export interface DeliveryWorkerOptions {
 }
 
 export interface DeliveryWorker {
-  /** Look for due deliveries now instead of at the next poll (a new event, a resend). */
+  /**
+   * Look for due deliveries now instead of at the next poll (a new event, a resend). A retry this
+   * process scheduled wakes it by itself when due (within a minute); others are found by the poll.
+   */
   wake(): void;
   /** Claims nothing more and waits for the attempts in flight (each bounded by the timeout). */
   stop(): Promise<void>;
@@ -57,6 +63,12 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
   const slotsPerEndpoint = { healthy: settings.concurrencyPerEndpoint, failing: settings.concurrencyPerFailingEndpoint };
   const loop = new WorkLoop({ step: claimAndStart, pollIntervalMs: settings.pollIntervalMs });
   const wake = (): void => loop.wake();
+  /** Wakes the loop when a retry this process scheduled is due, rather than at the next poll after it. */
+  const wakeAt = (due: Date): void => {
+    const inMs = due.getTime() - now().getTime();
+    // A retry minutes away gains nothing worth a timer over the poll (at most one poll late).
+    if (inMs <= RETRY_ALARM_MAX_MS) loop.wakeIn(inMs);
+  };
 
   // Group commit of successful attempts: those that finish while a transaction records others wait
   // for the next one, which takes all of them. Each attempt's promise settles once its record committed.
@@ -78,6 +90,9 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     }
     for (const delivery of claimed) {
       const running: Promise<void> = tracedAttempt(attempts, delivery)
+        .then((record) => {
+          if (record.nextAttemptAt !== null) wakeAt(record.nextAttemptAt);
+        })
         .catch((error: unknown) => {
           // The lease runs out and the delivery is tried again; nothing is lost.
           logger.error({ err: error, deliveryId: delivery.deliveryId }, 'delivery worker: attempt could not be completed');
@@ -119,7 +134,7 @@ interface AttemptRun {
  * request to the merchant's answer; the POST carries that trace's `traceparent`, so the merchant can
  * join our trace to theirs.
  */
-function tracedAttempt(run: AttemptRun, delivery: ClaimedDelivery): Promise<void> {
+function tracedAttempt(run: AttemptRun, delivery: ClaimedDelivery): Promise<AttemptRecord> {
   const attributes = {
     'webhook.event_id': delivery.eventId,
     'webhook.event_type': delivery.body.type,
@@ -138,6 +153,7 @@ function tracedAttempt(run: AttemptRun, delivery: ClaimedDelivery): Promise<void
       if (record.statusCode !== null) span.setAttribute('http.response.status_code', record.statusCode);
       if (record.verdict !== 'succeeded')
         span.setStatus({ code: SpanStatusCode.ERROR, message: record.error ?? `HTTP ${record.statusCode}` });
+      return record;
     },
   );
 }
