@@ -15,6 +15,11 @@ export interface KeyCacheOptions {
   leaseMs?: number;
   /** Time between renewals while nothing changes: about the longest a change waits for this cache. */
   renewEveryMs?: number;
+  /**
+   * With no lookup for this long, the cache gives its lease back and renews no more until the next
+   * lookup (docs/adr/0116): an idle gateway costs accounts nothing. Default 10 s.
+   */
+  idleAfterMs?: number;
 }
 
 type Entry = { value: KeyEntry; storedAt: number };
@@ -45,6 +50,9 @@ const RELEASE_WAIT_MS = 1_000;
  * cached is used: each request asks accounts itself (and fails 503 service_unavailable when that fails
  * too). Nothing is lost meanwhile: the next renewal lists every change after the position applied.
  *
+ * A cache that no lookup used for `idleAfterMs` rests (docs/adr/0116): it gives its lease back and
+ * renews no more until the next lookup, which asks accounts itself and starts the renewals again.
+ *
  * A lookup that raced a change must not store what it read before the change: each answer carries the
  * position it reflects, and is stored only if the cache has applied no change after it.
  */
@@ -71,6 +79,11 @@ export class KeyCache implements KeyDirectory {
   private readonly now: () => number;
   private readonly leaseMs: number;
   private readonly renewEveryMs: number;
+  private readonly idleAfterMs: number;
+  /** When a lookup last used the cache (performance.now()). */
+  private lastUsed = performance.now();
+  /** Set while the cache rests (no lease, no renewals): the next lookup calls it. */
+  private wakeFromRest: (() => void) | undefined;
   private readonly directory: KeyDirectoryClient;
   private readonly logger: Logger;
 
@@ -82,6 +95,7 @@ export class KeyCache implements KeyDirectory {
     this.now = options.now ?? Date.now;
     this.leaseMs = options.leaseMs ?? 2_000;
     this.renewEveryMs = options.renewEveryMs ?? 100;
+    this.idleAfterMs = options.idleAfterMs ?? 10_000;
   }
 
   /** Takes a lease, then keeps it. If accounts cannot be reached now, the gateway still starts (requests ask accounts). */
@@ -97,10 +111,12 @@ export class KeyCache implements KeyDirectory {
 
   /** What findKeyByHash would answer from memory now, with no call: for inspection (tests, tools). */
   peekKeyByHash(keyHash: string): KeyEntry | undefined {
+    this.used();
     return this.leaseHeld() ? this.fresh(keyHash) : undefined;
   }
 
   async findKeyByHash(keyHash: string): Promise<KeyEntry | null> {
+    this.used();
     const cached = this.leaseHeld() ? this.fresh(keyHash) : undefined;
     if (cached) return cached;
     const { found, position } = await this.directory.findKeyByHash(keyHash);
@@ -123,6 +139,12 @@ export class KeyCache implements KeyDirectory {
     await Promise.race([release, sleep(RELEASE_WAIT_MS, undefined, { ref: false })]);
   }
 
+  /** A lookup: keeps the lease renewed, or wakes a resting cache (this lookup itself asks accounts). */
+  private used(): void {
+    this.lastUsed = performance.now();
+    this.wakeFromRest?.();
+  }
+
   private leaseHeld(): boolean {
     return performance.now() < this.leaseEnds.monotonic && Date.now() < this.leaseEnds.wall;
   }
@@ -141,7 +163,10 @@ export class KeyCache implements KeyDirectory {
     return entry && this.now() - entry.storedAt < this.ttlMs ? entry.value : undefined;
   }
 
-  /** Renews until stopped: at once after an answer with changes (accounts waits for this report), else after a pause. */
+  /**
+   * Renews until stopped: at once after an answer with changes (accounts waits for this report), else
+   * after a pause; rests while no lookup comes.
+   */
   private async keepRenewing(changed: boolean): Promise<void> {
     while (!this.stopping.signal.aborted) {
       try {
@@ -149,8 +174,34 @@ export class KeyCache implements KeyDirectory {
       } catch {
         return; // stopped
       }
+      if (!changed && performance.now() - this.lastUsed > this.idleAfterMs && !(await this.restUntilUsed())) return;
       changed = await this.renew();
     }
+  }
+
+  /**
+   * No lookup for idleAfterMs: stops using what is cached, then gives the lease back (in that order, so
+   * nothing is used once a change no longer waits for this cache), and waits for the next lookup. What
+   * is cached stays: the next renewal lists every change after the position applied, as after an
+   * outage. False when the cache was stopped meanwhile.
+   */
+  private async restUntilUsed(): Promise<boolean> {
+    const { signal } = this.stopping;
+    this.endLease();
+    let wake!: () => void;
+    const woken = new Promise<void>((resolve) => (wake = resolve));
+    this.wakeFromRest = wake;
+    // Removed again below: a gateway that rests many times must not pile listeners on the signal.
+    signal.addEventListener('abort', wake, { once: true });
+    try {
+      this.logger.debug('key cache: no lookup for a while; lease given back until the next one');
+      await this.call(0, RELEASE_WAIT_MS).catch(() => undefined);
+      await woken;
+    } finally {
+      signal.removeEventListener('abort', wake);
+      this.wakeFromRest = undefined;
+    }
+    return !signal.aborted;
   }
 
   /** One renewal; true when it applied a change (so the next one, which reports it, should go at once). */
