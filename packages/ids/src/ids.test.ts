@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { isId, newId } from './index.ts';
+import { isId, newId, randomBase64 } from './index.ts';
 
 describe('ids', () => {
   it('carry the prefix of their kind', () => {
@@ -45,5 +45,26 @@ describe('ids', () => {
     expect(steps.every((step) => step > 0n)).toBe(true);
     expect(steps.filter((step) => step < 1n << 24n)).toEqual([]);
     expect(new Set(steps).size).toBe(steps.length);
+  });
+});
+
+describe('randomBase64', () => {
+  it('gives fresh random bytes on every call, across refills of the pool, every byte value about equally often', () => {
+    // 2,000 nonces of 16 bytes: 32,000 bytes, about eight refills of the 4 KB pool.
+    const nonces = Array.from({ length: 2000 }, () => randomBase64(16));
+    expect(new Set(nonces).size).toBe(nonces.length);
+    const bytes = nonces.map((nonce) => Buffer.from(nonce, 'base64'));
+    expect(bytes.every((b) => b.length === 16)).toBe(true);
+    const counts = new Array<number>(256).fill(0);
+    for (const b of bytes) for (const value of b) counts[value]! += 1;
+    // 125 expected per value; a pool handed out twice or a zeroed buffer would skew this far.
+    expect(Math.min(...counts)).toBeGreaterThan(60);
+    expect(Math.max(...counts)).toBeLessThan(200);
+  });
+
+  it('refuses sizes outside 1 to 256 bytes', () => {
+    expect(() => randomBase64(0)).toThrow(RangeError);
+    expect(() => randomBase64(257)).toThrow(RangeError);
+    expect(() => randomBase64(1.5)).toThrow(RangeError);
   });
 });

@@ -26,19 +26,37 @@ export type IdPrefix = (typeof ID_PREFIXES)[IdKind];
 // ulid's default source asks the OS for one random byte per character (16 calls per new
 // millisecond): on the API's hot path that was 2–5 % of the gateway's CPU (docs/performance.md).
 // The same cryptographic bytes, drawn from a buffer refilled 4 KB at a time.
-const randomBytes = new Uint8Array(4096);
+const randomBytes = Buffer.alloc(4096);
 let unusedFrom = randomBytes.length;
+/** The next unused random byte, the buffer refilled when all are used (each byte is given out once). */
+function nextRandomByte(): number {
+  if (unusedFrom === randomBytes.length) {
+    randomFillSync(randomBytes);
+    unusedFrom = 0;
+  }
+  return randomBytes[unusedFrom++]!;
+}
+
 /** A random whole number of `bytes` bytes (at most 6, so exact as a number). */
 function pooledRandom(bytes: number): number {
   let value = 0;
-  for (let i = 0; i < bytes; i += 1) {
-    if (unusedFrom === randomBytes.length) {
-      randomFillSync(randomBytes);
-      unusedFrom = 0;
-    }
-    value = value * 256 + randomBytes[unusedFrom++]!;
-  }
+  for (let i = 0; i < bytes; i += 1) value = value * 256 + nextRandomByte();
   return value;
+}
+
+/**
+ * `bytes` cryptographically random bytes in base64, from the same pool as the ids: a CSP nonce per page
+ * answer (the pages) without a call into the OS and a new Buffer for each (docs/performance.md).
+ */
+export function randomBase64(bytes: number): string {
+  if (!Number.isInteger(bytes) || bytes < 1 || bytes > 256) throw new RangeError('randomBase64 takes 1 to 256 bytes');
+  if (unusedFrom + bytes > randomBytes.length) {
+    randomFillSync(randomBytes);
+    unusedFrom = 0;
+  }
+  const from = unusedFrom;
+  unusedFrom += bytes;
+  return randomBytes.toString('base64', from, unusedFrom);
 }
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

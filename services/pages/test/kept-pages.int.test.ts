@@ -62,3 +62,24 @@ it('a refresh answers the same page with its own nonce; after each state change 
   expect(title(paid.html)).toMatch(/^Payment received\b/);
   expect((await view(session.id)).html.replaceAll(/nonce="[^"]*"/g, '')).toBe(paid.html.replaceAll(/nonce="[^"]*"/g, ''));
 });
+
+it('answers a kept page as its exact UTF-8 bytes: the length names them, and HEAD has the same headers and no body', async () => {
+  const session = await h.createSession({ customerEmail: 'jürgen@example.com' });
+  for (let i = 0; i < 2; i += 1) {
+    // The second view is the kept page's bytes with this answer's nonce written in.
+    const response = await fetch(`${h.pages.url}/pay/${session.id}`, { headers: { 'accept-language': 'de' } });
+    const bytes = Buffer.from(await response.arrayBuffer());
+    const html = bytes.toString('utf8');
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(Number(response.headers.get('content-length'))).toBe(bytes.length);
+    // German words and the buyer's address outside ASCII: characters and bytes differ in number.
+    expect(bytes.length).toBeGreaterThan(html.length);
+    expect(html).toContain('jürgen@example.com');
+    expect(html.endsWith('</html>\n') || html.endsWith('</html>')).toBe(true);
+  }
+  const head = await fetch(`${h.pages.url}/pay/${session.id}`, { method: 'HEAD', headers: { 'accept-language': 'de' } });
+  expect(head.status).toBe(200);
+  expect(Number(head.headers.get('content-length'))).toBeGreaterThan(1_000);
+  expect(head.headers.get('content-security-policy')).toContain("'nonce-");
+  expect(await head.text()).toBe('');
+});

@@ -5,13 +5,14 @@
  * the least recently used go first. The pages' one memo of rendered HTML: the country `<option>`s per
  * locale and the payment page per input.
  */
-export interface KeptRenders {
+export interface KeptRenders<Html = string> {
   /** The HTML kept for `key`, else `make()`'s, kept. */
-  render(key: string, make: () => string): string;
+  render(key: string, make: () => Html): Html;
 }
 
-export function keptRenders(max: number): KeptRenders {
-  const kept = new Map<string, string>();
+/** `Html`: the text, or the form it is answered in (the payment page keeps its bytes, render.ts). */
+export function keptRenders<Html = string>(max: number): KeptRenders<Html> {
+  const kept = new Map<string, Html>();
   return {
     render(key, make) {
       const found = kept.get(key);

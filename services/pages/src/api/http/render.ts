@@ -12,15 +12,41 @@ import { allowFormTargets } from './security.ts';
 import { keptRenders } from './kept-renders.ts';
 
 /**
+ * A kept payment page as it is answered: its UTF-8 bytes, cut where the response's CSP nonce goes.
+ * Encoded once when rendered, so a view writes bytes and never encodes the page's 11 kB again.
+ */
+type KeptPage = readonly Buffer[];
+/**
  * Payment pages kept by their whole input (ADR 0101): a refresh of an unchanged payment is not rendered
  * again. About 11 kB each; a thousand buyers' pages at most (11 MB), the least recently viewed go first.
  */
-const pages = keptRenders(1_000);
+const pages = keptRenders<KeptPage>(1_000);
 /**
  * Stands for the response's CSP nonce in a kept page; each answer writes its own nonce there, so the
  * script tag carries that response's nonce as before. Random per process: a page's text cannot name it.
  */
 const NONCE_SLOT = `nonce-slot-${randomBytes(18).toString('base64url')}`;
+const HTML_TYPE = 'text/html; charset=utf-8';
+
+/** The page's bytes with `nonce` (base64: ASCII) in each slot, in one Buffer. */
+function withNonce(page: KeptPage, nonce: string): Buffer {
+  const nonceBytes = Buffer.from(nonce, 'latin1');
+  const parts: Buffer[] = [page[0]!];
+  for (let i = 1; i < page.length; i += 1) parts.push(nonceBytes, page[i]!);
+  return Buffer.concat(parts);
+}
+
+/**
+ * Answers a kept page: status, type, length, end (as the gateway's answer.ts; Express's `send` would
+ * copy the text into a new Buffer each time). Node leaves the body out of a HEAD answer.
+ */
+function answerPage(res: Response, status: number, page: KeptPage, nonce: string): void {
+  const body = withNonce(page, nonce);
+  res.statusCode = status;
+  res.setHeader('Content-Type', HTML_TYPE);
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
+}
 /** The app setting that holds the nunjucks environment (app.ts), for rendering to a string. */
 export const TEMPLATES = 'page templates';
 
@@ -78,19 +104,19 @@ export function renderSession(
   if (form) return res.status(status).render(view.template, { ...languageContext(res, locale), ...context });
   // Everything the template reads but the nonce and the request id (never shown), as the key.
   const { cspNonce: nonce, requestId: _requestId, ...locals } = res.locals as Record<string, unknown>;
-  const html = pages.render(JSON.stringify([view.template, locals, context]), () =>
-    (res.app.get(TEMPLATES) as nunjucks.Environment).render(view.template, {
-      ...res.app.locals,
-      ...res.locals,
-      ...languageContext(res, locale),
-      nonce: NONCE_SLOT,
-      ...context,
-    }),
+  const page = pages.render(JSON.stringify([view.template, locals, context]), () =>
+    (res.app.get(TEMPLATES) as nunjucks.Environment)
+      .render(view.template, {
+        ...res.app.locals,
+        ...res.locals,
+        ...languageContext(res, locale),
+        nonce: NONCE_SLOT,
+        ...context,
+      })
+      .split(NONCE_SLOT)
+      .map((text) => Buffer.from(text)),
   );
-  res
-    .status(status)
-    .type('html')
-    .send(html.replaceAll(NONCE_SLOT, nonce as string));
+  answerPage(res, status, page, nonce as string);
 }
 
 /** The page for an address that is no payment we can show: the same for unknown and malformed ids. */

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { RequestHandler, Response } from 'express';
+import { randomBase64 } from '@hc/ids';
 import { isSameOrigin, strictPageHeaders } from '@hc/web';
 
 /**
@@ -13,7 +13,8 @@ import { isSameOrigin, strictPageHeaders } from '@hc/web';
  */
 export function securityHeaders(): RequestHandler[] {
   const nonce: RequestHandler = (_req, res, next) => {
-    res.locals['cspNonce'] = randomBytes(16).toString('base64');
+    // 128 bits, from a pool refilled 4 KB at a time rather than a call into the OS per answer.
+    res.locals['cspNonce'] = randomBase64(16);
     next();
   };
   const cspNonce = (_req: unknown, res: ServerResponse): string => `'nonce-${(res as Response).locals['cspNonce'] as string}'`;
