@@ -1,5 +1,5 @@
 export { accessLog, assignRequestId, requestIdOf } from './request-log.ts';
-export { strictPageHeaders, type ScriptSource } from './page-headers.ts';
+export { headersOf, strictPageHeaders, type Header, type HelmetHeaders, type ScriptSource } from './page-headers.ts';
 export { isSameOrigin } from './same-origin.ts';
 export {
   answerParserRefusals,

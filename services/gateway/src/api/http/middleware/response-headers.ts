@@ -1,7 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 import { newId } from '@hc/ids';
+import { headersOf } from '@hc/web';
 import { locals } from '../locals.ts';
 
 const helmetHeaders = helmet({
@@ -12,21 +12,11 @@ const helmetHeaders = helmet({
 });
 
 /**
- * The headers helmet sets with the options above, taken once at start-up: none depends on the
- * request, so each response copies them instead of running helmet's dozen middlewares (issue 33).
- * helmet stays the source of truth for what the headers say.
+ * The headers helmet sets with the options above, taken once at start-up (@hc/web's `headersOf`):
+ * none depends on the request, so each response copies them instead of running helmet's dozen
+ * middlewares (issue 33). helmet stays the source of truth for what the headers say.
  */
-const SECURITY_HEADERS: readonly (readonly [string, string])[] = (() => {
-  const headers: [string, string][] = [];
-  const recorder = {
-    setHeader: (name: string, value: string) => headers.push([name, String(value)]),
-    removeHeader: () => undefined,
-  };
-  let finished = false;
-  helmetHeaders({} as IncomingMessage, recorder as unknown as ServerResponse, () => (finished = true));
-  if (!finished) throw new Error('helmet did not finish synchronously');
-  return headers;
-})();
+const SECURITY_HEADERS = headersOf(helmetHeaders);
 
 /**
  * Headers on every response, errors included, set first: a request id to quote to support, no
@@ -38,6 +28,7 @@ export const responseHeaders: RequestHandler = (_req, res, next) => {
   locals(res).requestId = id;
   res.setHeader('X-Request-Id', id);
   res.setHeader('Cache-Control', 'no-store');
-  for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+  for (const name of SECURITY_HEADERS.removed) res.removeHeader(name);
+  for (const [name, value] of SECURITY_HEADERS.set) res.setHeader(name, value);
   next();
 };
