@@ -70,7 +70,9 @@ it('does not ask again when NATS refuses the request itself', async () => {
   // A second stream over the first one's subjects: refused (subjects overlap), not unanswered.
   const overlapping = { ...contextStream(prefix, 'checkout', DEFAULT_EVENT_RETENTION), name: streamName(prefix, 'other') };
   await expect(ensureStream(nc, overlapping)).rejects.toThrow();
-  expect(Date.now() - started).toBeLessThan(5_000);
+  // Far under the 60 s a settling request is asked again for; room for a loaded machine (a run of
+  // 2 Dec took 6.1 s here, right after the cluster re-formed).
+  expect(Date.now() - started).toBeLessThan(15_000);
   expect(jetStreamSettling(new JetStreamApiError({ code: 400, err_code: 10058, description: 'stream name already in use' }))).toBe(false);
   expect(
     jetStreamSettling(new JetStreamApiError({ code: 503, err_code: 10008, description: 'JetStream system temporarily unavailable' })),
